@@ -1,0 +1,47 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Livery",
+    products: [
+        .library(name: "LiveryModel", targets: ["LiveryModel"]),
+        .library(name: "LiveryXML", targets: ["LiveryXML"]),
+        .library(name: "LiveryBinary", targets: ["LiveryBinary"]),
+        .library(name: "Livery", targets: ["Livery"]),
+        .executable(name: "livery", targets: ["livery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // Values only, no dependencies: what every other module speaks.
+        .target(name: "LiveryModel"),
+        // The XML front end: parse, validate and resolve `.theme` folders.
+        .target(name: "LiveryXML", dependencies: ["LiveryModel", "CLibXML2"]),
+        // The compiled format: writer, verifier, memory-mapped reader. Knows the model only.
+        .target(name: "LiveryBinary", dependencies: ["LiveryModel"]),
+        // The runtime apps link: theme manager, applicator, bindings, headless components.
+        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
+        // The command-line tool CI and designers use.
+        .executableTarget(
+            name: "livery",
+            dependencies: [
+                "LiveryModel", "LiveryXML", "LiveryBinary",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/livery"
+        ),
+        .testTarget(name: "LiveryModelTests", dependencies: ["LiveryModel"]),
+        .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
+        .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
+        .testTarget(name: "LiveryTests", dependencies: ["Livery"]),
+        .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

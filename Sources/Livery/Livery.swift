@@ -1,0 +1,1 @@
+// The runtime apps link: theme manager, applicator, bindings.

@@ -1,0 +1,70 @@
+/// The canonical JSON of a resolved theme (section 6.1 of the format): what `livery dump` prints
+/// for a theme folder and for a compiled file alike.
+public enum CanonicalJSON {
+    public static func dump(_ theme: ResolvedTheme, scale: Int = 1) -> String {
+        document(theme, scale: scale).rendered() + "\n"
+    }
+
+    public static func document(_ theme: ResolvedTheme, scale: Int = 1) -> JSONValue {
+        let instances = theme.instances.map { instance -> (String, JSONValue) in
+            let operations = instance.operations.map { operation -> JSONValue in
+                .object([
+                    ("name", .string(operation.name)),
+                    ("state", .string(operation.state)),
+                    ("params", .object(operation.params.map {
+                        ($0.name, value($0.value, theme: theme, scale: scale))
+                    })),
+                ])
+            }
+            return (instance.id, .object([
+                ("component", .string(instance.component)),
+                ("operations", .array(operations)),
+            ]))
+        }
+        return .object([
+            ("id", .string(theme.info.id)),
+            ("name", .string(theme.info.name)),
+            ("version", .string(theme.info.version)),
+            ("parent", theme.info.parent.map(JSONValue.string) ?? .null),
+            ("traits", .array(theme.traits.tags.map(JSONValue.string))),
+            ("scale", .integer(Int64(scale))),
+            ("instances", .object(instances)),
+        ])
+    }
+
+    /// A value as a one-key object naming its type, e.g. `{"color": "#FF0000FF"}`.
+    public static func value(_ value: Value, theme: ResolvedTheme, scale: Int) -> JSONValue {
+        .object([(value.type.rawValue, payload(value, theme: theme, scale: scale))])
+    }
+
+    private static func payload(_ value: Value, theme: ResolvedTheme, scale: Int) -> JSONValue {
+        func numbers(_ values: Double...) -> JSONValue { .array(values.map(JSONValue.number)) }
+        switch value {
+        case .float(let number): return .number(number)
+        case .integer(let number): return .integer(number)
+        case .bool(let flag): return .bool(flag)
+        case .string(let text), .enumeration(let text): return .string(text)
+        case .color(let color): return .string(color.hexString)
+        case .point(let point): return numbers(point.x, point.y)
+        case .size(let size): return numbers(size.width, size.height)
+        case .rect(let rect): return numbers(rect.x, rect.y, rect.width, rect.height)
+        case .insets(let insets): return numbers(insets.top, insets.left, insets.bottom, insets.right)
+        case .font(let font):
+            return .object([
+                ("family", .string(font.family)),
+                ("size", font.size.map(JSONValue.number) ?? .null),
+                ("weight", .string(font.weight.rawValue)),
+            ])
+        case .image(let image):
+            let file = theme.assets.select(image.name, traits: theme.traits, scale: scale)
+            return .object([
+                ("name", .string(image.name)),
+                ("cache", .bool(image.cache)),
+                ("theme", file.map { .string($0.themeID) } ?? .null),
+                ("file", file.map { .string($0.file) } ?? .null),
+            ])
+        case .array(let items):
+            return .array(items.map { Self.value($0, theme: theme, scale: scale) })
+        }
+    }
+}

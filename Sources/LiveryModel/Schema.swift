@@ -1,0 +1,100 @@
+/// The states an operation can target; `normal` is what an operation without `state` means.
+public enum OperationState {
+    public static let normal = "normal"
+    public static let all = ["normal", "highlighted", "disabled", "selected", "focused"]
+}
+
+/// What a component type accepts: the contract between themes and the app's bindings.
+public struct Schema: Hashable, Sendable {
+    public private(set) var components: [String: ComponentSchema]
+
+    public init(components: [ComponentSchema] = []) {
+        self.components = [:]
+        for component in components { add(component) }
+    }
+
+    /// Adds or replaces a component (a later schema file may redeclare one).
+    public mutating func add(_ component: ComponentSchema) {
+        components[component.name] = component
+    }
+
+    /// Adds every component of `other`, replacing same-named ones.
+    public mutating func merge(_ other: Schema) {
+        for component in other.components.values { add(component) }
+    }
+
+    /// The operation as declared by the component or the nearest type it extends.
+    public func operation(_ name: String, of component: String) -> OperationSchema? {
+        var visited: Set<String> = []
+        var current: String? = component
+        while let type = current, visited.insert(type).inserted, let schema = components[type] {
+            if let operation = schema.operations[name] { return operation }
+            current = schema.extends
+        }
+        return nil
+    }
+
+    /// Every operation name available to a component, own and inherited, sorted.
+    public func operationNames(of component: String) -> [String] {
+        var names: Set<String> = []
+        var visited: Set<String> = []
+        var current: String? = component
+        while let type = current, visited.insert(type).inserted, let schema = components[type] {
+            names.formUnion(schema.operations.keys)
+            current = schema.extends
+        }
+        return names.sorted()
+    }
+
+    /// The component followed by every type it extends, nearest first.
+    public func lineage(of component: String) -> [String] {
+        var result: [String] = []
+        var current: String? = component
+        while let type = current, !result.contains(type), let schema = components[type] {
+            result.append(type)
+            current = schema.extends
+        }
+        return result
+    }
+}
+
+public struct ComponentSchema: Hashable, Sendable {
+    public var name: String
+    public var extends: String?
+    public var operations: [String: OperationSchema]
+
+    public init(name: String, extends: String? = nil, operations: [OperationSchema]) {
+        self.name = name
+        self.extends = extends
+        self.operations = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    }
+}
+
+public struct OperationSchema: Hashable, Sendable {
+    public var name: String
+    /// Whether the operation may carry `state="..."`.
+    public var allowsStates: Bool
+    public var params: [ParamSchema]
+
+    public init(name: String, allowsStates: Bool = false, params: [ParamSchema]) {
+        self.name = name
+        self.allowsStates = allowsStates
+        self.params = params
+    }
+}
+
+public struct ParamSchema: Hashable, Sendable {
+    public var name: String
+    public var type: ValueType
+    /// For `enum` params: the values allowed.
+    public var allowedValues: [String]?
+    /// For `array` params: the type every element must have, when the schema says.
+    public var elementType: ValueType?
+
+    public init(name: String, type: ValueType, allowedValues: [String]? = nil, elementType: ValueType? = nil) {
+        self.name = name
+        self.type = type
+        self.allowedValues = allowedValues
+        self.elementType = elementType
+    }
+}

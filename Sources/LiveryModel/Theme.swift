@@ -1,0 +1,111 @@
+/// What `Info.xml` says about a theme.
+public struct ThemeInfo: Hashable, Sendable {
+    public var id: String
+    public var name: String
+    /// `MAJOR.MINOR.PATCH`; `1.0.0` when the theme gives none.
+    public var version: String
+    public var parent: String?
+    public var description: String?
+
+    public init(id: String, name: String, version: String = "1.0.0", parent: String? = nil, description: String? = nil) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.parent = parent
+        self.description = description
+    }
+}
+
+/// One param of an operation with its resolved value.
+public struct Param: Hashable, Sendable {
+    public var name: String
+    public var value: Value
+    public init(name: String, value: Value) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An operation after resolution. Its identity is the pair (name, state).
+public struct ResolvedOperation: Hashable, Sendable {
+    public var name: String
+    public var state: String
+    /// Sorted by name.
+    public var params: [Param]
+
+    public init(name: String, state: String = OperationState.normal, params: [Param]) {
+        self.name = name
+        self.state = state
+        self.params = params.sorted { $0.name < $1.name }
+    }
+
+    public func param(_ name: String) -> Value? {
+        params.first { $0.name == name }?.value
+    }
+}
+
+/// An instance after resolution: its effective operations in effective order.
+public struct ResolvedInstance: Hashable, Sendable {
+    public var id: String
+    public var component: String
+    public var operations: [ResolvedOperation]
+
+    public init(id: String, component: String, operations: [ResolvedOperation]) {
+        self.id = id
+        self.component = component
+        self.operations = operations
+    }
+}
+
+/// A theme resolved for one trait set: what an app applies.
+public struct ResolvedTheme: Hashable, Sendable {
+    public var info: ThemeInfo
+    public var traits: TraitSet
+    /// Sorted by id.
+    public var instances: [ResolvedInstance]
+    /// The assets of the theme and its ancestors, for choosing image files by traits and scale.
+    public var assets: AssetCatalog
+
+    public init(info: ThemeInfo, traits: TraitSet, instances: [ResolvedInstance], assets: AssetCatalog) {
+        self.info = info
+        self.traits = traits
+        self.instances = instances.sorted { $0.id < $1.id }
+        self.assets = assets
+    }
+
+    public func instance(_ id: String) -> ResolvedInstance? {
+        var low = 0
+        var high = instances.count
+        while low < high {
+            let middle = (low + high) / 2
+            if instances[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < instances.count && instances[low].id == id ? instances[low] : nil
+    }
+}
+
+/// A theme resolved for every trait set it distinguishes: what the compiler stores, so one
+/// compiled file serves iPhone, iPad, dark, high contrast and every mix.
+public struct ThemeVariants: Hashable, Sendable {
+    public var info: ThemeInfo
+    /// The ancestors, root first (empty for a theme without a parent).
+    public var ancestors: [ThemeInfo]
+    public var axes: TraitAxes
+    /// Keyed by canonical trait sets (`axes.canonical`); every one of `axes.traitSets` is present.
+    public var variants: [TraitSet: [ResolvedInstance]]
+    public var assets: AssetCatalog
+
+    public init(info: ThemeInfo, ancestors: [ThemeInfo], axes: TraitAxes,
+                variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog) {
+        self.info = info
+        self.ancestors = ancestors
+        self.axes = axes
+        self.variants = variants
+        self.assets = assets
+    }
+
+    /// The theme as an app running with `traits` sees it.
+    public func resolved(for traits: TraitSet) -> ResolvedTheme {
+        ResolvedTheme(info: info, traits: traits, instances: variants[axes.canonical(traits)] ?? [], assets: assets)
+    }
+}
