@@ -49,7 +49,7 @@ struct ConfigurationDecoder {
         guard let name = context.required("name", of: element, example: "<\(element.name) name=\"brand\">"),
               context.checkName(name, of: element),
               let object = context.typedObject(element, extraAttributes: Self.constantAttributes) else { return nil }
-        return ConstantSyntax(name: name, object: object, location: context.location(element))
+        return ConstantSyntax(name: name, object: object, mark: context.mark(element))
     }
 
     private mutating func classDefinition(_ element: XMLElement) -> ClassSyntax? {
@@ -62,7 +62,7 @@ struct ConfigurationDecoder {
         guard let name = context.required("name", of: element, example: "<class name=\"rounded\">"),
               context.checkName(name, of: element) else { return nil }
         return ClassSyntax(name: name, classes: classList(element), operations: operations(in: element),
-                           location: context.location(element))
+                           mark: context.mark(element))
     }
 
     private mutating func instance(_ element: XMLElement) -> InstanceSyntax? {
@@ -75,8 +75,8 @@ struct ConfigurationDecoder {
             return nil
         }
         return InstanceSyntax(id: id, component: element.name, classes: classList(element),
-                              operations: operations(in: element), location: context.location(element),
-                              classLocation: context.source.location(ofAttribute: "class", in: element))
+                              operations: operations(in: element), mark: context.mark(element),
+                              classMark: context.mark(ofAttribute: "class", in: element))
     }
 
     private func classList(_ element: XMLElement) -> [String] {
@@ -123,8 +123,8 @@ struct ConfigurationDecoder {
         guard valid else { return nil }
         defer { nextSerial += 1 }
         return OperationSyntax(serial: nextSerial, name: name, state: state, params: params,
-                               location: context.location(element),
-                               stateLocation: context.source.location(ofAttribute: "state", in: element),
+                               mark: context.mark(element),
+                               stateMark: context.mark(ofAttribute: "state", in: element),
                                identity: identities.number(name: name, state: state))
     }
 
@@ -140,25 +140,25 @@ struct ConfigurationDecoder {
             return nil
         }
         guard let object = context.typedObject(element.children[0]) else { return nil }
-        return ParamSyntax(name: name, object: object, location: context.location(element))
+        return ParamSyntax(name: name, object: object, mark: context.mark(element))
     }
 
     /// Two definitions of one name in a single file are almost always a copy-paste slip.
     private mutating func reportDuplicates(_ file: ConfigurationFile) {
-        func report(_ items: [(String, SourceLocation)], code: DiagnosticCode, noun: String) {
-            var first: [String: SourceLocation] = [:]
-            for (name, location) in items {
+        func report(_ items: [(String, SourceMark)], code: DiagnosticCode, noun: String) {
+            var first: [String: SourceMark] = [:]
+            for (name, mark) in items {
                 if let earlier = first[name] {
-                    context.warning(code, "\(noun) '\(name)' is defined again in the same file (first at \(earlier)); the later one wins",
-                                    at: location)
+                    context.warning(code, "\(noun) '\(name)' is defined again in the same file (first at \(earlier.location)); the later one wins",
+                                    at: mark.location)
                 } else {
-                    first[name] = location
+                    first[name] = mark
                 }
             }
         }
-        report(file.constants.map { ($0.name, $0.location) }, code: .constantDuplicate, noun: "constant")
-        report(file.classes.map { ($0.name, $0.location) }, code: .classDuplicate, noun: "class")
-        report(file.instances.map { ($0.id, $0.location) }, code: .instanceDuplicate, noun: "instance")
+        report(file.constants.map { ($0.name, $0.mark) }, code: .constantDuplicate, noun: "constant")
+        report(file.classes.map { ($0.name, $0.mark) }, code: .classDuplicate, noun: "class")
+        report(file.instances.map { ($0.id, $0.mark) }, code: .instanceDuplicate, noun: "instance")
         for operations in file.classes.map(\.operations) + file.instances.map(\.operations) {
             var seen: Set<Int> = []
             for operation in operations where !seen.insert(operation.identity).inserted {

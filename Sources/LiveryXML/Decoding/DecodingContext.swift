@@ -14,6 +14,12 @@ struct DecodingContext {
 
     func location(_ element: XMLElement) -> SourceLocation { source.location(of: element) }
 
+    func mark(_ element: XMLElement) -> SourceMark { SourceMark(source, element.offset) }
+    func mark(ofAttribute name: String, in element: XMLElement) -> SourceMark {
+        SourceMark(source, source.offset(ofAttribute: name, in: element))
+    }
+    func mark(ofTextIn element: XMLElement) -> SourceMark { SourceMark(source, source.offset(ofTextIn: element)) }
+
     mutating func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation) {
         diagnostics.append(.error(code, message, at: location))
     }

@@ -15,23 +15,26 @@ enum XMLDocumentParser {
         guard !source.bytes.isEmpty else {
             return (nil, [.error(.xmlSyntax, "the file is empty; expected an XML document", at: source.location(at: 0))])
         }
-        let builder = TreeBuilder(source: source)
+        var builder: TreeBuilder?
         let parsed: Bool = source.bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { characters in
                 guard let context = xmlCreateMemoryParserCtxt(characters.baseAddress, Int32(characters.count)) else {
                     return false
                 }
                 defer { xmlFreeParserCtxt(context) }
-                builder.context = context
-                defer { builder.context = nil }
+                let receiver = TreeBuilder(source: source, context: context)
+                builder = receiver
                 // Copy our handler into the one the context owns (libxml2 frees it with the context).
                 context.pointee.sax.pointee = TreeBuilder.makeHandler()
-                context.pointee.userData = Unmanaged.passUnretained(builder).toOpaque()
+                context.pointee.userData = Unmanaged.passUnretained(receiver).toOpaque()
                 xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
                     | XML_PARSE_NOWARNING.rawValue))
                 xmlParseDocument(context)
                 return context.pointee.wellFormed != 0
             }
+        }
+        guard let builder else {
+            return (nil, [.error(.xmlSyntax, "libxml2 could not start parsing the file", at: source.location(at: 0))])
         }
         guard parsed, !builder.stopped, let root = builder.root else {
             var diagnostics = builder.diagnostics
@@ -68,69 +71,110 @@ enum XMLDocumentParser {
     }
 }
 
+/// The tree under construction. A struct mutated through one property of the builder, so each
+/// SAX callback pays one exclusivity check rather than one per array it touches.
+private struct TreeParts {
+    var names: [String] = []
+    var nodes: [XMLTree.Node] = []
+    var attributes: [XMLTree.Attribute] = []
+    var childSlots: [Int32] = []
+    var bytes: [UInt8] = []
+    /// Elements opened and not yet closed, innermost last, with where their children start in
+    /// `pendingChildren`.
+    var open: [(node: Int32, firstPendingChild: Int)] = []
+    var pendingChildren: [Int32] = []
+    /// The text so far of each open element, by depth (buffers are reused).
+    var texts: [[UInt8]] = []
+    /// libxml2 interns names in its dictionary: one pointer per distinct name.
+    var nameNumbers: [UnsafePointer<xmlChar>: Int32] = [:]
+    var root: Int32?
+
+    mutating func number(_ local: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> Int32 {
+        if prefix == nil, let known = nameNumbers[local] { return known }
+        let number = Int32(names.count)
+        names.append(qualifiedName(local, prefix))
+        if prefix == nil { nameNumbers[local] = number }
+        return number
+    }
+
+    mutating func startElement(name: Int32, offset: Int) {
+        let index = Int32(nodes.count)
+        nodes.append(XMLTree.Node(name: name, offset: Int32(offset), firstAttribute: Int32(attributes.count), attributeCount: 0))
+        open.append((index, pendingChildren.count))
+        if texts.count < open.count { texts.append([]) }
+    }
+
+    mutating func addAttribute(name: Int32, value: UnsafeBufferPointer<xmlChar>) {
+        attributes.append(XMLTree.Attribute(name: name, valueStart: Int32(bytes.count), valueLength: Int32(value.count)))
+        bytes.append(contentsOf: value)
+        nodes[nodes.count - 1].attributeCount += 1
+    }
+
+    mutating func endElement() {
+        guard let (index, firstPendingChild) = open.popLast() else { return }
+        let depth = open.count
+        nodes[Int(index)].firstChild = Int32(childSlots.count)
+        nodes[Int(index)].childCount = Int32(pendingChildren.count - firstPendingChild)
+        childSlots.append(contentsOf: pendingChildren[firstPendingChild...])
+        pendingChildren.removeSubrange(firstPendingChild...)
+        nodes[Int(index)].textStart = Int32(bytes.count)
+        nodes[Int(index)].textLength = Int32(texts[depth].count)
+        bytes.append(contentsOf: texts[depth])
+        texts[depth].removeAll(keepingCapacity: true)
+        if open.isEmpty { root = index } else { pendingChildren.append(index) }
+    }
+
+    mutating func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
+        guard let current = open.last else { return }
+        // White space between child elements is layout, not content: it is dropped here so
+        // containers do not accumulate it. Text before any child is kept exactly (a <string>
+        // value may be all spaces); non-blank text anywhere is kept so it can be reported.
+        let hasChildren = pendingChildren.count > current.firstPendingChild
+        guard !hasChildren || !chunk.allSatisfy(ASCII.isBlank) else { return }
+        texts[open.count - 1].append(contentsOf: chunk)
+    }
+
+    func tree() -> (XMLTree, Int32)? {
+        guard let root else { return nil }
+        return (XMLTree(names: names, nodes: nodes, attributes: attributes, childSlots: childSlots, bytes: bytes), root)
+    }
+}
+
 /// Receives libxml2's SAX callbacks and builds the tree. One per parse; not shared across threads.
 private final class TreeBuilder {
     let source: SourceText
-    var context: xmlParserCtxtPtr?
+    let context: xmlParserCtxtPtr
+    var parts = TreeParts()
     var diagnostics: [Diagnostic] = []
-    var root: XMLElement?
     var stopped = false
-    /// Elements opened and not yet closed, innermost last.
-    private var open: [XMLElement] = []
-    private var text: [UInt8] = []
 
-    init(source: SourceText) {
+    init(source: SourceText, context: xmlParserCtxtPtr) {
         self.source = source
+        self.context = context
     }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> TreeBuilder {
         Unmanaged<TreeBuilder>.fromOpaque(pointer!).takeUnretainedValue()
     }
 
-    /// The byte offset libxml2 has reached.
-    var consumed: Int { context.map { Int(xmlByteConsumed($0)) } ?? 0 }
+    var root: XMLElement? {
+        parts.tree().map { XMLElement(tree: $0.0, index: $0.1) }
+    }
 
     func stop(_ diagnostic: Diagnostic) {
         guard !stopped else { return }
         stopped = true
         diagnostics.append(diagnostic)
-        if let context { xmlStopParser(context) }
+        xmlStopParser(context)
     }
 
-    func startElement(name: String, attributes: [XMLAttribute]) {
-        flushText()
-        // libxml2 calls back with the input at the end of the start tag; an attribute value cannot
-        // hold a literal '<', so the nearest '<' before it opens this element.
-        var offset = min(consumed, source.bytes.count - 1)
+    /// Where the element whose start tag libxml2 has just read begins. The input is at the end
+    /// of the start tag, and an attribute value cannot hold a literal '<', so the nearest '<'
+    /// before it opens the element.
+    func startOffset() -> Int {
+        var offset = min(Int(xmlByteConsumed(context)), source.bytes.count - 1)
         while offset > 0, source.bytes[offset] != UInt8(ascii: "<") { offset -= 1 }
-        open.append(XMLElement(name: name, attributes: attributes, children: [], text: "", offset: offset))
-    }
-
-    func endElement() {
-        flushText()
-        guard let element = open.popLast() else { return }
-        if open.isEmpty {
-            root = element
-        } else {
-            open[open.count - 1].children.append(element)
-        }
-    }
-
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard !open.isEmpty else { return }
-        text.append(contentsOf: bytes)
-    }
-
-    private func flushText() {
-        // White space between child elements is layout, not content: it is dropped here so
-        // containers do not accumulate it. Text before any child is kept exactly (a <string>
-        // value may be all spaces); non-blank text anywhere is kept so it can be reported.
-        guard !text.isEmpty, !open.isEmpty,
-              open[open.count - 1].children.isEmpty || !text.allSatisfy(ASCII.isBlank) else {
-            return text.removeAll(keepingCapacity: true)
-        }
-        open[open.count - 1].text += String(decoding: text, as: UTF8.self)
-        text.removeAll(keepingCapacity: true)
+        return offset
     }
 
     func libxmlError(_ error: xmlError) {
@@ -151,26 +195,23 @@ private final class TreeBuilder {
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { context, localName, prefix, _, _, _, attributeCount, _, attributes in
             let builder = TreeBuilder.from(context)
-            var list: [XMLAttribute] = []
-            list.reserveCapacity(Int(attributeCount))
-            if let attributes {
-                // five pointers per attribute: local name, prefix, URI, value start, value end
-                for index in 0..<Int(attributeCount) {
-                    let base = index * 5
-                    guard let name = attributes[base], let start = attributes[base + 3],
-                          let end = attributes[base + 4] else { continue }
-                    let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                    list.append(XMLAttribute(name: qualifiedName(name, attributes[base + 1]), value: value))
-                }
+            let offset = builder.startOffset()
+            builder.parts.startElement(name: builder.parts.number(localName!, prefix: prefix), offset: offset)
+            guard let attributes else { return }
+            // five pointers per attribute: local name, prefix, URI, value start, value end
+            for index in 0..<Int(attributeCount) {
+                let base = index * 5
+                guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+                builder.parts.addAttribute(name: builder.parts.number(name, prefix: attributes[base + 1]),
+                                           value: UnsafeBufferPointer(start: start, count: end - start))
             }
-            builder.startElement(name: qualifiedName(localName!, prefix), attributes: list)
         }
         handler.endElementNs = { context, _, _, _ in
-            TreeBuilder.from(context).endElement()
+            TreeBuilder.from(context).parts.endElement()
         }
         handler.characters = { context, characters, length in
             guard let characters else { return }
-            TreeBuilder.from(context).characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+            TreeBuilder.from(context).parts.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
         }
         handler.cdataBlock = handler.characters
         // Any DOCTYPE is refused outright: that closes billion laughs, quadratic blow-up and

@@ -11,15 +11,20 @@ struct TypedObject {
     var type: ValueType
     var content: Content
     /// The element.
-    var location: SourceLocation
+    var mark: SourceMark
     /// The value's text for literals (where a bad value is), else the element.
-    var valueLocation: SourceLocation
+    var valueMark: SourceMark
+
+    var location: SourceLocation { mark.location }
+    var valueLocation: SourceLocation { valueMark.location }
 }
 
 struct ParamSyntax {
     var name: String
     var object: TypedObject
-    var location: SourceLocation
+    var mark: SourceMark
+
+    var location: SourceLocation { mark.location }
 }
 
 /// Syntax nodes that the resolver passes around by the thousand are classes: sharing one is a
@@ -30,20 +35,23 @@ final class OperationSyntax {
     let name: String
     let state: String
     let params: [ParamSyntax]
-    let location: SourceLocation
+    let mark: SourceMark
     /// The `state` attribute, or the element when there is none.
-    let stateLocation: SourceLocation
+    let stateMark: SourceMark
     /// `(name, state)` interned to a number, so identity comparisons hash one integer.
     let identity: Int
 
-    init(serial: Int, name: String, state: String, params: [ParamSyntax], location: SourceLocation,
-         stateLocation: SourceLocation, identity: Int) {
+    var location: SourceLocation { mark.location }
+    var stateLocation: SourceLocation { stateMark.location }
+
+    init(serial: Int, name: String, state: String, params: [ParamSyntax], mark: SourceMark,
+         stateMark: SourceMark, identity: Int) {
         self.serial = serial
         self.name = name
         self.state = state
         self.params = params
-        self.location = location
-        self.stateLocation = stateLocation
+        self.mark = mark
+        self.stateMark = stateMark
         self.identity = identity
     }
 }
@@ -68,12 +76,13 @@ struct OperationIdentity: Hashable {
 final class ConstantSyntax {
     let name: String
     let object: TypedObject
-    let location: SourceLocation
+    let mark: SourceMark
+    var location: SourceLocation { mark.location }
 
-    init(name: String, object: TypedObject, location: SourceLocation) {
+    init(name: String, object: TypedObject, mark: SourceMark) {
         self.name = name
         self.object = object
-        self.location = location
+        self.mark = mark
     }
 }
 
@@ -81,13 +90,14 @@ final class ClassSyntax {
     let name: String
     let classes: [String]
     let operations: [OperationSyntax]
-    let location: SourceLocation
+    let mark: SourceMark
+    var location: SourceLocation { mark.location }
 
-    init(name: String, classes: [String], operations: [OperationSyntax], location: SourceLocation) {
+    init(name: String, classes: [String], operations: [OperationSyntax], mark: SourceMark) {
         self.name = name
         self.classes = classes
         self.operations = operations
-        self.location = location
+        self.mark = mark
     }
 }
 
@@ -96,17 +106,19 @@ final class InstanceSyntax {
     let component: String
     let classes: [String]
     let operations: [OperationSyntax]
-    let location: SourceLocation
-    let classLocation: SourceLocation
+    let mark: SourceMark
+    let classMark: SourceMark
+    var location: SourceLocation { mark.location }
+    var classLocation: SourceLocation { classMark.location }
 
     init(id: String, component: String, classes: [String], operations: [OperationSyntax],
-         location: SourceLocation, classLocation: SourceLocation) {
+         mark: SourceMark, classMark: SourceMark) {
         self.id = id
         self.component = component
         self.classes = classes
         self.operations = operations
-        self.location = location
-        self.classLocation = classLocation
+        self.mark = mark
+        self.classMark = classMark
     }
 }
 
