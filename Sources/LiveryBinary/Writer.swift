@@ -69,6 +69,49 @@ public enum ThemeWriter {
         var state = EncoderState()
         return try state.encode(contents)
     }
+
+    /// Header, section table, then each section at the next 8-byte boundary.
+    static func assemble(_ sections: [(kind: UInt32, required: Bool, bytes: [UInt8])]) -> [UInt8] {
+        var file = ByteBuffer()
+        file.zeros(Format.headerSize + sections.count * Format.sectionEntrySize)
+        var entries = ByteBuffer()
+        for (kind, required, bytes) in sections {
+            file.pad(to: Format.alignment)
+            entries.u32(kind)
+            entries.u32(required ? Format.sectionRequiredFlag : 0)
+            entries.u64(UInt64(file.bytes.count))
+            entries.u64(UInt64(bytes.count))
+            entries.u32(CRC32.checksum(bytes))
+            entries.u32(0)
+            file.bytes += bytes
+        }
+        file.pad(to: Format.alignment)
+        var header = ByteBuffer()
+        header.bytes += Format.magic
+        header.u16(Format.major)
+        header.u16(Format.minor)
+        header.u32(Format.headerSize)
+        header.u64(UInt64(file.bytes.count))
+        header.u32(0)
+        header.u32(sections.count)
+        header.u64(UInt64(Format.headerSize))
+        header.u32(Format.sectionEntrySize)
+        header.zeros(Format.headerChecksumOffset - header.bytes.count)
+        file.bytes.replaceSubrange(0..<Format.headerChecksumOffset, with: header.bytes)
+        file.bytes.replaceSubrange(Format.headerSize..<Format.headerSize + entries.bytes.count, with: entries.bytes)
+        file.setU32(headerChecksum(file.bytes), at: Format.headerChecksumOffset)
+        return file.bytes
+    }
+
+    static func headerChecksum(_ file: [UInt8]) -> UInt32 {
+        file.withUnsafeBytes { raw in
+            let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
+            let table = Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
+            let head = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<Format.headerChecksumOffset]))
+            return CRC32.update(head, UnsafeRawBufferPointer(
+                rebasing: raw[table..<table + count * Format.sectionEntrySize]))
+        }
+    }
 }
 
 private struct EncoderState {
@@ -235,7 +278,7 @@ private struct EncoderState {
             (.operations, operationSection.bytes), (.values, valueSection.bytes),
             (.assets, assetSection.bytes), (.data, dataSection.bytes),
         ]
-        return Self.assemble(sections)
+        return ThemeWriter.assemble(sections.map { ($0.0.rawValue, true, $0.1) })
     }
 
     /// Interns an instance record (identical resolutions across variants share one record).
@@ -389,7 +432,6 @@ private struct EncoderState {
         while bucketCount < max(2 * ids.count, 1) { bucketCount *= 2 }
         let hashes = ids.map(IDHash.hash)
         let limit = VerificationLimits().maxProbeLength
-        var best: ([UInt32], Int)?
         for _ in 0..<5 {
             var buckets = [UInt32](repeating: 0, count: bucketCount)
             var longest = 1
@@ -404,53 +446,10 @@ private struct EncoderState {
                 buckets[position] = UInt32(handle + 1)
                 longest = max(longest, probes)
             }
-            if best == nil || longest < best!.1 { best = (buckets, longest) }
-            if longest <= limit { break }
+            if longest <= limit { return (buckets, longest) }
             bucketCount *= 2
         }
-        return best!
+        throw .unencodable("\(ids.count) instance ids collide in the id hash table beyond the probe limit of \(limit); rename some")
     }
 
-    /// Header, section table, then each section at the next 8-byte boundary.
-    static func assemble(_ sections: [(SectionKind, [UInt8])]) -> [UInt8] {
-        var file = ByteBuffer()
-        file.zeros(Format.headerSize + sections.count * Format.sectionEntrySize)
-        var entries = ByteBuffer()
-        for (kind, bytes) in sections {
-            file.pad(to: Format.alignment)
-            entries.u32(kind.rawValue)
-            entries.u32(Format.sectionRequiredFlag)
-            entries.u64(UInt64(file.bytes.count))
-            entries.u64(UInt64(bytes.count))
-            entries.u32(CRC32.checksum(bytes))
-            entries.u32(0)
-            file.bytes += bytes
-        }
-        file.pad(to: Format.alignment)
-        var header = ByteBuffer()
-        header.bytes += Format.magic
-        header.u16(Format.major)
-        header.u16(Format.minor)
-        header.u32(Format.headerSize)
-        header.u64(UInt64(file.bytes.count))
-        header.u32(0)
-        header.u32(sections.count)
-        header.u64(UInt64(Format.headerSize))
-        header.u32(Format.sectionEntrySize)
-        header.zeros(Format.headerChecksumOffset - header.bytes.count)
-        file.bytes.replaceSubrange(0..<Format.headerChecksumOffset, with: header.bytes)
-        file.bytes.replaceSubrange(Format.headerSize..<Format.headerSize + entries.bytes.count, with: entries.bytes)
-        file.setU32(headerChecksum(file.bytes), at: Format.headerChecksumOffset)
-        return file.bytes
-    }
-
-    static func headerChecksum(_ file: [UInt8]) -> UInt32 {
-        file.withUnsafeBytes { raw in
-            let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
-            let table = Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
-            let head = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<Format.headerChecksumOffset]))
-            return CRC32.update(head, UnsafeRawBufferPointer(
-                rebasing: raw[table..<table + count * Format.sectionEntrySize]))
-        }
-    }
 }

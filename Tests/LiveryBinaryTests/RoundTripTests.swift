@@ -103,18 +103,18 @@ import LiveryModel
     @Test func writerRefusesWhatItCannotStore() {
         var nan = SampleThemes.tiny
         nan.theme.variants[.none]![0].operations[0].params[0].value = .float(.nan)
-        #expect(throws: BinaryFormatError.self) { try ThemeWriter.encode(nan) }
+        #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(nan) }
         var infinite = SampleThemes.tiny
         infinite.theme.variants[.none]![0].operations[0].params[0].value = .color(Color(red: .infinity, green: 0, blue: 0))
-        #expect(throws: BinaryFormatError.self) { try ThemeWriter.encode(infinite) }
+        #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(infinite) }
         var nonCanonical = SampleThemes.tiny
         nonCanonical.theme.variants[TraitSet(idiom: .ipad)] = []
-        #expect(throws: BinaryFormatError.self) { try ThemeWriter.encode(nonCanonical) }
+        #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(nonCanonical) }
         var missingAsset = SampleThemes.contents
         missingAsset.assetBytes.removeAll()
-        #expect(throws: BinaryFormatError.self) { try ThemeWriter.encode(missingAsset) }
+        #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(missingAsset) }
         var duplicate = SampleThemes.tiny
         duplicate.theme.variants[.none]!.append(duplicate.theme.variants[.none]![0])
-        #expect(throws: BinaryFormatError.self) { try ThemeWriter.encode(duplicate) }
+        #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(duplicate) }
     }
 }
