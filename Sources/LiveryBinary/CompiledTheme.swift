@@ -116,6 +116,7 @@ public final class CompiledTheme: @unchecked Sendable {
     public var stringCount: Int { layout.stringCount }
     public var instanceRecordCount: Int { layout.instanceCount }
     public var operationRecordCount: Int { layout.operationCount }
+    public var operationListLength: Int { layout.operationListLength }
     public var valueSlotCount: Int { layout.valueCount }
     public var idCount: Int { layout.idCount }
     public var variantCount: Int { layout.variantCount }
@@ -223,7 +224,9 @@ public final class CompiledTheme: @unchecked Sendable {
 
     /// The fastest path: an instance by handle in a variant, built from its record alone.
     public func instance(_ handle: InstanceHandle, in variant: VariantHandle) -> ResolvedInstance? {
-        recordIndex(handle, variant).map(instance(record:))
+        guard let record = recordIndex(handle, variant) else { return nil }
+        var budget = limits.maxMaterializedValues
+        return instance(record: record, budget: &budget)
     }
 
     /// The effective operations of `id` for an app running with `traits`, without building
@@ -238,29 +241,43 @@ public final class CompiledTheme: @unchecked Sendable {
         return instance(handle, in: variant)
     }
 
-    func instance(record index: Int) -> ResolvedInstance {
+    /// Builds one record. Records, operations and values can be shared, so a hostile file could
+    /// expand enormously: `budget` counts what is built and nil means it ran out.
+    func instance(record index: Int, budget: inout Int) -> ResolvedInstance? {
         let record = layout.instanceRecords + index * Format.instanceRecordSize
         let first = raw.int(record + 8)
         let count = raw.int(record + 12)
-        return ResolvedInstance(
-            id: id(of: InstanceHandle(rawValue: raw.u32(record))) ?? "",
-            component: string(raw.u32(record + 4)),
-            operations: (first..<first + count).map(operation))
+        budget -= 1 + count
+        guard budget >= 0 else { return nil }
+        var operations: [ResolvedOperation] = []
+        operations.reserveCapacity(count)
+        for entry in first..<first + count {
+            guard let operation = operation(raw.int(layout.operationLists + 4 * entry), budget: &budget) else { return nil }
+            operations.append(operation)
+        }
+        return ResolvedInstance(id: id(of: InstanceHandle(rawValue: raw.u32(record))) ?? "",
+                                component: string(raw.u32(record + 4)), operations: operations)
     }
 
-    func operation(_ index: Int) -> ResolvedOperation {
+    func operation(_ index: Int, budget: inout Int) -> ResolvedOperation? {
         let record = layout.operationRecords + index * Format.operationRecordSize
         let first = raw.int(record + 8)
         let count = raw.int(record + 12)
-        return ResolvedOperation(
-            name: string(raw.u32(record)), state: string(raw.u32(record + 4)),
-            params: (first..<first + count).map { Param(name: string(raw.u32(slot($0))), value: value($0)) })
+        var params: [Param] = []
+        params.reserveCapacity(count)
+        for slot in first..<first + count {
+            guard let value = value(slot, budget: &budget) else { return nil }
+            params.append(Param(name: string(raw.u32(self.slot(slot))), value: value))
+        }
+        return ResolvedOperation(name: string(raw.u32(record)), state: string(raw.u32(record + 4)), params: params)
     }
 
     @inline(__always) func slot(_ index: Int) -> Int { layout.valueSlots + index * Format.valueSlotSize }
 
     /// Recursion is bounded by the verified array depth.
-    func value(_ index: Int) -> Value {
+    func value(_ index: Int, budget: inout Int) -> Value? {
+        budget -= 1
+        guard budget >= 0 else { return nil }
         let slot = slot(index)
         let small = raw.u8(slot + 5)
         switch ValueTag(rawValue: raw.u8(slot + 4)) ?? .integer {
@@ -288,7 +305,12 @@ public final class CompiledTheme: @unchecked Sendable {
         case .image: return .image(ImageReference(name: string(raw.u32(slot + 8)), cache: small == 1))
         case .array:
             let first = raw.int(slot + 8)
-            return .array((first..<first + raw.int(slot + 12)).map(value))
+            var items: [Value] = []
+            for element in first..<first + raw.int(slot + 12) {
+                guard let item = value(element, budget: &budget) else { return nil }
+                items.append(item)
+            }
+            return .array(items)
         }
     }
 
@@ -330,7 +352,7 @@ public final class CompiledTheme: @unchecked Sendable {
     public func materialize() throws(BinaryFormatError) -> ThemeVariants {
         let chain = self.chain
         var cache: [Int: ResolvedInstance] = [:]
-        var budget = 0
+        var budget = limits.maxMaterializedValues
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for slot in 0..<Format.variantSlotCount {
             let variant = raw.u32(layout.variantSlots + 4 * slot)
@@ -343,13 +365,10 @@ public final class CompiledTheme: @unchecked Sendable {
                     instances.append(known)
                     continue
                 }
-                let base = layout.instanceRecords + record * Format.instanceRecordSize
-                budget += raw.int(base + 12) + 1
-                if budget > limits.maxMaterializedValues {
-                    throw .limitExceeded(what: "materialised operations", value: UInt64(budget),
+                guard let built = instance(record: record, budget: &budget) else {
+                    throw .limitExceeded(what: "materialised values", value: UInt64(limits.maxMaterializedValues) + 1,
                                          limit: UInt64(limits.maxMaterializedValues))
                 }
-                let built = instance(record: record)
                 cache[record] = built
                 instances.append(built)
             }

@@ -83,7 +83,7 @@ public struct VerificationLimits: Hashable, Sendable {
     public var maxAssets = 1 << 20
     /// Materialising the whole model stops past this many operations and values (a hostile file
     /// can share records to make a small file expand enormously).
-    public var maxMaterializedValues = 1 << 26
+    public var maxMaterializedValues = 1 << 24
 
     public init() {}
 }

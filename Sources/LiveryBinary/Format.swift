@@ -37,6 +37,7 @@ enum SectionKind: UInt32, CaseIterable {
     case ids = 0x4254_4449       // "IDTB"
     case variants = 0x5352_4156  // "VARS"
     case instances = 0x5453_4E49 // "INST"
+    case operationLists = 0x534C_504F // "OPLS"
     case operations = 0x5245_504F // "OPER"
     case values = 0x4D52_4150    // "PARM"
     case assets = 0x4553_5341    // "ASSE"

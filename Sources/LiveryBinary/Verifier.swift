@@ -69,6 +69,8 @@ struct Layout {
 
     var instanceCount = 0
     var instanceRecords = 0
+    var operationListLength = 0
+    var operationLists = 0
     var operationCount = 0
     var operationRecords = 0
     var valueCount = 0
@@ -296,6 +298,7 @@ enum Verifier {
         }
         (layout.instanceCount, layout.instanceRecords) = try records(.instances, size: Format.instanceRecordSize)
         try limit("instance record count", layout.instanceCount, limits.maxInstances)
+        (layout.operationListLength, layout.operationLists) = try records(.operationLists, size: 4)
         (layout.operationCount, layout.operationRecords) = try records(.operations, size: Format.operationRecordSize)
         (layout.valueCount, layout.valueSlots) = try records(.values, size: Format.valueSlotSize)
     }
@@ -345,9 +348,12 @@ enum Verifier {
                 throw fail(record, "instance record names id handle \(raw.u32(record)) of \(layout.idCount)")
             }
             try stringIndex(raw, record + 4, layout)
-            guard UInt64(raw.u32(record + 8)) + UInt64(raw.u32(record + 12)) <= UInt64(layout.operationCount) else {
-                throw fail(record + 8, "operations \(raw.u32(record + 8)) + \(raw.u32(record + 12)) run past the \(layout.operationCount) operations")
+            guard UInt64(raw.u32(record + 8)) + UInt64(raw.u32(record + 12)) <= UInt64(layout.operationListLength) else {
+                throw fail(record + 8, "operation list \(raw.u32(record + 8)) + \(raw.u32(record + 12)) runs past the \(layout.operationListLength) entries")
             }
+        }
+        for index in 0..<layout.operationListLength where raw.int(layout.operationLists + 4 * index) >= layout.operationCount {
+            throw fail(layout.operationLists + 4 * index, "operation list names operation \(raw.u32(layout.operationLists + 4 * index)) of \(layout.operationCount)")
         }
     }
 

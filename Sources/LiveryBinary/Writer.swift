@@ -122,6 +122,10 @@ private struct EncoderState {
     var instanceIndex: [ResolvedInstance: UInt32] = [:]
     var operations = ByteBuffer()
     var operationCount = 0
+    var operationIndex: [ResolvedOperation: UInt32] = [:]
+    /// Operation numbers, one list per distinct effective-operation list.
+    var operationLists = ByteBuffer()
+    var operationListLength = 0
     var operationListIndex: [[ResolvedOperation]: UInt32] = [:]
     /// Top-level params in operation order; array elements go to `elements` (see `appendValues`).
     var values: [PendingValue] = []
@@ -271,11 +275,15 @@ private struct EncoderState {
         operationSection.u32(operationCount)
         operationSection.u32(0)
         operationSection.bytes += operations.bytes
+        var listSection = ByteBuffer()
+        listSection.u32(operationListLength)
+        listSection.u32(0)
+        listSection.bytes += operationLists.bytes
 
         let sections: [(SectionKind, [UInt8])] = [
             (.strings, stringSection.bytes), (.chain, chainSection.bytes), (.ids, idSection.bytes),
             (.variants, variantSection.bytes), (.instances, instanceSection.bytes),
-            (.operations, operationSection.bytes), (.values, valueSection.bytes),
+            (.operationLists, listSection.bytes), (.operations, operationSection.bytes), (.values, valueSection.bytes),
             (.assets, assetSection.bytes), (.data, dataSection.bytes),
         ]
         return ThemeWriter.assemble(sections.map { ($0.0.rawValue, true, $0.1) })
@@ -288,17 +296,11 @@ private struct EncoderState {
         if let first = operationListIndex[instance.operations] {
             firstOperation = first
         } else {
-            firstOperation = UInt32(operationCount)
+            firstOperation = UInt32(operationListLength)
             operationListIndex[instance.operations] = firstOperation
             for operation in instance.operations {
-                operations.u32(string(operation.name))
-                operations.u32(string(operation.state))
-                operations.u32(values.count)
-                operations.u32(operation.params.count)
-                operationCount += 1
-                for param in operation.params {
-                    values.append(PendingValue(name: string(param.name), value: param.value))
-                }
+                operationLists.u32(self.operation(operation))
+                operationListLength += 1
             }
         }
         let index = UInt32(instanceCount)
@@ -308,8 +310,24 @@ private struct EncoderState {
         instances.u32(firstOperation)
         instances.u32(instance.operations.count)
         instanceCount += 1
-        guard instanceCount < Int(Format.none), operationCount < Int(Format.none) else {
+        guard instanceCount < Int(Format.none), operationListLength < Int(Format.none) else {
             throw .unencodable("more than 2^32 records")
+        }
+        return index
+    }
+
+    /// Interns an operation: variants that differ in one colour share every other operation.
+    mutating func operation(_ operation: ResolvedOperation) -> UInt32 {
+        if let index = operationIndex[operation] { return index }
+        let index = UInt32(operationCount)
+        operationIndex[operation] = index
+        operations.u32(string(operation.name))
+        operations.u32(string(operation.state))
+        operations.u32(values.count)
+        operations.u32(operation.params.count)
+        operationCount += 1
+        for param in operation.params {
+            values.append(PendingValue(name: string(param.name), value: param.value))
         }
         return index
     }

@@ -135,7 +135,7 @@ import LiveryModel
             Self.put64(value, at: 32, in: &bytes)
             #expect(Self.rejected(bytes) != nil, "table offset \(value)")
         }
-        for count: UInt32 in [0, 10, 65, UInt32(Int32.max), UInt32.max] {
+        for count: UInt32 in [0, UInt32(SectionKind.allCases.count + 1), 65, UInt32(Int32.max), UInt32.max] {
             var bytes = sample
             Self.put32(count, at: 28, in: &bytes)
             #expect(Self.rejected(Self.resealed(bytes)) != nil, "section count \(count)")
@@ -203,7 +203,7 @@ import LiveryModel
 
         let required = rebuilt { $0.append((extra, true, [])) }
         #expect(Self.rejected(required) == .unknownRequiredSection(
-            kind: "XTRA", offset: Format.headerSize + 9 * Format.sectionEntrySize))
+            kind: "XTRA", offset: tableEnd))
 
         let missing = rebuilt { $0.removeAll { $0.kind == SectionKind.variants.rawValue } }
         #expect(Self.rejected(missing) == .missingSection(kind: "VARS"))
@@ -317,11 +317,24 @@ import LiveryModel
         #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(Self.theme(ids: Self.collidingIDs(40, bits: 12))) }
     }
 
+    /// Shared records, operations and values are how a small file could expand enormously: the
+    /// reader stops at its budget instead.
+    @Test func materialisingStopsAtTheBudget() throws {
+        var limits = VerificationLimits()
+        limits.maxMaterializedValues = 10
+        let theme = try CompiledTheme(bytes: sample, limits: limits)
+        #expect(throws: BinaryFormatError.limitExceeded(what: "materialised values", value: 11, limit: 10)) {
+            _ = try theme.materialize()
+        }
+        #expect(theme.operations(of: "chat_bubble", for: .none) == nil) // 2 operations, 11 values
+        #expect(theme.operations(of: "sidebar", for: TraitSet(idiom: .ipad))?.count == 1)
+    }
+
     @Test func errorsSayWhereTheyAre() {
         var bytes = sample
         bytes[0] = 0
         #expect(Self.rejected(bytes)?.description == "not a compiled Livery theme (bad magic at offset 0)")
         #expect(Self.rejected(Array(sample[0..<1000]))?.description == "file is truncated: 1000 bytes, expected \(sample.count)")
-        #expect(Self.rejected(Array(sample[0..<100]))?.description == "file is truncated: 100 bytes, expected 352")
+        #expect(Self.rejected(Array(sample[0..<100]))?.description == "file is truncated: 100 bytes, expected \(tableEnd)")
     }
 }
