@@ -11,12 +11,15 @@ import LiveryModel
 /// for every trait set (ids are sorted, so handles also order instances by id).
 public struct InstanceHandle: Hashable, Sendable, Comparable {
     public var rawValue: UInt32
+    /// Handles run from 0 to `idCount - 1`; out-of-range handles simply find nothing.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One resolved variant of the theme (a canonical trait set) inside one compiled file.
 public struct VariantHandle: Hashable, Sendable {
     public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 }
 
 /// A theme of the parent chain as the compiled file records it.
