@@ -18,6 +18,17 @@ struct RawBytes {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
     @inline(__always) func f64(_ offset: Int) -> Double { Double(bitPattern: u64(offset)) }
+    /// The largest of `count` u32s: a tight loop the compiler vectorises, so the verifier checks
+    /// big index arrays in one sweep and looks for the culprit only when there is one.
+    func maxU32(_ offset: Int, _ count: Int) -> UInt32 {
+        var largest: UInt32 = 0
+        let start = base + offset
+        for index in 0..<count {
+            largest = max(largest, UInt32(littleEndian: start.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+        }
+        return largest
+    }
+
     func buffer(_ offset: Int, _ length: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + offset, count: length)
     }
@@ -282,7 +293,7 @@ enum Verifier {
         layout.buckets = layout.idStrings + 4 * count
         layout.maxProbe = probe
         for handle in 0..<count { try stringIndex(raw, layout.idStrings + 4 * handle, layout) }
-        for bucket in 0..<buckets where raw.int(layout.buckets + 4 * bucket) > count {
+        if raw.maxU32(layout.buckets, buckets) > count, let bucket = (0..<buckets).first(where: { raw.int(layout.buckets + 4 * $0) > count }) {
             throw fail(layout.buckets + 4 * bucket, "bucket holds handle \(raw.u32(layout.buckets + 4 * bucket) &- 1), there are \(count) ids")
         }
     }
@@ -336,7 +347,8 @@ enum Verifier {
             }
         }
         let entries = count * layout.idCount
-        for entry in 0..<entries where raw.int(layout.variantRows + 4 * entry) > layout.instanceCount {
+        if raw.maxU32(layout.variantRows, entries) > layout.instanceCount,
+           let entry = (0..<entries).first(where: { raw.int(layout.variantRows + 4 * $0) > layout.instanceCount }) {
             throw fail(layout.variantRows + 4 * entry, "variant entry names instance record \(raw.u32(layout.variantRows + 4 * entry) &- 1) of \(layout.instanceCount)")
         }
     }
@@ -352,7 +364,9 @@ enum Verifier {
                 throw fail(record + 8, "operation list \(raw.u32(record + 8)) + \(raw.u32(record + 12)) runs past the \(layout.operationListLength) entries")
             }
         }
-        for index in 0..<layout.operationListLength where raw.int(layout.operationLists + 4 * index) >= layout.operationCount {
+        let lists = layout.operationListLength
+        if lists > 0, raw.maxU32(layout.operationLists, lists) >= layout.operationCount,
+           let index = (0..<lists).first(where: { raw.int(layout.operationLists + 4 * $0) >= layout.operationCount }) {
             throw fail(layout.operationLists + 4 * index, "operation list names operation \(raw.u32(layout.operationLists + 4 * index)) of \(layout.operationCount)")
         }
     }
