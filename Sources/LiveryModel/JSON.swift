@@ -27,30 +27,35 @@ public indirect enum JSONValue: Hashable, Sendable {
         case .number(let value): output += JSONValue.format(value)
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let items):
-            writeContainer(open: "[", close: "]", count: items.count, to: &output, indent: indent) { index, output, inner in
-                items[index].write(to: &output, indent: inner)
+            guard !items.isEmpty else { return output += "[]" }
+            let inner = indent.map { $0 + 2 }
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                if let inner { JSONValue.newline(indent: inner, to: &output) }
+                item.write(to: &output, indent: inner)
             }
+            if let indent { JSONValue.newline(indent: indent, to: &output) }
+            output += "]"
         case .object(let members):
-            writeContainer(open: "{", close: "}", count: members.count, to: &output, indent: indent) { index, output, inner in
-                JSONValue.writeString(members[index].0, to: &output)
+            guard !members.isEmpty else { return output += "{}" }
+            let inner = indent.map { $0 + 2 }
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                if let inner { JSONValue.newline(indent: inner, to: &output) }
+                JSONValue.writeString(member.0, to: &output)
                 output += inner == nil ? ":" : ": "
-                members[index].1.write(to: &output, indent: inner)
+                member.1.write(to: &output, indent: inner)
             }
+            if let indent { JSONValue.newline(indent: indent, to: &output) }
+            output += "}"
         }
     }
 
-    private func writeContainer(open: String, close: String, count: Int, to output: inout String, indent: Int?,
-                                element: (Int, inout String, Int?) -> Void) {
-        output += open
-        guard count > 0 else { return output += close }
-        let inner = indent.map { $0 + 2 }
-        for index in 0..<count {
-            if index > 0 { output += "," }
-            if let inner { output += "\n" + String(repeating: " ", count: inner) }
-            element(index, &output, inner)
-        }
-        if let indent { output += "\n" + String(repeating: " ", count: indent) }
-        output += close
+    private static func newline(indent: Int, to output: inout String) {
+        output += "\n"
+        for _ in 0..<indent { output += " " }
     }
 
     /// Whole numbers print without a fraction (`8`, not `8.0`); others in Swift's shortest
@@ -65,6 +70,12 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     private static func writeString(_ value: String, to output: inout String) {
         output += "\""
+        defer { output += "\"" }
+        // Most strings need no escaping: copy them whole instead of scalar by scalar.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += value
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
@@ -78,6 +89,5 @@ public indirect enum JSONValue: Hashable, Sendable {
             default: output.unicodeScalars.append(scalar)
             }
         }
-        output += "\""
     }
 }

@@ -25,11 +25,13 @@ public struct Schema: Hashable, Sendable {
 
     /// The operation as declared by the component or the nearest type it extends.
     public func operation(_ name: String, of component: String) -> OperationSchema? {
-        var visited: Set<String> = []
+        // A chain longer than the number of components has a cycle: stop there.
+        var steps = 0
         var current: String? = component
-        while let type = current, visited.insert(type).inserted, let schema = components[type] {
+        while let type = current, steps <= components.count, let schema = components[type] {
             if let operation = schema.operations[name] { return operation }
             current = schema.extends
+            steps += 1
         }
         return nil
     }
@@ -62,10 +64,13 @@ public struct ComponentSchema: Hashable, Sendable {
     public var name: String
     public var extends: String?
     public var operations: [String: OperationSchema]
+    /// Where the component is declared (its `extends` attribute when it has one), for diagnostics.
+    public var location: SourceLocation?
 
-    public init(name: String, extends: String? = nil, operations: [OperationSchema]) {
+    public init(name: String, extends: String? = nil, operations: [OperationSchema], location: SourceLocation? = nil) {
         self.name = name
         self.extends = extends
+        self.location = location
         self.operations = Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
     }
 }

@@ -197,6 +197,7 @@ import Testing
                   <operation name="cornerRadius"><param name="radius"><float>1,5</float></param></operation>
                   <operation name="backgroundColor" state="highlighted"><param name="color"><color>#000</color></param></operation>
                   <operation name="title"><param name="txt"><string>a</string></param></operation>
+                  <operation name="titleFont"/>
                 </uibutton>
                 <uilabel id="y"><operation name="textAlignment"><param name="alignment"><enum>middle</enum></param></operation></uilabel>
               </instances>
@@ -211,6 +212,9 @@ import Testing
         let unknown = try #require(diagnostics.first { $0.code == .operationUnknown })
         #expect(unknown.message == "unknown operation 'backgroundColour' for uibutton; did you mean 'backgroundColor'?")
         #expect(diagnostics.contains { $0.message == "constant 'brand' is a color but is used as a float" })
+        // a misspelled param is reported once, as unknown with a suggestion, not also as missing
+        #expect(diagnostics.contains { $0.message == "operation 'title' has no param 'txt'; did you mean 'text'?" })
+        #expect(!diagnostics.contains { $0.code == .paramMissing && $0.message.contains("'title'") })
     }
 
     @Test func parentProblemsNameWhatToDo() throws {

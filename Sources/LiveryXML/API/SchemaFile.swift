@@ -23,15 +23,16 @@ public enum SchemaFile {
 
 /// Whole-schema checks once every file is merged: `extends` names a known type, without cycles.
 enum SchemaIntegrity {
-    static func check(_ schema: Schema, at location: SourceLocation?) -> [Diagnostic] {
+    static func check(_ schema: Schema, fallback location: SourceLocation?) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for component in schema.components.values.sorted(by: { $0.name < $1.name }) {
             guard let parent = component.extends else { continue }
             if schema.components[parent] == nil {
                 diagnostics.append(.error(.schemaInvalid, "component '\(component.name)' extends unknown component '\(parent)'\(Suggestions.didYouMean(parent, in: schema.components.keys))",
-                                          at: location))
+                                          at: component.location ?? location))
             } else if schema.lineage(of: component.name).count < lineageLength(component.name, schema) {
-                diagnostics.append(.error(.schemaInvalid, "component '\(component.name)' extends itself through '\(parent)'", at: location))
+                diagnostics.append(.error(.schemaInvalid, "component '\(component.name)' extends itself through '\(parent)'",
+                                          at: component.location ?? location))
             }
         }
         return diagnostics

@@ -64,7 +64,7 @@ public final class ThemeWorkspace {
                     diagnostics.append(.error(.noThemes, "no theme folders (\(themeExtensions.map { "*.\($0)" }.joined(separator: ", "))) here",
                                               at: SourceLocation(file: path)))
                 }
-                diagnostics += duplicateIDs(among: folders)
+                diagnostics += duplicateIDs(among: folders) + misplacedThemeEntries(in: path)
                 for folder in folders { diagnostics += validateTheme(at: folder) }
             default:
                 diagnostics.append(.error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: path)))
@@ -142,7 +142,7 @@ public final class ThemeWorkspace {
         for theme in chain {
             for component in theme.schemaComponents { schema.add(component) }
         }
-        schemaDiagnostics += SchemaIntegrity.check(schema, at: chain.last.map { SourceLocation(file: $0.path) })
+        schemaDiagnostics += SchemaIntegrity.check(schema, fallback: chain.last.map { SourceLocation(file: $0.path) })
         return (ThemeResolver(chain: chain, schema: schema), diagnostics + schemaDiagnostics)
     }
 
@@ -220,6 +220,23 @@ public final class ThemeWorkspace {
             folders.append(folder)
         }
         return folders
+    }
+
+    /// Entries named like themes that are not folders: links are refused (nothing outside the
+    /// searched folder is read), plain files are reported rather than skipped in silence.
+    private func misplacedThemeEntries(in folder: String) -> [Diagnostic] {
+        (FileSystem.entries(of: folder) ?? []).map { FileSystem.join(folder, $0) }.filter(isThemeFolder).compactMap { path in
+            switch FileSystem.kind(of: path) {
+            case .link:
+                return .error(.fileLink, "'\(FileSystem.lastComponent(of: path))' is a symbolic link; theme folders must be real folders",
+                              at: SourceLocation(file: path))
+            case .directory:
+                return nil
+            default:
+                return .error(.pathNotFound, "'\(FileSystem.lastComponent(of: path))' is not a folder; a theme is a folder holding Info.xml",
+                              at: SourceLocation(file: path))
+            }
+        }
     }
 
     private func duplicateIDs(among folders: [String]) -> [Diagnostic] {

@@ -5,12 +5,20 @@ struct ConfigurationDecoder {
     var context: DecodingContext
     /// Numbers operations uniquely across a workspace.
     var nextSerial: Int
+    let identities: IdentityTable
 
     static let sections = ["constants", "classes", "instances"]
+    // Allowed attributes, built once: array literals in a hot path would allocate per call.
+    static let classAttributes = ["name", "class"]
+    static let instanceAttributes = ["id", "class"]
+    static let operationAttributes = ["name", "state"]
+    static let paramAttributes = ["name"]
+    static let constantAttributes = ["name"]
+    static let none: [String] = []
 
     mutating func decode(_ root: XMLElement, fileName: String, qualifiers: TraitSet) -> ConfigurationFile {
         var file = ConfigurationFile(fileName: fileName, qualifiers: qualifiers)
-        context.checkAttributes(of: root, allowed: [])
+        context.checkAttributes(of: root, allowed: Self.none)
         context.checkNoText(in: root)
         var seen: [String: SourceLocation] = [:]
         for section in root.children {
@@ -24,7 +32,7 @@ struct ConfigurationDecoder {
                 continue
             }
             seen[section.name] = context.location(section)
-            context.checkAttributes(of: section, allowed: [])
+            context.checkAttributes(of: section, allowed: Self.none)
             context.checkNoText(in: section)
             switch section.name {
             case "constants": file.constants = section.children.compactMap { constant($0) }
@@ -33,13 +41,14 @@ struct ConfigurationDecoder {
             }
         }
         reportDuplicates(file)
+        file.mentionedConstants = context.mentionedConstants
         return file
     }
 
     private mutating func constant(_ element: XMLElement) -> ConstantSyntax? {
         guard let name = context.required("name", of: element, example: "<\(element.name) name=\"brand\">"),
               context.checkName(name, of: element),
-              let object = context.typedObject(element, extraAttributes: ["name"]) else { return nil }
+              let object = context.typedObject(element, extraAttributes: Self.constantAttributes) else { return nil }
         return ConstantSyntax(name: name, object: object, location: context.location(element))
     }
 
@@ -48,7 +57,7 @@ struct ConfigurationDecoder {
             context.unknownElement(element, in: "classes", expected: ["class"])
             return nil
         }
-        context.checkAttributes(of: element, allowed: ["name", "class"])
+        context.checkAttributes(of: element, allowed: Self.classAttributes)
         context.checkNoText(in: element)
         guard let name = context.required("name", of: element, example: "<class name=\"rounded\">"),
               context.checkName(name, of: element) else { return nil }
@@ -57,10 +66,10 @@ struct ConfigurationDecoder {
     }
 
     private mutating func instance(_ element: XMLElement) -> InstanceSyntax? {
-        context.checkAttributes(of: element, allowed: ["id", "class"])
+        context.checkAttributes(of: element, allowed: Self.instanceAttributes)
         context.checkNoText(in: element)
         guard let id = context.required("id", of: element, example: "<\(element.name) id=\"button_send\">") else { return nil }
-        guard !id.contains(where: \.isWhitespace) else {
+        guard !id.utf8.contains(where: ASCII.isBlank) else {
             context.error(.attributeInvalid, "instance id '\(id)' contains whitespace; identifiers are single words like button_send",
                           at: context.source.location(ofAttribute: "id", in: element))
             return nil
@@ -85,7 +94,7 @@ struct ConfigurationDecoder {
     }
 
     private mutating func operation(_ element: XMLElement) -> OperationSyntax? {
-        context.checkAttributes(of: element, allowed: ["name", "state"])
+        context.checkAttributes(of: element, allowed: Self.operationAttributes)
         context.checkNoText(in: element)
         guard let name = context.required("name", of: element, example: "<operation name=\"backgroundColor\">"),
               context.checkName(name, of: element) else { return nil }
@@ -114,11 +123,13 @@ struct ConfigurationDecoder {
         guard valid else { return nil }
         defer { nextSerial += 1 }
         return OperationSyntax(serial: nextSerial, name: name, state: state, params: params,
-                               location: context.location(element))
+                               location: context.location(element),
+                               stateLocation: context.source.location(ofAttribute: "state", in: element),
+                               identity: identities.number(name: name, state: state))
     }
 
     private mutating func param(_ element: XMLElement) -> ParamSyntax? {
-        context.checkAttributes(of: element, allowed: ["name"])
+        context.checkAttributes(of: element, allowed: Self.paramAttributes)
         context.checkNoText(in: element)
         guard let name = context.required("name", of: element, example: "<param name=\"color\">"),
               context.checkName(name, of: element) else { return nil }
@@ -149,7 +160,7 @@ struct ConfigurationDecoder {
         report(file.classes.map { ($0.name, $0.location) }, code: .classDuplicate, noun: "class")
         report(file.instances.map { ($0.id, $0.location) }, code: .instanceDuplicate, noun: "instance")
         for operations in file.classes.map(\.operations) + file.instances.map(\.operations) {
-            var seen: Set<OperationIdentity> = []
+            var seen: Set<Int> = []
             for operation in operations where !seen.insert(operation.identity).inserted {
                 context.warning(.operationDuplicate, "operation '\(operation.name)' (state \(operation.state)) is set twice in one element; the later one wins",
                                 at: operation.location)

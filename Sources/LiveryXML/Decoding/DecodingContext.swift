@@ -5,6 +5,8 @@ import LiveryModel
 struct DecodingContext {
     let source: SourceText
     var diagnostics: [Diagnostic] = []
+    /// Names seen in `ref` attributes, valid or not.
+    var mentionedConstants: Set<String> = []
 
     init(source: SourceText) {
         self.source = source
@@ -21,9 +23,10 @@ struct DecodingContext {
     }
 
     /// A required attribute, reporting its absence (or emptiness).
-    mutating func required(_ name: String, of element: XMLElement, example: String) -> String? {
+    mutating func required(_ name: String, of element: XMLElement, example: @autoclosure () -> String) -> String? {
         guard let value = element.attribute(name), !ValueSyntax.trimmed(value).isEmpty else {
-            error(.attributeMissing, "<\(element.name)> needs a '\(name)' attribute, e.g. \(example)", at: location(element))
+            let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            error(.attributeMissing, "<\(element.name)> needs \(article) '\(name)' attribute, e.g. \(example())", at: location(element))
             return nil
         }
         return value
@@ -55,8 +58,8 @@ struct DecodingContext {
 
     /// Checks a name against `[A-Za-z_][A-Za-z0-9_.-]*` (constants, classes, params, operations).
     mutating func checkName(_ name: String, of element: XMLElement, attribute: String = "name") -> Bool {
-        let valid = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
-            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
+        let valid = name.utf8.first.map { ASCII.isLetter($0) || $0 == UInt8(ascii: "_") } == true
+            && ASCII.isWord(name, extra: "_.-")
         if !valid {
             error(.attributeInvalid, "'\(name)' is not a valid \(attribute); use letters, digits, '_', '.' and '-', starting with a letter or '_'",
                   at: source.location(ofAttribute: attribute, in: element))

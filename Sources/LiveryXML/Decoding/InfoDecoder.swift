@@ -48,11 +48,11 @@ enum InfoDecoder {
 
     /// `[A-Za-z0-9._-]+`
     static func isThemeID(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+        !text.isEmpty && ASCII.isWord(text, extra: "._-")
     }
 
     static func isVersion(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+        return parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(ASCII.isDigit) }
     }
 }

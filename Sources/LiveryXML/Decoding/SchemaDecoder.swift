@@ -32,7 +32,9 @@ enum SchemaDecoder {
             }
             if let operation = operation(child, context: &context) { operations.append(operation) }
         }
-        return ComponentSchema(name: name, extends: element.attribute("extends"), operations: operations)
+        let location = element.attribute("extends") == nil ? context.location(element)
+            : context.source.location(ofAttribute: "extends", in: element)
+        return ComponentSchema(name: name, extends: element.attribute("extends"), operations: operations, location: location)
     }
 
     private static func operation(_ element: XMLElement, context: inout DecodingContext) -> OperationSchema? {
@@ -67,7 +69,8 @@ enum SchemaDecoder {
               let typeName = context.required("type", of: element, example: "<param name=\"color\" type=\"color\"/>") else { return nil }
         let typeNames = ValueType.allCases.map(\.rawValue)
         guard let type = ValueType(rawValue: typeName) else {
-            context.error(.schemaInvalid, "unknown param type '\(typeName)'\(Suggestions.didYouMean(typeName, in: typeNames)); use one of \(typeNames.joined(separator: ", "))",
+            let hint = Suggestions.didYouMean(typeName, in: typeNames)
+            context.error(.schemaInvalid, "unknown param type '\(typeName)'\(hint.isEmpty ? "; use one of \(typeNames.joined(separator: ", "))" : hint)",
                           at: context.source.location(ofAttribute: "type", in: element))
             return nil
         }

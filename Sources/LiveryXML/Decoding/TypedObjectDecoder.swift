@@ -4,6 +4,15 @@ import LiveryModel
 extension DecodingContext {
     static let typeNames = ValueType.allCases.map(\.rawValue)
 
+    static func ownAttributes(of type: ValueType) -> [String] {
+        switch type {
+        case .color: ["format"]
+        case .font: ["family", "size", "weight"]
+        case .image: ["cache"]
+        default: []
+        }
+    }
+
     /// Returns nil, with diagnostics, when the element is not a valid typed object.
     /// `extraAttributes` are allowed besides the type's own (e.g. `name` in `<constants>`).
     mutating func typedObject(_ element: XMLElement, extraAttributes: [String] = []) -> TypedObject? {
@@ -15,6 +24,7 @@ extension DecodingContext {
         }
         let here = location(element)
         if let reference = element.attribute("ref") {
+            mentionedConstants.insert(reference)
             let others = element.attributes.filter { $0.name != "ref" && !extraAttributes.contains($0.name) }
             if !ValueSyntax.trimmed(element.text).isEmpty || !element.children.isEmpty || !others.isEmpty {
                 error(.referenceContent, "a reference has no content: write <\(element.name) ref=\"\(reference)\"/> with no text, elements or other attributes",
@@ -22,7 +32,7 @@ extension DecodingContext {
                 return nil
             }
             guard checkName(reference, of: element, attribute: "ref") else { return nil }
-            return TypedObject(type: type, content: .reference(reference), location: here)
+            return TypedObject(type: type, content: .reference(reference), location: here, valueLocation: here)
         }
         if type == .array {
             checkAttributes(of: element, allowed: extraAttributes)
@@ -32,19 +42,15 @@ extension DecodingContext {
             for child in element.children {
                 if let item = typedObject(child) { items.append(item) } else { valid = false }
             }
-            return valid ? TypedObject(type: .array, content: .array(items), location: here) : nil
+            return valid ? TypedObject(type: .array, content: .array(items), location: here, valueLocation: here) : nil
         }
         if let child = element.children.first {
             error(.elementUnknown, "<\(element.name)> holds text, not elements; found <\(child.name)>", at: location(child))
             return nil
         }
-        let ownAttributes: [String] = switch type {
-        case .color: ["format"]
-        case .font: ["family", "size", "weight"]
-        case .image: ["cache"]
-        default: []
+        if !element.attributes.isEmpty {
+            checkAttributes(of: element, allowed: Self.ownAttributes(of: type) + extraAttributes)
         }
-        checkAttributes(of: element, allowed: ownAttributes + extraAttributes)
         let text = element.text
         let parsed: ValueSyntax.Parsed<Value> = switch type {
         case .float: ValueSyntax.float(text).map(Value.float)
@@ -63,7 +69,8 @@ extension DecodingContext {
         }
         switch parsed {
         case .success(let value):
-            return TypedObject(type: type, content: .literal(value), location: here)
+            let valueLocation = type == .font ? here : source.location(ofTextIn: element)
+            return TypedObject(type: type, content: .literal(value), location: here, valueLocation: valueLocation)
         case .failure(let problem):
             let at = switch type {
             case .font: here
@@ -71,7 +78,7 @@ extension DecodingContext {
                 source.location(ofAttribute: "format", in: element)
             default: source.location(ofTextIn: element)
             }
-            error(.valueInvalid, problem.message, at: at)
+            error(type == .image && !problem.message.hasPrefix("cache") ? .assetName : .valueInvalid, problem.message, at: at)
             return nil
         }
     }

@@ -122,7 +122,13 @@ private final class TreeBuilder {
     }
 
     private func flushText() {
-        guard !text.isEmpty, !open.isEmpty else { return text.removeAll(keepingCapacity: true) }
+        // White space between child elements is layout, not content: it is dropped here so
+        // containers do not accumulate it. Text before any child is kept exactly (a <string>
+        // value may be all spaces); non-blank text anywhere is kept so it can be reported.
+        guard !text.isEmpty, !open.isEmpty,
+              open[open.count - 1].children.isEmpty || !text.allSatisfy(ASCII.isBlank) else {
+            return text.removeAll(keepingCapacity: true)
+        }
         open[open.count - 1].text += String(decoding: text, as: UTF8.self)
         text.removeAll(keepingCapacity: true)
     }

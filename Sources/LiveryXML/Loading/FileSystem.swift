@@ -24,8 +24,11 @@ enum FileSystem {
     static func read(_ path: String, limit: Int) -> [UInt8]? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: limit + 1) else { return [] }
-        return [UInt8](data)
+        do {
+            return [UInt8](try handle.read(upToCount: limit + 1) ?? Data())
+        } catch {
+            return nil
+        }
     }
 
     static func join(_ folder: String, _ name: String) -> String {

@@ -6,6 +6,7 @@ struct ThemeFolderReader {
     var limits: FrontEndLimits
     /// Numbers operations uniquely across everything a workspace reads.
     var nextSerial = 0
+    let identities = IdentityTable()
 
     /// Reads just `Info.xml`, which is all discovery needs.
     func readInfo(folder: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
@@ -83,7 +84,7 @@ struct ThemeFolderReader {
             // it applies to the theme and every theme inheriting from it).
             components += SchemaDecoder.decode(document.root, context: &context)
         case "theme":
-            var decoder = ConfigurationDecoder(context: context, nextSerial: nextSerial)
+            var decoder = ConfigurationDecoder(context: context, nextSerial: nextSerial, identities: identities)
             files.append(decoder.decode(document.root, fileName: name, qualifiers: qualified.qualifiers))
             nextSerial = decoder.nextSerial
             context = decoder.context

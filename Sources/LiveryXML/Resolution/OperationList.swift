@@ -1,12 +1,12 @@
-/// Operations in effective order: adding one whose identity (name, state) is already present
+/// Operations in effective order (identities are interned numbers, see `IdentityTable`): adding one whose identity (name, state) is already present
 /// removes the earlier one, and the final order is that of each identity's last occurrence.
 struct OperationList<Element> {
     private var slots: [Element?] = []
-    private var positions: [OperationIdentity: Int] = [:]
+    private var positions: [Int: Int] = [:]
 
     /// Adds `element`, returning the one it replaced, if any.
     @discardableResult
-    mutating func add(_ element: Element, identity: OperationIdentity) -> Element? {
+    mutating func add(_ element: Element, identity: Int) -> Element? {
         var replaced: Element?
         if let position = positions[identity] {
             replaced = slots[position]
@@ -17,7 +17,7 @@ struct OperationList<Element> {
         return replaced
     }
 
-    mutating func add(contentsOf elements: [Element], identity: (Element) -> OperationIdentity) {
+    mutating func add(contentsOf elements: [Element], identity: (Element) -> Int) {
         for element in elements { add(element, identity: identity(element)) }
     }
 

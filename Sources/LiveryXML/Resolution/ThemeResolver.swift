@@ -15,21 +15,32 @@ final class ThemeResolver {
     private var referencedConstants: Set<String> = []
     private var referencedClasses: Set<String> = []
     private var referencedAssets: Set<String> = []
-    /// Schema checks already done, per (operation serial, component).
-    private var checked: [CheckKey: Bool] = [:]
+    /// Schema checks already done: per component, indexed by operation serial.
+    private var checked: [String: CheckTable] = [:]
     /// Per own operation that overrode another: true while it has set the same value every time.
     private var redundant: [Int: (Bool, OperationSyntax)] = [:]
 
-    private struct CheckKey: Hashable {
-        var serial: Int
-        var component: String
+    private enum CheckResult { case unchecked, valid, invalid }
+
+    /// A class, so results are written in place rather than through a copied array.
+    private final class CheckTable {
+        var results: [CheckResult]
+        init(count: Int) { results = Array(repeating: .unchecked, count: count) }
     }
+    /// One more than the highest operation serial in the chain: the size of per-serial caches.
+    let serialCount: Int
 
     init(chain: [LoadedTheme], schema: Schema) {
         self.chain = chain
         self.schema = schema
         self.assets = AssetCatalog(searchOrder: chain.reversed().compactMap(\.info?.id),
                                    variants: chain.flatMap(\.assets))
+        var highest = -1
+        for file in chain.flatMap(\.files) {
+            for operation in file.instances.flatMap(\.operations) { highest = max(highest, operation.serial) }
+            for operation in file.classes.flatMap(\.operations) { highest = max(highest, operation.serial) }
+        }
+        self.serialCount = highest + 1
     }
 
     /// The trait values the chain's configuration files distinguish.
@@ -57,9 +68,10 @@ final class ThemeResolver {
             report(.warning(.overrideRedundant, "operation '\(operation.name)' sets the value it already has; remove it",
                             at: operation.location))
         }
+        let mentioned = referencedConstants.union(chain.flatMap(\.files).flatMap(\.mentionedConstants))
         for theme in chain {
             for file in theme.files {
-                for constant in file.constants where !referencedConstants.contains(constant.name) {
+                for constant in file.constants where !mentioned.contains(constant.name) {
                     report(.warning(.constantUnused, "constant '\(constant.name)' is never referenced; remove it or use it with ref=\"\(constant.name)\"",
                                     at: constant.location))
                 }
@@ -86,11 +98,13 @@ final class ThemeResolver {
         var resolvingConstants: [String] = []
         var classOperations: [String: [OperationSyntax]] = [:]
         var resolvingClasses: [String] = []
-        var resolvedParams: [Int: [Param]?] = [:]
+        /// Per operation serial: not yet resolved (nil), failed (.some(nil)) or the params.
+        var resolvedParams: [[Param]??]
 
         init(resolver: ThemeResolver, traits: TraitSet) {
             self.resolver = resolver
             self.traits = traits
+            self.resolvedParams = Array(repeating: nil, count: resolver.serialCount)
         }
 
         var layers: [ConfigurationFile] {
@@ -230,7 +244,7 @@ final class ThemeResolver {
             if case .enumeration(let text) = value, let allowed = signature?.allowedValues, !allowed.contains(text) {
                 let hint = Suggestions.didYouMean(text, in: allowed)
                 resolver.report(.error(.enumValue, "'\(text)' is not a value of \(operation.name)'s \(param.name)\(hint.isEmpty ? "; use one of \(allowed.joined(separator: ", "))" : hint)",
-                                       at: param.object.location))
+                                       at: param.object.valueLocation))
                 valid = false
             }
             if case .array(let items) = value, let elementType = signature?.elementType,
@@ -248,7 +262,8 @@ final class ThemeResolver {
                 resolver.referencedAssets.insert(image.name)
                 guard resolver.assets.contains(image.name, traits: traits) else {
                     let themes = resolver.chain.reversed().map { FileSystem.lastComponent(of: $0.path) }.joined(separator: ", ")
-                    resolver.report(.error(.assetMissing, "no asset '\(image.name)' for traits \(traits): add assets/\(image.name).png to \(themes)",
+                    let when = traits.tags.isEmpty ? "" : " with traits \(traits)"
+                    resolver.report(.error(.assetMissing, "no asset '\(image.name)'\(when): add assets/\(image.name).png to \(themes)",
                                            at: location))
                     return false
                 }
@@ -307,10 +322,20 @@ final class ThemeResolver {
 
     /// Checks an operation against the component's schema, once per (operation, component).
     func check(_ operation: OperationSyntax, component: String) -> Bool {
-        let key = CheckKey(serial: operation.serial, component: component)
-        if let known = checked[key] { return known }
+        let table: CheckTable
+        if let existing = checked[component] {
+            table = existing
+        } else {
+            table = CheckTable(count: serialCount)
+            checked[component] = table
+        }
+        switch table.results[operation.serial] {
+        case .valid: return true
+        case .invalid: return false
+        case .unchecked: break
+        }
         let valid = SchemaChecker.check(operation, component: component, schema: schema, report: report)
-        checked[key] = valid
+        table.results[operation.serial] = valid ? .valid : .invalid
         return valid
     }
 }

@@ -46,10 +46,10 @@ final class SourceText {
         var index = element.offset + 1
         let end = bytes.count - utf8.count
         while index < end, bytes[index] != UInt8(ascii: ">") {
-            let precededBySpace = [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 1])
+            let precededBySpace = ASCII.isBlank(bytes[index - 1])
             if precededBySpace, bytes[index..<(index + utf8.count)].elementsEqual(utf8) {
                 let after = bytes[index + utf8.count]
-                if after == UInt8(ascii: "=") || after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D {
+                if after == UInt8(ascii: "=") || ASCII.isBlank(after) {
                     return location(at: index)
                 }
             }
@@ -61,7 +61,7 @@ final class SourceText {
     /// Where the element's value starts: its first non-blank character after the start tag.
     func location(ofTextIn element: XMLElement) -> SourceLocation {
         var offset = endOfStartTag(at: element.offset)
-        while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
+        while offset < bytes.count, ASCII.isBlank(bytes[offset]) { offset += 1 }
         return location(at: offset)
     }
 

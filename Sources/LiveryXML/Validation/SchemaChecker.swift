@@ -13,10 +13,12 @@ enum SchemaChecker {
         var valid = true
         if operation.state != OperationState.normal, !signature.allowsStates {
             report(.error(.stateNotAllowed, "operation '\(operation.name)' of \(component) takes no state; remove state=\"\(operation.state)\"",
-                          at: operation.location))
+                          at: operation.stateLocation))
             valid = false
         }
-        var seen: Set<String> = []
+        // Operations have one or two params: a small array beats a Set here.
+        var seen: [String] = []
+        seen.reserveCapacity(operation.params.count)
         for param in operation.params {
             guard let declared = signature.params.first(where: { $0.name == param.name }) else {
                 let hint = Suggestions.didYouMean(param.name, in: signature.params.map(\.name))
@@ -26,18 +28,21 @@ enum SchemaChecker {
                 valid = false
                 continue
             }
-            guard seen.insert(param.name).inserted else {
+            guard !seen.contains(param.name) else {
                 report(.error(.paramDuplicate, "param '\(param.name)' of '\(operation.name)' is given twice; keep one", at: param.location))
                 valid = false
                 continue
             }
+            seen.append(param.name)
             if param.object.type != declared.type {
                 report(.error(.paramType, "param '\(param.name)' of '\(operation.name)' takes a \(declared.type.rawValue), not a \(param.object.type.rawValue)",
                               at: param.object.location))
                 valid = false
             }
         }
-        for declared in signature.params where !seen.contains(declared.name)
+        // A misspelled param is reported once, as unknown (with its suggestion), not also as missing.
+        let misspelled = operation.params.contains { param in !signature.params.contains { $0.name == param.name } }
+        for declared in signature.params where !misspelled && !seen.contains(declared.name)
             && !operation.params.contains(where: { $0.name == declared.name }) {
             report(.error(.paramMissing, "operation '\(operation.name)' needs param '\(declared.name)' (a \(declared.type.rawValue)), e.g. <param name=\"\(declared.name)\">...</param>",
                           at: operation.location))

@@ -19,18 +19,24 @@ enum Suggestions {
         return best?.name
     }
 
-    /// Levenshtein distance with one row of memory.
+    /// Edit distance where swapping two neighbouring letters counts as one edit (optimal string
+    /// alignment), since `brnad` for `brand` is the commonest typo of all.
     static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var previous = Array(repeating: 0, count: b.count + 1)
         var row = Array(0...b.count)
         for i in 1...a.count {
-            var diagonal = row[0]
+            let beforePrevious = previous
+            previous = row
+            row = Array(repeating: 0, count: b.count + 1)
             row[0] = i
             for j in 1...b.count {
-                let above = row[j]
-                row[j] = a[i - 1] == b[j - 1] ? diagonal : 1 + min(diagonal, above, row[j - 1])
-                diagonal = above
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    row[j] = min(row[j], beforePrevious[j - 2] + 1)
+                }
             }
         }
         return row[b.count]
