@@ -26,13 +26,15 @@ let package = Package(
         .target(name: "LiveryXML", dependencies: ["LiveryModel", "CLibXML2"]),
         // The compiled format: writer, verifier, memory-mapped reader. Knows the model only.
         .target(name: "LiveryBinary", dependencies: ["LiveryModel"]),
+        // Theme folder -> compiled bytes: front end + format, source digests, atomic writes.
+        .target(name: "LiveryCompiler", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
         // The runtime apps link: theme manager, applicator, bindings, headless components.
         .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
         // The command-line tool CI and designers use.
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryModel", "LiveryXML", "LiveryBinary",
+                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "LiveryModelTests", dependencies: ["LiveryModel"]),
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
+        .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryTests", dependencies: ["Livery"]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
     ],

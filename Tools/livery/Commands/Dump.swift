@@ -1,12 +1,15 @@
 import ArgumentParser
+import Foundation
 import LiveryModel
+import LiveryBinary
+import LiveryCompiler
 import LiveryXML
 
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a theme resolved for a trait set as canonical JSON.")
 
-    @Argument(help: ArgumentHelp("A theme folder.", valueName: "SOURCE"))
+    @Argument(help: ArgumentHelp("A theme folder, or a compiled theme file.", valueName: "SOURCE"))
     var source: String
 
     @Option(help: ArgumentHelp("Active traits, comma-separated (e.g. ipad,dark).", valueName: "T,T"))
@@ -34,6 +37,18 @@ struct Dump: ParsableCommand {
     }
 
     func run() throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), !isFolder.boolValue {
+            let compiled = try CompiledFile.open(source)
+            do {
+                let theme = try compiled.materialize().resolved(for: try traitSet())
+                print(CanonicalJSON.dump(theme, scale: scale), terminator: "")
+            } catch let error as BinaryFormatError {
+                DiagnosticPrinter().print([.error(.compiledInvalid, error.description, at: SourceLocation(file: source))])
+                throw ExitCode.failure
+            }
+            return
+        }
         let result = themes.workspace().resolve(themeAt: source, traits: try traitSet())
         DiagnosticPrinter().print(result.diagnostics)
         guard let theme = result.value else { throw ExitCode.failure }

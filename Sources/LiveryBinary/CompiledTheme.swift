@@ -1,0 +1,444 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LiveryModel
+
+/// The number of an instance id inside one compiled file: look it up once by string, then use it
+/// for every trait set (ids are sorted, so handles also order instances by id).
+public struct InstanceHandle: Hashable, Sendable, Comparable {
+    public var rawValue: UInt32
+    /// Handles run from 0 to `idCount - 1`; out-of-range handles simply find nothing.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One resolved variant of the theme (a canonical trait set) inside one compiled file.
+public struct VariantHandle: Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+
+/// A theme of the parent chain as the compiled file records it.
+public struct ChainEntry: Hashable, Sendable {
+    public var info: ThemeInfo
+    /// The digest of this theme's sources when it was compiled (nil if the compiler gave none).
+    public var sourceDigest: SourceDigest?
+}
+
+/// An asset file inside the compiled file.
+public struct CompiledAsset: Hashable, Sendable {
+    public var variant: AssetVariant
+    /// Some image reference to this asset name asks the engine to keep the decoded image.
+    public var cache: Bool
+    /// Where the bytes are, relative to the start of the file (8-byte aligned).
+    public var offset: Int
+    public var length: Int
+}
+
+/// A compiled theme, memory-mapped read-only and verified, kept mapped for its lifetime.
+/// Every accessor is safe whatever the file held: `init` rejects anything the accessors could not
+/// read. Immutable, hence `Sendable`.
+public final class CompiledTheme: @unchecked Sendable {
+    private let raw: RawBytes
+    private let layout: Layout
+    private let release: Release
+    public let limits: VerificationLimits
+
+    private enum Release {
+        case unmap(UnsafeMutableRawPointer, Int)
+        case deallocate(UnsafeMutableRawPointer)
+    }
+
+    /// Maps and verifies the file at `path`. Replace compiled files by renaming a new file over
+    /// them (as `livery compile` does), never by rewriting in place: a mapped file that shrinks
+    /// under a reader is beyond any verifier.
+    public init(contentsOf path: String, limits: VerificationLimits = VerificationLimits()) throws(BinaryFormatError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(path: path, message: Self.errorText()) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .io(path: path, message: Self.errorText()) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .io(path: path, message: "not a regular file") }
+        let size = Int(status.st_size)
+        guard UInt64(size) <= limits.maxFileSize else {
+            throw .limitExceeded(what: "file size", value: UInt64(size), limit: limits.maxFileSize)
+        }
+        guard size >= Format.headerSize else {
+            throw .truncated(expected: UInt64(Format.headerSize), actual: UInt64(size))
+        }
+        guard let mapped = mmap(nil, size, PROT_READ, Self.mapFlags, descriptor, 0), mapped != MAP_FAILED else {
+            throw .io(path: path, message: "cannot map: \(Self.errorText())")
+        }
+        let raw = RawBytes(base: UnsafeRawPointer(mapped), count: size)
+        do {
+            self.layout = try Verifier.verify(raw, limits: limits)
+        } catch {
+            munmap(mapped, size)
+            throw error
+        }
+        self.raw = raw
+        self.release = .unmap(mapped, size)
+        self.limits = limits
+    }
+
+    /// Verifies a copy of `bytes` (tests, and files that arrive over the network).
+    public init(bytes: [UInt8], limits: VerificationLimits = VerificationLimits()) throws(BinaryFormatError) {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress, !source.isEmpty { memory.copyMemory(from: base, byteCount: source.count) }
+        }
+        let raw = RawBytes(base: UnsafeRawPointer(memory), count: bytes.count)
+        do {
+            self.layout = try Verifier.verify(raw, limits: limits)
+        } catch {
+            memory.deallocate()
+            throw error
+        }
+        self.raw = raw
+        self.release = .deallocate(memory)
+        self.limits = limits
+    }
+
+    deinit {
+        switch release {
+        case .unmap(let pointer, let size): munmap(pointer, size)
+        case .deallocate(let pointer): pointer.deallocate()
+        }
+    }
+
+    /// The verifier reads every record page anyway: on Linux, populating the mapping in one call
+    /// is cheaper than taking a page fault per page.
+    #if os(Linux)
+    private static let mapFlags = MAP_PRIVATE | MAP_POPULATE
+    #else
+    private static let mapFlags = MAP_PRIVATE
+    #endif
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+
+    // MARK: - File facts (for `livery inspect`)
+
+    public var formatVersion: (major: UInt16, minor: UInt16) { (layout.major, layout.minor) }
+    public var fileSize: Int { layout.fileSize }
+    public var flags: UInt32 { layout.flags }
+    public var sections: [SectionInfo] { layout.sections }
+    public var stringCount: Int { layout.stringCount }
+    public var instanceRecordCount: Int { layout.instanceCount }
+    public var operationRecordCount: Int { layout.operationCount }
+    public var operationListLength: Int { layout.operationListLength }
+    public var valueSlotCount: Int { layout.valueCount }
+    public var idCount: Int { layout.idCount }
+    public var variantCount: Int { layout.variantCount }
+    public var maxProbeLength: Int { layout.maxProbe }
+    public var bucketCount: Int { layout.bucketCount }
+
+    // MARK: - Strings
+
+    func string(_ index: UInt32) -> String {
+        guard Int(index) < layout.stringCount else { return "" }
+        let start = raw.int(layout.stringOffsets + 4 * Int(index))
+        let end = raw.int(layout.stringOffsets + 4 * Int(index) + 4)
+        return String(decoding: raw.buffer(layout.stringBytes + start, end - start), as: UTF8.self)
+    }
+
+    func optionalString(_ index: UInt32) -> String? { index == Format.none ? nil : string(index) }
+
+    func stringBuffer(_ index: UInt32) -> UnsafeRawBufferPointer {
+        let start = raw.int(layout.stringOffsets + 4 * Int(index))
+        let end = raw.int(layout.stringOffsets + 4 * Int(index) + 4)
+        return raw.buffer(layout.stringBytes + start, end - start)
+    }
+
+    // MARK: - Theme facts
+
+    /// Root first, the theme itself last.
+    public var chain: [ChainEntry] {
+        (0..<layout.chainCount).map { index in
+            let entry = layout.chainEntries + index * Format.chainEntrySize
+            let info = ThemeInfo(id: string(raw.u32(entry)), name: string(raw.u32(entry + 4)),
+                                 version: string(raw.u32(entry + 8)), parent: optionalString(raw.u32(entry + 12)),
+                                 description: optionalString(raw.u32(entry + 16)))
+            let digest = raw.u32(entry + 20) == 1
+                ? SourceDigest(bytes: Array(raw.buffer(entry + 24, Format.digestSize))) : nil
+            return ChainEntry(info: info, sourceDigest: digest)
+        }
+    }
+
+    public var info: ThemeInfo { chain.last!.info }
+    /// The digest of the theme's own sources: compare with the folder's to tell a stale file.
+    public var sourceDigest: SourceDigest? { chain.last!.sourceDigest }
+
+    public var axes: TraitAxes {
+        TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask, contrasts: layout.contrastMask)
+    }
+
+    /// The canonical trait sets stored, in slot order (the generic one first).
+    public var variantTraits: [TraitSet] {
+        (0..<Format.variantSlotCount).compactMap { slot in
+            raw.u32(layout.variantSlots + 4 * slot) == Format.none ? nil : TraitCodes.traits(slot: slot)
+        }
+    }
+
+    // MARK: - Lookup
+
+    /// The handle of `id`, or nil when no variant defines it. One hash and at most
+    /// `maxProbeLength` comparisons.
+    public func handle(for id: String) -> InstanceHandle? {
+        var id = id
+        return id.withUTF8 { query -> InstanceHandle? in
+            let key = UnsafeRawBufferPointer(query)
+            let mask = layout.bucketCount - 1
+            var position = Int(truncatingIfNeeded: IDHash.hash(key)) & mask
+            for _ in 0..<layout.maxProbe {
+                let entry = raw.int(layout.buckets + 4 * position)
+                if entry == 0 { return nil }
+                let handle = entry - 1
+                let candidate = stringBuffer(raw.u32(layout.idStrings + 4 * handle))
+                if candidate.count == key.count,
+                   key.count == 0 || memcmp(candidate.baseAddress!, key.baseAddress!, key.count) == 0 {
+                    return InstanceHandle(rawValue: UInt32(handle))
+                }
+                position = (position + 1) & mask
+            }
+            return nil
+        }
+    }
+
+    /// The id a handle stands for.
+    public func id(of handle: InstanceHandle) -> String? {
+        guard Int(handle.rawValue) < layout.idCount else { return nil }
+        return string(raw.u32(layout.idStrings + 4 * Int(handle.rawValue)))
+    }
+
+    /// The stored variant an app running with `traits` uses (values the theme never mentions are
+    /// dropped first, as `TraitAxes.canonical` does).
+    public func variant(for traits: TraitSet) -> VariantHandle? {
+        func keep<T>(_ value: T?, _ code: Int, _ mask: UInt8) -> Int {
+            value == nil || mask & (1 << (code - 1)) == 0 ? 0 : code
+        }
+        let idiom = keep(traits.idiom, TraitCodes.code(traits.idiom), layout.idiomMask)
+        let appearance = keep(traits.appearance, TraitCodes.code(traits.appearance), layout.appearanceMask)
+        let contrast = keep(traits.contrast, TraitCodes.code(traits.contrast), layout.contrastMask)
+        let slot = (idiom * TraitCodes.appearanceCodes + appearance) * TraitCodes.contrastCodes + contrast
+        let variant = raw.u32(layout.variantSlots + 4 * slot)
+        return variant == Format.none ? nil : VariantHandle(rawValue: variant)
+    }
+
+    /// The instance record a handle resolves to in a variant, if the variant defines it.
+    func recordIndex(_ handle: InstanceHandle, _ variant: VariantHandle) -> Int? {
+        guard Int(handle.rawValue) < layout.idCount, Int(variant.rawValue) < layout.variantCount else { return nil }
+        let entry = raw.int(layout.variantRows + 4 * (Int(variant.rawValue) * layout.idCount + Int(handle.rawValue)))
+        return entry == 0 ? nil : entry - 1
+    }
+
+    /// The fastest path: an instance by handle in a variant, built from its record alone.
+    public func instance(_ handle: InstanceHandle, in variant: VariantHandle) -> ResolvedInstance? {
+        guard let record = recordIndex(handle, variant) else { return nil }
+        var budget = limits.maxMaterializedValues
+        return instance(record: record, budget: &budget)
+    }
+
+    /// The effective operations of `id` for an app running with `traits`, without building
+    /// anything else; nil when the instance does not exist for those traits.
+    public func operations(of id: String, for traits: TraitSet) -> [ResolvedOperation]? {
+        guard let handle = handle(for: id), let variant = variant(for: traits) else { return nil }
+        return instance(handle, in: variant)?.operations
+    }
+
+    public func instance(_ id: String, for traits: TraitSet) -> ResolvedInstance? {
+        guard let handle = handle(for: id), let variant = variant(for: traits) else { return nil }
+        return instance(handle, in: variant)
+    }
+
+    /// Builds one record. Records, operations and values can be shared, so a hostile file could
+    /// expand enormously: `budget` counts what is built and nil means it ran out.
+    func instance(record index: Int, budget: inout Int) -> ResolvedInstance? {
+        let record = layout.instanceRecords + index * Format.instanceRecordSize
+        let first = raw.int(record + 8)
+        let count = raw.int(record + 12)
+        budget -= 1 + count
+        guard budget >= 0 else { return nil }
+        var operations: [ResolvedOperation] = []
+        operations.reserveCapacity(count)
+        for entry in first..<first + count {
+            guard let operation = operation(raw.int(layout.operationLists + 4 * entry), budget: &budget) else { return nil }
+            operations.append(operation)
+        }
+        return ResolvedInstance(id: id(of: InstanceHandle(rawValue: raw.u32(record))) ?? "",
+                                component: string(raw.u32(record + 4)), operations: operations)
+    }
+
+    func operation(_ index: Int, budget: inout Int) -> ResolvedOperation? {
+        let record = layout.operationRecords + index * Format.operationRecordSize
+        let first = raw.int(record + 8)
+        let count = raw.int(record + 12)
+        var params: [Param] = []
+        params.reserveCapacity(count)
+        for slot in first..<first + count {
+            guard let value = value(slot, budget: &budget) else { return nil }
+            params.append(Param(name: string(raw.u32(self.slot(slot))), value: value))
+        }
+        return ResolvedOperation(name: string(raw.u32(record)), state: string(raw.u32(record + 4)), params: params)
+    }
+
+    @inline(__always) func slot(_ index: Int) -> Int { layout.valueSlots + index * Format.valueSlotSize }
+
+    /// Recursion is bounded by the verified array depth.
+    func value(_ index: Int, budget: inout Int) -> Value? {
+        budget -= 1
+        guard budget >= 0 else { return nil }
+        let slot = slot(index)
+        let small = raw.u8(slot + 5)
+        switch ValueTag(rawValue: raw.u8(slot + 4)) ?? .integer {
+        case .float: return .float(raw.f64(slot + 8))
+        case .integer: return .integer(Int64(bitPattern: raw.u64(slot + 8)))
+        case .bool: return .bool(small == 1)
+        case .string: return .string(string(raw.u32(slot + 8)))
+        case .enumeration: return .enumeration(string(raw.u32(slot + 8)))
+        case .color:
+            return .color(Color(red: raw.f64(slot + 8), green: raw.f64(slot + 16), blue: raw.f64(slot + 24),
+                                alpha: raw.f64(slot + 32)))
+        case .point: return .point(Point(x: raw.f64(slot + 8), y: raw.f64(slot + 16)))
+        case .size: return .size(Size(width: raw.f64(slot + 8), height: raw.f64(slot + 16)))
+        case .rect:
+            return .rect(Rect(x: raw.f64(slot + 8), y: raw.f64(slot + 16), width: raw.f64(slot + 24),
+                              height: raw.f64(slot + 32)))
+        case .insets:
+            return .insets(Insets(top: raw.f64(slot + 8), left: raw.f64(slot + 16), bottom: raw.f64(slot + 24),
+                                  right: raw.f64(slot + 32)))
+        case .font:
+            let weights = FontWeight.allCases
+            let weight = Int(raw.u8(slot + 12))
+            return .font(Font(family: string(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
+                              weight: weight < weights.count ? weights[weight] : .regular))
+        case .image: return .image(ImageReference(name: string(raw.u32(slot + 8)), cache: small == 1))
+        case .array:
+            let first = raw.int(slot + 8)
+            var items: [Value] = []
+            for element in first..<first + raw.int(slot + 12) {
+                guard let item = value(element, budget: &budget) else { return nil }
+                items.append(item)
+            }
+            return .array(items)
+        }
+    }
+
+    // MARK: - Assets
+
+    public var assets: [CompiledAsset] {
+        (0..<layout.assetCount).map { index in
+            let record = layout.assetRecords + index * Format.assetRecordSize
+            let qualifiers = TraitSet(idiom: TraitCodes.idiom(Int(raw.u8(record + 12))),
+                                      appearance: TraitCodes.appearance(Int(raw.u8(record + 13))),
+                                      contrast: TraitCodes.contrast(Int(raw.u8(record + 14))))
+            let variant = AssetVariant(name: string(raw.u32(record)), themeID: string(raw.u32(record + 4)),
+                                       file: string(raw.u32(record + 8)), qualifiers: qualifiers,
+                                       scale: raw.int(record + 16))
+            return CompiledAsset(variant: variant, cache: raw.u8(record + 15) == 1,
+                                 offset: layout.dataOffset + Int(raw.u64(record + 24)),
+                                 length: Int(raw.u64(record + 32)))
+        }
+    }
+
+    public var assetCatalog: AssetCatalog {
+        AssetCatalog(searchOrder: (0..<layout.searchOrderCount).map { string(raw.u32(layout.searchOrder + 4 * $0)) },
+                     variants: assets.map(\.variant))
+    }
+
+    /// Lends the mapped bytes of an asset: no copy, valid only inside `body`.
+    public func withBytes<R>(of asset: CompiledAsset, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        guard asset.offset >= layout.dataOffset, asset.length >= 0,
+              asset.offset + asset.length <= layout.dataOffset + layout.dataLength else { return nil }
+        return try body(raw.buffer(asset.offset, asset.length))
+    }
+
+    public func bytes(of asset: CompiledAsset) -> [UInt8]? { withBytes(of: asset) { Array($0) } }
+
+    // MARK: - The whole model
+
+    /// The full resolved model, as the XML front end builds it (what `dump` and tests compare).
+    /// Throws only when record sharing would expand past `limits.maxMaterializedValues`.
+    public func materialize() throws(BinaryFormatError) -> ThemeVariants {
+        let chain = self.chain
+        var cache: [Int: ResolvedInstance] = [:]
+        var budget = limits.maxMaterializedValues
+        var variants: [TraitSet: [ResolvedInstance]] = [:]
+        for slot in 0..<Format.variantSlotCount {
+            let variant = raw.u32(layout.variantSlots + 4 * slot)
+            guard variant != Format.none else { continue }
+            var instances: [ResolvedInstance] = []
+            for handle in 0..<layout.idCount {
+                guard let record = recordIndex(InstanceHandle(rawValue: UInt32(handle)), VariantHandle(rawValue: variant))
+                else { continue }
+                if let known = cache[record] {
+                    instances.append(known)
+                    continue
+                }
+                guard let built = instance(record: record, budget: &budget) else {
+                    throw .limitExceeded(what: "materialised values", value: UInt64(limits.maxMaterializedValues) + 1,
+                                         limit: UInt64(limits.maxMaterializedValues))
+                }
+                cache[record] = built
+                instances.append(built)
+            }
+            variants[TraitCodes.traits(slot: slot)] = instances
+        }
+        return ThemeVariants(info: chain.last!.info, ancestors: chain.dropLast().map(\.info), axes: axes,
+                             variants: variants, assets: assetCatalog)
+    }
+
+    // MARK: - Integrity, on demand
+
+    /// Checks every section's CRC-32. Costs a pass over the whole file, so the runtime does it
+    /// once when it installs a theme, not on every launch.
+    public func verifyChecksums() throws(BinaryFormatError) {
+        for section in layout.sections
+        where CRC32.checksum(raw.buffer(section.offset, section.length)) != section.checksum {
+            throw .sectionChecksumMismatch(kind: section.kind, offset: section.offset)
+        }
+    }
+
+    /// Checksums plus what checksums cannot vouch for in a hand-made file: strings are UTF-8,
+    /// every id is found by its own hash within the probe limit, and variant rows point at
+    /// records of the right id.
+    public func verifyContents() throws(BinaryFormatError) {
+        try verifyChecksums()
+        for index in 0..<layout.stringCount where !Self.isValidUTF8(stringBuffer(UInt32(index))) {
+            throw .malformed(offset: layout.stringOffsets + 4 * index, reason: "string \(index) is not valid UTF-8")
+        }
+        for handle in 0..<layout.idCount {
+            let field = layout.idStrings + 4 * handle
+            let id = string(raw.u32(field))
+            guard self.handle(for: id)?.rawValue == UInt32(handle) else {
+                throw .malformed(offset: field, reason: "id '\(id)' is not found by its hash (or appears twice)")
+            }
+        }
+        for variant in 0..<layout.variantCount {
+            for handle in 0..<layout.idCount {
+                let field = layout.variantRows + 4 * (variant * layout.idCount + handle)
+                let entry = raw.int(field)
+                guard entry != 0 else { continue }
+                let record = layout.instanceRecords + (entry - 1) * Format.instanceRecordSize
+                guard raw.int(record) == handle else {
+                    throw .malformed(offset: field, reason: "variant \(variant) maps an id to another id's record")
+                }
+            }
+        }
+    }
+
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+}

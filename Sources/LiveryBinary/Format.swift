@@ -1,0 +1,147 @@
+// The compiled theme format's constants and the two tiny algorithms it names (CRC-32, FNV-1a).
+// docs/BinaryFormat.md describes every byte; keep the two in step.
+import LiveryModel
+
+/// The layout constants of format version 1. Changing any of them is a major version bump.
+enum Format {
+    /// `\x89 L V R Y \r \n \x1A`: the high byte and the line endings catch text-mode transfers.
+    static let magic: [UInt8] = [0x89, 0x4C, 0x56, 0x52, 0x59, 0x0D, 0x0A, 0x1A]
+    static let major: UInt16 = 1
+    static let minor: UInt16 = 0
+    static let headerSize = 64
+    static let sectionEntrySize = 32
+    /// Where the header checksum lives; it covers the bytes before it plus the section table.
+    static let headerChecksumOffset = 60
+    /// Flags 0-15 must be understood by a reader; 16-31 may be ignored. None are defined in 1.0.
+    static let requiredFlagsMask: UInt32 = 0x0000_FFFF
+    static let sectionRequiredFlag: UInt32 = 1
+    /// "No string" / "no variant" in u32 index fields.
+    static let none: UInt32 = 0xFFFF_FFFF
+    static let chainEntrySize = 56
+    static let digestSize = 32
+    static let instanceRecordSize = 16
+    static let operationRecordSize = 16
+    static let valueSlotSize = 40
+    static let assetRecordSize = 40
+    /// 8 idiom codes (none + 7) x 3 appearance codes x 2 contrast codes.
+    static let variantSlotCount = 48
+    static let variantsHeaderSize = 8 + 4 * variantSlotCount
+    static let idTableHeaderSize = 16
+    static let alignment = 8
+}
+
+/// The sections of a version 1 file, by their four-character kind.
+enum SectionKind: UInt32, CaseIterable {
+    case strings = 0x5352_5453   // "STRS"
+    case chain = 0x4E41_4843     // "CHAN"
+    case ids = 0x4254_4449       // "IDTB"
+    case variants = 0x5352_4156  // "VARS"
+    case instances = 0x5453_4E49 // "INST"
+    case operationLists = 0x534C_504F // "OPLS"
+    case operations = 0x5245_504F // "OPER"
+    case values = 0x4D52_4150    // "PARM"
+    case assets = 0x4553_5341    // "ASSE"
+    case data = 0x4154_4144      // "DATA"
+
+    var index: Int { SectionKind.allCases.firstIndex(of: self)! }
+}
+
+/// Four-character kinds print as text (`STRS`), anything unprintable as hex.
+func sectionKindName(_ raw: UInt32) -> String {
+    let bytes = (0..<4).map { UInt8(truncatingIfNeeded: raw >> (8 * UInt32($0))) }
+    if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+        return String(decoding: bytes, as: UTF8.self)
+    }
+    return "0x" + String(raw, radix: 16, uppercase: true)
+}
+
+/// The tag byte of a value slot.
+enum ValueTag: UInt8 {
+    case float = 1, integer, bool, string, color, point, size, rect, insets, font, image, enumeration, array
+}
+
+/// Trait values as small codes: 0 is "no value in this dimension", then 1 + index in `allCases`.
+enum TraitCodes {
+    static func code(_ idiom: Idiom?) -> Int { idiom.map { Idiom.allCases.firstIndex(of: $0)! + 1 } ?? 0 }
+    static func code(_ appearance: Appearance?) -> Int {
+        appearance.map { Appearance.allCases.firstIndex(of: $0)! + 1 } ?? 0
+    }
+    static func code(_ contrast: Contrast?) -> Int { contrast.map { Contrast.allCases.firstIndex(of: $0)! + 1 } ?? 0 }
+
+    static func idiom(_ code: Int) -> Idiom? { code == 0 ? nil : Idiom.allCases[code - 1] }
+    static func appearance(_ code: Int) -> Appearance? { code == 0 ? nil : Appearance.allCases[code - 1] }
+    static func contrast(_ code: Int) -> Contrast? { code == 0 ? nil : Contrast.allCases[code - 1] }
+
+    static let idiomCodes = Idiom.allCases.count + 1
+    static let appearanceCodes = Appearance.allCases.count + 1
+    static let contrastCodes = Contrast.allCases.count + 1
+
+    static func slot(_ traits: TraitSet) -> Int {
+        (code(traits.idiom) * appearanceCodes + code(traits.appearance)) * contrastCodes + code(traits.contrast)
+    }
+
+    static func traits(slot: Int) -> TraitSet {
+        TraitSet(idiom: idiom(slot / (appearanceCodes * contrastCodes)),
+                 appearance: appearance(slot / contrastCodes % appearanceCodes),
+                 contrast: contrast(slot % contrastCodes))
+    }
+
+    static func masks(_ axes: TraitAxes) -> (UInt8, UInt8, UInt8) {
+        var idioms: UInt8 = 0, appearances: UInt8 = 0, contrasts: UInt8 = 0
+        for (index, idiom) in Idiom.allCases.enumerated() where axes.idioms.contains(idiom) { idioms |= 1 << index }
+        for (index, value) in Appearance.allCases.enumerated() where axes.appearances.contains(value) {
+            appearances |= 1 << index
+        }
+        for (index, value) in Contrast.allCases.enumerated() where axes.contrasts.contains(value) {
+            contrasts |= 1 << index
+        }
+        return (idioms, appearances, contrasts)
+    }
+
+    static func axes(idioms: UInt8, appearances: UInt8, contrasts: UInt8) -> TraitAxes {
+        TraitAxes(
+            idioms: Set(Idiom.allCases.enumerated().filter { idioms & (1 << $0.offset) != 0 }.map(\.element)),
+            appearances: Set(Appearance.allCases.enumerated().filter { appearances & (1 << $0.offset) != 0 }
+                .map(\.element)),
+            contrasts: Set(Contrast.allCases.enumerated().filter { contrasts & (1 << $0.offset) != 0 }.map(\.element)))
+    }
+
+    static let idiomMaskBits: UInt8 = (1 << Idiom.allCases.count) - 1
+    static let appearanceMaskBits: UInt8 = (1 << Appearance.allCases.count) - 1
+    static let contrastMaskBits: UInt8 = (1 << Contrast.allCases.count) - 1
+}
+
+/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): the checksum zlib and PNG use, so
+/// any tool can check a compiled file.
+enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 != 0 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
+        return value
+    }
+
+    static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var value = ~crc
+        table.withUnsafeBufferPointer { table in
+            for byte in bytes { value = table[Int((value ^ UInt32(byte)) & 0xFF)] ^ (value >> 8) }
+        }
+        return ~value
+    }
+
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 { update(0, bytes) }
+    static func checksum(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { update(0, $0) } }
+}
+
+/// FNV-1a, 64 bit, over the UTF-8 bytes of an id: tiny, no seed, identical in every reader.
+enum IDHash {
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
+    static func hash(_ string: String) -> UInt64 {
+        var string = string
+        return string.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,1 +1,0 @@
-// The compiled theme format: writer, verifier and memory-mapped reader (see docs/BinaryFormat.md).

@@ -1,0 +1,484 @@
+import LiveryModel
+
+/// Little-endian loads at absolute offsets. Only the verifier calls these on unchecked offsets,
+/// and only after checking them; the reader calls them on offsets the verifier accepted.
+struct RawBytes {
+    let base: UnsafeRawPointer
+    let count: Int
+
+    @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+    @inline(__always) func u16(_ offset: Int) -> UInt16 {
+        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+    @inline(__always) func u32(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    @inline(__always) func int(_ offset: Int) -> Int { Int(u32(offset)) }
+    @inline(__always) func u64(_ offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+    @inline(__always) func f64(_ offset: Int) -> Double { Double(bitPattern: u64(offset)) }
+    /// The largest of `count` u32s: a tight loop the compiler vectorises, so the verifier checks
+    /// big index arrays in one sweep and looks for the culprit only when there is one.
+    func maxU32(_ offset: Int, _ count: Int) -> UInt32 {
+        var largest: UInt32 = 0
+        let start = base + offset
+        for index in 0..<count {
+            largest = max(largest, UInt32(littleEndian: start.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+        }
+        return largest
+    }
+
+    func buffer(_ offset: Int, _ length: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + offset, count: length)
+    }
+}
+
+/// One entry of the section table, as `livery inspect` shows it.
+public struct SectionInfo: Hashable, Sendable {
+    /// Four characters, e.g. `STRS`.
+    public var kind: String
+    public var rawKind: UInt32
+    public var required: Bool
+    public var offset: Int
+    public var length: Int
+    public var checksum: UInt32
+    /// Whether this reader knows the section (unknown optional sections are skipped).
+    public var known: Bool
+}
+
+/// Where everything is, once the verifier has accepted a file. Absolute byte offsets; the counts
+/// are the ones every index was checked against. Fixed size whatever the file (bar the section
+/// list, which the limits cap).
+struct Layout {
+    var fileSize = 0
+    var major: UInt16 = 0
+    var minor: UInt16 = 0
+    var flags: UInt32 = 0
+    var sections: [SectionInfo] = []
+
+    var stringCount = 0
+    var stringOffsets = 0
+    var stringBytes = 0
+    var stringByteLength = 0
+
+    var chainCount = 0
+    var chainEntries = 0
+
+    var idCount = 0
+    var idStrings = 0
+    var bucketCount = 0
+    var buckets = 0
+    var maxProbe = 0
+
+    var idiomMask: UInt8 = 0
+    var appearanceMask: UInt8 = 0
+    var contrastMask: UInt8 = 0
+    var variantCount = 0
+    var variantSlots = 0
+    var variantRows = 0
+
+    var instanceCount = 0
+    var instanceRecords = 0
+    var operationListLength = 0
+    var operationLists = 0
+    var operationCount = 0
+    var operationRecords = 0
+    var valueCount = 0
+    var valueSlots = 0
+
+    var searchOrderCount = 0
+    var searchOrder = 0
+    var assetCount = 0
+    var assetRecords = 0
+    var dataOffset = 0
+    var dataLength = 0
+}
+
+/// The load-time check: one linear pass over the file, no allocation that grows with it. After it
+/// returns, every offset, count, index, enum tag and float the reader will touch is known good.
+/// Content integrity (checksums, UTF-8, hash placement) is `CompiledTheme.verifyContents()`.
+enum Verifier {
+    static func verify(_ raw: RawBytes, limits: VerificationLimits) throws(BinaryFormatError) -> Layout {
+        var layout = Layout()
+        try header(raw, limits: limits, into: &layout)
+        try sectionTable(raw, limits: limits, into: &layout)
+        try strings(raw, limits: limits, into: &layout)
+        try chain(raw, limits: limits, into: &layout)
+        try idTable(raw, limits: limits, into: &layout)
+        try counts(raw, limits: limits, into: &layout)
+        try variants(raw, into: &layout)
+        try instances(raw, layout: layout)
+        try operationsAndValues(raw, limits: limits, layout: layout)
+        try assets(raw, limits: limits, into: &layout)
+        return layout
+    }
+
+    static func fail(_ offset: Int, _ reason: String) -> BinaryFormatError { .malformed(offset: offset, reason: reason) }
+
+    static func header(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+        guard raw.count >= Format.headerSize else {
+            throw .truncated(expected: UInt64(Format.headerSize), actual: UInt64(raw.count))
+        }
+        for (index, byte) in Format.magic.enumerated() where raw.u8(index) != byte { throw .badMagic }
+        layout.major = raw.u16(8)
+        layout.minor = raw.u16(10)
+        guard layout.major == Format.major else {
+            throw .unsupportedVersion(major: layout.major, minor: layout.minor)
+        }
+        guard raw.u32(12) == UInt32(Format.headerSize) else { throw fail(12, "header size is \(raw.u32(12)), expected 64") }
+        let sectionCount = raw.int(28)
+        guard sectionCount >= 1 else { throw fail(28, "the section table is empty") }
+        guard sectionCount <= limits.maxSections else {
+            throw .limitExceeded(what: "section count", value: UInt64(sectionCount), limit: UInt64(limits.maxSections))
+        }
+        guard raw.u32(40) == UInt32(Format.sectionEntrySize) else {
+            throw fail(40, "section entry size is \(raw.u32(40)), expected 32")
+        }
+        let tableOffset = raw.u64(32)
+        guard tableOffset >= UInt64(Format.headerSize), tableOffset % UInt64(Format.alignment) == 0,
+              tableOffset <= UInt64(Int32.max) else {
+            throw fail(32, "section table offset \(tableOffset) is not an aligned offset after the header")
+        }
+        let tableEnd = Int(tableOffset) + sectionCount * Format.sectionEntrySize
+        guard tableEnd <= raw.count else { throw .truncated(expected: UInt64(tableEnd), actual: UInt64(raw.count)) }
+        let stored = raw.u32(Format.headerChecksumOffset)
+        let computed = headerChecksum(raw, tableOffset: Int(tableOffset), sectionCount: sectionCount)
+        guard stored == computed else { throw .headerChecksumMismatch(stored: stored, computed: computed) }
+        let fileSize = raw.u64(16)
+        guard fileSize <= limits.maxFileSize else {
+            throw .limitExceeded(what: "file size", value: fileSize, limit: limits.maxFileSize)
+        }
+        if fileSize > UInt64(raw.count) { throw .truncated(expected: fileSize, actual: UInt64(raw.count)) }
+        if fileSize < UInt64(raw.count) { throw .trailingBytes(expected: fileSize, actual: UInt64(raw.count)) }
+        layout.fileSize = raw.count
+        layout.flags = raw.u32(24)
+        guard layout.flags & Format.requiredFlagsMask == 0 else {
+            throw .unsupportedFlags(layout.flags & Format.requiredFlagsMask)
+        }
+    }
+
+    /// CRC-32 of the header's first 60 bytes, continued over the section table, so a flipped bit
+    /// anywhere in either is caught before any offset is believed.
+    static func headerChecksum(_ raw: RawBytes, tableOffset: Int, sectionCount: Int) -> UInt32 {
+        let head = CRC32.checksum(raw.buffer(0, Format.headerChecksumOffset))
+        return CRC32.update(head, raw.buffer(tableOffset, sectionCount * Format.sectionEntrySize))
+    }
+
+    static func sectionTable(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+        let count = raw.int(28)
+        let table = Int(raw.u64(32))
+        let fileSize = UInt64(layout.fileSize)
+        var previousEnd = UInt64(table + count * Format.sectionEntrySize)
+        var found = [Int](repeating: -1, count: SectionKind.allCases.count)
+        for index in 0..<count {
+            let entry = table + index * Format.sectionEntrySize
+            let rawKind = raw.u32(entry)
+            let required = raw.u32(entry + 4) & Format.sectionRequiredFlag != 0
+            let offset = raw.u64(entry + 8)
+            let length = raw.u64(entry + 16)
+            let name = sectionKindName(rawKind)
+            guard offset % UInt64(Format.alignment) == 0 else {
+                throw fail(entry + 8, "section '\(name)' offset \(offset) is not a multiple of 8")
+            }
+            guard offset <= fileSize, length <= fileSize - offset else {
+                throw fail(entry + 16, "section '\(name)' (offset \(offset), length \(length)) runs past the end of the \(fileSize)-byte file")
+            }
+            guard offset >= previousEnd else {
+                throw fail(entry + 8, "section '\(name)' at offset \(offset) overlaps the header, the section table or the previous section (sections must be in increasing order)")
+            }
+            previousEnd = offset + length
+            for earlier in 0..<index where raw.u32(table + earlier * Format.sectionEntrySize) == rawKind {
+                throw .duplicateSection(kind: name, offset: entry)
+            }
+            let kind = SectionKind(rawValue: rawKind)
+            if kind == nil && required { throw .unknownRequiredSection(kind: name, offset: entry) }
+            if let kind { found[kind.index] = index }
+            layout.sections.append(SectionInfo(kind: name, rawKind: rawKind, required: required, offset: Int(offset),
+                                               length: Int(length), checksum: raw.u32(entry + 24), known: kind != nil))
+        }
+        for kind in SectionKind.allCases where found[kind.index] < 0 {
+            throw .missingSection(kind: sectionKindName(kind.rawValue))
+        }
+    }
+
+    static func section(_ layout: Layout, _ kind: SectionKind) -> (offset: Int, length: Int) {
+        let info = layout.sections.first { $0.rawKind == kind.rawValue }!
+        return (info.offset, info.length)
+    }
+
+    /// A section whose length must be exactly what its counts imply.
+    static func expectLength(_ kind: SectionKind, offset: Int, length: Int, _ expected: UInt64) throws(BinaryFormatError) {
+        guard UInt64(length) == expected else {
+            throw fail(offset, "section '\(sectionKindName(kind.rawValue))' is \(length) bytes, its counts need \(expected)")
+        }
+    }
+
+    static func minimumLength(_ kind: SectionKind, offset: Int, length: Int, _ minimum: Int) throws(BinaryFormatError) {
+        guard length >= minimum else {
+            throw fail(offset, "section '\(sectionKindName(kind.rawValue))' is \(length) bytes, shorter than its \(minimum)-byte header")
+        }
+    }
+
+    static func limit(_ what: String, _ value: Int, _ limit: Int) throws(BinaryFormatError) {
+        guard value <= limit else { throw .limitExceeded(what: what, value: UInt64(value), limit: UInt64(limit)) }
+    }
+
+    static func strings(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+        let (offset, length) = section(layout, .strings)
+        try minimumLength(.strings, offset: offset, length: length, 12)
+        let count = raw.int(offset)
+        let byteLength = raw.int(offset + 4)
+        try limit("string count", count, limits.maxStrings)
+        try expectLength(.strings, offset: offset, length: length, 8 + 4 * (UInt64(count) + 1) + UInt64(byteLength))
+        layout.stringCount = count
+        layout.stringOffsets = offset + 8
+        layout.stringBytes = offset + 8 + 4 * (count + 1)
+        layout.stringByteLength = byteLength
+        guard raw.u32(layout.stringOffsets) == 0 else { throw fail(layout.stringOffsets, "the first string does not start at 0") }
+        var previous: UInt32 = 0
+        for index in 0..<count {
+            let end = raw.u32(layout.stringOffsets + 4 * (index + 1))
+            guard end >= previous else { throw fail(layout.stringOffsets + 4 * (index + 1), "string \(index) ends before it starts") }
+            previous = end
+        }
+        guard Int(previous) == byteLength else {
+            throw fail(layout.stringOffsets + 4 * count, "the last string ends at \(previous), the pool holds \(byteLength) bytes")
+        }
+    }
+
+    static func stringIndex(_ raw: RawBytes, _ offset: Int, _ layout: Layout, optional: Bool = false) throws(BinaryFormatError) {
+        let index = raw.u32(offset)
+        if optional && index == Format.none { return }
+        guard Int(index) < layout.stringCount else {
+            throw fail(offset, "string index \(index) is out of range (\(layout.stringCount) strings)")
+        }
+    }
+
+    static func chain(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+        let (offset, length) = section(layout, .chain)
+        try minimumLength(.chain, offset: offset, length: length, 8)
+        let count = raw.int(offset)
+        guard count >= 1 else { throw fail(offset, "the parent chain is empty") }
+        try limit("parent chain length", count, limits.maxChainLength)
+        try expectLength(.chain, offset: offset, length: length, 8 + UInt64(count) * UInt64(Format.chainEntrySize))
+        layout.chainCount = count
+        layout.chainEntries = offset + 8
+        for index in 0..<count {
+            let entry = layout.chainEntries + index * Format.chainEntrySize
+            for field in 0..<3 { try stringIndex(raw, entry + 4 * field, layout) }
+            try stringIndex(raw, entry + 12, layout, optional: true)
+            try stringIndex(raw, entry + 16, layout, optional: true)
+            guard raw.u32(entry + 20) <= 1 else { throw fail(entry + 20, "unknown digest kind \(raw.u32(entry + 20))") }
+        }
+    }
+
+    static func idTable(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+        let (offset, length) = section(layout, .ids)
+        try minimumLength(.ids, offset: offset, length: length, Format.idTableHeaderSize)
+        let count = raw.int(offset)
+        let buckets = raw.int(offset + 4)
+        let probe = raw.int(offset + 8)
+        try limit("instance id count", count, limits.maxInstances)
+        guard buckets >= 1, buckets & (buckets - 1) == 0, buckets >= count else {
+            throw fail(offset + 4, "bucket count \(buckets) is not a power of two at least the id count \(count)")
+        }
+        guard probe >= 1, probe <= buckets else { throw fail(offset + 8, "probe length \(probe) is not in 1...\(buckets)") }
+        try limit("hash table probe length", probe, limits.maxProbeLength)
+        try expectLength(.ids, offset: offset, length: length,
+                         UInt64(Format.idTableHeaderSize) + 4 * UInt64(count) + 4 * UInt64(buckets))
+        layout.idCount = count
+        layout.idStrings = offset + Format.idTableHeaderSize
+        layout.bucketCount = buckets
+        layout.buckets = layout.idStrings + 4 * count
+        layout.maxProbe = probe
+        for handle in 0..<count { try stringIndex(raw, layout.idStrings + 4 * handle, layout) }
+        if raw.maxU32(layout.buckets, buckets) > count, let bucket = (0..<buckets).first(where: { raw.int(layout.buckets + 4 * $0) > count }) {
+            throw fail(layout.buckets + 4 * bucket, "bucket holds handle \(raw.u32(layout.buckets + 4 * bucket) &- 1), there are \(count) ids")
+        }
+    }
+
+    /// The record counts of the instance, operation and value sections, checked against their lengths.
+    static func counts(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+        func records(_ kind: SectionKind, size: Int) throws(BinaryFormatError) -> (count: Int, start: Int) {
+            let (offset, length) = section(layout, kind)
+            try minimumLength(kind, offset: offset, length: length, 8)
+            let count = raw.int(offset)
+            try expectLength(kind, offset: offset, length: length, 8 + UInt64(count) * UInt64(size))
+            return (count, offset + 8)
+        }
+        (layout.instanceCount, layout.instanceRecords) = try records(.instances, size: Format.instanceRecordSize)
+        try limit("instance record count", layout.instanceCount, limits.maxInstances)
+        (layout.operationListLength, layout.operationLists) = try records(.operationLists, size: 4)
+        (layout.operationCount, layout.operationRecords) = try records(.operations, size: Format.operationRecordSize)
+        (layout.valueCount, layout.valueSlots) = try records(.values, size: Format.valueSlotSize)
+    }
+
+    static func variants(_ raw: RawBytes, into layout: inout Layout) throws(BinaryFormatError) {
+        let (offset, length) = section(layout, .variants)
+        try minimumLength(.variants, offset: offset, length: length, Format.variantsHeaderSize)
+        layout.idiomMask = raw.u8(offset)
+        layout.appearanceMask = raw.u8(offset + 1)
+        layout.contrastMask = raw.u8(offset + 2)
+        guard layout.idiomMask & ~TraitCodes.idiomMaskBits == 0,
+              layout.appearanceMask & ~TraitCodes.appearanceMaskBits == 0,
+              layout.contrastMask & ~TraitCodes.contrastMaskBits == 0 else {
+            throw fail(offset, "trait axes name unknown trait values")
+        }
+        let count = raw.int(offset + 4)
+        guard count >= 1, count <= Format.variantSlotCount else {
+            throw fail(offset + 4, "variant count \(count) is not in 1...\(Format.variantSlotCount)")
+        }
+        try expectLength(.variants, offset: offset, length: length,
+                         UInt64(Format.variantsHeaderSize) + 4 * UInt64(count) * UInt64(layout.idCount))
+        layout.variantCount = count
+        layout.variantSlots = offset + 8
+        layout.variantRows = offset + Format.variantsHeaderSize
+        let axes = TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask,
+                                   contrasts: layout.contrastMask)
+        for slot in 0..<Format.variantSlotCount {
+            let field = layout.variantSlots + 4 * slot
+            let variant = raw.u32(field)
+            guard variant != Format.none else { continue }
+            guard Int(variant) < count else { throw fail(field, "variant slot names variant \(variant) of \(count)") }
+            let traits = TraitCodes.traits(slot: slot)
+            guard axes.canonical(traits) == traits else {
+                throw fail(field, "variant slot for \(traits) is not a trait set the theme distinguishes")
+            }
+        }
+        let entries = count * layout.idCount
+        if raw.maxU32(layout.variantRows, entries) > layout.instanceCount,
+           let entry = (0..<entries).first(where: { raw.int(layout.variantRows + 4 * $0) > layout.instanceCount }) {
+            throw fail(layout.variantRows + 4 * entry, "variant entry names instance record \(raw.u32(layout.variantRows + 4 * entry) &- 1) of \(layout.instanceCount)")
+        }
+    }
+
+    static func instances(_ raw: RawBytes, layout: Layout) throws(BinaryFormatError) {
+        for index in 0..<layout.instanceCount {
+            let record = layout.instanceRecords + index * Format.instanceRecordSize
+            guard raw.int(record) < layout.idCount else {
+                throw fail(record, "instance record names id handle \(raw.u32(record)) of \(layout.idCount)")
+            }
+            try stringIndex(raw, record + 4, layout)
+            guard UInt64(raw.u32(record + 8)) + UInt64(raw.u32(record + 12)) <= UInt64(layout.operationListLength) else {
+                throw fail(record + 8, "operation list \(raw.u32(record + 8)) + \(raw.u32(record + 12)) runs past the \(layout.operationListLength) entries")
+            }
+        }
+        let lists = layout.operationListLength
+        if lists > 0, raw.maxU32(layout.operationLists, lists) >= layout.operationCount,
+           let index = (0..<lists).first(where: { raw.int(layout.operationLists + 4 * $0) >= layout.operationCount }) {
+            throw fail(layout.operationLists + 4 * index, "operation list names operation \(raw.u32(layout.operationLists + 4 * index)) of \(layout.operationCount)")
+        }
+    }
+
+    /// Operations' params tile the first value slots in order; arrays' elements tile the rest in
+    /// slot order, always after the array itself, with a depth that shrinks: so values form a
+    /// forest, materialising one costs at most its share of the file, and recursion is bounded.
+    static func operationsAndValues(_ raw: RawBytes, limits: VerificationLimits, layout: Layout) throws(BinaryFormatError) {
+        var cursor = 0
+        for index in 0..<layout.operationCount {
+            let record = layout.operationRecords + index * Format.operationRecordSize
+            try stringIndex(raw, record, layout)
+            try stringIndex(raw, record + 4, layout)
+            guard raw.int(record + 8) == cursor else {
+                throw fail(record + 8, "operation params start at \(raw.u32(record + 8)), expected \(cursor)")
+            }
+            cursor += raw.int(record + 12)
+            guard cursor <= layout.valueCount else {
+                throw fail(record + 12, "operation params run past the \(layout.valueCount) values")
+            }
+        }
+        var elements = cursor
+        for index in 0..<layout.valueCount {
+            let slot = layout.valueSlots + index * Format.valueSlotSize
+            try stringIndex(raw, slot, layout, optional: true)
+            let small = raw.u8(slot + 5)
+            func finite(_ count: Int) throws(BinaryFormatError) {
+                for component in 0..<count where !raw.f64(slot + 8 + 8 * component).isFinite {
+                    throw fail(slot + 8 + 8 * component, "value holds a non-finite number")
+                }
+            }
+            func flag() throws(BinaryFormatError) {
+                guard small <= 1 else { throw fail(slot + 5, "flag byte is \(small), expected 0 or 1") }
+            }
+            guard let tag = ValueTag(rawValue: raw.u8(slot + 4)) else {
+                throw fail(slot + 4, "unknown value tag \(raw.u8(slot + 4))")
+            }
+            switch tag {
+            case .float: try finite(1)
+            case .integer: break
+            case .bool: try flag()
+            case .string, .enumeration: try stringIndex(raw, slot + 8, layout)
+            case .point, .size: try finite(2)
+            case .color, .rect, .insets: try finite(4)
+            case .font:
+                try stringIndex(raw, slot + 8, layout)
+                guard Int(raw.u8(slot + 12)) < FontWeight.allCases.count else {
+                    throw fail(slot + 12, "unknown font weight \(raw.u8(slot + 12))")
+                }
+                try flag()
+                if small == 1, !raw.f64(slot + 16).isFinite { throw fail(slot + 16, "font size is not finite") }
+            case .image:
+                try stringIndex(raw, slot + 8, layout)
+                try flag()
+            case .array:
+                let first = raw.int(slot + 8)
+                let count = raw.int(slot + 12)
+                let depth = raw.int(slot + 16)
+                guard first == elements, first > index else {
+                    throw fail(slot + 8, "array elements start at \(first), expected \(elements)")
+                }
+                elements += count
+                guard elements <= layout.valueCount else {
+                    throw fail(slot + 12, "array elements run past the \(layout.valueCount) values")
+                }
+                guard depth >= 1 else { throw fail(slot + 16, "array depth is 0") }
+                try limit("array nesting depth", depth, limits.maxArrayDepth)
+                for element in first..<first + count {
+                    let child = layout.valueSlots + element * Format.valueSlotSize
+                    if raw.u8(child + 4) == ValueTag.array.rawValue, raw.int(child + 16) >= depth {
+                        throw fail(child + 16, "nested array is as deep as the array holding it")
+                    }
+                }
+            }
+        }
+        guard elements == layout.valueCount else {
+            throw fail(layout.valueSlots, "\(layout.valueCount - elements) value slots belong to no operation or array")
+        }
+    }
+
+    static func assets(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+        let (data, dataLength) = section(layout, .data)
+        layout.dataOffset = data
+        layout.dataLength = dataLength
+        let (offset, length) = section(layout, .assets)
+        try minimumLength(.assets, offset: offset, length: length, 8)
+        let orderCount = raw.int(offset)
+        let count = raw.int(offset + 4)
+        try limit("asset search order length", orderCount, limits.maxChainLength)
+        try limit("asset count", count, limits.maxAssets)
+        let recordsStart = 8 + (4 * orderCount + 7) / 8 * 8
+        try expectLength(.assets, offset: offset, length: length,
+                         UInt64(recordsStart) + UInt64(count) * UInt64(Format.assetRecordSize))
+        layout.searchOrderCount = orderCount
+        layout.searchOrder = offset + 8
+        layout.assetCount = count
+        layout.assetRecords = offset + recordsStart
+        for index in 0..<orderCount { try stringIndex(raw, layout.searchOrder + 4 * index, layout) }
+        for index in 0..<count {
+            let record = layout.assetRecords + index * Format.assetRecordSize
+            for field in 0..<3 { try stringIndex(raw, record + 4 * field, layout) }
+            guard Int(raw.u8(record + 12)) < TraitCodes.idiomCodes, Int(raw.u8(record + 13)) < TraitCodes.appearanceCodes,
+                  Int(raw.u8(record + 14)) < TraitCodes.contrastCodes else {
+                throw fail(record + 12, "asset qualifiers name unknown trait values")
+            }
+            guard raw.u8(record + 15) <= 1 else { throw fail(record + 15, "cache flag is \(raw.u8(record + 15))") }
+            let start = raw.u64(record + 24)
+            let size = raw.u64(record + 32)
+            guard start % UInt64(Format.alignment) == 0 else { throw fail(record + 24, "asset data offset \(start) is not a multiple of 8") }
+            guard start <= UInt64(dataLength), size <= UInt64(dataLength) - start else {
+                throw fail(record + 24, "asset data (offset \(start), length \(size)) runs past the \(dataLength)-byte data section")
+            }
+        }
+    }
+}

@@ -1,0 +1,473 @@
+import LiveryModel
+
+/// A SHA-256 (or any 32-byte) digest of a theme's source files. LiveryBinary only stores it; the
+/// compiler computes it, so the runtime can tell when a compiled file is stale.
+public struct SourceDigest: Hashable, Sendable, CustomStringConvertible {
+    public var bytes: [UInt8]
+
+    /// `bytes` must hold exactly 32 bytes.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == Format.digestSize else { return nil }
+        self.bytes = bytes
+    }
+
+    public var description: String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}
+
+/// One asset file, as the catalog names it: which theme's folder and which path inside it.
+public struct AssetFileKey: Hashable, Sendable {
+    public var themeID: String
+    public var file: String
+    public init(themeID: String, file: String) {
+        self.themeID = themeID
+        self.file = file
+    }
+}
+
+/// Everything a compiled file holds: the resolved variants, a digest of each theme's sources and
+/// the bytes of every asset file in the catalog.
+public struct CompiledThemeContents: Sendable {
+    public var theme: ThemeVariants
+    /// By theme id, for the theme and its ancestors; a theme without one stores no digest.
+    public var sourceDigests: [String: SourceDigest]
+    /// Must hold every file of `theme.assets.variants`.
+    public var assetBytes: [AssetFileKey: [UInt8]]
+
+    public init(theme: ThemeVariants, sourceDigests: [String: SourceDigest] = [:],
+                assetBytes: [AssetFileKey: [UInt8]] = [:]) {
+        self.theme = theme
+        self.sourceDigests = sourceDigests
+        self.assetBytes = assetBytes
+    }
+}
+
+/// Little-endian appends into a growing byte array.
+struct ByteBuffer {
+    var bytes: [UInt8] = []
+
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
+    mutating func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u32(_ value: Int) { u32(UInt32(value)) }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+    mutating func f64(_ value: Double) { u64(value.bitPattern) }
+    mutating func zeros(_ count: Int) { bytes.append(contentsOf: repeatElement(0, count: count)) }
+    mutating func pad(to alignment: Int) { zeros((alignment - bytes.count % alignment) % alignment) }
+
+    mutating func setU32(_ value: UInt32, at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) }
+    }
+}
+
+/// Turns resolved themes into the compiled format (docs/BinaryFormat.md). Output is a pure
+/// function of the input, so compiling twice gives identical bytes.
+public enum ThemeWriter {
+    public static func encode(_ contents: CompiledThemeContents) throws(BinaryFormatError) -> [UInt8] {
+        var state = EncoderState()
+        return try state.encode(contents)
+    }
+
+    /// Header, section table, then each section at the next 8-byte boundary.
+    static func assemble(_ sections: [(kind: UInt32, required: Bool, bytes: [UInt8])]) -> [UInt8] {
+        var file = ByteBuffer()
+        file.zeros(Format.headerSize + sections.count * Format.sectionEntrySize)
+        var entries = ByteBuffer()
+        for (kind, required, bytes) in sections {
+            file.pad(to: Format.alignment)
+            entries.u32(kind)
+            entries.u32(required ? Format.sectionRequiredFlag : 0)
+            entries.u64(UInt64(file.bytes.count))
+            entries.u64(UInt64(bytes.count))
+            entries.u32(CRC32.checksum(bytes))
+            entries.u32(0)
+            file.bytes += bytes
+        }
+        file.pad(to: Format.alignment)
+        var header = ByteBuffer()
+        header.bytes += Format.magic
+        header.u16(Format.major)
+        header.u16(Format.minor)
+        header.u32(Format.headerSize)
+        header.u64(UInt64(file.bytes.count))
+        header.u32(0)
+        header.u32(sections.count)
+        header.u64(UInt64(Format.headerSize))
+        header.u32(Format.sectionEntrySize)
+        header.zeros(Format.headerChecksumOffset - header.bytes.count)
+        file.bytes.replaceSubrange(0..<Format.headerChecksumOffset, with: header.bytes)
+        file.bytes.replaceSubrange(Format.headerSize..<Format.headerSize + entries.bytes.count, with: entries.bytes)
+        file.setU32(headerChecksum(file.bytes), at: Format.headerChecksumOffset)
+        return file.bytes
+    }
+
+    static func headerChecksum(_ file: [UInt8]) -> UInt32 {
+        file.withUnsafeBytes { raw in
+            let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
+            let table = Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
+            let head = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<Format.headerChecksumOffset]))
+            return CRC32.update(head, UnsafeRawBufferPointer(
+                rebasing: raw[table..<table + count * Format.sectionEntrySize]))
+        }
+    }
+}
+
+private struct EncoderState {
+    var strings: [String] = []
+    var stringIndex: [String: UInt32] = [:]
+    var instances = ByteBuffer()
+    var instanceCount = 0
+    var instanceIndex: [ResolvedInstance: UInt32] = [:]
+    var operations = ByteBuffer()
+    var operationCount = 0
+    var operationIndex: [ResolvedOperation: UInt32] = [:]
+    /// Operation numbers, one list per distinct effective-operation list.
+    var operationLists = ByteBuffer()
+    var operationListLength = 0
+    var operationListIndex: [[ResolvedOperation]: UInt32] = [:]
+    /// Top-level params in operation order; array elements go to `elements` (see `appendValues`).
+    var values: [PendingValue] = []
+    var cachedImages: Set<String> = []
+
+    /// A value slot before the final layout: arrays know their elements, placed after every param.
+    struct PendingValue {
+        var name: UInt32
+        var value: Value
+    }
+
+    mutating func string(_ text: String) -> UInt32 {
+        if let index = stringIndex[text] { return index }
+        let index = UInt32(strings.count)
+        strings.append(text)
+        stringIndex[text] = index
+        return index
+    }
+
+    mutating func optionalString(_ text: String?) -> UInt32 { text.map { string($0) } ?? Format.none }
+
+    mutating func encode(_ contents: CompiledThemeContents) throws(BinaryFormatError) -> [UInt8] {
+        let theme = contents.theme
+        let axes = theme.axes
+
+        // Variants: canonical keys only, each in its own slot.
+        var slots = [UInt32](repeating: Format.none, count: Format.variantSlotCount)
+        var orderedVariants: [[ResolvedInstance]] = []
+        for traits in axes.traitSets {
+            guard let instances = theme.variants[traits] else { continue }
+            slots[TraitCodes.slot(traits)] = UInt32(orderedVariants.count)
+            orderedVariants.append(instances.sorted { $0.id < $1.id })
+        }
+        for key in theme.variants.keys where axes.canonical(key) != key {
+            throw .unencodable("variant key \(key) is not canonical for the theme's trait axes")
+        }
+        guard !orderedVariants.isEmpty else { throw .unencodable("the theme has no variants") }
+
+        // Handles: every distinct id, sorted.
+        var ids = Array(Set(orderedVariants.joined().map(\.id))).sorted()
+        ids = ids.reduce(into: []) { result, id in if result.last != id { result.append(id) } }
+        var handleOf: [String: Int] = [:]
+        for (handle, id) in ids.enumerated() { handleOf[id] = handle }
+
+        // Chain first so the theme's own strings come early in the pool.
+        let chain = theme.ancestors + [theme.info]
+        var chainSection = ByteBuffer()
+        chainSection.u32(chain.count)
+        chainSection.u32(0)
+        for info in chain {
+            chainSection.u32(string(info.id))
+            chainSection.u32(string(info.name))
+            chainSection.u32(string(info.version))
+            chainSection.u32(optionalString(info.parent))
+            chainSection.u32(optionalString(info.description))
+            if let digest = contents.sourceDigests[info.id] {
+                chainSection.u32(1)
+                chainSection.bytes.append(contentsOf: digest.bytes)
+            } else {
+                chainSection.u32(0)
+                chainSection.zeros(Format.digestSize)
+            }
+        }
+
+        var idSection = ByteBuffer()
+        let idStrings = ids.map { string($0) }
+        let (buckets, maxProbe) = try Self.hashTable(ids)
+        idSection.u32(ids.count)
+        idSection.u32(buckets.count)
+        idSection.u32(maxProbe)
+        idSection.u32(0)
+        for index in idStrings { idSection.u32(index) }
+        for bucket in buckets { idSection.u32(bucket) }
+
+        var variantSection = ByteBuffer()
+        let (idiomMask, appearanceMask, contrastMask) = TraitCodes.masks(axes)
+        variantSection.u8(idiomMask)
+        variantSection.u8(appearanceMask)
+        variantSection.u8(contrastMask)
+        variantSection.u8(0)
+        variantSection.u32(orderedVariants.count)
+        for slot in slots { variantSection.u32(slot) }
+        for instances in orderedVariants {
+            var row = [UInt32](repeating: 0, count: ids.count)
+            for instance in instances {
+                let handle = handleOf[instance.id]!
+                guard row[handle] == 0 else {
+                    throw .unencodable("instance '\(instance.id)' appears twice in one variant")
+                }
+                row[handle] = try record(instance, handle: handle) + 1
+            }
+            for entry in row { variantSection.u32(entry) }
+        }
+
+        let valueSection = try layoutValues()
+
+        var assetSection = ByteBuffer()
+        var dataSection = ByteBuffer()
+        assetSection.u32(theme.assets.searchOrder.count)
+        assetSection.u32(theme.assets.variants.count)
+        for themeID in theme.assets.searchOrder { assetSection.u32(string(themeID)) }
+        assetSection.pad(to: Format.alignment)
+        for variant in theme.assets.variants {
+            guard let bytes = contents.assetBytes[AssetFileKey(themeID: variant.themeID, file: variant.file)] else {
+                throw .unencodable("no bytes for asset '\(variant.file)' of theme '\(variant.themeID)'")
+            }
+            guard variant.scale >= 0, variant.scale <= Int(UInt32.max) else {
+                throw .unencodable("asset '\(variant.file)' has scale \(variant.scale)")
+            }
+            dataSection.pad(to: Format.alignment)
+            assetSection.u32(string(variant.name))
+            assetSection.u32(string(variant.themeID))
+            assetSection.u32(string(variant.file))
+            assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.idiom)))
+            assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.appearance)))
+            assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.contrast)))
+            assetSection.u8(cachedImages.contains(variant.name) ? 1 : 0)
+            assetSection.u32(UInt32(variant.scale))
+            assetSection.u32(0)
+            assetSection.u64(UInt64(dataSection.bytes.count))
+            assetSection.u64(UInt64(bytes.count))
+            dataSection.bytes.append(contentsOf: bytes)
+        }
+
+        // The string pool last: every section above has interned its strings by now.
+        var stringSection = ByteBuffer()
+        let utf8 = strings.map { Array($0.utf8) }
+        let byteLength = utf8.reduce(0) { $0 + $1.count }
+        guard strings.count < Int(Format.none), byteLength <= Int(UInt32.max) else {
+            throw .unencodable("the string pool is larger than 4 GiB")
+        }
+        stringSection.u32(strings.count)
+        stringSection.u32(byteLength)
+        var end = 0
+        stringSection.u32(0)
+        for text in utf8 {
+            end += text.count
+            stringSection.u32(end)
+        }
+        for text in utf8 { stringSection.bytes.append(contentsOf: text) }
+
+        var instanceSection = ByteBuffer()
+        instanceSection.u32(instanceCount)
+        instanceSection.u32(0)
+        instanceSection.bytes += instances.bytes
+        var operationSection = ByteBuffer()
+        operationSection.u32(operationCount)
+        operationSection.u32(0)
+        operationSection.bytes += operations.bytes
+        var listSection = ByteBuffer()
+        listSection.u32(operationListLength)
+        listSection.u32(0)
+        listSection.bytes += operationLists.bytes
+
+        let sections: [(SectionKind, [UInt8])] = [
+            (.strings, stringSection.bytes), (.chain, chainSection.bytes), (.ids, idSection.bytes),
+            (.variants, variantSection.bytes), (.instances, instanceSection.bytes),
+            (.operationLists, listSection.bytes), (.operations, operationSection.bytes), (.values, valueSection.bytes),
+            (.assets, assetSection.bytes), (.data, dataSection.bytes),
+        ]
+        return ThemeWriter.assemble(sections.map { ($0.0.rawValue, true, $0.1) })
+    }
+
+    /// Interns an instance record (identical resolutions across variants share one record).
+    mutating func record(_ instance: ResolvedInstance, handle: Int) throws(BinaryFormatError) -> UInt32 {
+        if let index = instanceIndex[instance] { return index }
+        let firstOperation: UInt32
+        if let first = operationListIndex[instance.operations] {
+            firstOperation = first
+        } else {
+            firstOperation = UInt32(operationListLength)
+            operationListIndex[instance.operations] = firstOperation
+            for operation in instance.operations {
+                operationLists.u32(self.operation(operation))
+                operationListLength += 1
+            }
+        }
+        let index = UInt32(instanceCount)
+        instanceIndex[instance] = index
+        instances.u32(handle)
+        instances.u32(string(instance.component))
+        instances.u32(firstOperation)
+        instances.u32(instance.operations.count)
+        instanceCount += 1
+        guard instanceCount < Int(Format.none), operationListLength < Int(Format.none) else {
+            throw .unencodable("more than 2^32 records")
+        }
+        return index
+    }
+
+    /// Interns an operation: variants that differ in one colour share every other operation.
+    mutating func operation(_ operation: ResolvedOperation) -> UInt32 {
+        if let index = operationIndex[operation] { return index }
+        let index = UInt32(operationCount)
+        operationIndex[operation] = index
+        operations.u32(string(operation.name))
+        operations.u32(string(operation.state))
+        operations.u32(values.count)
+        operations.u32(operation.params.count)
+        operationCount += 1
+        for param in operation.params {
+            values.append(PendingValue(name: string(param.name), value: param.value))
+        }
+        return index
+    }
+
+    /// Writes the value slots: every param first (operations' ranges tile them in order), then
+    /// array elements breadth first (arrays' ranges tile the rest in slot order), which is what
+    /// the verifier checks to rule out cycles, sharing and unbounded nesting.
+    mutating func layoutValues() throws(BinaryFormatError) -> ByteBuffer {
+        var queue = values
+        var buffer = ByteBuffer()
+        var cursor = 0
+        var nextElement = queue.count
+        while cursor < queue.count {
+            let pending = queue[cursor]
+            if case .array(let items) = pending.value {
+                for item in items { queue.append(PendingValue(name: Format.none, value: item)) }
+            }
+            try slot(pending, index: cursor, nextElement: &nextElement, into: &buffer)
+            cursor += 1
+        }
+        guard queue.count < Int(Format.none) else { throw .unencodable("more than 2^32 values") }
+        var section = ByteBuffer()
+        section.u32(queue.count)
+        section.u32(0)
+        section.bytes += buffer.bytes
+        return section
+    }
+
+    mutating func slot(_ pending: PendingValue, index: Int, nextElement: inout Int,
+                       into buffer: inout ByteBuffer) throws(BinaryFormatError) {
+        func finite(_ numbers: Double...) throws(BinaryFormatError) {
+            for number in numbers where !number.isFinite {
+                throw .unencodable("a value holds the non-finite number \(number)")
+            }
+        }
+        let start = buffer.bytes.count
+        buffer.u32(pending.name)
+        var small: UInt8 = 0
+        let tagOffset = buffer.bytes.count
+        buffer.u8(0)
+        buffer.u8(0)
+        buffer.u16(0)
+        let tag: ValueTag
+        switch pending.value {
+        case .float(let number):
+            try finite(number)
+            tag = .float
+            buffer.f64(number)
+        case .integer(let number):
+            tag = .integer
+            buffer.i64(number)
+        case .bool(let flag):
+            tag = .bool
+            small = flag ? 1 : 0
+        case .string(let text):
+            tag = .string
+            buffer.u32(string(text))
+        case .enumeration(let text):
+            tag = .enumeration
+            buffer.u32(string(text))
+        case .color(let color):
+            try finite(color.red, color.green, color.blue, color.alpha)
+            tag = .color
+            for component in [color.red, color.green, color.blue, color.alpha] { buffer.f64(component) }
+        case .point(let point):
+            try finite(point.x, point.y)
+            tag = .point
+            buffer.f64(point.x)
+            buffer.f64(point.y)
+        case .size(let size):
+            try finite(size.width, size.height)
+            tag = .size
+            buffer.f64(size.width)
+            buffer.f64(size.height)
+        case .rect(let rect):
+            try finite(rect.x, rect.y, rect.width, rect.height)
+            tag = .rect
+            for number in [rect.x, rect.y, rect.width, rect.height] { buffer.f64(number) }
+        case .insets(let insets):
+            try finite(insets.top, insets.left, insets.bottom, insets.right)
+            tag = .insets
+            for number in [insets.top, insets.left, insets.bottom, insets.right] { buffer.f64(number) }
+        case .font(let font):
+            tag = .font
+            buffer.u32(string(font.family))
+            buffer.u8(UInt8(FontWeight.allCases.firstIndex(of: font.weight)!))
+            buffer.zeros(3)
+            if let size = font.size {
+                try finite(size)
+                small = 1
+                buffer.f64(size)
+            }
+        case .image(let image):
+            tag = .image
+            buffer.u32(string(image.name))
+            small = image.cache ? 1 : 0
+            if image.cache { cachedImages.insert(image.name) }
+        case .array(let items):
+            tag = .array
+            buffer.u32(nextElement)
+            buffer.u32(items.count)
+            buffer.u32(Self.depth(pending.value))
+            nextElement += items.count
+        }
+        buffer.bytes[tagOffset] = tag.rawValue
+        buffer.bytes[tagOffset + 1] = small
+        buffer.zeros(start + Format.valueSlotSize - buffer.bytes.count)
+    }
+
+    /// 1 for an array of scalars, 1 + the deepest element array otherwise.
+    static func depth(_ value: Value) -> Int {
+        guard case .array(let items) = value else { return 0 }
+        return 1 + (items.map(depth).max() ?? 0)
+    }
+
+    /// Open addressing with linear probing, load factor at most 1/2; grows (up to 16x) while the
+    /// longest probe run exceeds the default limit, so every file the writer makes verifies.
+    static func hashTable(_ ids: [String]) throws(BinaryFormatError) -> ([UInt32], Int) {
+        var bucketCount = 1
+        while bucketCount < max(2 * ids.count, 1) { bucketCount *= 2 }
+        let hashes = ids.map(IDHash.hash)
+        let limit = VerificationLimits().maxProbeLength
+        for _ in 0..<5 {
+            var buckets = [UInt32](repeating: 0, count: bucketCount)
+            var longest = 1
+            let mask = UInt64(bucketCount - 1)
+            for (handle, hash) in hashes.enumerated() {
+                var position = Int(hash & mask)
+                var probes = 1
+                while buckets[position] != 0 {
+                    position = (position + 1) & Int(mask)
+                    probes += 1
+                }
+                buckets[position] = UInt32(handle + 1)
+                longest = max(longest, probes)
+            }
+            if longest <= limit { return (buckets, longest) }
+            bucketCount *= 2
+        }
+        throw .unencodable("\(ids.count) instance ids collide in the id hash table beyond the probe limit of \(limit); rename some")
+    }
+
+}

@@ -1,0 +1,117 @@
+import Foundation
+import LiveryBinary
+import LiveryModel
+import LiveryXML
+
+extension DiagnosticCode {
+    /// An asset or source file listed by the front end could not be read while compiling.
+    public static let compileUnreadable: DiagnosticCode = "compile-unreadable"
+    /// The resolved theme cannot be stored in the compiled format (see the message).
+    public static let compileUnencodable: DiagnosticCode = "compile-unencodable"
+    /// Writing the compiled file failed.
+    public static let compileWriteFailed: DiagnosticCode = "compile-write-failed"
+    /// A compiled file failed verification.
+    public static let compiledInvalid: DiagnosticCode = "compiled-invalid"
+}
+
+/// Theme folder in, compiled bytes out: the glue between the XML front end and the binary format,
+/// plus the source digests that tell a stale compiled file.
+public enum ThemeCompiler {
+    /// Validates and resolves the theme at `path` for every trait set, then encodes it with its
+    /// assets and a digest of each theme of its chain. `value` is nil when there are errors.
+    public static func compile(themeAt path: String, workspace: ThemeWorkspace) -> Checked<[UInt8]> {
+        let variants = workspace.variants(ofThemeAt: path)
+        guard let theme = variants.value else { return Checked(value: nil, diagnostics: variants.diagnostics) }
+        let chain = workspace.chain(ofThemeAt: path)
+        var diagnostics = variants.diagnostics
+        guard let folders = chain.value else {
+            return Checked(value: nil, diagnostics: Array(Set(diagnostics + chain.diagnostics)).sorted())
+        }
+        var contents = CompiledThemeContents(theme: theme)
+        var folderOfTheme: [String: String] = [:]
+        for folder in folders {
+            folderOfTheme[folder.info.id] = folder.path
+            do {
+                contents.sourceDigests[folder.info.id] = try digest(of: folder)
+            } catch {
+                diagnostics.append(.error(.compileUnreadable, "cannot read a source file: \(error)", at: SourceLocation(file: folder.path)))
+            }
+        }
+        for asset in theme.assets.variants {
+            let file = (folderOfTheme[asset.themeID] ?? "") + "/" + asset.file
+            guard let data = FileManager.default.contents(atPath: file) else {
+                diagnostics.append(.error(.compileUnreadable, "cannot read the asset file", at: SourceLocation(file: file)))
+                continue
+            }
+            contents.assetBytes[AssetFileKey(themeID: asset.themeID, file: asset.file)] = [UInt8](data)
+        }
+        guard !diagnostics.hasErrors else { return Checked(value: nil, diagnostics: diagnostics) }
+        do {
+            return Checked(value: try ThemeWriter.encode(contents), diagnostics: diagnostics)
+        } catch {
+            diagnostics.append(.error(.compileUnencodable, error.description, at: SourceLocation(file: path)))
+            return Checked(value: nil, diagnostics: diagnostics)
+        }
+    }
+
+    /// SHA-256 over the theme's own source files in sorted order, each as its relative path,
+    /// a zero byte, its length (8 bytes, little-endian) and its bytes. Paths are in the digest so
+    /// renaming `Chat~ipad.xml` (which changes its meaning) changes the digest.
+    public static func digest(of folder: ThemeFolder) throws -> SourceDigest {
+        var hasher = SHA256()
+        for file in folder.sourceFiles.sorted() {
+            guard let data = FileManager.default.contents(atPath: folder.path + "/" + file) else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: folder.path + "/" + file])
+            }
+            hasher.update(Array(file.utf8) + [0])
+            withUnsafeBytes(of: UInt64(data.count).littleEndian) { hasher.update($0) }
+            hasher.update(data)
+        }
+        return SourceDigest(bytes: hasher.finish())!
+    }
+
+    /// Whether a compiled file still matches its sources: the same chain of themes with the same
+    /// digests. Returns nil when it does, else why not.
+    public static func staleness(of compiled: CompiledTheme, themeAt path: String, workspace: ThemeWorkspace) -> String? {
+        guard let folders = workspace.chain(ofThemeAt: path).value else { return "the theme's sources do not load" }
+        let recorded = compiled.chain
+        guard recorded.map(\.info.id) == folders.map(\.info.id) else {
+            return "the parent chain changed: compiled \(recorded.map(\.info.id).joined(separator: " > ")), now \(folders.map(\.info.id).joined(separator: " > "))"
+        }
+        for (entry, folder) in zip(recorded, folders) {
+            guard let current = try? digest(of: folder) else { return "cannot read the sources of \(folder.info.id)" }
+            if entry.sourceDigest != current { return "the sources of \(folder.info.id) changed since it was compiled" }
+        }
+        return nil
+    }
+
+    /// Writes to a temporary file beside `path`, flushes it, then renames it over `path`: readers
+    /// see the old file or the new one, never half of one (and a mapped old file stays intact).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                written += result
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+        }
+    }
+}

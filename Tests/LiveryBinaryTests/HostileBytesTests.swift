@@ -1,0 +1,340 @@
+import Testing
+@testable import LiveryBinary
+import LiveryModel
+
+/// Bad bytes must be rejected with a `BinaryFormatError` or read without trapping; a crash here
+/// would take the whole test process down, so every loop below is also a "never traps" check.
+@Suite struct HostileBytesTests {
+    let sample = try! ThemeWriter.encode(SampleThemes.contents)
+    let tableEnd = Format.headerSize + SectionKind.allCases.count * Format.sectionEntrySize
+
+    /// Loads, and when the file is accepted, touches everything the reader can reach.
+    @discardableResult
+    static func loadAndExercise(_ bytes: [UInt8], limits: VerificationLimits = VerificationLimits())
+        -> Result<CompiledTheme, BinaryFormatError>
+    {
+        let result = Result { () throws(BinaryFormatError) in try CompiledTheme(bytes: bytes, limits: limits) }
+        if case .success(let theme) = result {
+            _ = try? theme.materialize()
+            for traits in [TraitSet.none, TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast),
+                           TraitSet(idiom: .tv, appearance: .light)] {
+                for id in ["button_cancel_action", "title_label", "chat_bubble", "sidebar", "a", "zz"] {
+                    _ = theme.operations(of: id, for: traits)
+                }
+            }
+            for asset in theme.assets { _ = theme.bytes(of: asset) }
+            _ = theme.chain
+            _ = try? theme.verifyContents()
+        }
+        return result
+    }
+
+    static func rejected(_ bytes: [UInt8]) -> BinaryFormatError? {
+        if case .failure(let error) = loadAndExercise(bytes) { return error }
+        return nil
+    }
+
+    static func put32(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) }
+    }
+
+    static func put64(_ value: UInt64, at offset: Int, in bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 8, with: $0) }
+    }
+
+    /// Re-seals the header so a test reaches the checks behind the header checksum.
+    static func resealed(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        let count = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 28, as: UInt32.self)) }
+        let table = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) }
+        // a table past the end cannot be sealed; the verifier must reject it before the checksum
+        guard table < UInt64(bytes.count), count <= (bytes.count - Int(table)) / Format.sectionEntrySize else { return bytes }
+        put32(ThemeWriter.headerChecksum(bytes), at: Format.headerChecksumOffset, in: &bytes)
+        return bytes
+    }
+
+    func entry(_ kind: SectionKind) -> Int {
+        let info = try! CompiledTheme(bytes: sample).sections
+        return Format.headerSize + info.firstIndex { $0.rawKind == kind.rawValue }! * Format.sectionEntrySize
+    }
+
+    func section(_ kind: SectionKind) -> SectionInfo {
+        try! CompiledTheme(bytes: sample).sections.first { $0.rawKind == kind.rawValue }!
+    }
+
+    @Test func everyTruncationIsRejected() {
+        for length in 0..<sample.count {
+            #expect(Self.rejected(Array(sample[0..<length])) != nil, "truncated to \(length)")
+        }
+        #expect(Self.rejected(sample + [0, 0, 0, 0, 0, 0, 0, 0]) == .trailingBytes(
+            expected: UInt64(sample.count), actual: UInt64(sample.count + 8)))
+        #expect(Self.rejected([]) == .truncated(expected: 64, actual: 0))
+    }
+
+    @Test func everyBitFlipInTheHeaderAndSectionTableIsRejected() {
+        for bit in 0..<tableEnd * 8 {
+            var bytes = sample
+            bytes[bit / 8] ^= 1 << (bit % 8)
+            #expect(Self.rejected(bytes) != nil, "bit \(bit % 8) of byte \(bit / 8)")
+        }
+    }
+
+    /// Past the header, a flip either trips the structural checks or is caught by the
+    /// section checksums the runtime runs at install time. One flip per byte (a different bit
+    /// each byte) keeps this quick in debug builds.
+    @Test func everyBitFlipElsewhereIsRejectedOrCaughtByChecksums() throws {
+        let sections = try CompiledTheme(bytes: sample).sections
+        var acceptedByLoad = 0
+        for byte in tableEnd..<sample.count {
+            let bit = byte * 8 + byte % 8
+            var bytes = sample
+            bytes[bit / 8] ^= 1 << (bit % 8)
+            let inSection = sections.contains { $0.offset <= bit / 8 && bit / 8 < $0.offset + $0.length }
+            if !inSection {
+                // padding between sections: nothing reads it
+                #expect(try CompiledTheme(bytes: bytes).materialize() == SampleThemes.theme)
+                continue
+            }
+            if case .success(let theme) = Self.loadAndExercise(bytes) {
+                acceptedByLoad += 1
+                #expect(throws: BinaryFormatError.self, "bit \(bit % 8) of byte \(bit / 8)") {
+                    try theme.verifyChecksums()
+                }
+            }
+        }
+        #expect(acceptedByLoad > 0) // strings, floats and digests can change without breaking structure
+    }
+
+    @Test func hostileSectionOffsetsAndLengthsAreRejected() {
+        let size = UInt64(sample.count)
+        let hostile: [UInt64] = [0, size, size - 8, UInt64(Int32.max), UInt64(UInt32.max), 1 << 32, UInt64.max, UInt64.max - 7]
+        for kind in SectionKind.allCases {
+            let field = entry(kind)
+            let info = section(kind)
+            for value in hostile where value != UInt64(info.offset) {
+                var bytes = sample
+                Self.put64(value, at: field + 8, in: &bytes)
+                #expect(Self.rejected(Self.resealed(bytes)) != nil, "\(info.kind) offset \(value)")
+            }
+            // lengths, including ones whose sum with the offset overflows 64 bits
+            for value in hostile + [UInt64.max - UInt64(info.offset) + 1, UInt64(info.length) + 8]
+            where value != UInt64(info.length) {
+                var bytes = sample
+                Self.put64(value, at: field + 16, in: &bytes)
+                #expect(Self.rejected(Self.resealed(bytes)) != nil, "\(info.kind) length \(value)")
+            }
+        }
+    }
+
+    @Test func hostileFileSizeAndTableFieldsAreRejected() {
+        for value: UInt64 in [0, 63, UInt64(Int32.max), UInt64(UInt32.max), UInt64.max] {
+            var bytes = sample
+            Self.put64(value, at: 16, in: &bytes)
+            #expect(Self.rejected(Self.resealed(bytes)) != nil, "file size \(value)")
+            bytes = sample
+            Self.put64(value, at: 32, in: &bytes)
+            #expect(Self.rejected(bytes) != nil, "table offset \(value)")
+        }
+        for count: UInt32 in [0, UInt32(SectionKind.allCases.count + 1), 65, UInt32(Int32.max), UInt32.max] {
+            var bytes = sample
+            Self.put32(count, at: 28, in: &bytes)
+            #expect(Self.rejected(Self.resealed(bytes)) != nil, "section count \(count)")
+        }
+    }
+
+    /// Every 32-bit word and every aligned 64-bit word of every section set to hostile values:
+    /// counts, indices, offsets, lengths, tags, depths alike.
+    @Test func hostileWordsInsideSectionsNeverTrap() {
+        let values32: [UInt32] = [0, 1, UInt32(sample.count), UInt32(Int32.max), UInt32.max, 0x8000_0000]
+        let values64: [UInt64] = [UInt64(sample.count), UInt64(Int32.max), UInt64(UInt32.max), UInt64.max, 0x7FF8_0000_0000_0000]
+        var rejectedCount = 0
+        for offset in stride(from: tableEnd, to: sample.count - 3, by: 4) {
+            for value in values32 {
+                var bytes = sample
+                Self.put32(value, at: offset, in: &bytes)
+                if Self.rejected(bytes) != nil { rejectedCount += 1 }
+            }
+            if offset % 8 == 0, offset + 8 <= sample.count {
+                for value in values64 {
+                    var bytes = sample
+                    Self.put64(value, at: offset, in: &bytes)
+                    if Self.rejected(bytes) != nil { rejectedCount += 1 }
+                }
+            }
+        }
+        #expect(rejectedCount > 0)
+    }
+
+    @Test func overlappingMisalignedAndDuplicateSectionsAreRejected() {
+        let chain = entry(.chain)
+        var overlapping = sample
+        Self.put64(UInt64(section(.strings).offset + 8), at: chain + 8, in: &overlapping)
+        #expect(Self.rejected(Self.resealed(overlapping))?.description.contains("overlaps") == true)
+
+        var misaligned = sample
+        Self.put64(UInt64(section(.chain).offset + 4), at: chain + 8, in: &misaligned)
+        #expect(Self.rejected(Self.resealed(misaligned))?.description.contains("multiple of 8") == true)
+
+        var duplicate = sample
+        Self.put32(SectionKind.strings.rawValue, at: chain, in: &duplicate)
+        #expect(Self.rejected(Self.resealed(duplicate)) == .duplicateSection(kind: "STRS", offset: chain))
+
+        var intoHeader = sample
+        Self.put64(0, at: entry(.strings) + 8, in: &intoHeader)
+        #expect(Self.rejected(Self.resealed(intoHeader))?.description.contains("overlaps") == true)
+    }
+
+    /// Rebuilds the sample from its own sections, plus or minus some.
+    func rebuilt(_ change: (inout [(kind: UInt32, required: Bool, bytes: [UInt8])]) -> Void) -> [UInt8] {
+        var sections = try! CompiledTheme(bytes: sample).sections.map {
+            (kind: $0.rawKind, required: $0.required, bytes: Array(sample[$0.offset..<$0.offset + $0.length]))
+        }
+        change(&sections)
+        return ThemeWriter.assemble(sections)
+    }
+
+    @Test func unknownOptionalSectionsAreSkippedAndUnknownRequiredOnesRejected() throws {
+        let extra: UInt32 = 0x4152_5458 // "XTRA"
+        let optional = rebuilt { $0.insert((extra, false, [1, 2, 3]), at: 4) }
+        let theme = try CompiledTheme(bytes: optional)
+        #expect(try theme.materialize() == SampleThemes.theme)
+        #expect(theme.sections.contains { $0.kind == "XTRA" && !$0.known })
+        try theme.verifyChecksums()
+
+        let required = rebuilt { $0.append((extra, true, [])) }
+        #expect(Self.rejected(required) == .unknownRequiredSection(
+            kind: "XTRA", offset: tableEnd))
+
+        let missing = rebuilt { $0.removeAll { $0.kind == SectionKind.variants.rawValue } }
+        #expect(Self.rejected(missing) == .missingSection(kind: "VARS"))
+        #expect(Self.rejected(rebuilt { $0.removeAll() }) != nil)
+    }
+
+    @Test func futureMajorIsRejectedFutureMinorIsRead() throws {
+        var major = sample
+        major[8] = 2
+        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 2, minor: 0))
+        var zero = sample
+        zero[8] = 0
+        #expect(Self.rejected(Self.resealed(zero)) == .unsupportedVersion(major: 0, minor: 0))
+
+        var minor = sample
+        minor[10] = 9
+        let theme = try CompiledTheme(bytes: Self.resealed(minor))
+        #expect(theme.formatVersion == (1, 9))
+        #expect(try theme.materialize() == SampleThemes.theme)
+
+        var requiredFlag = sample
+        requiredFlag[24] = 1
+        #expect(Self.rejected(Self.resealed(requiredFlag)) == .unsupportedFlags(1))
+        var optionalFlag = sample
+        optionalFlag[26] = 1
+        #expect(try CompiledTheme(bytes: Self.resealed(optionalFlag)).materialize() == SampleThemes.theme)
+    }
+
+    @Test func nonFiniteFloatsAreRejected() {
+        let tiny = try! ThemeWriter.encode(SampleThemes.tiny)
+        let values = try! CompiledTheme(bytes: tiny).sections.first { $0.rawKind == SectionKind.values.rawValue }!
+        let number = values.offset + 8 + 8 // the first slot's payload
+        for bad in [Double.nan, -.nan, .signalingNaN, .infinity, -.infinity] {
+            var bytes = tiny
+            Self.put64(bad.bitPattern, at: number, in: &bytes)
+            #expect(Self.rejected(bytes) == .malformed(offset: number, reason: "value holds a non-finite number"))
+        }
+        var fine = tiny
+        Self.put64((-0.0).bitPattern, at: number, in: &fine)
+        #expect(Self.rejected(fine) == nil)
+    }
+
+    @Test func arraysCannotLoopShareOrNestTooDeep() throws {
+        let bytes = sample
+        let theme = try CompiledTheme(bytes: bytes)
+        let values = section(.values)
+        var arraySlots: [Int] = []
+        for index in 0..<theme.valueSlotCount where bytes[values.offset + 8 + index * 40 + 4] == ValueTag.array.rawValue {
+            arraySlots.append(values.offset + 8 + index * 40)
+        }
+        #expect(arraySlots.count == 4)
+        let outer = arraySlots[0]
+        var selfLoop = bytes
+        Self.put32(UInt32((outer - values.offset - 8) / 40), at: outer + 8, in: &selfLoop)
+        #expect(Self.rejected(selfLoop) != nil)
+        var deeper = bytes
+        Self.put32(99, at: outer + 16, in: &deeper)
+        #expect(Self.rejected(deeper) == .limitExceeded(what: "array nesting depth", value: 99, limit: 16))
+        var shallow = bytes
+        Self.put32(1, at: outer + 16, in: &shallow) // its elements hold arrays, so 1 is a lie
+        #expect(Self.rejected(shallow) != nil)
+        var limits = VerificationLimits()
+        limits.maxArrayDepth = 2
+        #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: bytes, limits: limits) }
+    }
+
+    /// Ids whose hashes share their low bits: in a table of at most 2^bits buckets they all land in one run.
+    static func collidingIDs(_ count: Int, bits: UInt64 = 10) -> [String] {
+        var ids: [String] = []
+        var candidate = 0
+        while ids.count < count {
+            let id = "id\(candidate)"
+            if IDHash.hash(id) & (1 << bits - 1) == 0 { ids.append(id) }
+            candidate += 1
+        }
+        return ids
+    }
+
+    static func theme(ids: [String]) -> CompiledThemeContents {
+        CompiledThemeContents(theme: ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
+            variants: [.none: ids.sorted().map { ResolvedInstance(id: $0, component: "uiview", operations: []) }],
+            assets: .empty))
+    }
+
+    @Test func aHashTableWhereEveryIdCollidesStillAnswersOrIsRejected() throws {
+        let ids = Self.collidingIDs(24)
+        let bytes = try ThemeWriter.encode(Self.theme(ids: ids))
+        let theme = try CompiledTheme(bytes: bytes)
+        #expect(theme.maxProbeLength == 24)
+        for id in ids { #expect(theme.id(of: try #require(theme.handle(for: id))) == id) }
+        #expect(theme.handle(for: "id-missing") == nil)
+        try theme.verifyContents()
+
+        var strict = VerificationLimits()
+        strict.maxProbeLength = 8
+        #expect(throws: BinaryFormatError.limitExceeded(what: "hash table probe length", value: 24, limit: 8)) {
+            try CompiledTheme(bytes: bytes, limits: strict)
+        }
+
+        // a table that claims shorter probes than it needs: lookups miss, never trap, and the
+        // content check names the problem
+        let idTable = try #require(theme.sections.first { $0.kind == "IDTB" })
+        var lying = bytes
+        Self.put32(1, at: idTable.offset + 8, in: &lying)
+        let liar = try CompiledTheme(bytes: lying)
+        #expect(ids.filter { liar.handle(for: $0) == nil }.count == 23)
+        #expect(throws: BinaryFormatError.self) { try liar.verifyContents() }
+
+        // beyond the probe limit however large the table grows (up to 2,048 buckets): the writer refuses
+        #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(Self.theme(ids: Self.collidingIDs(40, bits: 12))) }
+    }
+
+    /// Shared records, operations and values are how a small file could expand enormously: the
+    /// reader stops at its budget instead.
+    @Test func materialisingStopsAtTheBudget() throws {
+        var limits = VerificationLimits()
+        limits.maxMaterializedValues = 10
+        let theme = try CompiledTheme(bytes: sample, limits: limits)
+        #expect(throws: BinaryFormatError.limitExceeded(what: "materialised values", value: 11, limit: 10)) {
+            _ = try theme.materialize()
+        }
+        #expect(theme.operations(of: "chat_bubble", for: .none) == nil) // 2 operations, 11 values
+        #expect(theme.operations(of: "sidebar", for: TraitSet(idiom: .ipad))?.count == 1)
+    }
+
+    @Test func errorsSayWhereTheyAre() {
+        var bytes = sample
+        bytes[0] = 0
+        #expect(Self.rejected(bytes)?.description == "not a compiled Livery theme (bad magic at offset 0)")
+        #expect(Self.rejected(Array(sample[0..<1000]))?.description == "file is truncated: 1000 bytes, expected \(sample.count)")
+        #expect(Self.rejected(Array(sample[0..<100]))?.description == "file is truncated: 100 bytes, expected \(tableEnd)")
+    }
+}
