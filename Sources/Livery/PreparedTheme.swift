@@ -1,0 +1,102 @@
+import LiveryModel
+
+/// One operation of a resolved theme with its setter looked up in advance, so an apply pass
+/// does no string lookups per component.
+struct PreparedOperation {
+    let operation: ResolvedOperation
+    let state: ControlState
+    /// Nil when the binding has no setter for the operation (reported when applied).
+    let setter: OperationSetter?
+    /// The files the operation's images resolve to (nil without images): an image whose name
+    /// is unchanged may still be another file after a theme, trait or scale change.
+    let imageFiles: String?
+
+    /// Whether applying `self` after `other` would change nothing.
+    func sameEffect(as other: PreparedOperation) -> Bool {
+        operation.params == other.operation.params && imageFiles == other.imageFiles
+    }
+}
+
+struct PreparedInstance {
+    let id: String
+    let component: String
+    let binding: ResolvedBinding?
+    let operations: [PreparedOperation]
+}
+
+/// A resolved theme in the shape apply passes want: instances indexed by interned identifier
+/// number, setters resolved. Built once per (theme, traits, scale, bindings) and cached, so
+/// switching back and forth costs only the diff.
+@MainActor
+final class PreparedTheme {
+    struct Key: Hashable {
+        var themeID: String
+        var traits: TraitSet
+        var scale: Int
+        var themeGeneration: Int
+        var bindingGeneration: Int
+    }
+
+    let key: Key
+    let theme: ResolvedTheme
+    let images: ImageLoader
+    private let instances: [PreparedInstance]
+    /// Identifier number -> index into `instances`, or -1.
+    private let instanceByIdentifier: [Int32]
+
+    init(key: Key, theme: ResolvedTheme, images: ImageLoader, bindings: BindingTable,
+         intern: (String) -> Int32) {
+        self.key = key
+        self.theme = theme
+        self.images = images
+        var prepared: [PreparedInstance] = []
+        prepared.reserveCapacity(theme.instances.count)
+        var numbers: [Int32] = []
+        numbers.reserveCapacity(theme.instances.count)
+        var bindingCache: [String: ResolvedBinding?] = [:]
+        for instance in theme.instances {
+            let binding: ResolvedBinding?
+            if let cached = bindingCache[instance.component] {
+                binding = cached
+            } else {
+                binding = bindings.binding(for: instance.component)
+                bindingCache[instance.component] = binding
+            }
+            let operations = instance.operations.map { operation in
+                PreparedOperation(
+                    operation: operation,
+                    state: ControlState(rawValue: operation.state),
+                    setter: binding?.setters[operation.name],
+                    imageFiles: Self.imageFiles(of: operation, images: images))
+            }
+            prepared.append(PreparedInstance(id: instance.id, component: instance.component,
+                                             binding: binding, operations: operations))
+            numbers.append(intern(instance.id))
+        }
+        var table = [Int32](repeating: -1, count: Int(numbers.max() ?? -1) + 1)
+        for (index, number) in numbers.enumerated() { table[Int(number)] = Int32(index) }
+        self.instances = prepared
+        self.instanceByIdentifier = table
+    }
+
+    func instance(identifier number: Int32) -> PreparedInstance? {
+        guard number >= 0, Int(number) < instanceByIdentifier.count else { return nil }
+        let index = instanceByIdentifier[Int(number)]
+        return index < 0 ? nil : instances[Int(index)]
+    }
+
+    private static func imageFiles(of operation: ResolvedOperation, images: ImageLoader) -> String? {
+        var files: [String] = []
+        func collect(_ value: Value) {
+            switch value {
+            case .image(let reference):
+                let variant = images.variant(reference)
+                files.append(variant.map { "\($0.themeID):\($0.file)" } ?? "-")
+            case .array(let items): items.forEach(collect)
+            default: break
+            }
+        }
+        operation.params.forEach { collect($0.value) }
+        return files.isEmpty ? nil : files.joined(separator: "|")
+    }
+}
