@@ -132,7 +132,8 @@ public final class Applicator {
     /// when nil.
     public var onChange: (@MainActor (StyleChange) -> Void)?
     /// Counters of the most recent pass (a switch, a registration or a re-target).
-    public private(set) var lastPass = ApplyStatistics()
+    public var lastPass: ApplyStatistics { counters }
+    private var counters = ApplyStatistics()
     public var diagnostics: DiagnosticHook { manager.diagnostics }
 
     /// The app-wide scope: `style(_:as:)` on the applicator uses it.
@@ -254,7 +255,7 @@ public final class Applicator {
     /// Stops styling `component` and puts back every original value the theme replaced.
     public func unstyle(_ component: AnyObject) {
         guard let slot = liveSlot(of: component) else { return }
-        lastPass = ApplyStatistics()
+        counters = ApplyStatistics()
         revertAll(slot: slot, object: component)
         releaseSlot(slot)
     }
@@ -308,7 +309,7 @@ public final class Applicator {
     func style(_ component: AnyObject, as identifier: String, scope: Int32) {
         sweep(steps: 2)
         let group = group(scope: scope, identifier: intern(identifier))
-        lastPass = ApplyStatistics()
+        counters = ApplyStatistics()
         if let existing = liveSlot(of: component) {
             let from = slots[Int(existing)].group
             guard from != group else { return }
@@ -333,7 +334,7 @@ public final class Applicator {
     /// Re-resolves every scope against the manager's theme and traits and applies what
     /// changed. The manager's observers call it; apps rarely need to.
     public func refresh() {
-        var statistics = ApplyStatistics()
+        counters = ApplyStatistics()
         var themeChanged = false
         var targets: [(Int, PreparedTheme)] = []
         for scope in scopes.indices {
@@ -351,11 +352,10 @@ public final class Applicator {
         for (scope, theme) in targets {
             scopes[scope].current = theme
             for group in scopes[scope].groups {
-                switchGroup(group, to: theme, statistics: &statistics)
+                switchGroup(group, to: theme)
             }
             theme.images.endPass()
         }
-        lastPass = statistics
     }
 
     private func effective(scope: Int) -> (themeID: String?, traits: TraitSet, scale: Int) {
@@ -399,7 +399,7 @@ public final class Applicator {
         return theme
     }
 
-    private func switchGroup(_ group: Int32, to theme: PreparedTheme, statistics: inout ApplyStatistics) {
+    private func switchGroup(_ group: Int32, to theme: PreparedTheme) {
         guard groups[Int(group)].count > 0 else {
             groups[Int(group)].applied = theme.instance(identifier: groups[Int(group)].identifier)
             return
@@ -411,7 +411,7 @@ public final class Applicator {
         if let old, let new, old.binding === new.binding {
             buildDiff(from: old, to: new, group: group)
             guard !pending.isEmpty else { return }
-            statistics.identifiersChanged += 1
+            counters.identifiersChanged += 1
             var updated = 0
             var slot = groups[Int(group)].head
             while slot >= 0 {
@@ -426,15 +426,12 @@ public final class Applicator {
                 }
                 slot = next
             }
-            statistics.componentsUpdated += updated
-            statistics.operationsApplied += lastPass.operationsApplied
-            statistics.operationsReverted += lastPass.operationsReverted
-            lastPass = ApplyStatistics()
+            counters.componentsUpdated += updated
             emitChanges(group: group, instance: new, components: updated)
         } else {
             // The component type or its binding changed (or the instance appeared or vanished):
             // revert everything, then apply the new instance in full.
-            statistics.identifiersChanged += 1
+            counters.identifiersChanged += 1
             var updated = 0
             var slot = groups[Int(group)].head
             if let new { buildFullApply(new, group: group) } else { pending.removeAll(keepingCapacity: true) }
@@ -456,10 +453,7 @@ public final class Applicator {
                 }
                 slot = next
             }
-            statistics.componentsUpdated += updated
-            statistics.operationsApplied += lastPass.operationsApplied
-            statistics.operationsReverted += lastPass.operationsReverted
-            lastPass = ApplyStatistics()
+            counters.componentsUpdated += updated
             if let new, onChange != nil {
                 pending = fullApply
                 emitChanges(group: group, instance: new, components: updated)
@@ -564,7 +558,7 @@ public final class Applicator {
                 }
                 switch setter.apply(object, operation.operation, context) {
                 case .applied:
-                    lastPass.operationsApplied += 1
+                    counters.operationsApplied += 1
                 case .wrongTarget:
                     break
                 case .valueMismatch(let reason):
@@ -588,14 +582,14 @@ public final class Applicator {
         else { return }
         let original = slots[Int(slot)].originals.remove(at: index)
         original.setter.restore(object, original.state, original.value)
-        lastPass.operationsReverted += 1
+        counters.operationsReverted += 1
     }
 
     /// Puts back every recorded original, newest first (the order that undoes the writes).
     private func revertAll(slot: Int32, object: AnyObject) {
         while let original = slots[Int(slot)].originals.popLast() {
             original.setter.restore(object, original.state, original.value)
-            lastPass.operationsReverted += 1
+            counters.operationsReverted += 1
         }
     }
 
