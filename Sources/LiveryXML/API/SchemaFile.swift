@@ -1,0 +1,50 @@
+import LiveryModel
+
+/// Schema files (`<components>`): how apps and CI declare their own component types.
+public enum SchemaFile {
+    /// Reads the components declared in one file.
+    public static func load(path: String) -> Checked<Schema> {
+        guard FileSystem.kind(of: path) == .file, let bytes = FileSystem.read(path, limit: FrontEndLimits.default.maxFileBytes) else {
+            return Checked(value: nil, diagnostics: [.error(.pathNotFound, "cannot read the schema file", at: SourceLocation(file: path))])
+        }
+        return parse(bytes, path: path)
+    }
+
+    /// Reads components from the text of a schema file; `path` is used for locations only.
+    public static func parse(_ bytes: [UInt8], path: String) -> Checked<Schema> {
+        let (document, diagnostics) = XMLDocumentParser.parse(SourceText(path: path, bytes: bytes))
+        guard let document else { return Checked(value: nil, diagnostics: diagnostics) }
+        var context = DecodingContext(source: document.source)
+        let components = SchemaDecoder.decode(document.root, context: &context)
+        let all = diagnostics + context.diagnostics
+        return Checked(value: all.hasErrors ? nil : Schema(components: components), diagnostics: all)
+    }
+}
+
+/// Whole-schema checks once every file is merged: `extends` names a known type, without cycles.
+enum SchemaIntegrity {
+    static func check(_ schema: Schema, at location: SourceLocation?) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for component in schema.components.values.sorted(by: { $0.name < $1.name }) {
+            guard let parent = component.extends else { continue }
+            if schema.components[parent] == nil {
+                diagnostics.append(.error(.schemaInvalid, "component '\(component.name)' extends unknown component '\(parent)'\(Suggestions.didYouMean(parent, in: schema.components.keys))",
+                                          at: location))
+            } else if schema.lineage(of: component.name).count < lineageLength(component.name, schema) {
+                diagnostics.append(.error(.schemaInvalid, "component '\(component.name)' extends itself through '\(parent)'", at: location))
+            }
+        }
+        return diagnostics
+    }
+
+    /// How many `extends` steps can be followed before a name repeats or the chain ends.
+    private static func lineageLength(_ name: String, _ schema: Schema) -> Int {
+        var count = 0
+        var current: String? = name
+        while let type = current, let component = schema.components[type], count <= schema.components.count {
+            count += 1
+            current = component.extends
+        }
+        return count
+    }
+}

@@ -1,0 +1,250 @@
+import LiveryModel
+
+/// A result with the findings that came with it. `value` is nil when there are errors.
+public struct Checked<Value> {
+    public var value: Value?
+    public var diagnostics: [Diagnostic]
+
+    public init(value: Value?, diagnostics: [Diagnostic]) {
+        self.value = value
+        self.diagnostics = diagnostics
+    }
+}
+
+/// A theme folder as found on disk: what discovery, compiled-file digests and tools need.
+public struct ThemeFolder: Hashable, Sendable {
+    public var info: ThemeInfo
+    public var path: String
+    /// Relative paths of the theme's own files, sorted: Info.xml, configuration and schema files, assets.
+    public var sourceFiles: [String]
+}
+
+/// The themes the engine can see (folders on search paths) and the schema they are checked
+/// against: the entry point of the XML front end. Folders are read once and cached, so
+/// validating a folder of themes reads a shared parent only once. Not thread-safe: use one
+/// workspace per thread.
+public final class ThemeWorkspace {
+    public let searchPaths: [String]
+    public let themeExtensions: [String]
+    public let limits: FrontEndLimits
+    private let schemaFiles: [String]
+    private var reader: ThemeFolderReader
+    private var themes: [String: LoadedTheme] = [:]
+    private var infos: [String: (InfoDecoder.Decoded?, [Diagnostic])] = [:]
+    private lazy var baseSchema: Checked<Schema> = loadSchemaFiles()
+
+    /// - Parameters:
+    ///   - searchPaths: folders searched for parent themes, besides each theme's own folder.
+    ///   - schemaFiles: `<components>` files adding the app's components to the standard schema.
+    ///   - themeExtensions: folder extensions that mark a theme (downloaded themes may use others).
+    public init(searchPaths: [String] = [], schemaFiles: [String] = [], themeExtensions: [String] = ["theme"],
+                limits: FrontEndLimits = .default) {
+        self.searchPaths = searchPaths
+        self.schemaFiles = schemaFiles
+        self.themeExtensions = themeExtensions
+        self.limits = limits
+        self.reader = ThemeFolderReader(limits: limits)
+    }
+
+    // MARK: - Public operations
+
+    /// Checks theme folders, or folders of theme folders, for every trait set. Findings are
+    /// deduplicated and sorted by place.
+    public func validate(paths: [String]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for path in paths {
+            switch FileSystem.kind(of: path) {
+            case .missing:
+                diagnostics.append(.error(.pathNotFound, "no such file or folder", at: SourceLocation(file: path)))
+            case .directory where isThemeFolder(path):
+                diagnostics += validateTheme(at: path)
+            case .directory:
+                let folders = themeFolders(in: path)
+                if folders.isEmpty {
+                    diagnostics.append(.error(.noThemes, "no theme folders (\(themeExtensions.map { "*.\($0)" }.joined(separator: ", "))) here",
+                                              at: SourceLocation(file: path)))
+                }
+                diagnostics += duplicateIDs(among: folders)
+                for folder in folders { diagnostics += validateTheme(at: folder) }
+            default:
+                diagnostics.append(.error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: path)))
+            }
+        }
+        return Array(Set(diagnostics)).sorted()
+    }
+
+    /// The theme for every trait set it distinguishes: what the compiler stores.
+    public func variants(ofThemeAt path: String) -> Checked<ThemeVariants> {
+        guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
+            return Checked(value: nil, diagnostics: loadFailure(path))
+        }
+        let axes = resolver.axes
+        var variants: [TraitSet: [ResolvedInstance]] = [:]
+        for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
+        resolver.finish()
+        let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
+        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
+        let value = ThemeVariants(info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
+                                  variants: variants, assets: resolver.assets)
+        return Checked(value: value, diagnostics: all)
+    }
+
+    /// The theme as an app running with `traits` sees it.
+    public func resolve(themeAt path: String, traits: TraitSet) -> Checked<ResolvedTheme> {
+        guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
+            return Checked(value: nil, diagnostics: loadFailure(path))
+        }
+        let instances = resolver.resolve(traits)
+        let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
+        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
+        return Checked(value: ResolvedTheme(info: info, traits: traits, instances: instances, assets: resolver.assets),
+                       diagnostics: all)
+    }
+
+    /// The folders of the theme and its ancestors, root first.
+    public func chain(ofThemeAt path: String) -> Checked<[ThemeFolder]> {
+        let (chain, diagnostics) = loadChain(path)
+        guard let chain, !diagnostics.hasErrors else { return Checked(value: nil, diagnostics: diagnostics) }
+        let folders = chain.compactMap { theme in
+            theme.info.map { ThemeFolder(info: $0, path: theme.path, sourceFiles: theme.sourceFiles) }
+        }
+        return Checked(value: folders, diagnostics: diagnostics)
+    }
+
+    /// The theme folders directly inside `folder`, sorted by name.
+    public func themeFolders(in folder: String) -> [String] {
+        (FileSystem.entries(of: folder) ?? [])
+            .map { FileSystem.join(folder, $0) }
+            .filter { isThemeFolder($0) && FileSystem.kind(of: $0) == .directory }
+    }
+
+    public func isThemeFolder(_ path: String) -> Bool {
+        let name = FileSystem.lastComponent(of: path)
+        return themeExtensions.contains { name.hasSuffix("." + $0) }
+    }
+
+    // MARK: - Loading
+
+    private func validateTheme(at path: String) -> [Diagnostic] {
+        guard let (resolver, diagnostics) = resolver(forThemeAt: path) else { return loadFailure(path) }
+        for traits in resolver.axes.traitSets { _ = resolver.resolve(traits) }
+        resolver.finish()
+        return diagnostics + resolver.diagnostics
+    }
+
+    /// A resolver for the theme's chain, or nil when the chain cannot be formed; the diagnostics
+    /// are those of reading the files (the resolver collects its own).
+    private func resolver(forThemeAt path: String) -> (ThemeResolver, [Diagnostic])? {
+        let (chain, diagnostics) = loadChain(path)
+        guard let chain else { return nil }
+        var schema = baseSchema.value ?? StandardSchema.schema
+        var schemaDiagnostics = baseSchema.diagnostics
+        for theme in chain {
+            for component in theme.schemaComponents { schema.add(component) }
+        }
+        schemaDiagnostics += SchemaIntegrity.check(schema, at: chain.last.map { SourceLocation(file: $0.path) })
+        return (ThemeResolver(chain: chain, schema: schema), diagnostics + schemaDiagnostics)
+    }
+
+    private func loadFailure(_ path: String) -> [Diagnostic] {
+        let (_, diagnostics) = loadChain(path)
+        return diagnostics.hasErrors ? diagnostics.sorted()
+            : diagnostics + [.error(.pathNotFound, "not a theme folder", at: SourceLocation(file: path))]
+    }
+
+    private func theme(at path: String) -> LoadedTheme {
+        let key = FileSystem.canonical(path)
+        if let theme = themes[key] { return theme }
+        let theme = reader.read(folder: path)
+        themes[key] = theme
+        return theme
+    }
+
+    private func info(at path: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
+        let key = FileSystem.canonical(path)
+        if let known = themes[key] { return (known.header, []) }
+        if let known = infos[key] { return known }
+        let result = reader.readInfo(folder: path)
+        infos[key] = result
+        return result
+    }
+
+    /// The theme and its ancestors, root first; nil when the chain cannot be formed (missing or
+    /// cyclic parent, unreadable Info.xml). Diagnostics include every file of the chain.
+    private func loadChain(_ path: String) -> ([LoadedTheme]?, [Diagnostic]) {
+        guard FileSystem.kind(of: path) == .directory else {
+            return (nil, [.error(.pathNotFound, "no such theme folder", at: SourceLocation(file: path))])
+        }
+        var chain: [LoadedTheme] = []
+        var diagnostics: [Diagnostic] = []
+        var current = theme(at: path)
+        var seen: [String] = []
+        while true {
+            chain.insert(current, at: 0)
+            diagnostics += current.diagnostics
+            guard let header = current.header else { return (nil, diagnostics) }
+            seen.append(header.info.id)
+            guard let parentID = header.info.parent else { break }
+            if seen.contains(parentID) {
+                diagnostics.append(.error(.parentCycle, "theme '\(header.info.id)' has parent '\(parentID)', which makes a cycle: \((seen + [parentID]).joined(separator: " -> "))",
+                                          at: header.parentLocation))
+                return (nil, diagnostics)
+            }
+            let folders = searchFolders(for: path)
+            let matches = folders.flatMap(themeFolders).filter { info(at: $0).0?.info.id == parentID }
+            var unique: [String] = []
+            for match in matches where !unique.contains(where: { FileSystem.canonical($0) == FileSystem.canonical(match) }) {
+                unique.append(match)
+            }
+            guard let parentPath = unique.first else {
+                let list = folders.map { $0.hasSuffix("/") ? $0 : $0 + "/" }.joined(separator: ", ")
+                diagnostics.append(.error(.parentMissing, "parent theme '\(parentID)' not found in: \(list); add its folder with --themes DIR",
+                                          at: header.parentLocation))
+                return (nil, diagnostics)
+            }
+            if unique.count > 1 {
+                diagnostics.append(.error(.themeDuplicate, "parent theme id '\(parentID)' is used by several folders: \(unique.joined(separator: ", ")); ids must be unique",
+                                          at: header.parentLocation))
+                return (nil, diagnostics)
+            }
+            current = theme(at: parentPath)
+        }
+        return (chain, diagnostics)
+    }
+
+    /// The theme's own folder first, then the configured search paths, without repeats.
+    private func searchFolders(for themePath: String) -> [String] {
+        var folders: [String] = []
+        for folder in [FileSystem.parent(of: themePath)] + searchPaths
+        where !folders.contains(where: { FileSystem.canonical($0) == FileSystem.canonical(folder) }) {
+            folders.append(folder)
+        }
+        return folders
+    }
+
+    private func duplicateIDs(among folders: [String]) -> [Diagnostic] {
+        var first: [String: String] = [:]
+        var diagnostics: [Diagnostic] = []
+        for folder in folders {
+            guard let decoded = info(at: folder).0 else { continue }
+            if let other = first[decoded.info.id] {
+                diagnostics.append(.error(.themeDuplicate, "theme id '\(decoded.info.id)' is already used by \(other); ids must be unique",
+                                          at: decoded.location))
+            } else {
+                first[decoded.info.id] = folder
+            }
+        }
+        return diagnostics
+    }
+
+    private func loadSchemaFiles() -> Checked<Schema> {
+        var schema = StandardSchema.schema
+        var diagnostics: [Diagnostic] = []
+        for file in schemaFiles {
+            let loaded = SchemaFile.load(path: file)
+            diagnostics += loaded.diagnostics
+            if let extra = loaded.value { schema.merge(extra) }
+        }
+        return Checked(value: schema, diagnostics: diagnostics)
+    }
+}

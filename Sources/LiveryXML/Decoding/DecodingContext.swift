@@ -1,0 +1,66 @@
+import LiveryModel
+
+/// Shared state while decoding one file: its source, for locations, and the findings so far.
+/// Decoding never stops at the first problem: every error of a file is collected.
+struct DecodingContext {
+    let source: SourceText
+    var diagnostics: [Diagnostic] = []
+
+    init(source: SourceText) {
+        self.source = source
+    }
+
+    func location(_ element: XMLElement) -> SourceLocation { source.location(of: element) }
+
+    mutating func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation) {
+        diagnostics.append(.error(code, message, at: location))
+    }
+
+    mutating func warning(_ code: DiagnosticCode, _ message: String, at location: SourceLocation) {
+        diagnostics.append(.warning(code, message, at: location))
+    }
+
+    /// A required attribute, reporting its absence (or emptiness).
+    mutating func required(_ name: String, of element: XMLElement, example: String) -> String? {
+        guard let value = element.attribute(name), !ValueSyntax.trimmed(value).isEmpty else {
+            error(.attributeMissing, "<\(element.name)> needs a '\(name)' attribute, e.g. \(example)", at: location(element))
+            return nil
+        }
+        return value
+    }
+
+    /// Warns about attributes the format does not define (likely typos, otherwise ignored).
+    mutating func checkAttributes(of element: XMLElement, allowed: [String]) {
+        for attribute in element.attributes where !allowed.contains(attribute.name) {
+            let hint = Suggestions.didYouMean(attribute.name, in: allowed)
+            warning(.attributeUnknown, "<\(element.name)> has no attribute '\(attribute.name)'; it is ignored\(hint)",
+                    at: source.location(ofAttribute: attribute.name, in: element))
+        }
+    }
+
+    /// Containers hold elements only: stray text is almost always a misplaced value.
+    mutating func checkNoText(in element: XMLElement) {
+        let text = ValueSyntax.trimmed(element.text)
+        guard !text.isEmpty else { return }
+        error(.xmlText, "<\(element.name)> holds elements, not text; found '\(text.prefix(40))'",
+              at: source.location(ofTextIn: element))
+    }
+
+    mutating func unknownElement(_ element: XMLElement, in parent: String, expected: [String]) {
+        let hint = Suggestions.didYouMean(element.name, in: expected)
+        let list = expected.map { "<\($0)>" }.joined(separator: ", ")
+        error(.elementUnknown, "unexpected <\(element.name)> in <\(parent)>\(hint.isEmpty ? "; expected \(list)" : hint)",
+              at: location(element))
+    }
+
+    /// Checks a name against `[A-Za-z_][A-Za-z0-9_.-]*` (constants, classes, params, operations).
+    mutating func checkName(_ name: String, of element: XMLElement, attribute: String = "name") -> Bool {
+        let valid = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
+        if !valid {
+            error(.attributeInvalid, "'\(name)' is not a valid \(attribute); use letters, digits, '_', '.' and '-', starting with a letter or '_'",
+                  at: source.location(ofAttribute: attribute, in: element))
+        }
+        return valid
+    }
+}

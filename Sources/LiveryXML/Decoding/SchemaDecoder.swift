@@ -1,0 +1,95 @@
+import LiveryModel
+
+/// Decodes a `<components>` schema file (section 5 of the format).
+enum SchemaDecoder {
+    static func decode(_ root: XMLElement, context: inout DecodingContext) -> [ComponentSchema] {
+        guard root.name == "components" else {
+            context.error(.rootUnexpected, "a schema file must have a <components> root element, found <\(root.name)>",
+                          at: context.location(root))
+            return []
+        }
+        context.checkAttributes(of: root, allowed: [])
+        context.checkNoText(in: root)
+        return root.children.compactMap { element in
+            guard element.name == "component" else {
+                context.unknownElement(element, in: "components", expected: ["component"])
+                return nil
+            }
+            return component(element, context: &context)
+        }
+    }
+
+    private static func component(_ element: XMLElement, context: inout DecodingContext) -> ComponentSchema? {
+        context.checkAttributes(of: element, allowed: ["name", "extends"])
+        context.checkNoText(in: element)
+        guard let name = context.required("name", of: element, example: "<component name=\"chatbubble\" extends=\"uiview\">"),
+              context.checkName(name, of: element) else { return nil }
+        var operations: [OperationSchema] = []
+        for child in element.children {
+            guard child.name == "operation" else {
+                context.unknownElement(child, in: "component", expected: ["operation"])
+                continue
+            }
+            if let operation = operation(child, context: &context) { operations.append(operation) }
+        }
+        return ComponentSchema(name: name, extends: element.attribute("extends"), operations: operations)
+    }
+
+    private static func operation(_ element: XMLElement, context: inout DecodingContext) -> OperationSchema? {
+        context.checkAttributes(of: element, allowed: ["name", "states"])
+        context.checkNoText(in: element)
+        guard let name = context.required("name", of: element, example: "<operation name=\"bubbleColor\">"),
+              context.checkName(name, of: element) else { return nil }
+        var allowsStates = false
+        if let states = element.attribute("states") {
+            guard case .success(let flag) = ValueSyntax.bool(states) else {
+                context.error(.schemaInvalid, "states must be true or false, found '\(states)'",
+                              at: context.source.location(ofAttribute: "states", in: element))
+                return nil
+            }
+            allowsStates = flag
+        }
+        var params: [ParamSchema] = []
+        for child in element.children {
+            guard child.name == "param" else {
+                context.unknownElement(child, in: "operation", expected: ["param"])
+                continue
+            }
+            if let param = param(child, context: &context) { params.append(param) }
+        }
+        return OperationSchema(name: name, allowsStates: allowsStates, params: params)
+    }
+
+    private static func param(_ element: XMLElement, context: inout DecodingContext) -> ParamSchema? {
+        context.checkAttributes(of: element, allowed: ["name", "type", "values", "of"])
+        context.checkNoText(in: element)
+        guard let name = context.required("name", of: element, example: "<param name=\"color\" type=\"color\"/>"),
+              let typeName = context.required("type", of: element, example: "<param name=\"color\" type=\"color\"/>") else { return nil }
+        let typeNames = ValueType.allCases.map(\.rawValue)
+        guard let type = ValueType(rawValue: typeName) else {
+            context.error(.schemaInvalid, "unknown param type '\(typeName)'\(Suggestions.didYouMean(typeName, in: typeNames)); use one of \(typeNames.joined(separator: ", "))",
+                          at: context.source.location(ofAttribute: "type", in: element))
+            return nil
+        }
+        var allowed: [String]?
+        if type == .enumeration {
+            let values = (element.attribute("values") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+            guard !values.isEmpty, values.allSatisfy(ValueSyntax.isIdentifier) else {
+                context.error(.schemaInvalid, "an enum param lists its values, e.g. values=\"none round pointed\"",
+                              at: context.location(element))
+                return nil
+            }
+            allowed = values
+        }
+        var elementType: ValueType?
+        if let of = element.attribute("of") {
+            guard type == .array, let parsed = ValueType(rawValue: of), parsed != .array else {
+                context.error(.schemaInvalid, "'of' names the element type of an array param, e.g. type=\"array\" of=\"color\"",
+                              at: context.source.location(ofAttribute: "of", in: element))
+                return nil
+            }
+            elementType = parsed
+        }
+        return ParamSchema(name: name, type: type, allowedValues: allowed, elementType: elementType)
+    }
+}

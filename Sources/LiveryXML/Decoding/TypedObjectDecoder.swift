@@ -1,0 +1,98 @@
+import LiveryModel
+
+/// Decodes a typed element (`<color>`, `<font>`, `<array>`...) into a `TypedObject`.
+extension DecodingContext {
+    static let typeNames = ValueType.allCases.map(\.rawValue)
+
+    /// Returns nil, with diagnostics, when the element is not a valid typed object.
+    /// `extraAttributes` are allowed besides the type's own (e.g. `name` in `<constants>`).
+    mutating func typedObject(_ element: XMLElement, extraAttributes: [String] = []) -> TypedObject? {
+        guard let type = ValueType(rawValue: element.name) else {
+            let hint = Suggestions.didYouMean(element.name, in: Self.typeNames)
+            error(.elementUnknown, "<\(element.name)> is not a typed object\(hint.isEmpty ? "; use one of \(Self.typeNames.joined(separator: ", "))" : hint)",
+                  at: location(element))
+            return nil
+        }
+        let here = location(element)
+        if let reference = element.attribute("ref") {
+            let others = element.attributes.filter { $0.name != "ref" && !extraAttributes.contains($0.name) }
+            if !ValueSyntax.trimmed(element.text).isEmpty || !element.children.isEmpty || !others.isEmpty {
+                error(.referenceContent, "a reference has no content: write <\(element.name) ref=\"\(reference)\"/> with no text, elements or other attributes",
+                      at: here)
+                return nil
+            }
+            guard checkName(reference, of: element, attribute: "ref") else { return nil }
+            return TypedObject(type: type, content: .reference(reference), location: here)
+        }
+        if type == .array {
+            checkAttributes(of: element, allowed: extraAttributes)
+            checkNoText(in: element)
+            var items: [TypedObject] = []
+            var valid = true
+            for child in element.children {
+                if let item = typedObject(child) { items.append(item) } else { valid = false }
+            }
+            return valid ? TypedObject(type: .array, content: .array(items), location: here) : nil
+        }
+        if let child = element.children.first {
+            error(.elementUnknown, "<\(element.name)> holds text, not elements; found <\(child.name)>", at: location(child))
+            return nil
+        }
+        let ownAttributes: [String] = switch type {
+        case .color: ["format"]
+        case .font: ["family", "size", "weight"]
+        case .image: ["cache"]
+        default: []
+        }
+        checkAttributes(of: element, allowed: ownAttributes + extraAttributes)
+        let text = element.text
+        let parsed: ValueSyntax.Parsed<Value> = switch type {
+        case .float: ValueSyntax.float(text).map(Value.float)
+        case .integer: ValueSyntax.integer(text).map(Value.integer)
+        case .bool: ValueSyntax.bool(text).map(Value.bool)
+        case .string: .success(.string(text))
+        case .color: ValueSyntax.color(text, format: element.attribute("format")).map(Value.color)
+        case .point: ValueSyntax.point(text).map(Value.point)
+        case .size: ValueSyntax.size(text).map(Value.size)
+        case .rect: ValueSyntax.rect(text).map(Value.rect)
+        case .insets: ValueSyntax.insets(text).map(Value.insets)
+        case .enumeration: ValueSyntax.enumeration(text).map(Value.enumeration)
+        case .font: fontValue(element)
+        case .image: imageValue(element)
+        case .array: preconditionFailure("arrays are decoded above")
+        }
+        switch parsed {
+        case .success(let value):
+            return TypedObject(type: type, content: .literal(value), location: here)
+        case .failure(let problem):
+            let at = switch type {
+            case .font: here
+            case .color where problem.message.hasPrefix("unknown color format"):
+                source.location(ofAttribute: "format", in: element)
+            default: source.location(ofTextIn: element)
+            }
+            error(.valueInvalid, problem.message, at: at)
+            return nil
+        }
+    }
+
+    private mutating func fontValue(_ element: XMLElement) -> ValueSyntax.Parsed<Value> {
+        let text = ValueSyntax.trimmed(element.text)
+        guard text.isEmpty else {
+            return .failure(.init(message: "a font is described by attributes and has no text; found '\(text.prefix(40))'"))
+        }
+        return ValueSyntax.font(family: element.attribute("family"), size: element.attribute("size"),
+                                weight: element.attribute("weight")).map(Value.font)
+    }
+
+    private mutating func imageValue(_ element: XMLElement) -> ValueSyntax.Parsed<Value> {
+        var cache = false
+        if let flag = element.attribute("cache") {
+            switch ValueSyntax.bool(flag) {
+            case .success(let value): cache = value
+            case .failure: return .failure(.init(message: "cache must be true or false, found '\(flag)'"))
+            }
+        }
+        return ValueSyntax.assetName(element.text).map { .image(ImageReference(name: $0, cache: cache)) }
+    }
+}

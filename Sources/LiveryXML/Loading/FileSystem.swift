@@ -1,0 +1,54 @@
+import Foundation
+
+/// The few file-system questions the front end asks, in one place.
+enum FileSystem {
+    enum Kind { case file, directory, link, missing, other }
+
+    static func kind(of path: String) -> Kind {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let type = attributes[.type] as? FileAttributeType else { return .missing }
+        switch type {
+        case .typeRegular: return .file
+        case .typeDirectory: return .directory
+        case .typeSymbolicLink: return .link
+        default: return .other
+        }
+    }
+
+    /// Entry names, sorted, hidden ones (`.DS_Store`, `.git`) left out.
+    static func entries(of directory: String) -> [String]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        return names.filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    static func read(_ path: String, limit: Int) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: limit + 1) else { return [] }
+        return [UInt8](data)
+    }
+
+    static func join(_ folder: String, _ name: String) -> String {
+        if folder.isEmpty || folder == "." { return name }
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// The folder holding `path` (`.` for a bare name), for finding sibling themes.
+    static func parent(of path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    static func lastComponent(of path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        return trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+    }
+
+    /// A key that is the same however a folder was spelled (`Themes/A.theme`, `./Themes/A.theme/`).
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

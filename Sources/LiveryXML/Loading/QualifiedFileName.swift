@@ -1,0 +1,56 @@
+import LiveryModel
+
+/// A file name split into its parts: `bubble@2x~ipad.png` is base `bubble`, scale 2, qualifiers
+/// `{ipad}`, extension `png`. Tags are case-insensitive; `@Nx` may stand before or after them.
+struct QualifiedFileName {
+    var base: String
+    var qualifiers: TraitSet
+    var scale: Int
+    var pathExtension: String
+
+    enum Problem: Error {
+        case tag(TraitSet.TagError)
+        case scale(String)
+    }
+
+    static func parse(_ name: String) throws(Problem) -> QualifiedFileName {
+        let dot = name.lastIndex(of: ".")
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let pathExtension = dot.map { String(name[name.index(after: $0)...]) } ?? ""
+        var segments = stem.split(separator: "~", omittingEmptySubsequences: false).map(String.init)
+        var scale: Int?
+        for index in segments.indices {
+            guard let at = segments[index].lastIndex(of: "@") else { continue }
+            let suffix = segments[index][segments[index].index(after: at)...].lowercased()
+            guard suffix.hasSuffix("x"), let value = Int(suffix.dropLast()), (1...9).contains(value), scale == nil else {
+                throw .scale(String(segments[index][at...]))
+            }
+            scale = value
+            segments[index] = String(segments[index][..<at])
+        }
+        let qualifiers: TraitSet
+        do {
+            qualifiers = try TraitSet(tags: segments.dropFirst())
+        } catch {
+            throw .tag(error)
+        }
+        return QualifiedFileName(base: segments[0], qualifiers: qualifiers, scale: scale ?? 1, pathExtension: pathExtension)
+    }
+
+    /// A diagnostic for a name that does not parse, located at the file.
+    static func diagnostic(for problem: Problem, file: String, location: SourceLocation) -> Diagnostic {
+        switch problem {
+        case .tag(.unknown(let tag)):
+            let known = (Idiom.allCases.map(\.rawValue) + Appearance.allCases.map(\.rawValue)
+                + Contrast.allCases.map(\.rawValue))
+            let hint = Suggestions.didYouMean(tag.lowercased(), in: known)
+            return .error(.qualifierUnknown, "unknown qualifier '~\(tag)' in '\(file)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
+                          at: location)
+        case .tag(.conflict(let first, let second)):
+            return .error(.qualifierConflict, "'\(file)' has two qualifiers of one dimension ('~\(first)' and '~\(second)'); keep one",
+                          at: location)
+        case .scale(let text):
+            return .error(.qualifierUnknown, "'\(text)' in '\(file)' is not a scale; write @2x or @3x, once", at: location)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import LiveryModel
+
+/// Reads one `.theme` folder: `Info.xml`, every configuration (and schema) file directly in it,
+/// and the files under `assets/`. Collects every problem instead of stopping at the first.
+struct ThemeFolderReader {
+    var limits: FrontEndLimits
+    /// Numbers operations uniquely across everything a workspace reads.
+    var nextSerial = 0
+
+    /// Reads just `Info.xml`, which is all discovery needs.
+    func readInfo(folder: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
+        let path = FileSystem.join(folder, "Info.xml")
+        guard FileSystem.kind(of: path) == .file else {
+            return (nil, [.error(.infoMissing, "a theme folder needs an Info.xml, e.g. <theme-info id=\"com.acme.dark\" name=\"Dark\"/>",
+                                 at: SourceLocation(file: path))])
+        }
+        guard let (document, diagnostics) = parse(path) else {
+            return (nil, [.error(.fileUnreadable, "cannot read the file", at: SourceLocation(file: path))])
+        }
+        guard let document else { return (nil, diagnostics) }
+        var context = DecodingContext(source: document.source)
+        let decoded = InfoDecoder.decode(document.root, context: &context)
+        return (decoded, diagnostics + context.diagnostics)
+    }
+
+    mutating func read(folder: String) -> LoadedTheme {
+        var (header, diagnostics) = readInfo(folder: folder)
+        var files: [ConfigurationFile] = []
+        var components: [ComponentSchema] = []
+        var assets: [AssetVariant] = []
+        var sourceFiles: [String] = []
+        let entries = FileSystem.entries(of: folder) ?? []
+        if entries.count > limits.maxFilesPerTheme {
+            diagnostics.append(.error(.fileIgnored, "the theme has \(entries.count) entries; at most \(limits.maxFilesPerTheme) are read",
+                                      at: SourceLocation(file: folder)))
+        }
+        for name in entries.prefix(limits.maxFilesPerTheme) {
+            let path = FileSystem.join(folder, name)
+            switch FileSystem.kind(of: path) {
+            case .link:
+                diagnostics.append(.error(.fileLink, "'\(name)' is a symbolic link; theme folders hold real files only, so nothing outside the folder is read",
+                                          at: SourceLocation(file: path)))
+            case .directory where name == "assets":
+                readAssets(folder: folder, relative: "assets", themeID: header?.info.id ?? "",
+                           into: &assets, sourceFiles: &sourceFiles, diagnostics: &diagnostics)
+            case .directory:
+                diagnostics.append(.warning(.fileIgnored, "subfolder '\(name)' is ignored; only assets/ is read from a theme's subfolders",
+                                            at: SourceLocation(file: path)))
+            case .file where name == "Info.xml":
+                sourceFiles.append(name)
+            case .file where name.lowercased().hasSuffix(".xml"):
+                sourceFiles.append(name)
+                readConfiguration(path: path, name: name, into: &files, components: &components, diagnostics: &diagnostics)
+            default:
+                continue
+            }
+        }
+        if header != nil, diagnostics.contains(where: { $0.code == .infoMissing }) { header = nil }
+        return LoadedTheme(path: folder, header: header, files: files, schemaComponents: components,
+                           assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics)
+    }
+
+    private mutating func readConfiguration(path: String, name: String, into files: inout [ConfigurationFile],
+                                            components: inout [ComponentSchema], diagnostics: inout [Diagnostic]) {
+        let qualified: QualifiedFileName
+        do {
+            qualified = try QualifiedFileName.parse(name)
+        } catch {
+            diagnostics.append(QualifiedFileName.diagnostic(for: error, file: name, location: SourceLocation(file: path)))
+            return
+        }
+        guard let (document, parseDiagnostics) = parse(path) else {
+            diagnostics.append(.error(.fileUnreadable, "cannot read the file", at: SourceLocation(file: path)))
+            return
+        }
+        diagnostics += parseDiagnostics
+        guard let document else { return }
+        var context = DecodingContext(source: document.source)
+        defer { diagnostics += context.diagnostics }
+        switch document.root.name {
+        case "components":
+            // A theme may carry the schema of the custom components it styles (a Livery extension:
+            // it applies to the theme and every theme inheriting from it).
+            components += SchemaDecoder.decode(document.root, context: &context)
+        case "theme":
+            var decoder = ConfigurationDecoder(context: context, nextSerial: nextSerial)
+            files.append(decoder.decode(document.root, fileName: name, qualifiers: qualified.qualifiers))
+            nextSerial = decoder.nextSerial
+            context = decoder.context
+        default:
+            context.error(.rootUnexpected, "a configuration file must have a <theme> root element (or <components> for a schema), found <\(document.root.name)>",
+                          at: context.location(document.root))
+        }
+    }
+
+    private func readAssets(folder: String, relative: String, themeID: String, into assets: inout [AssetVariant],
+                            sourceFiles: inout [String], diagnostics: inout [Diagnostic]) {
+        var seen: [AssetKey: String] = [:]
+        var pending = [relative]
+        var count = 0
+        while let directory = pending.popLast() {
+            for name in FileSystem.entries(of: FileSystem.join(folder, directory)) ?? [] {
+                let file = directory + "/" + name
+                let path = FileSystem.join(folder, file)
+                switch FileSystem.kind(of: path) {
+                case .directory:
+                    pending.append(file)
+                    continue
+                case .file:
+                    break
+                case .link:
+                    diagnostics.append(.error(.fileLink, "asset '\(file)' is a symbolic link; assets must be real files inside the theme folder",
+                                              at: SourceLocation(file: path)))
+                    continue
+                default:
+                    continue
+                }
+                count += 1
+                guard count <= limits.maxAssetsPerTheme else {
+                    diagnostics.append(.error(.fileIgnored, "more than \(limits.maxAssetsPerTheme) asset files; the rest are ignored",
+                                              at: SourceLocation(file: path)))
+                    return
+                }
+                let qualified: QualifiedFileName
+                do {
+                    qualified = try QualifiedFileName.parse(name)
+                } catch {
+                    diagnostics.append(QualifiedFileName.diagnostic(for: error, file: file, location: SourceLocation(file: path)))
+                    continue
+                }
+                let folderPart = directory.dropFirst(relative.count + 1)
+                let assetName = folderPart.isEmpty ? qualified.base : folderPart + "/" + qualified.base
+                let key = AssetKey(name: assetName, qualifiers: qualified.qualifiers, scale: qualified.scale)
+                if let other = seen[key] {
+                    diagnostics.append(.error(.assetAmbiguous, "'\(file)' and '\(other)' are the same variant of asset '\(assetName)'; keep one",
+                                              at: SourceLocation(file: path)))
+                    continue
+                }
+                seen[key] = file
+                sourceFiles.append(file)
+                assets.append(AssetVariant(name: assetName, themeID: themeID, file: file,
+                                           qualifiers: qualified.qualifiers, scale: qualified.scale))
+            }
+        }
+    }
+
+    private struct AssetKey: Hashable {
+        var name: String
+        var qualifiers: TraitSet
+        var scale: Int
+    }
+
+    /// nil when the file cannot be read at all; otherwise the document (nil if malformed) and findings.
+    private func parse(_ path: String) -> (XMLDocument?, [Diagnostic])? {
+        guard let bytes = FileSystem.read(path, limit: limits.maxFileBytes) else { return nil }
+        guard bytes.count <= limits.maxFileBytes else {
+            return (nil, [.error(.fileUnreadable, "the file is larger than \(limits.maxFileBytes) bytes, the limit for a theme file",
+                                 at: SourceLocation(file: path))])
+        }
+        let result = XMLDocumentParser.parse(SourceText(path: path, bytes: bytes))
+        return (result.document, result.diagnostics)
+    }
+}

@@ -1,0 +1,316 @@
+import LiveryModel
+
+/// Resolves a chain of themes (root first) for trait sets, by the rules of section 4 of the
+/// format, checking every operation against the schema on the way.
+///
+/// One resolver serves many trait sets: checks that do not depend on traits run once, and
+/// findings are collected across trait sets (a problem seen in several is reported once).
+final class ThemeResolver {
+    let chain: [LoadedTheme]
+    let schema: Schema
+    let assets: AssetCatalog
+
+    private(set) var diagnostics: [Diagnostic] = []
+    private var reported: Set<Diagnostic> = []
+    private var referencedConstants: Set<String> = []
+    private var referencedClasses: Set<String> = []
+    private var referencedAssets: Set<String> = []
+    /// Schema checks already done, per (operation serial, component).
+    private var checked: [CheckKey: Bool] = [:]
+    /// Per own operation that overrode another: true while it has set the same value every time.
+    private var redundant: [Int: (Bool, OperationSyntax)] = [:]
+
+    private struct CheckKey: Hashable {
+        var serial: Int
+        var component: String
+    }
+
+    init(chain: [LoadedTheme], schema: Schema) {
+        self.chain = chain
+        self.schema = schema
+        self.assets = AssetCatalog(searchOrder: chain.reversed().compactMap(\.info?.id),
+                                   variants: chain.flatMap(\.assets))
+    }
+
+    /// The trait values the chain's configuration files distinguish.
+    var axes: TraitAxes {
+        var axes = TraitAxes()
+        for theme in chain {
+            for file in theme.files { axes.insert(file.qualifiers) }
+        }
+        return axes
+    }
+
+    func report(_ diagnostic: Diagnostic) {
+        if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
+    }
+
+    /// The instances for one trait set, sorted by id.
+    func resolve(_ traits: TraitSet) -> [ResolvedInstance] {
+        var pass = Pass(resolver: self, traits: traits)
+        return pass.run()
+    }
+
+    /// Findings that need every trait set seen first: unused definitions, redundant overrides.
+    func finish() {
+        for (isRedundant, operation) in redundant.values where isRedundant {
+            report(.warning(.overrideRedundant, "operation '\(operation.name)' sets the value it already has; remove it",
+                            at: operation.location))
+        }
+        for theme in chain {
+            for file in theme.files {
+                for constant in file.constants where !referencedConstants.contains(constant.name) {
+                    report(.warning(.constantUnused, "constant '\(constant.name)' is never referenced; remove it or use it with ref=\"\(constant.name)\"",
+                                    at: constant.location))
+                }
+                for definition in file.classes where !referencedClasses.contains(definition.name) {
+                    report(.warning(.classUnused, "class '\(definition.name)' is never used; remove it or add it to an instance's class attribute",
+                                    at: definition.location))
+                }
+            }
+            for asset in theme.assets where !referencedAssets.contains(asset.name) {
+                report(.warning(.assetUnused, "asset '\(asset.name)' is never used by an <image>; remove the file or reference it",
+                                at: SourceLocation(file: FileSystem.join(theme.path, asset.file))))
+            }
+        }
+    }
+
+    /// Resolution for one trait set. Tables are built fresh for each: references bind late,
+    /// against the final definitions of the whole chain for these traits.
+    private struct Pass {
+        let resolver: ThemeResolver
+        let traits: TraitSet
+        var constants: [String: ConstantSyntax] = [:]
+        var classes: [String: ClassSyntax] = [:]
+        var constantValues: [String: Value?] = [:]
+        var resolvingConstants: [String] = []
+        var classOperations: [String: [OperationSyntax]] = [:]
+        var resolvingClasses: [String] = []
+        var resolvedParams: [Int: [Param]?] = [:]
+
+        init(resolver: ThemeResolver, traits: TraitSet) {
+            self.resolver = resolver
+            self.traits = traits
+        }
+
+        var layers: [ConfigurationFile] {
+            resolver.chain.flatMap { theme in theme.files.filter { $0.qualifiers.applies(in: traits) } }
+        }
+
+        mutating func run() -> [ResolvedInstance] {
+            var definitions: [String: [InstanceSyntax]] = [:]
+            for file in layers {
+                for constant in file.constants {
+                    if let earlier = constants[constant.name], earlier.object.type != constant.object.type {
+                        resolver.report(.error(.constantTypeChange, "constant '\(constant.name)' is a \(earlier.object.type.rawValue) (at \(earlier.location)); a redefinition must keep its type, not make it a \(constant.object.type.rawValue)",
+                                               at: constant.location))
+                        continue
+                    }
+                    constants[constant.name] = constant
+                }
+                for definition in file.classes { classes[definition.name] = definition }
+                for instance in file.instances { definitions[instance.id, default: []].append(instance) }
+            }
+            // Constants are checked even when nothing references them, so a broken one is reported.
+            for name in constants.keys.sorted() { _ = constantValue(name) }
+            return definitions.keys.sorted().compactMap { resolveInstance(definitions[$0]!) }
+        }
+
+        mutating func resolveInstance(_ definitions: [InstanceSyntax]) -> ResolvedInstance? {
+            let first = definitions[0]
+            let component = first.component
+            var knownComponent = true
+            var operations = OperationList<OperationSyntax>()
+            var visited: [OperationSyntax] = []
+            for definition in definitions {
+                guard definition.component == component else {
+                    resolver.report(.error(.instanceComponentMismatch, "instance '\(definition.id)' is a \(component) (at \(first.location)) but a \(definition.component) here; an identifier has one component type everywhere",
+                                           at: definition.location))
+                    continue
+                }
+                if resolver.schema.components[component] == nil {
+                    knownComponent = false
+                    let hint = Suggestions.didYouMean(component, in: resolver.schema.components.keys)
+                    resolver.report(.error(.componentUnknown, "unknown component type '\(component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
+                                           at: definition.location))
+                }
+                for name in definition.classes {
+                    let inherited = effectiveOperations(ofClass: name, usedAt: definition.classLocation)
+                    operations.add(contentsOf: inherited, identity: \.identity)
+                    visited += inherited
+                }
+                visited += definition.operations
+                for operation in definition.operations {
+                    let replaced = operations.add(operation, identity: operation.identity)
+                    noteOverride(operation, replaced: replaced)
+                }
+            }
+            guard knownComponent else { return nil }
+            // Every occurrence is checked, including ones a later layer overrides: a typo must not
+            // hide behind an override. Results are cached, so the effective ones cost nothing more.
+            for operation in visited {
+                _ = resolver.check(operation, component: component)
+                _ = params(of: operation, component: component)
+            }
+            var resolved: [ResolvedOperation] = []
+            for operation in operations.elements {
+                guard resolver.check(operation, component: component), let params = params(of: operation, component: component) else {
+                    continue
+                }
+                resolved.append(ResolvedOperation(name: operation.name, state: operation.state, params: params))
+            }
+            return ResolvedInstance(id: first.id, component: component, operations: resolved)
+        }
+
+        /// Tracks whether an instance's own operation only repeats the value it overrides.
+        mutating func noteOverride(_ operation: OperationSyntax, replaced: OperationSyntax?) {
+            var same = false
+            if let replaced, replaced.serial != operation.serial,
+               let old = paramsIgnoringErrors(replaced), let new = paramsIgnoringErrors(operation) {
+                same = old == new
+            }
+            let previous = resolver.redundant[operation.serial]?.0 ?? true
+            resolver.redundant[operation.serial] = (previous && same, operation)
+        }
+
+        private mutating func paramsIgnoringErrors(_ operation: OperationSyntax) -> [Param]? {
+            if let cached = resolvedParams[operation.serial] { return cached }
+            var values: [Param] = []
+            for param in operation.params {
+                guard let value = value(of: param.object) else { return nil }
+                values.append(Param(name: param.name, value: value))
+            }
+            return values.sorted { $0.name < $1.name }
+        }
+
+        mutating func effectiveOperations(ofClass name: String, usedAt location: SourceLocation) -> [OperationSyntax] {
+            guard let definition = classes[name] else {
+                let hint = Suggestions.didYouMean(name, in: classes.keys)
+                resolver.report(.error(.classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)", at: location))
+                return []
+            }
+            resolver.referencedClasses.insert(name)
+            if let cached = classOperations[name] { return cached }
+            if let start = resolvingClasses.firstIndex(of: name) {
+                let cycle = (resolvingClasses[start...] + [name]).joined(separator: " -> ")
+                resolver.report(.error(.classCycle, "class '\(name)' includes itself: \(cycle)", at: definition.location))
+                return []
+            }
+            resolvingClasses.append(name)
+            var operations = OperationList<OperationSyntax>()
+            for inner in definition.classes {
+                operations.add(contentsOf: effectiveOperations(ofClass: inner, usedAt: definition.location), identity: \.identity)
+            }
+            operations.add(contentsOf: definition.operations, identity: \.identity)
+            resolvingClasses.removeLast()
+            classOperations[name] = operations.elements
+            return operations.elements
+        }
+
+        mutating func params(of operation: OperationSyntax, component: String) -> [Param]? {
+            if let cached = resolvedParams[operation.serial] { return cached }
+            let signature = resolver.schema.operation(operation.name, of: component)
+            var result: [Param]? = []
+            for param in operation.params {
+                guard let value = value(of: param.object),
+                      checkValue(value, of: param, signature: signature?.params.first { $0.name == param.name }, operation: operation)
+                else {
+                    result = nil
+                    continue
+                }
+                result?.append(Param(name: param.name, value: value))
+            }
+            resolvedParams[operation.serial] = result
+            return result
+        }
+
+        /// Checks that need the resolved value: enum values, array element types, assets.
+        mutating func checkValue(_ value: Value, of param: ParamSyntax, signature: ParamSchema?, operation: OperationSyntax) -> Bool {
+            var valid = true
+            if case .enumeration(let text) = value, let allowed = signature?.allowedValues, !allowed.contains(text) {
+                let hint = Suggestions.didYouMean(text, in: allowed)
+                resolver.report(.error(.enumValue, "'\(text)' is not a value of \(operation.name)'s \(param.name)\(hint.isEmpty ? "; use one of \(allowed.joined(separator: ", "))" : hint)",
+                                       at: param.object.location))
+                valid = false
+            }
+            if case .array(let items) = value, let elementType = signature?.elementType,
+               let wrong = items.first(where: { $0.type != elementType }) {
+                resolver.report(.error(.paramType, "\(operation.name)'s \(param.name) is an array of \(elementType.rawValue), not of \(wrong.type.rawValue)",
+                                       at: param.object.location))
+                valid = false
+            }
+            return valid && checkImages(in: value, at: param.object.location)
+        }
+
+        mutating func checkImages(in value: Value, at location: SourceLocation) -> Bool {
+            switch value {
+            case .image(let image):
+                resolver.referencedAssets.insert(image.name)
+                guard resolver.assets.contains(image.name, traits: traits) else {
+                    let themes = resolver.chain.reversed().map { FileSystem.lastComponent(of: $0.path) }.joined(separator: ", ")
+                    resolver.report(.error(.assetMissing, "no asset '\(image.name)' for traits \(traits): add assets/\(image.name).png to \(themes)",
+                                           at: location))
+                    return false
+                }
+                return true
+            case .array(let items):
+                return items.reduce(true) { checkImages(in: $1, at: location) && $0 }
+            default:
+                return true
+            }
+        }
+
+        mutating func value(of object: TypedObject) -> Value? {
+            switch object.content {
+            case .literal(let value):
+                return value
+            case .array(let items):
+                var values: [Value] = []
+                for item in items {
+                    guard let value = value(of: item) else { return nil }
+                    values.append(value)
+                }
+                return .array(values)
+            case .reference(let name):
+                resolver.referencedConstants.insert(name)
+                guard let constant = constants[name] else {
+                    let candidates = constants.values.filter { $0.object.type == object.type }.map(\.name)
+                    let hint = Suggestions.didYouMean(name, in: candidates)
+                    resolver.report(.error(.referenceUnknown, "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
+                                           at: object.location))
+                    return nil
+                }
+                guard constant.object.type == object.type else {
+                    resolver.report(.error(.referenceType, "constant '\(name)' is a \(constant.object.type.rawValue) but is used as a \(object.type.rawValue)",
+                                           at: object.location))
+                    return nil
+                }
+                return constantValue(name)
+            }
+        }
+
+        mutating func constantValue(_ name: String) -> Value? {
+            if let cached = constantValues[name] { return cached }
+            guard let constant = constants[name] else { return nil }
+            if let start = resolvingConstants.firstIndex(of: name) {
+                let cycle = (resolvingConstants[start...] + [name]).joined(separator: " -> ")
+                resolver.report(.error(.referenceCycle, "constant '\(name)' refers to itself: \(cycle)", at: constant.location))
+                return nil
+            }
+            resolvingConstants.append(name)
+            let value = value(of: constant.object)
+            resolvingConstants.removeLast()
+            constantValues[name] = .some(value)
+            return value
+        }
+    }
+
+    /// Checks an operation against the component's schema, once per (operation, component).
+    func check(_ operation: OperationSyntax, component: String) -> Bool {
+        let key = CheckKey(serial: operation.serial, component: component)
+        if let known = checked[key] { return known }
+        let valid = SchemaChecker.check(operation, component: component, schema: schema, report: report)
+        checked[key] = valid
+        return valid
+    }
+}

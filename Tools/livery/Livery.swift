@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `livery`: validates, compiles and inspects Livery themes. Exit codes: 0 success,
+/// 1 errors in the input (diagnostics on stderr), 64 usage errors.
+@main
+struct Livery: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "livery",
+        abstract: "Validate, compile and inspect Livery themes.",
+        subcommands: [Validate.self, Dump.self]
+    )
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import LiveryXML
+
+/// Options every command that reads themes shares.
+struct ThemeOptions: ParsableArguments {
+    @Option(name: .customLong("themes"), help: ArgumentHelp("A folder searched for parent themes (repeatable).", valueName: "DIR"))
+    var themeFolders: [String] = []
+
+    @Option(name: .customLong("schema"), help: ArgumentHelp("A <components> schema file adding component types (repeatable).", valueName: "FILE"))
+    var schemaFiles: [String] = []
+
+    func workspace() -> ThemeWorkspace {
+        ThemeWorkspace(searchPaths: themeFolders, schemaFiles: schemaFiles)
+    }
+}
+
+enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
