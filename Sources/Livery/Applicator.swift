@@ -314,6 +314,7 @@ public final class Applicator {
             let from = slots[Int(existing)].group
             guard from != group else { return }
             retarget(slot: existing, object: component, to: group)
+            scopes[Int(scope)].current?.images.endPass()
             return
         }
         let slot = allocateSlot(for: component)
@@ -326,6 +327,7 @@ public final class Applicator {
         guard slots[Int(slot)].accepted else { return }
         buildFullApply(instance, group: group)
         applyPending(to: slot, object: component, instance: instance, group: group)
+        scopes[Int(scope)].current?.images.endPass()
         emitChanges(group: group, instance: instance, components: 1)
     }
 

@@ -58,6 +58,11 @@ public struct LiveryConfiguration: Hashable, Sendable {
                 .error(.runtimeConfiguration, "the configuration is not well-formed XML: \(message)",
                        at: SourceLocation(file: file, line: parser.lineNumber, column: parser.columnNumber)))
         }
+        if reader.openElements != 0, !reader.diagnostics.hasErrors {
+            // Some parsers accept a truncated document; an unclosed element is still an error.
+            reader.diagnostics.append(.error(.runtimeConfiguration, "the configuration ends before its elements are closed",
+                                             at: SourceLocation(file: file, line: parser.lineNumber)))
+        }
         if !reader.sawRoot, !reader.diagnostics.hasErrors {
             reader.diagnostics.append(.error(.runtimeConfiguration, "the root element must be <livery-configuration>",
                                              at: SourceLocation(file: file)))
@@ -78,6 +83,7 @@ private final class ConfigurationReader: NSObject, XMLParserDelegate {
     var sawRoot = false
     private var depth = 0
     private var text = ""
+    var openElements: Int { depth }
 
     init(file: String, baseFolder: String) {
         self.file = file

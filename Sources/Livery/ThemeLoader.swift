@@ -57,9 +57,15 @@ public struct LoadedTheme: Sendable {
 /// open to loading in the background.
 public protocol ThemeLoader: Sendable {
     /// What `Info.xml` (or the compiled file's header) says about the theme at `path`.
-    func info(at path: String) -> LoadResult<ThemeInfo>
+    func info(at path: String, searchPaths: [String]) -> LoadResult<ThemeInfo>
     /// Loads the theme, finding its parents in `searchPaths`.
     func load(_ theme: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> LoadResult<LoadedTheme>
+    /// Forgets anything cached, so the next read sees what is on disk now.
+    func forgetCachedReads()
+}
+
+extension ThemeLoader {
+    public func forgetCachedReads() {}
 }
 
 /// Reads compiled theme files. Preferred over the folder whenever a compiled file exists and

@@ -106,8 +106,10 @@ public final class ThemeManager {
     /// Forgets every loaded theme, discovers again and re-applies (after themes changed on
     /// disk, or a theme was downloaded).
     public func reloadThemes() {
-        loaded.removeAll()
+        loaded = memoryThemes
         generation += 1
+        folderLoader?.forgetCachedReads()
+        compiledLoader?.forgetCachedReads()
         discoverThemes()
         if let current = currentThemeID, theme(current) == nil { currentThemeID = nil }
         notify(Change(theme: true, traits: false, scale: false, reload: true))
@@ -202,10 +204,10 @@ public final class ThemeManager {
                 var isFolder: ObjCBool = false
                 guard files.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
                 if isFolder.boolValue, folderExtensions.contains(fileExtension), let folderLoader {
-                    record(folderLoader.info(at: path), path: path, compiled: false, into: &found)
+                    record(folderLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: false, into: &found)
                 } else if !isFolder.boolValue, let compiledLoader,
                           fileExtension == compiledLoader.fileExtension.lowercased() {
-                    record(compiledLoader.info(at: path), path: path, compiled: true, into: &found)
+                    record(compiledLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: true, into: &found)
                 }
             }
         }

@@ -77,3 +77,132 @@ final class DiagnosticsRecorder {
     var all: [Diagnostic] { box.items }
     func count(_ code: DiagnosticCode) -> Int { box.items.filter { $0.code == code }.count }
 }
+
+// MARK: Sample themes
+
+/// The repository's `Themes/` folder.
+let themesFolder: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.appendingPathComponent("Themes").path
+}()
+
+enum TailStyle: String, ThemeValueConvertible {
+    case none, round, pointed
+}
+
+/// The sample themes' custom component, as an app would write it.
+@MainActor
+final class ChatBubble: View {
+    var bubbleColors = PerState<Color>()
+    var tailStyle = TailStyle.none
+    var textInsets = Insets(top: 0, left: 0, bottom: 0, right: 0)
+}
+
+/// No `extends`: the parent comes from the schema the manager loaded.
+@MainActor
+func chatBubbleBinding(extends parent: String? = nil) -> ComponentBinding<ChatBubble> {
+    var binding = ComponentBinding<ChatBubble>("chatbubble", extends: parent)
+    binding.bindPerState("bubbleColor", get: { $0.bubbleColors.value(for: $1) }, set: { $0.bubbleColors.set($1, for: $2) })
+    binding.bind("tailStyle", \.tailStyle)
+    binding.bind("textInsets", \.textInsets)
+    return binding
+}
+
+/// A fresh component of the Swift class bound to a component type.
+@MainActor
+func makeComponent(_ type: String) -> View {
+    switch type {
+    case "uilabel": Label()
+    case "uibutton": Button()
+    case "uiimageview": ImageView()
+    case "uiswitch": Switch()
+    case "uislider": Slider()
+    case "uiprogressview": ProgressView()
+    case "uitextfield": TextField()
+    case "uitextview": TextView()
+    case "uinavigationbar": NavigationBar()
+    case "chatbubble": ChatBubble()
+    default: View()
+    }
+}
+
+/// What a property holds, read independently of the bindings (so a wrong setter shows up).
+enum Readback: Equatable {
+    case value(Value?)
+    case image(name: String?, theme: String?, file: String?)
+
+    init(image: ThemeImage?) {
+        self = .image(name: image?.name, theme: image?.themeID, file: image?.file)
+    }
+}
+
+@MainActor
+func readBack(_ object: View, _ operation: String, _ state: ControlState) -> Readback? {
+    func v(_ value: Value?) -> Readback { .value(value) }
+    func c(_ color: Color?) -> Readback { .value(color.map(Value.color)) }
+    func f(_ font: Font?) -> Readback { .value(font.map(Value.font)) }
+    func e(_ text: String) -> Readback { .value(.enumeration(text)) }
+    switch (object, operation) {
+    case (let o as Button, "titleColor"): return c(o.titleColors.value(for: state))
+    case (let o as Button, "title"): return v(o.titles.value(for: state).map(Value.string))
+    case (let o as Button, "image"): return Readback(image: o.images.value(for: state))
+    case (let o as Button, "backgroundImage"): return Readback(image: o.backgroundImages.value(for: state))
+    case (let o as Button, "titleFont"): return f(o.titleFont)
+    case (let o as Button, "contentEdgeInsets"): return v(.insets(o.contentEdgeInsets))
+    case (let o as Slider, "thumbImage"): return Readback(image: o.thumbImages.value(for: state))
+    case (let o as ChatBubble, "bubbleColor"): return c(o.bubbleColors.value(for: state))
+    case _ where state != .normal: return nil
+    case (let o as Label, "textColor"): return c(o.textColor)
+    case (let o as Label, "font"): return f(o.font)
+    case (let o as Label, "textAlignment"): return e(o.textAlignment.rawValue)
+    case (let o as Label, "numberOfLines"): return v(.integer(Int64(o.numberOfLines)))
+    case (let o as Label, "text"): return v(o.text.map(Value.string))
+    case (let o as ImageView, "image"): return Readback(image: o.image)
+    case (let o as ImageView, "contentMode"): return e(o.contentMode.rawValue)
+    case (let o as Switch, "onTintColor"): return c(o.onTintColor)
+    case (let o as Switch, "thumbTintColor"): return c(o.thumbTintColor)
+    case (let o as Slider, "minimumTrackTintColor"): return c(o.minimumTrackTintColor)
+    case (let o as Slider, "maximumTrackTintColor"): return c(o.maximumTrackTintColor)
+    case (let o as Slider, "thumbTintColor"): return c(o.thumbTintColor)
+    case (let o as ProgressView, "progressTintColor"): return c(o.progressTintColor)
+    case (let o as ProgressView, "trackTintColor"): return c(o.trackTintColor)
+    case (let o as TextField, "textColor"): return c(o.textColor)
+    case (let o as TextField, "font"): return f(o.font)
+    case (let o as TextField, "textAlignment"): return e(o.textAlignment.rawValue)
+    case (let o as TextField, "placeholderColor"): return c(o.placeholderColor)
+    case (let o as TextField, "borderStyle"): return e(o.borderStyle.rawValue)
+    case (let o as TextView, "textColor"): return c(o.textColor)
+    case (let o as TextView, "font"): return f(o.font)
+    case (let o as TextView, "textAlignment"): return e(o.textAlignment.rawValue)
+    case (let o as TextView, "textContainerInset"): return v(.insets(o.textContainerInset))
+    case (let o as NavigationBar, "barTintColor"): return c(o.barTintColor)
+    case (let o as NavigationBar, "titleColor"): return c(o.titleColor)
+    case (let o as NavigationBar, "titleFont"): return f(o.titleFont)
+    case (let o as NavigationBar, "backgroundImage"): return Readback(image: o.backgroundImage)
+    case (let o as NavigationBar, "translucent"): return v(.bool(o.isTranslucent))
+    case (let o as ChatBubble, "tailStyle"): return e(o.tailStyle.rawValue)
+    case (let o as ChatBubble, "textInsets"): return v(.insets(o.textInsets))
+    case (let o, "frame"): return v(.rect(o.frame))
+    case (let o, "backgroundColor"): return c(o.backgroundColor)
+    case (let o, "cornerRadius"): return v(.float(o.cornerRadius))
+    case (let o, "borderColor"): return c(o.borderColor)
+    case (let o, "borderWidth"): return v(.float(o.borderWidth))
+    case (let o, "alpha"): return v(.float(o.alpha))
+    case (let o, "hidden"): return v(.bool(o.isHidden))
+    case (let o, "tintColor"): return c(o.tintColor)
+    case (let o, "clipsToBounds"): return v(.bool(o.clipsToBounds))
+    case (let o, "shadowColor"): return c(o.shadowColor)
+    case (let o, "shadowOpacity"): return v(.float(o.shadowOpacity))
+    case (let o, "shadowRadius"): return v(.float(o.shadowRadius))
+    case (let o, "shadowOffset"): return v(.size(o.shadowOffset))
+    default: return nil
+    }
+}
+
+/// What the dump says a property must hold: the value, or for images the file picked.
+func expected(_ value: Value, theme: ResolvedTheme, scale: Int) -> Readback {
+    guard case .image(let reference) = value else { return .value(value) }
+    let file = theme.assets.select(reference.name, traits: theme.traits, scale: scale)
+    return .image(name: reference.name, theme: file?.themeID, file: file?.file)
+}
