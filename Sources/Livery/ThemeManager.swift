@@ -89,18 +89,20 @@ public final class ThemeManager {
         return true
     }
 
-    /// Changes the active traits, e.g. dark mode on; observers re-apply what changed.
-    public func setTraits(_ traits: TraitSet) {
-        guard traits != self.traits else { return }
+    /// Changes the active traits, e.g. dark mode on, and optionally the scale, in one step:
+    /// observers re-apply what changed once.
+    public func setTraits(_ traits: TraitSet, scale: Int? = nil) {
+        let scale = max(1, scale ?? self.scale)
+        let change = Change(theme: false, traits: traits != self.traits, scale: scale != self.scale, reload: false)
+        guard change.traits || change.scale else { return }
         self.traits = traits
-        notify(Change(theme: false, traits: true, scale: false, reload: false))
+        self.scale = scale
+        notify(change)
     }
 
+    /// Changes the display scale images are picked for.
     public func setScale(_ scale: Int) {
-        let scale = max(1, scale)
-        guard scale != self.scale else { return }
-        self.scale = scale
-        notify(Change(theme: false, traits: false, scale: true, reload: false))
+        setTraits(traits, scale: scale)
     }
 
     /// Forgets every loaded theme, discovers again and re-applies (after themes changed on
