@@ -185,13 +185,18 @@ public final class Applicator {
         case revert(OperationSetter, ControlState)
     }
 
-    var slots: [Slot] = []
+    let slots = SlotStorage()
     private var freeSlots: [Int32] = []
     private var slotByObject: [ObjectIdentifier: Int32] = [:]
     var groups: [Group] = []
     var scopes: [ScopeState] = []
     private var identifierNumbers: [String: Int32] = [:]
     private var identifiers: [String] = []
+    struct OperationKey: Hashable {
+        var name: String
+        var state: String
+    }
+    private var operationNumbers: [OperationKey: Int32] = [:]
     private var sweepCursor = 0
     private var prepared: [PreparedTheme.Key: (theme: PreparedTheme, lastUse: Int)] = [:]
     private var preparedClock = 0
@@ -262,7 +267,7 @@ public final class Applicator {
 
     /// The identifier `component` is styled as, if it is.
     public func identifier(of component: AnyObject) -> String? {
-        liveSlot(of: component).map { identifiers[Int(groups[Int(slots[Int($0)].group)].identifier)] }
+        liveSlot(of: component).map { identifiers[Int(groups[Int(slots.base[Int($0)].group)].identifier)] }
     }
 
     /// Slots in use, released components not yet swept included; O(1).
@@ -270,7 +275,7 @@ public final class Applicator {
 
     /// Counts live components, reclaiming the slots of released ones; O(n), for tests and tools.
     public func liveComponentCount() -> Int {
-        for index in slots.indices where slots[index].objectID != nil && slots[index].object == nil {
+        for index in 0..<slots.count where slots.base[index].objectID != nil && slots.base[index].object == nil {
             releaseSlot(Int32(index))
         }
         return slotByObject.count
@@ -284,8 +289,8 @@ public final class Applicator {
             guard let group = scopes[scope].groupByIdentifier[number] else { continue }
             var slot = groups[Int(group)].head
             while slot >= 0 {
-                let next = slots[Int(slot)].next
-                if let object = slots[Int(slot)].object { result.append(object) } else { releaseSlot(slot) }
+                let next = slots.base[Int(slot)].next
+                if let object = slots.base[Int(slot)].object { result.append(object) } else { releaseSlot(slot) }
                 slot = next
             }
         }
@@ -311,7 +316,7 @@ public final class Applicator {
         let group = group(scope: scope, identifier: intern(identifier))
         counters = ApplyStatistics()
         if let existing = liveSlot(of: component) {
-            let from = slots[Int(existing)].group
+            let from = slots.base[Int(existing)].group
             guard from != group else { return }
             retarget(slot: existing, object: component, to: group)
             scopes[Int(scope)].current?.images.endPass()
@@ -323,8 +328,8 @@ public final class Applicator {
             reportUnknownIdentifier(group: group)
             return
         }
-        slots[Int(slot)].accepted = accepts(instance, component, group: group)
-        guard slots[Int(slot)].accepted else { return }
+        slots.base[Int(slot)].accepted = accepts(instance, component, group: group)
+        guard slots.base[Int(slot)].accepted else { return }
         buildFullApply(instance, group: group)
         applyPending(to: slot, object: component, instance: instance, group: group)
         scopes[Int(scope)].current?.images.endPass()
@@ -392,7 +397,8 @@ public final class Applicator {
         let resolved = loaded.variants.resolved(for: wanted.traits)
         let images = ImageLoader(theme: resolved, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
                                  cache: imageCache, diagnostics: diagnostics)
-        let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings, intern: intern)
+        let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings, intern: intern,
+                                  internOperation: internOperation)
         if prepared.count >= max(1, preparedThemeLimit),
            let oldest = prepared.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             prepared[oldest] = nil
@@ -416,11 +422,12 @@ public final class Applicator {
             counters.identifiersChanged += 1
             var updated = 0
             var slot = groups[Int(group)].head
+            let context = valueContext(group: group)
             while slot >= 0 {
-                let next = slots[Int(slot)].next
-                if let object = slots[Int(slot)].object {
-                    if slots[Int(slot)].accepted {
-                        applyPending(to: slot, object: object, instance: new, group: group)
+                let next = slots.base[Int(slot)].next
+                if let object = slots.base[Int(slot)].object {
+                    if slots.base[Int(slot)].accepted {
+                        applyPending(to: slot, object: object, instance: new, group: group, context: context)
                         updated += 1
                     }
                 } else {
@@ -439,12 +446,12 @@ public final class Applicator {
             if let new { buildFullApply(new, group: group) } else { pending.removeAll(keepingCapacity: true) }
             let fullApply = pending
             while slot >= 0 {
-                let next = slots[Int(slot)].next
-                if let object = slots[Int(slot)].object {
+                let next = slots.base[Int(slot)].next
+                if let object = slots.base[Int(slot)].object {
                     revertAll(slot: slot, object: object)
                     if let new {
-                        slots[Int(slot)].accepted = accepts(new, object, group: group)
-                        if slots[Int(slot)].accepted {
+                        slots.base[Int(slot)].accepted = accepts(new, object, group: group)
+                        if slots.base[Int(slot)].accepted {
                             pending = fullApply
                             applyPending(to: slot, object: object, instance: new, group: group)
                         }
@@ -464,8 +471,8 @@ public final class Applicator {
     }
 
     private func retarget(slot: Int32, object: AnyObject, to group: Int32) {
-        let oldGroup = slots[Int(slot)].group
-        let old = slots[Int(slot)].accepted ? groups[Int(oldGroup)].applied : nil
+        let oldGroup = slots.base[Int(slot)].group
+        let old = slots.base[Int(slot)].accepted ? groups[Int(oldGroup)].applied : nil
         unlink(slot: slot)
         link(slot: slot, into: group)
         let new = groups[Int(group)].applied
@@ -475,10 +482,10 @@ public final class Applicator {
             applyPending(to: slot, object: object, instance: new, group: group)
         } else {
             revertAll(slot: slot, object: object)
-            slots[Int(slot)].accepted = false
+            slots.base[Int(slot)].accepted = false
             if let new {
-                slots[Int(slot)].accepted = accepts(new, object, group: group)
-                if slots[Int(slot)].accepted {
+                slots.base[Int(slot)].accepted = accepts(new, object, group: group)
+                if slots.base[Int(slot)].accepted {
                     buildFullApply(new, group: group)
                     applyPending(to: slot, object: object, instance: new, group: group)
                 }
@@ -500,22 +507,30 @@ public final class Applicator {
     /// ones (recording originals first) and reverts of those `new` no longer has.
     private func buildDiff(from old: PreparedInstance, to new: PreparedInstance, group: Int32) {
         pending.removeAll(keepingCapacity: true)
-        for (index, operation) in new.operations.enumerated() {
-            let name = operation.operation.name
-            let state = operation.operation.state
-            let previous = old.operations.firstIndex {
-                $0.operation.name == name && $0.operation.state == state
+        let oldOperations = old.operations
+        let newOperations = new.operations
+        // Plain loops over interned keys: instances have a handful of operations, and closures
+        // here would cost isolation checks and copies per comparison.
+        for index in 0..<newOperations.count {
+            let operation = newOperations[index]
+            var previous = -1
+            for candidate in 0..<oldOperations.count where oldOperations[candidate].key == operation.key {
+                previous = candidate
+                break
             }
-            if let previous, operation.sameEffect(as: old.operations[previous]) { continue }
+            if previous >= 0, operation.sameEffect(as: oldOperations[previous]) { continue }
             guard usable(operation, new, group: group) else { continue }
-            pending.append(.set(index, capture: previous == nil || !usableQuietly(old.operations[previous!])))
+            pending.append(.set(index, capture: previous < 0 || !usableQuietly(oldOperations[previous])))
         }
-        for operation in old.operations where usableQuietly(operation) {
-            let name = operation.operation.name
-            let state = operation.operation.state
-            if !new.operations.contains(where: { $0.operation.name == name && $0.operation.state == state }) {
-                pending.append(.revert(operation.setter!, operation.state))
+        for index in 0..<oldOperations.count {
+            let operation = oldOperations[index]
+            guard usableQuietly(operation) else { continue }
+            var kept = false
+            for candidate in 0..<newOperations.count where newOperations[candidate].key == operation.key {
+                kept = true
+                break
             }
+            if !kept { pending.append(.revert(operation.setter!, operation.state)) }
         }
     }
 
@@ -546,9 +561,9 @@ public final class Applicator {
 
     /// Runs `pending` on one component. Hot path: no lookups by name, no allocation once the
     /// originals are recorded.
-    private func applyPending(to slot: Int32, object: AnyObject, instance: PreparedInstance, group: Int32) {
-        let context = ValueContext(images: scopes[Int(groups[Int(group)].scope)].current?.images,
-                                   theme: scopes[Int(groups[Int(group)].scope)].current?.theme)
+    private func applyPending(to slot: Int32, object: AnyObject, instance: PreparedInstance, group: Int32,
+                              context: ValueContext? = nil) {
+        let context = context ?? valueContext(group: group)
         for change in pending {
             switch change {
             case .set(let index, let capture):
@@ -556,7 +571,7 @@ public final class Applicator {
                 let setter = operation.setter!
                 if capture, !hasOriginal(slot: slot, setter: setter, state: operation.state),
                    let original = setter.capture(object, operation.state) {
-                    slots[Int(slot)].originals.append(Original(setter: setter, state: operation.state, value: original))
+                    slots.base[Int(slot)].originals.append(Original(setter: setter, state: operation.state, value: original))
                 }
                 switch setter.apply(object, operation.operation, context) {
                 case .applied:
@@ -575,21 +590,26 @@ public final class Applicator {
         }
     }
 
+    private func valueContext(group: Int32) -> ValueContext {
+        let current = scopes[Int(groups[Int(group)].scope)].current
+        return ValueContext(images: current?.images)
+    }
+
     private func hasOriginal(slot: Int32, setter: OperationSetter, state: ControlState) -> Bool {
-        slots[Int(slot)].originals.contains { $0.setter === setter && $0.state == state }
+        slots.base[Int(slot)].originals.contains { $0.setter === setter && $0.state == state }
     }
 
     private func revert(slot: Int32, object: AnyObject, setter: OperationSetter, state: ControlState) {
-        guard let index = slots[Int(slot)].originals.firstIndex(where: { $0.setter === setter && $0.state == state })
+        guard let index = slots.base[Int(slot)].originals.firstIndex(where: { $0.setter === setter && $0.state == state })
         else { return }
-        let original = slots[Int(slot)].originals.remove(at: index)
+        let original = slots.base[Int(slot)].originals.remove(at: index)
         original.setter.restore(object, original.state, original.value)
         counters.operationsReverted += 1
     }
 
     /// Puts back every recorded original, newest first (the order that undoes the writes).
     private func revertAll(slot: Int32, object: AnyObject) {
-        while let original = slots[Int(slot)].originals.popLast() {
+        while let original = slots.base[Int(slot)].originals.popLast() {
             original.setter.restore(object, original.state, original.value)
             counters.operationsReverted += 1
         }
@@ -658,6 +678,15 @@ public final class Applicator {
         return number
     }
 
+    /// Interns an operation identity (name, state); prepared themes share the numbers.
+    func internOperation(_ name: String, _ state: String) -> Int32 {
+        let key = OperationKey(name: name, state: state)
+        if let number = operationNumbers[key] { return number }
+        let number = Int32(operationNumbers.count)
+        operationNumbers[key] = number
+        return number
+    }
+
     private func group(scope: Int32, identifier: Int32) -> Int32 {
         if let group = scopes[Int(scope)].groupByIdentifier[identifier] { return group }
         let group = Int32(groups.count)
@@ -672,7 +701,7 @@ public final class Applicator {
     /// whose address was reused by `component` is reclaimed here.
     private func liveSlot(of component: AnyObject) -> Int32? {
         guard let slot = slotByObject[ObjectIdentifier(component)] else { return nil }
-        if slots[Int(slot)].object === component { return slot }
+        if slots.base[Int(slot)].object === component { return slot }
         releaseSlot(slot)
         return nil
     }
@@ -682,11 +711,10 @@ public final class Applicator {
         if let free = freeSlots.popLast() {
             slot = free
         } else {
-            slot = Int32(slots.count)
-            slots.append(Slot())
+            slot = slots.append(Slot())
         }
-        slots[Int(slot)].object = component
-        slots[Int(slot)].objectID = ObjectIdentifier(component)
+        slots.base[Int(slot)].object = component
+        slots.base[Int(slot)].objectID = ObjectIdentifier(component)
         slotByObject[ObjectIdentifier(component)] = slot
         return slot
     }
@@ -694,49 +722,81 @@ public final class Applicator {
     private func link(slot: Int32, into group: Int32) {
         // At the head, so a component styled by a setter during a pass is not visited twice.
         let head = groups[Int(group)].head
-        slots[Int(slot)].group = group
-        slots[Int(slot)].previous = -1
-        slots[Int(slot)].next = head
-        if head >= 0 { slots[Int(head)].previous = slot }
+        slots.base[Int(slot)].group = group
+        slots.base[Int(slot)].previous = -1
+        slots.base[Int(slot)].next = head
+        if head >= 0 { slots.base[Int(head)].previous = slot }
         groups[Int(group)].head = slot
         groups[Int(group)].count += 1
     }
 
     private func unlink(slot: Int32) {
-        let group = slots[Int(slot)].group
+        let group = slots.base[Int(slot)].group
         guard group >= 0 else { return }
-        let previous = slots[Int(slot)].previous
-        let next = slots[Int(slot)].next
-        if previous >= 0 { slots[Int(previous)].next = next } else { groups[Int(group)].head = next }
-        if next >= 0 { slots[Int(next)].previous = previous }
+        let previous = slots.base[Int(slot)].previous
+        let next = slots.base[Int(slot)].next
+        if previous >= 0 { slots.base[Int(previous)].next = next } else { groups[Int(group)].head = next }
+        if next >= 0 { slots.base[Int(next)].previous = previous }
         groups[Int(group)].count -= 1
-        slots[Int(slot)].group = -1
-        slots[Int(slot)].previous = -1
-        slots[Int(slot)].next = -1
+        slots.base[Int(slot)].group = -1
+        slots.base[Int(slot)].previous = -1
+        slots.base[Int(slot)].next = -1
     }
 
     /// Frees a slot; its originals are dropped (the component is gone or was just reverted).
     private func releaseSlot(_ slot: Int32) {
-        guard let objectID = slots[Int(slot)].objectID else { return }
+        guard let objectID = slots.base[Int(slot)].objectID else { return }
         unlink(slot: slot)
         if slotByObject[objectID] == slot { slotByObject[objectID] = nil }
-        slots[Int(slot)].object = nil
-        slots[Int(slot)].objectID = nil
-        slots[Int(slot)].accepted = false
-        slots[Int(slot)].originals.removeAll()
+        slots.base[Int(slot)].object = nil
+        slots.base[Int(slot)].objectID = nil
+        slots.base[Int(slot)].accepted = false
+        slots.base[Int(slot)].originals.removeAll()
         freeSlots.append(slot)
     }
 
     /// Looks at a few slots per call, reclaiming released components' slots, so the table
     /// never fills with dead entries and no call pays for more than a constant amount.
     private func sweep(steps: Int) {
-        guard !slots.isEmpty else { return }
+        guard slots.count > 0 else { return }
         for _ in 0..<steps {
             if sweepCursor >= slots.count { sweepCursor = 0 }
-            if slots[sweepCursor].objectID != nil, slots[sweepCursor].object == nil {
+            if slots.base[sweepCursor].objectID != nil, slots.base[sweepCursor].object == nil {
                 releaseSlot(Int32(sweepCursor))
             }
             sweepCursor += 1
         }
+    }
+}
+
+/// The registry's slots in one manually managed buffer: an apply pass reads a slot's weak
+/// reference and links in place, without copying the slot (an `Array` of structs holding a
+/// weak reference would copy, and pay exclusivity checks, on every access).
+final class SlotStorage {
+    private(set) var base: UnsafeMutablePointer<Applicator.Slot>
+    private(set) var count = 0
+    private var capacity = 64
+
+    init() {
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// Appends a slot and returns its index; amortised O(1).
+    func append(_ slot: Applicator.Slot) -> Int32 {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Applicator.Slot>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: slot)
+        count += 1
+        return Int32(count - 1)
     }
 }

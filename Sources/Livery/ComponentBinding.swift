@@ -102,9 +102,8 @@ public struct ComponentBinding<Target: AnyObject> {
         get: @escaping @MainActor (Target, ControlState) -> Property,
         set: @escaping @MainActor (Target, Property, ControlState) -> Void
     ) {
-        bind(operation, decode: { resolved, context in
-            Self.decode(resolved, param: param, context: context)
-        }, get: get, set: set, takesState: true)
+        addSetter(operation, param: param, takesState: true, get: get,
+                  set: { target, value, state in set(target, value, ControlState(rawValue: state)) })
     }
 
     /// A property with one value whatever the state.
@@ -113,9 +112,36 @@ public struct ComponentBinding<Target: AnyObject> {
         get: @escaping @MainActor (Target) -> Property,
         set: @escaping @MainActor (Target, Property) -> Void
     ) {
-        bind(operation, decode: { resolved, context in
-            Self.decode(resolved, param: param, context: context)
-        }, get: { target, _ in get(target) }, set: { target, value, _ in set(target, value) }, takesState: false)
+        addSetter(operation, param: param, takesState: false, get: { target, _ in get(target) },
+                  set: { target, value, _ in set(target, value) })
+    }
+
+    /// The one-param forms, with the decoding inlined: this closure is what a switch calls
+    /// for every operation of every component, so it has as few hops as possible.
+    private mutating func addSetter<Property: ThemeValueConvertible>(
+        _ operation: String, param: String?, takesState: Bool,
+        get: @escaping @MainActor (Target, ControlState) -> Property,
+        set: @escaping @MainActor (Target, Property, String) -> Void
+    ) {
+        let component = self.component
+        setters[operation] = OperationSetter(
+            operation: operation, takesState: takesState, component: component,
+            apply: { object, resolved, context in
+                guard let target = object as? Target else { return .wrongTarget }
+                guard let value: Property = Self.decode(resolved, param: param, context: context) else {
+                    return .valueMismatch("its params \(resolved.params.map(\.name)) do not decode for \(component).\(operation)")
+                }
+                set(target, value, resolved.state)
+                return .applied
+            },
+            capture: { object, state in
+                guard let target = object as? Target else { return nil }
+                return get(target, state) as Any
+            },
+            restore: { object, state, original in
+                guard let target = object as? Target, let value = original as? Property else { return }
+                set(target, value, state.rawValue)
+            })
     }
 
     /// A property reached through a key path: the shortest form for a plain stored property.
@@ -125,6 +151,7 @@ public struct ComponentBinding<Target: AnyObject> {
         bind(operation, param: param, get: { $0[keyPath: keyPath] }, set: { $0[keyPath: keyPath] = $1 })
     }
 
+    @inline(__always)
     static func decode<Property: ThemeValueConvertible>(
         _ resolved: ResolvedOperation, param: String?, context: ValueContext
     ) -> Property? {

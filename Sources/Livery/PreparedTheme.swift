@@ -2,8 +2,10 @@ import LiveryModel
 
 /// One operation of a resolved theme with its setter looked up in advance, so an apply pass
 /// does no string lookups per component.
-struct PreparedOperation {
+final class PreparedOperation {
     let operation: ResolvedOperation
+    /// The interned identity (name, state): diffs compare numbers, not strings.
+    let key: Int32
     let state: ControlState
     /// Nil when the binding has no setter for the operation (reported when applied).
     let setter: OperationSetter?
@@ -11,17 +13,32 @@ struct PreparedOperation {
     /// is unchanged may still be another file after a theme, trait or scale change.
     let imageFiles: String?
 
+    init(operation: ResolvedOperation, key: Int32, setter: OperationSetter?, imageFiles: String?) {
+        self.operation = operation
+        self.key = key
+        self.state = ControlState(rawValue: operation.state)
+        self.setter = setter
+        self.imageFiles = imageFiles
+    }
+
     /// Whether applying `self` after `other` would change nothing.
     func sameEffect(as other: PreparedOperation) -> Bool {
         operation.params == other.operation.params && imageFiles == other.imageFiles
     }
 }
 
-struct PreparedInstance {
+final class PreparedInstance {
     let id: String
     let component: String
     let binding: ResolvedBinding?
-    let operations: [PreparedOperation]
+    let operations: ContiguousArray<PreparedOperation>
+
+    init(id: String, component: String, binding: ResolvedBinding?, operations: ContiguousArray<PreparedOperation>) {
+        self.id = id
+        self.component = component
+        self.binding = binding
+        self.operations = operations
+    }
 }
 
 /// A resolved theme in the shape apply passes want: instances indexed by interned identifier
@@ -45,7 +62,7 @@ final class PreparedTheme {
     private let instanceByIdentifier: [Int32]
 
     init(key: Key, theme: ResolvedTheme, images: ImageLoader, bindings: BindingTable,
-         intern: (String) -> Int32) {
+         intern: (String) -> Int32, internOperation: (String, String) -> Int32) {
         self.key = key
         self.theme = theme
         self.images = images
@@ -62,12 +79,14 @@ final class PreparedTheme {
                 binding = bindings.binding(for: instance.component)
                 bindingCache[instance.component] = binding
             }
-            let operations = instance.operations.map { operation in
-                PreparedOperation(
+            var operations = ContiguousArray<PreparedOperation>()
+            operations.reserveCapacity(instance.operations.count)
+            for operation in instance.operations {
+                operations.append(PreparedOperation(
                     operation: operation,
-                    state: ControlState(rawValue: operation.state),
+                    key: internOperation(operation.name, operation.state),
                     setter: binding?.setters[operation.name],
-                    imageFiles: Self.imageFiles(of: operation, images: images))
+                    imageFiles: Self.imageFiles(of: operation, images: images)))
             }
             prepared.append(PreparedInstance(id: instance.id, component: instance.component,
                                              binding: binding, operations: operations))

@@ -18,8 +18,8 @@ public struct ControlState: RawRepresentable, Hashable, Sendable, CustomStringCo
 /// possibly from the shared cache) only when a setter asks for them.
 @MainActor
 public struct ValueContext {
+    /// One reference only: the context is passed to every setter call of a switch.
     let images: ImageLoader?
-    let theme: ResolvedTheme?
 
     /// The image the reference names for the active traits and scale, or nil (with a finding)
     /// when its file cannot be read.
