@@ -118,9 +118,6 @@ private final class TreeBuilder {
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !open.isEmpty else { return }
-        if text.isEmpty, open[open.count - 1].textOffset == nil {
-            open[open.count - 1].textOffset = max(0, consumed - bytes.count)
-        }
         text.append(contentsOf: bytes)
     }
 

@@ -20,7 +20,7 @@ struct QualifiedFileName {
         var segments = stem.split(separator: "~", omittingEmptySubsequences: false).map(String.init)
         var scale: Int?
         for index in segments.indices {
-            guard let at = segments[index].lastIndex(of: "@") else { continue }
+            guard let at = segments[index].firstIndex(of: "@") else { continue }
             let suffix = segments[index][segments[index].index(after: at)...].lowercased()
             guard suffix.hasSuffix("x"), let value = Int(suffix.dropLast()), (1...9).contains(value), scale == nil else {
                 throw .scale(String(segments[index][at...]))

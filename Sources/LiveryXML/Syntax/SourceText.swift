@@ -58,10 +58,29 @@ final class SourceText {
         return location(of: element)
     }
 
-    /// Where the element's value starts: its first non-blank character, else the element.
+    /// Where the element's value starts: its first non-blank character after the start tag.
     func location(ofTextIn element: XMLElement) -> SourceLocation {
-        guard var offset = element.textOffset else { return location(of: element) }
+        var offset = endOfStartTag(at: element.offset)
         while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
         return location(at: offset)
+    }
+
+    /// The offset just past the `>` closing the start tag that begins at `offset`. Attribute
+    /// values may hold a literal `>`, so quoted runs are skipped.
+    func endOfStartTag(at offset: Int) -> Int {
+        var index = offset
+        var quote: UInt8?
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                break
+            }
+        }
+        return index
     }
 }

@@ -8,8 +8,6 @@ struct XMLElement {
     var text: String
     /// Byte offset of the `<` that opens the element.
     var offset: Int
-    /// Byte offset of the first character data, when there is any.
-    var textOffset: Int?
 
     func attribute(_ name: String) -> String? {
         attributes.first { $0.name == name }?.value
