@@ -9,6 +9,11 @@ import LiveryModel
 //   swift run -c release livery-chat-demo --benchmark  # 10,000 components, timings
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--profile-switch") {
+    // Many warm switches and little else, for a profiler.
+    SwitchBenchmark.run(identifiers: 100, switches: 401)
+    exit(0)
+}
 if arguments.contains("--benchmark") {
     SwitchBenchmark.run(identifiers: 100)
     SwitchBenchmark.run(identifiers: 10_000)

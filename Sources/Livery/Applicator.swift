@@ -358,8 +358,9 @@ public final class Applicator {
         if themeChanged { imageCache.removeAll() }
         for (scope, theme) in targets {
             scopes[scope].current = theme
+            let context = ValueContext(images: theme.images)
             for group in scopes[scope].groups {
-                switchGroup(group, to: theme)
+                switchGroup(group, to: theme, context: context)
             }
             theme.images.endPass()
         }
@@ -407,7 +408,7 @@ public final class Applicator {
         return theme
     }
 
-    private func switchGroup(_ group: Int32, to theme: PreparedTheme) {
+    private func switchGroup(_ group: Int32, to theme: PreparedTheme, context: ValueContext) {
         guard groups[Int(group)].count > 0 else {
             groups[Int(group)].applied = theme.instance(identifier: groups[Int(group)].identifier)
             return
@@ -422,7 +423,6 @@ public final class Applicator {
             counters.identifiersChanged += 1
             var updated = 0
             var slot = groups[Int(group)].head
-            let context = valueContext(group: group)
             while slot >= 0 {
                 let next = slots.base[Int(slot)].next
                 if let object = slots.base[Int(slot)].object {
@@ -453,7 +453,7 @@ public final class Applicator {
                         slots.base[Int(slot)].accepted = accepts(new, object, group: group)
                         if slots.base[Int(slot)].accepted {
                             pending = fullApply
-                            applyPending(to: slot, object: object, instance: new, group: group)
+                            applyPending(to: slot, object: object, instance: new, group: group, context: context)
                         }
                     }
                     updated += 1
@@ -506,32 +506,40 @@ public final class Applicator {
     /// Fills `pending` with what turns `old` into `new`: operations whose values changed, new
     /// ones (recording originals first) and reverts of those `new` no longer has.
     private func buildDiff(from old: PreparedInstance, to new: PreparedInstance, group: Int32) {
+        if new.diffSource === old {
+            pending = new.diff
+            return
+        }
         pending.removeAll(keepingCapacity: true)
-        let oldOperations = old.operations
-        let newOperations = new.operations
-        // Plain loops over interned keys: instances have a handful of operations, and closures
-        // here would cost isolation checks and copies per comparison.
-        for index in 0..<newOperations.count {
-            let operation = newOperations[index]
-            var previous = -1
-            for candidate in 0..<oldOperations.count where oldOperations[candidate].key == operation.key {
-                previous = candidate
-                break
+        // Plain loops over interned keys and hashes: instances have a handful of operations,
+        // and closures or element copies here would cost more than the comparison itself.
+        old.keys.withUnsafeBufferPointer { oldKeys in
+            new.keys.withUnsafeBufferPointer { newKeys in
+                for index in 0..<newKeys.count {
+                    var previous = -1
+                    for candidate in 0..<oldKeys.count where oldKeys[candidate] == newKeys[index] {
+                        previous = candidate
+                        break
+                    }
+                    if previous >= 0, old.hashes[previous] == new.hashes[index],
+                       new.operations[index].sameEffect(as: old.operations[previous]) { continue }
+                    guard usable(new.operations[index], new, group: group) else { continue }
+                    pending.append(.set(index, capture: previous < 0 || !usableQuietly(old.operations[previous])))
+                }
+                for index in 0..<oldKeys.count {
+                    var kept = false
+                    for candidate in 0..<newKeys.count where newKeys[candidate] == oldKeys[index] {
+                        kept = true
+                        break
+                    }
+                    if !kept, usableQuietly(old.operations[index]) {
+                        pending.append(.revert(old.operations[index].setter!, old.operations[index].state))
+                    }
+                }
             }
-            if previous >= 0, operation.sameEffect(as: oldOperations[previous]) { continue }
-            guard usable(operation, new, group: group) else { continue }
-            pending.append(.set(index, capture: previous < 0 || !usableQuietly(oldOperations[previous])))
         }
-        for index in 0..<oldOperations.count {
-            let operation = oldOperations[index]
-            guard usableQuietly(operation) else { continue }
-            var kept = false
-            for candidate in 0..<newOperations.count where newOperations[candidate].key == operation.key {
-                kept = true
-                break
-            }
-            if !kept { pending.append(.revert(operation.setter!, operation.state)) }
-        }
+        new.diffSource = old
+        new.diff = pending
     }
 
     private func usableQuietly(_ operation: PreparedOperation) -> Bool {
@@ -571,7 +579,15 @@ public final class Applicator {
                 let setter = operation.setter!
                 if capture, !hasOriginal(slot: slot, setter: setter, state: operation.state),
                    let original = setter.capture(object, operation.state) {
+                    if slots.base[Int(slot)].originals.capacity == 0 {
+                        slots.base[Int(slot)].originals.reserveCapacity(pending.count)
+                    }
                     slots.base[Int(slot)].originals.append(Original(setter: setter, state: operation.state, value: original))
+                }
+                if let call = operation.preparedCall {
+                    call(object)
+                    counters.operationsApplied += 1
+                    continue
                 }
                 switch setter.apply(object, operation.operation, context) {
                 case .applied:

@@ -22,11 +22,18 @@ final class OperationSetter {
     let apply: @MainActor (AnyObject, ResolvedOperation, ValueContext) -> SetterOutcome
     let capture: @MainActor (AnyObject, ControlState) -> Any?
     let restore: @MainActor (AnyObject, ControlState, Any) -> Void
+    /// Decodes an operation once, when a theme is prepared, into a call that only sets the
+    /// value: what a switch runs per component. Nil when the value does not decode (the
+    /// `apply` path then reports why). Not used for operations with images, which are read
+    /// when applied.
+    let prepare: @MainActor (ResolvedOperation) -> (@MainActor (AnyObject) -> Void)?
 
     init(operation: String, takesState: Bool, component: String,
          apply: @escaping @MainActor (AnyObject, ResolvedOperation, ValueContext) -> SetterOutcome,
          capture: @escaping @MainActor (AnyObject, ControlState) -> Any?,
-         restore: @escaping @MainActor (AnyObject, ControlState, Any) -> Void) {
+         restore: @escaping @MainActor (AnyObject, ControlState, Any) -> Void,
+         prepare: @escaping @MainActor (ResolvedOperation) -> (@MainActor (AnyObject) -> Void)?) {
+        self.prepare = prepare
         self.operation = operation
         self.takesState = takesState
         self.component = component
@@ -92,7 +99,22 @@ public struct ComponentBinding<Target: AnyObject> {
             restore: { object, state, original in
                 guard let target = object as? Target, let value = original as? Property else { return }
                 set(target, value, state)
+            },
+            prepare: { resolved in
+                guard let value = decode(resolved, ValueContext(images: nil)) else { return nil }
+                let state = ControlState(rawValue: resolved.state)
+                return { object in set(Self.target(object), value, state) }
             })
+    }
+
+    /// The applicator calls a setter only on objects its binding accepted (`object is
+    /// Target`, checked once at registration) and inherits setters only from bindings whose
+    /// class is a superclass (checked when bindings are resolved), so the cast cannot fail;
+    /// skipping the dynamic cast matters on the per-component path.
+    @inline(__always)
+    static func target(_ object: AnyObject) -> Target {
+        assert(object is Target, "a setter of \(Target.self) was called on \(type(of: object))")
+        return unsafeDowncast(object, to: Target.self)
     }
 
     /// A property that differs per state, e.g. a button's title colour. `param` names the
@@ -141,6 +163,12 @@ public struct ComponentBinding<Target: AnyObject> {
             restore: { object, state, original in
                 guard let target = object as? Target, let value = original as? Property else { return }
                 set(target, value, state.rawValue)
+            },
+            prepare: { resolved in
+                guard let value: Property = Self.decode(resolved, param: param, context: ValueContext(images: nil))
+                else { return nil }
+                let state = resolved.state
+                return { object in set(Self.target(object), value, state) }
             })
     }
 
@@ -161,7 +189,8 @@ public struct ComponentBinding<Target: AnyObject> {
         } else {
             value = resolved.params.count == 1 ? resolved.params[0].value : nil
         }
-        return value.flatMap { Property.fromThemeValue($0, in: context) }
+        guard let value else { return nil }
+        return Property.fromThemeValue(value, in: context)
     }
 
     var erased: AnyComponentBinding {

@@ -2,6 +2,7 @@ import LiveryModel
 
 /// One operation of a resolved theme with its setter looked up in advance, so an apply pass
 /// does no string lookups per component.
+@MainActor
 final class PreparedOperation {
     let operation: ResolvedOperation
     /// The interned identity (name, state): diffs compare numbers, not strings.
@@ -13,31 +14,53 @@ final class PreparedOperation {
     /// is unchanged may still be another file after a theme, trait or scale change.
     let imageFiles: String?
 
+    /// A hash of the params and image files: different hashes mean different effects.
+    let valueHash: Int
+    /// The setter with the value already decoded (nil for images and values that do not decode).
+    let preparedCall: (@MainActor (AnyObject) -> Void)?
+
     init(operation: ResolvedOperation, key: Int32, setter: OperationSetter?, imageFiles: String?) {
         self.operation = operation
         self.key = key
         self.state = ControlState(rawValue: operation.state)
         self.setter = setter
         self.imageFiles = imageFiles
+        var hasher = Hasher()
+        hasher.combine(operation.params)
+        hasher.combine(imageFiles)
+        self.valueHash = hasher.finalize()
+        self.preparedCall = imageFiles == nil ? setter?.prepare(operation) : nil
     }
 
     /// Whether applying `self` after `other` would change nothing.
     func sameEffect(as other: PreparedOperation) -> Bool {
-        operation.params == other.operation.params && imageFiles == other.imageFiles
+        valueHash == other.valueHash && operation.params == other.operation.params && imageFiles == other.imageFiles
     }
 }
 
+@MainActor
 final class PreparedInstance {
     let id: String
     let component: String
     let binding: ResolvedBinding?
     let operations: ContiguousArray<PreparedOperation>
+    /// The operations' interned keys and value hashes, in the same order: a diff scans these
+    /// plain numbers and touches an operation only when its key matches.
+    let keys: ContiguousArray<Int32>
+    let hashes: ContiguousArray<Int>
+    /// The last diff computed towards this instance and the instance it started from.
+    /// Prepared themes are cached, so toggling between two themes or trait sets (dark mode on,
+    /// off, on) finds the diff here instead of recomputing it for every identifier.
+    weak var diffSource: PreparedInstance?
+    var diff: [Applicator.PendingChange] = []
 
     init(id: String, component: String, binding: ResolvedBinding?, operations: ContiguousArray<PreparedOperation>) {
         self.id = id
         self.component = component
         self.binding = binding
         self.operations = operations
+        self.keys = ContiguousArray(operations.map(\.key))
+        self.hashes = ContiguousArray(operations.map(\.valueHash))
     }
 }
 
