@@ -9,6 +9,10 @@ import LiveryModel
 //   swift run -c release livery-chat-demo --benchmark  # 10,000 components, timings
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--profile-register") {
+    for _ in 0..<8 { SwitchBenchmark.run(identifiers: 100, switches: 1) }
+    exit(0)
+}
 if arguments.contains("--profile-switch") {
     // Many warm switches and little else, for a profiler.
     SwitchBenchmark.run(identifiers: 100, switches: 401)

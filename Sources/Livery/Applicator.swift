@@ -611,13 +611,24 @@ public final class Applicator {
         return ValueContext(images: current?.images)
     }
 
+    /// Explicit loops, not `contains(where:)`: a closure here would be copied per element
+    /// and checked for main-actor isolation on every call.
+    private func originalIndex(slot: Int32, setter: OperationSetter, state: ControlState) -> Int? {
+        slots.base[Int(slot)].originals.withUnsafeBufferPointer { originals in
+            for index in 0..<originals.count
+            where originals[index].setter === setter && originals[index].state == state {
+                return index
+            }
+            return nil
+        }
+    }
+
     private func hasOriginal(slot: Int32, setter: OperationSetter, state: ControlState) -> Bool {
-        slots.base[Int(slot)].originals.contains { $0.setter === setter && $0.state == state }
+        originalIndex(slot: slot, setter: setter, state: state) != nil
     }
 
     private func revert(slot: Int32, object: AnyObject, setter: OperationSetter, state: ControlState) {
-        guard let index = slots.base[Int(slot)].originals.firstIndex(where: { $0.setter === setter && $0.state == state })
-        else { return }
+        guard let index = originalIndex(slot: slot, setter: setter, state: state) else { return }
         let original = slots.base[Int(slot)].originals.remove(at: index)
         original.setter.restore(object, original.state, original.value)
         counters.operationsReverted += 1
