@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LiveryBinary", targets: ["LiveryBinary"]),
         .library(name: "Livery", targets: ["Livery"]),
         .executable(name: "livery", targets: ["livery"]),
+        .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +39,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
+        ),
+        // The chat-screen example: headless components styled from Themes/, switched live.
+        .executableTarget(
+            name: "livery-chat-demo",
+            dependencies: ["Livery", "LiveryModel"],
+            path: "Examples/ChatDemo",
+            exclude: ["Livery.xml"]
         ),
         .testTarget(name: "LiveryModelTests", dependencies: ["LiveryModel"]),
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),

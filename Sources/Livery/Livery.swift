@@ -1,1 +1,0 @@
-// The runtime apps link: theme manager, applicator, bindings.

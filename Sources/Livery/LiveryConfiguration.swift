@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import LiveryModel
+
+/// How the manager finds themes: an app ships this as an XML file next to its themes.
+///
+/// ```xml
+/// <livery-configuration default-theme="com.livery.light">
+///   <search-path>Themes</search-path>
+///   <search-path>Downloads</search-path>
+///   <theme-extension>theme</theme-extension>
+///   <theme-extension>purchasedTheme</theme-extension>
+///   <schema>Schemas/Chat.xml</schema>
+/// </livery-configuration>
+/// ```
+///
+/// Relative paths are relative to the configuration file's folder. Without any
+/// `<theme-extension>`, `theme` is used.
+public struct LiveryConfiguration: Hashable, Sendable {
+    public var defaultThemeID: String?
+    public var searchPaths: [String]
+    public var themeExtensions: [String]
+    /// Schema files (`<components>`) declaring the app's own components.
+    public var schemaFiles: [String]
+
+    public init(defaultThemeID: String? = nil, searchPaths: [String] = [], themeExtensions: [String] = ["theme"],
+                schemaFiles: [String] = []) {
+        self.defaultThemeID = defaultThemeID
+        self.searchPaths = searchPaths
+        self.themeExtensions = themeExtensions
+        self.schemaFiles = schemaFiles
+    }
+
+    /// Reads a configuration file. Never throws: problems come back as findings, and
+    /// unknown elements are warnings so that newer files still load in older apps.
+    public static func load(path: String) -> LoadResult<LiveryConfiguration> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return LoadResult(value: nil, diagnostics: [
+                .error(.runtimeConfiguration, "the configuration file cannot be read", at: SourceLocation(file: path)),
+            ])
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        return parse(data, file: path, baseFolder: folder.isEmpty ? "." : folder)
+    }
+
+    /// Parses configuration XML; `baseFolder` anchors relative paths.
+    public static func parse(_ data: Data, file: String = "(configuration)", baseFolder: String = ".") -> LoadResult<LiveryConfiguration> {
+        let reader = ConfigurationReader(file: file, baseFolder: baseFolder)
+        let parser = XMLParser(data: data)
+        // No DTDs, no external entities: a configuration file is plain elements and text.
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = reader
+        if !parser.parse(), !reader.diagnostics.hasErrors {
+            let message = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
+            reader.diagnostics.append(
+                .error(.runtimeConfiguration, "the configuration is not well-formed XML: \(message)",
+                       at: SourceLocation(file: file, line: parser.lineNumber, column: parser.columnNumber)))
+        }
+        if reader.openElements != 0, !reader.diagnostics.hasErrors {
+            // Some parsers accept a truncated document; an unclosed element is still an error.
+            reader.diagnostics.append(.error(.runtimeConfiguration, "the configuration ends before its elements are closed",
+                                             at: SourceLocation(file: file, line: parser.lineNumber)))
+        }
+        if !reader.sawRoot, !reader.diagnostics.hasErrors {
+            reader.diagnostics.append(.error(.runtimeConfiguration, "the root element must be <livery-configuration>",
+                                             at: SourceLocation(file: file)))
+        }
+        guard !reader.diagnostics.hasErrors else { return LoadResult(value: nil, diagnostics: reader.diagnostics) }
+        var configuration = reader.configuration
+        if configuration.themeExtensions.isEmpty { configuration.themeExtensions = ["theme"] }
+        return LoadResult(value: configuration, diagnostics: reader.diagnostics)
+    }
+}
+
+/// The SAX delegate; lives only for one parse, on the calling thread.
+private final class ConfigurationReader: NSObject, XMLParserDelegate {
+    let file: String
+    let baseFolder: String
+    var configuration = LiveryConfiguration(themeExtensions: [])
+    var diagnostics: [Diagnostic] = []
+    var sawRoot = false
+    private var depth = 0
+    private var text = ""
+    var openElements: Int { depth }
+
+    init(file: String, baseFolder: String) {
+        self.file = file
+        self.baseFolder = baseFolder
+    }
+
+    private func location(_ parser: XMLParser) -> SourceLocation {
+        SourceLocation(file: file, line: parser.lineNumber, column: parser.columnNumber)
+    }
+
+    private func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : baseFolder + "/" + path
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        depth += 1
+        text = ""
+        if depth == 1 {
+            guard name == "livery-configuration" else {
+                diagnostics.append(.error(.runtimeConfiguration,
+                                          "the root element must be <livery-configuration>, not <\(name)>",
+                                          at: location(parser)))
+                parser.abortParsing()
+                return
+            }
+            sawRoot = true
+            configuration.defaultThemeID = attributes["default-theme"]
+        } else if depth > 2 {
+            diagnostics.append(.warning(.runtimeConfiguration, "<\(name)> is not expected here and is ignored",
+                                        at: location(parser)))
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        defer { depth -= 1 }
+        guard depth == 2 else { return }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !value.isEmpty else {
+            diagnostics.append(.warning(.runtimeConfiguration, "<\(name)> is empty and is ignored", at: location(parser)))
+            return
+        }
+        switch name {
+        case "search-path": configuration.searchPaths.append(absolute(value))
+        case "theme-extension": configuration.themeExtensions.append(value.hasPrefix(".") ? String(value.dropFirst()) : value)
+        case "schema": configuration.schemaFiles.append(absolute(value))
+        default:
+            diagnostics.append(.warning(.runtimeConfiguration,
+                                        "<\(name)> is not a configuration element (search-path, theme-extension, schema) and is ignored",
+                                        at: location(parser)))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import LiveryModel
+
+/// Codes of the findings the runtime reports. They are stable: apps and tests match on them.
+extension DiagnosticCode {
+    /// A component was styled with an identifier the active theme does not define.
+    public static let runtimeUnknownIdentifier: DiagnosticCode = "runtime-unknown-identifier"
+    /// The theme says the identifier is one component type; the styled object is not of a Swift
+    /// type bound to it.
+    public static let runtimeComponentMismatch: DiagnosticCode = "runtime-component-mismatch"
+    /// No binding exists for the instance's component type.
+    public static let runtimeUnboundComponent: DiagnosticCode = "runtime-unbound-component"
+    /// The binding for the component type has no setter for an operation the theme uses.
+    public static let runtimeUnknownOperation: DiagnosticCode = "runtime-unknown-operation"
+    /// A param is missing or holds a value the setter cannot take.
+    public static let runtimeValueMismatch: DiagnosticCode = "runtime-value-mismatch"
+    /// The theme gives a state to an operation whose setter has none.
+    public static let runtimeUnexpectedState: DiagnosticCode = "runtime-unexpected-state"
+    /// An image's file could not be found or read.
+    public static let runtimeAssetUnavailable: DiagnosticCode = "runtime-asset-unavailable"
+    /// A binding extends a component whose bound Swift type is not a supertype of its own.
+    public static let runtimeBindingInheritance: DiagnosticCode = "runtime-binding-inheritance"
+    /// A theme could not be found or loaded; the previous theme stays in use.
+    public static let runtimeThemeUnavailable: DiagnosticCode = "runtime-theme-unavailable"
+    /// The configuration file is missing or malformed.
+    public static let runtimeConfiguration: DiagnosticCode = "runtime-configuration"
+}
+
+/// Where the runtime's findings go. Problems at run time must never crash an app, yet must not
+/// pass silently either: each distinct finding is delivered once to every observer and kept in
+/// `reported` (bounded), so a developer sees it in the console and a test can assert on it.
+@MainActor
+public final class DiagnosticHook {
+    /// The findings delivered so far, oldest first, at most `capacity` of them.
+    public private(set) var reported: [Diagnostic] = []
+    /// How many findings `reported` keeps; older ones are dropped (observers saw them all).
+    public let capacity: Int
+    private var seen: Set<String> = []
+    private var observers: [Int: @MainActor (Diagnostic) -> Void] = [:]
+    private var nextObserver = 0
+
+    public init(capacity: Int = 1000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Calls `observer` with every finding reported from now on; keep the token to stop.
+    @discardableResult
+    public func observe(_ observer: @escaping @MainActor (Diagnostic) -> Void) -> ObservationToken {
+        let key = nextObserver
+        nextObserver += 1
+        observers[key] = observer
+        return ObservationToken { [weak self] in self?.observers[key] = nil }
+    }
+
+    /// Delivers `diagnostic` unless a finding with the same `key` was delivered before.
+    /// The key names the problem (code, theme, identifier, operation...) so one broken
+    /// operation on 10,000 components yields one finding, not 10,000.
+    public func report(_ diagnostic: Diagnostic, key: String) {
+        guard seen.insert(key).inserted else { return }
+        if reported.count >= capacity { reported.removeFirst(reported.count - capacity + 1) }
+        reported.append(diagnostic)
+        for observer in observers.values { observer(diagnostic) }
+    }
+
+    /// Forgets which findings were delivered, so they are reported again if they recur.
+    public func reset() {
+        seen.removeAll()
+        reported.removeAll()
+    }
+}
+
+/// Keeps an observation alive; `cancel()` ends it (it does not end on release, so observers
+/// registered fire-and-forget keep working).
+@MainActor
+public final class ObservationToken {
+    private var onCancel: (@MainActor () -> Void)?
+    init(_ onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
+    public func cancel() {
+        onCancel?()
+        onCancel = nil
+    }
+}

@@ -1,0 +1,79 @@
+import LiveryModel
+
+/// A value read from disk with what was found on the way (the runtime's counterpart of the
+/// XML front end's `Checked`).
+public struct LoadResult<Value> {
+    public var value: Value?
+    public var diagnostics: [Diagnostic]
+    public init(value: Value?, diagnostics: [Diagnostic] = []) {
+        self.value = value
+        self.diagnostics = diagnostics
+    }
+}
+
+extension LoadResult: Sendable where Value: Sendable {}
+
+/// A theme the manager can activate: what `Info.xml` says and where the theme lives.
+public struct ThemeDescriptor: Hashable, Sendable {
+    public var info: ThemeInfo
+    /// The `.theme` folder (the source), when there is one.
+    public var folder: String?
+    /// The compiled file, when there is one.
+    public var compiledFile: String?
+
+    public init(info: ThemeInfo, folder: String? = nil, compiledFile: String? = nil) {
+        self.info = info
+        self.folder = folder
+        self.compiledFile = compiledFile
+    }
+
+    public var id: String { info.id }
+    /// Where the theme was found, for messages.
+    public var location: String { folder ?? compiledFile ?? "(memory)" }
+}
+
+/// A theme ready to apply: resolved for every trait set it distinguishes, with its assets.
+public struct LoadedTheme: Sendable {
+    public enum Origin: String, Sendable {
+        case folder, compiled, memory
+    }
+
+    public var variants: ThemeVariants
+    public var assets: (any AssetSource)?
+    /// Which loader produced it: exactly one does, so XML and compiled semantics never mix.
+    public var origin: Origin
+
+    public init(variants: ThemeVariants, assets: (any AssetSource)? = nil, origin: Origin = .memory) {
+        self.variants = variants
+        self.assets = assets
+        self.origin = origin
+    }
+
+    public var info: ThemeInfo { variants.info }
+}
+
+/// Reads themes from one kind of storage. The manager owns discovery and the choice of loader;
+/// a loader only reads. Loaders run on the main actor today; being `Sendable` keeps the door
+/// open to loading in the background.
+public protocol ThemeLoader: Sendable {
+    /// What `Info.xml` (or the compiled file's header) says about the theme at `path`.
+    func info(at path: String, searchPaths: [String]) -> LoadResult<ThemeInfo>
+    /// Loads the theme, finding its parents in `searchPaths`.
+    func load(_ theme: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> LoadResult<LoadedTheme>
+    /// Forgets anything cached, so the next read sees what is on disk now.
+    func forgetCachedReads()
+}
+
+extension ThemeLoader {
+    public func forgetCachedReads() {}
+}
+
+/// Reads compiled theme files. Preferred over the folder whenever a compiled file exists and
+/// is up to date with its source, which is what ships in a release build.
+public protocol CompiledThemeLoader: ThemeLoader {
+    /// The compiled files' extension, e.g. `livery`.
+    var fileExtension: String { get }
+    /// Whether the compiled file still says what the folder says. When it does not, the folder
+    /// is loaded instead: an outdated compiled file is never mixed with the source.
+    func isUpToDate(compiledFile: String, source folder: String, searchPaths: [String], schemaFiles: [String]) -> Bool
+}

@@ -1,0 +1,245 @@
+import Foundation
+import LiveryModel
+
+/// Knows every theme the app can use, which one is in use and the active traits; tells its
+/// observers (the applicators) when either changes.
+///
+/// Themes are found once at start in the configured search paths, by folder extension
+/// (`theme`, plus e.g. `purchasedTheme` for downloaded ones) and by compiled-file extension.
+/// A theme is loaded on first use and kept; `reloadThemes()` forgets everything and looks again.
+@MainActor
+public final class ThemeManager {
+    /// What changed, as observers are told.
+    public struct Change: Hashable, Sendable {
+        public var theme: Bool
+        public var traits: Bool
+        public var scale: Bool
+        /// Themes were reloaded: everything in use must be looked up again.
+        public var reload: Bool
+    }
+
+    public let configuration: LiveryConfiguration
+    /// Every finding of discovery, loading and applying: observe it to see problems at run time.
+    public let diagnostics: DiagnosticHook
+    /// The themes found, by id.
+    public private(set) var themes: [String: ThemeDescriptor] = [:]
+    public private(set) var currentThemeID: String?
+    public private(set) var traits: TraitSet
+    /// The display scale images are picked for (1, 2, 3...).
+    public private(set) var scale: Int
+    /// The schema themes are checked against and bindings inherit by: the standard schema
+    /// plus the configured schema files.
+    public private(set) var schema: Schema
+
+    private let folderLoader: (any ThemeLoader)?
+    private let compiledLoader: (any CompiledThemeLoader)?
+    private var memoryThemes: [String: LoadedTheme] = [:]
+    private var loaded: [String: LoadedTheme] = [:]
+    /// Grows with every reload, so caches keyed by it never serve a stale theme.
+    public private(set) var generation = 0
+    private var observers: [Int: @MainActor (Change) -> Void] = [:]
+    private var nextObserver = 0
+
+    /// - Parameters:
+    ///   - folderLoader: reads `.theme` folders (the development path).
+    ///   - compiledLoader: reads compiled files; used whenever one is up to date.
+    ///   - schema: the schema with the configured schema files already merged.
+    public init(configuration: LiveryConfiguration = LiveryConfiguration(),
+                folderLoader: (any ThemeLoader)? = nil,
+                compiledLoader: (any CompiledThemeLoader)? = nil,
+                schema: Schema = Schema(),
+                traits: TraitSet = .none, scale: Int = 1,
+                diagnostics: DiagnosticHook = DiagnosticHook()) {
+        self.configuration = configuration
+        self.folderLoader = folderLoader
+        self.compiledLoader = compiledLoader
+        self.schema = schema
+        self.traits = traits
+        self.scale = max(1, scale)
+        self.diagnostics = diagnostics
+        discoverThemes()
+    }
+
+    // MARK: Observing
+
+    /// Calls `observer` after every change of theme, traits or scale.
+    @discardableResult
+    public func observe(_ observer: @escaping @MainActor (Change) -> Void) -> ObservationToken {
+        let key = nextObserver
+        nextObserver += 1
+        observers[key] = observer
+        return ObservationToken { [weak self] in self?.observers[key] = nil }
+    }
+
+    private func notify(_ change: Change) {
+        // Sorted so that observers run in the order they subscribed.
+        for key in observers.keys.sorted() { observers[key]?(change) }
+    }
+
+    // MARK: Switching
+
+    /// Makes `themeID` the theme in use. On failure (unknown id, theme with errors) the
+    /// previous theme stays, a finding is reported and the result is false.
+    @discardableResult
+    public func activate(themeID: String) -> Bool {
+        guard theme(themeID) != nil else { return false }
+        guard themeID != currentThemeID else { return true }
+        currentThemeID = themeID
+        notify(Change(theme: true, traits: false, scale: false, reload: false))
+        return true
+    }
+
+    /// Changes the active traits, e.g. dark mode on, and optionally the scale, in one step:
+    /// observers re-apply what changed once.
+    public func setTraits(_ traits: TraitSet, scale: Int? = nil) {
+        let scale = max(1, scale ?? self.scale)
+        let change = Change(theme: false, traits: traits != self.traits, scale: scale != self.scale, reload: false)
+        guard change.traits || change.scale else { return }
+        self.traits = traits
+        self.scale = scale
+        notify(change)
+    }
+
+    /// Changes the display scale images are picked for.
+    public func setScale(_ scale: Int) {
+        setTraits(traits, scale: scale)
+    }
+
+    /// Forgets every loaded theme, discovers again and re-applies (after themes changed on
+    /// disk, or a theme was downloaded).
+    public func reloadThemes() {
+        loaded = memoryThemes
+        generation += 1
+        folderLoader?.forgetCachedReads()
+        compiledLoader?.forgetCachedReads()
+        discoverThemes()
+        if let current = currentThemeID, theme(current) == nil { currentThemeID = nil }
+        notify(Change(theme: true, traits: false, scale: false, reload: true))
+    }
+
+    // MARK: Themes
+
+    /// Adds a theme held in memory (tests, generated themes). It replaces a discovered theme
+    /// with the same id.
+    public func add(_ theme: LoadedTheme) {
+        memoryThemes[theme.info.id] = theme
+        themes[theme.info.id] = ThemeDescriptor(info: theme.info)
+        loaded[theme.info.id] = theme
+        generation += 1
+        if theme.info.id == currentThemeID {
+            notify(Change(theme: true, traits: false, scale: false, reload: true))
+        }
+    }
+
+    /// The theme with its variants, loading it on first use. Nil, with a finding, when it
+    /// cannot be loaded.
+    public func theme(_ id: String) -> LoadedTheme? {
+        if let theme = loaded[id] { return theme }
+        guard let descriptor = themes[id] else {
+            unavailable(id, "no theme with this id was found in \(configuration.searchPaths)")
+            return nil
+        }
+        let result = load(descriptor)
+        for diagnostic in result.diagnostics {
+            diagnostics.report(diagnostic, key: "load|\(generation)|\(id)|\(diagnostic)")
+        }
+        guard let theme = result.value, !result.diagnostics.hasErrors else {
+            unavailable(id, "it has errors (see the findings before this one)")
+            return nil
+        }
+        loaded[id] = theme
+        return theme
+    }
+
+    /// The theme in use resolved for the active traits.
+    public var currentTheme: ResolvedTheme? {
+        currentThemeID.flatMap { resolvedTheme(themeID: $0, traits: traits) }
+    }
+
+    public func resolvedTheme(themeID: String, traits: TraitSet) -> ResolvedTheme? {
+        theme(themeID)?.variants.resolved(for: traits)
+    }
+
+    /// The one rule deciding semantics: a compiled file that is up to date wins; otherwise the
+    /// folder. Never both.
+    private func load(_ descriptor: ThemeDescriptor) -> LoadResult<LoadedTheme> {
+        let paths = configuration.searchPaths
+        let schemas = configuration.schemaFiles
+        if let compiled = descriptor.compiledFile, let compiledLoader {
+            let upToDate = descriptor.folder.map {
+                compiledLoader.isUpToDate(compiledFile: compiled, source: $0, searchPaths: paths, schemaFiles: schemas)
+            } ?? true
+            if upToDate { return compiledLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas) }
+        }
+        if descriptor.folder != nil, let folderLoader {
+            return folderLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
+        }
+        return LoadResult(value: nil, diagnostics: [
+            .error(.runtimeThemeUnavailable, "no loader can read \(descriptor.location)", at: nil),
+        ])
+    }
+
+    private func unavailable(_ id: String, _ reason: String) {
+        diagnostics.report(
+            .error(.runtimeThemeUnavailable, "theme '\(id)' is unavailable: \(reason); the theme in use stays", at: nil),
+            key: "unavailable|\(generation)|\(id)")
+    }
+
+    // MARK: Discovery
+
+    /// Finds theme folders and compiled files in the search paths. The first search path that
+    /// holds an id wins; later duplicates are reported and ignored.
+    private func discoverThemes() {
+        var found: [String: ThemeDescriptor] = [:]
+        let files = FileManager.default
+        let folderExtensions = Set(configuration.themeExtensions.map { $0.lowercased() })
+        for searchPath in configuration.searchPaths {
+            guard let entries = try? files.contentsOfDirectory(atPath: searchPath) else {
+                diagnostics.report(
+                    .warning(.runtimeConfiguration, "theme search path \(searchPath) cannot be read", at: nil),
+                    key: "searchpath|\(generation)|\(searchPath)")
+                continue
+            }
+            for entry in entries.sorted() {
+                let path = searchPath + "/" + entry
+                let fileExtension = (entry as NSString).pathExtension.lowercased()
+                var isFolder: ObjCBool = false
+                guard files.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+                if isFolder.boolValue, folderExtensions.contains(fileExtension), let folderLoader {
+                    record(folderLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: false, into: &found)
+                } else if !isFolder.boolValue, let compiledLoader,
+                          fileExtension == compiledLoader.fileExtension.lowercased() {
+                    record(compiledLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: true, into: &found)
+                }
+            }
+        }
+        for (id, theme) in memoryThemes { found[id] = ThemeDescriptor(info: theme.info) }
+        themes = found
+        if currentThemeID == nil, let id = configuration.defaultThemeID, theme(id) != nil {
+            currentThemeID = id
+        }
+    }
+
+    private func record(_ result: LoadResult<ThemeInfo>, path: String, compiled: Bool,
+                        into found: inout [String: ThemeDescriptor]) {
+        for diagnostic in result.diagnostics {
+            diagnostics.report(diagnostic, key: "info|\(generation)|\(path)|\(diagnostic)")
+        }
+        guard let info = result.value else { return }
+        var descriptor = found[info.id] ?? ThemeDescriptor(info: info)
+        let slotTaken = compiled ? descriptor.compiledFile != nil : descriptor.folder != nil
+        if slotTaken {
+            diagnostics.report(
+                .warning(.runtimeThemeUnavailable,
+                         "theme id '\(info.id)' at \(path) is already used by \(descriptor.location); this one is ignored",
+                         at: nil),
+                key: "duplicate|\(generation)|\(path)")
+            return
+        }
+        if compiled { descriptor.compiledFile = path } else {
+            descriptor.folder = path
+            descriptor.info = info  // the source's Info.xml is the authority for the catalogue
+        }
+        found[info.id] = descriptor
+    }
+}

@@ -1,0 +1,153 @@
+import LiveryModel
+
+/// The state an operation targets (`normal`, `highlighted`...). A struct rather than an enum so
+/// that apps can add states of their own without touching the engine.
+public struct ControlState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let normal = ControlState(rawValue: OperationState.normal)
+    public static let highlighted = ControlState(rawValue: "highlighted")
+    public static let disabled = ControlState(rawValue: "disabled")
+    public static let selected = ControlState(rawValue: "selected")
+    public static let focused = ControlState(rawValue: "focused")
+}
+
+/// What a setter needs besides the value itself: images are resolved to files (and decoded,
+/// possibly from the shared cache) only when a setter asks for them.
+@MainActor
+public struct ValueContext {
+    /// One reference only: the context is passed to every setter call of a switch.
+    let images: ImageLoader?
+
+    /// The image the reference names for the active traits and scale, or nil (with a finding)
+    /// when its file cannot be read.
+    public func image(_ reference: ImageReference) -> ThemeImage? {
+        images?.image(reference)
+    }
+}
+
+/// A Swift type a theme value can be turned into. Setters declare the type they take; the
+/// runtime converts once per operation and reports a mismatch instead of trapping.
+public protocol ThemeValueConvertible {
+    /// The value as `Self`, or nil when the theme's value has another type.
+    @MainActor static func fromThemeValue(_ value: Value, in context: ValueContext) -> Self?
+}
+
+extension Double: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Double? {
+        switch value {
+        case .float(let number): number
+        case .integer(let number): Double(number)
+        default: nil
+        }
+    }
+}
+
+extension Int: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Int? {
+        if case .integer(let number) = value { return Int(exactly: number) }
+        return nil
+    }
+}
+
+extension Bool: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Bool? {
+        if case .bool(let flag) = value { return flag }
+        return nil
+    }
+}
+
+extension String: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> String? {
+        switch value {
+        case .string(let text), .enumeration(let text): text
+        default: nil
+        }
+    }
+}
+
+extension Color: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Color? {
+        if case .color(let color) = value { return color }
+        return nil
+    }
+}
+
+extension Point: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Point? {
+        if case .point(let point) = value { return point }
+        return nil
+    }
+}
+
+extension Size: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Size? {
+        if case .size(let size) = value { return size }
+        return nil
+    }
+}
+
+extension Rect: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Rect? {
+        if case .rect(let rect) = value { return rect }
+        return nil
+    }
+}
+
+extension Insets: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Insets? {
+        if case .insets(let insets) = value { return insets }
+        return nil
+    }
+}
+
+extension Font: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Font? {
+        if case .font(let font) = value { return font }
+        return nil
+    }
+}
+
+extension Value: ThemeValueConvertible {
+    /// The raw value, for setters that want to interpret it themselves.
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Value? { value }
+}
+
+extension ThemeImage: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Self? {
+        guard case .image(let reference) = value else { return nil }
+        return context.image(reference) as? Self
+    }
+}
+
+extension Optional: ThemeValueConvertible where Wrapped: ThemeValueConvertible {
+    /// Lets a setter take `Color?` (the property's type) while the theme always gives a colour;
+    /// the optional is what revert restores when the original was "unset".
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Wrapped?? {
+        Wrapped.fromThemeValue(value, in: context).map { .some($0) }
+    }
+}
+
+extension Array: ThemeValueConvertible where Element: ThemeValueConvertible {
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> [Element]? {
+        guard case .array(let items) = value else { return nil }
+        var result: [Element] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            guard let element = Element.fromThemeValue(item, in: context) else { return nil }
+            result.append(element)
+        }
+        return result
+    }
+}
+
+extension ThemeValueConvertible where Self: RawRepresentable, RawValue == String {
+    /// Enums of the app convert from `<enum>` values by raw value: declare the conformance and
+    /// nothing else.
+    public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Self? {
+        if case .enumeration(let text) = value { return Self(rawValue: text) }
+        return nil
+    }
+}
