@@ -7,6 +7,6 @@ struct Livery: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "livery",
         abstract: "Validate, compile and inspect Livery themes.",
-        subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self]
+        subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self]
     )
 }
