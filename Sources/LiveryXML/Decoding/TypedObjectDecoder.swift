@@ -36,7 +36,7 @@ extension DecodingContext {
         }
         if type == .array {
             guard arrayDepth < limits.maxArrayDepth else {
-                error(.limitExceeded, "arrays nest more than \(limits.maxArrayDepth) deep", at: here.location)
+                error(.limitExceeded, "arrays nest more than \(limits.maxArrayDepth) deep; flatten this value", at: here.location)
                 return nil
             }
             guard element.children.count <= limits.maxArrayLength else {

@@ -273,8 +273,9 @@ private final class TreeBuilder {
     }
 
     func libxmlError(_ error: xmlError) {
+        // One line per diagnostic: libxml2 splits some messages ("...indicate encoding !\nBytes: ...").
         let message = error.message.map { String(cString: $0) }?
-            .trimmingCharacters(in: " \n") ?? "malformed XML"
+            .trimmingCharacters(in: " \n").split(whereSeparator: \.isNewline).joined(separator: " ") ?? "malformed XML"
         let line = Int(error.line)
         let column = Int(error.int2)
         let location = line > 0
