@@ -1,73 +1,18 @@
-// Fuzz target (1): bytes as a theme file through the whole XML front end.
-//
-// The bytes are written into a theme folder in memory-backed storage (`/dev/shm` when there is one):
-// as `Info.xml` when they mention `<theme-info`, else as `Chat.xml` (whose root may also be
-// `<components>`, a schema file). The folder is then validated for every trait set and resolved.
-// Invariants checked besides "no crash, no hang":
-// - every diagnostic names a file inside the theme folder (nothing outside is read);
-// - a theme that validates compiles, and its compiled file materialises as exactly the model.
+// libFuzzer entry of fuzz target (1), FuzzXML; the work is in FuzzXMLEntry.swift.
 import Foundation
-import LiveryBinary
-import LiveryModel
-import LiveryXML
 
-let root: String = {
-    let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-    let path = base + "/livery-fuzz-xml-\(getpid())"
-    try? FileManager.default.removeItem(atPath: path)
-    try! FileManager.default.createDirectory(atPath: path + "/Fuzz.theme", withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(atPath: "/dev/shm/livery-fuzz-xml-\(getpid())") }
-    return path
-}()
-let folder = root + "/Fuzz.theme"
-
-let defaultInfo = Data(#"<theme-info id="fuzz.theme" name="Fuzz"/>"#.utf8)
-let defaultChat = Data("""
-<theme><instances><uiview id="v"><operation name="alpha"><param name="value"><float>0.5</float></param></operation></uiview></instances></theme>
-""".utf8)
-let marker = Array("<theme-info".utf8)
-
-/// Smaller than the defaults so one input cannot take seconds; the same code paths.
-let limits: FrontEndLimits = {
-    var limits = FrontEndLimits()
-    limits.maxFileBytes = 1 << 20
-    return limits
-}()
-
-func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-    guard bytes.count >= needle.count else { return false }
-    for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-        if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
-    }
-    return false
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    // One warm-up run, so lazily built globals (the standard schema, these paths) are not
+    // mistaken for leaks of the first input.
+    let warmUp = Array("<theme/>".utf8)
+    warmUp.withUnsafeBufferPointer { FuzzXMLEntry.run($0) }
+    atexit { FuzzXMLEntry.cleanUp() }
+    return 0
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let buffer = UnsafeBufferPointer(start: data, count: size)
-    let bytes = Data(buffer)
-    let asInfo = contains(buffer, marker)
-    try! (asInfo ? bytes : defaultInfo).write(to: URL(fileURLWithPath: folder + "/Info.xml"))
-    try! (asInfo ? defaultChat : bytes).write(to: URL(fileURLWithPath: folder + "/Chat.xml"))
-
-    let workspace = ThemeWorkspace(limits: limits)
-    let diagnostics = workspace.validate(paths: [folder])
-    for diagnostic in diagnostics {
-        if let file = diagnostic.location?.file {
-            precondition(file.hasPrefix(folder), "a diagnostic outside the theme folder: \(diagnostic)")
-        }
-    }
-    let variants = workspace.variants(ofThemeAt: folder)
-    _ = workspace.resolve(themeAt: folder, traits: TraitSet(idiom: .ipad, appearance: .dark))
-    guard let theme = variants.value else { return 0 }
-    precondition(!diagnostics.hasErrors, "validate found errors but variants(ofThemeAt:) succeeded")
-    // The fuzzed folder has no assets, so a valid theme names no image: nothing to supply.
-    guard let compiled = try? ThemeWriter.encode(CompiledThemeContents(theme: theme)) else { return 0 }
-    do {
-        let readBack = try CompiledTheme(bytes: compiled).materialize()
-        precondition(readBack == theme, "the compiled file does not read back as the model it was written from")
-    } catch {
-        preconditionFailure("a compiled file written by the writer fails to load: \(error)")
-    }
+    FuzzXMLEntry.run(UnsafeBufferPointer(start: data, count: size))
     return 0
 }

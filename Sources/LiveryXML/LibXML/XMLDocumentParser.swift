@@ -23,6 +23,14 @@ enum XMLDocumentParser {
         guard source.bytes.count < Int(Int32.max) else {
             return (nil, [.error(.limitExceeded, "the file is larger than 2 GiB", at: source.fileLocation)])
         }
+        // Any DOCTYPE is refused before libxml2 sees the file. The SAX handler below refuses it
+        // too, but libxml2 stops calling SAX after an earlier fatal error (a broken XML
+        // declaration, say) and then still parses the internal subset into a document of its own:
+        // found by fuzzing (Tests/Fixtures/Regressions/FuzzXML).
+        if let offset = firstDoctype(in: source.bytes) {
+            return (nil, [.error(.xmlDoctype, "DOCTYPE declarations are not allowed in theme files; remove it",
+                                 at: source.location(at: offset))])
+        }
         // libxml2 2.9 checks each attribute of a start tag against all earlier ones (quadratic):
         // an element with too many attributes is refused before libxml2 sees it.
         if let (offset, count) = crowdedStartTag(in: source.bytes, limit: limits.maxAttributesPerElement) {
@@ -44,6 +52,12 @@ enum XMLDocumentParser {
                 xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
                     | XML_PARSE_NOWARNING.rawValue))
                 xmlParseDocument(context)
+                // libxml2 may have built a document of its own (for entity declarations, "expat
+                // compatibility"); the context does not free it.
+                if let document = context.pointee.myDoc {
+                    xmlFreeDoc(document)
+                    context.pointee.myDoc = nil
+                }
                 return context.pointee.wellFormed != 0
             }
         }
@@ -82,6 +96,28 @@ enum XMLDocumentParser {
             return "the XML declaration says encoding=\"\(name)\"; theme files must be UTF-8"
         }
         return nil
+    }
+
+    /// The offset of the first `<!DOCTYPE` anywhere in the file (in a comment or CDATA section
+    /// too: a theme file has no reason to contain one), or nil.
+    static func firstDoctype(in bytes: [UInt8]) -> Int? {
+        let marker: [UInt8] = Array("<!DOCTYPE".utf8)
+        return bytes.withUnsafeBufferPointer { bytes -> Int? in
+            guard bytes.count >= marker.count else { return nil }
+            var index = 0
+            while index <= bytes.count - marker.count {
+                if bytes[index] == marker[0], bytes[index + 1] == marker[1] {
+                    var matches = true
+                    for offset in 2..<marker.count where bytes[index + offset] != marker[offset] {
+                        matches = false
+                        break
+                    }
+                    if matches { return index }
+                }
+                index += 1
+            }
+            return nil
+        }
     }
 
     /// The offset of the first start tag with more than `limit` attributes, and how many it has
