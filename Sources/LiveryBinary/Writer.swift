@@ -116,7 +116,10 @@ public enum ThemeWriter {
 
 private struct EncoderState {
     var strings: [String] = []
-    var stringIndex: [String: UInt32] = [:]
+    /// Keyed by exact bytes: Swift's `==` treats canonically equivalent strings ("é" and "e" + U+0301)
+    /// as equal, so one would be stored for the other and an id would no longer be found by the
+    /// hash of its own bytes (found by the FuzzRoundTrip fuzzer, docs/Security.md).
+    var stringIndex: [ExactString: UInt32] = [:]
     var instances = ByteBuffer()
     var instanceCount = 0
     var instanceIndex: [ResolvedInstance: UInt32] = [:]
@@ -138,10 +141,10 @@ private struct EncoderState {
     }
 
     mutating func string(_ text: String) -> UInt32 {
-        if let index = stringIndex[text] { return index }
+        if let index = stringIndex[ExactString(text)] { return index }
         let index = UInt32(strings.count)
         strings.append(text)
-        stringIndex[text] = index
+        stringIndex[ExactString(text)] = index
         return index
     }
 
@@ -212,6 +215,11 @@ private struct EncoderState {
             var row = [UInt32](repeating: 0, count: ids.count)
             for instance in instances {
                 let handle = handleOf[instance.id]!
+                // Swift's == merged two spellings of one id (canonically equivalent, different
+                // bytes) into one handle; lookups hash bytes, so one spelling would not be found.
+                guard ids[handle].utf8.elementsEqual(instance.id.utf8) else {
+                    throw .unencodable("instance ids '\(ids[handle])' and '\(instance.id)' differ only in Unicode normalization; spell them the same way")
+                }
                 guard row[handle] == 0 else {
                     throw .unencodable("instance '\(instance.id)' appears twice in one variant")
                 }
@@ -470,4 +478,17 @@ private struct EncoderState {
         throw .unencodable("\(ids.count) instance ids collide in the id hash table beyond the probe limit of \(limit); rename some")
     }
 
+}
+
+/// A string compared and hashed by its UTF-8 bytes, not by canonical equivalence.
+struct ExactString: Hashable {
+    let text: String
+    init(_ text: String) { self.text = text }
+
+    static func == (lhs: ExactString, rhs: ExactString) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 }

@@ -72,7 +72,7 @@ enum FuzzCompiledEntry {
              theme.valueSlotCount, theme.idCount, theme.variantCount, theme.maxProbeLength, theme.bucketCount)
         // Chain, traits
         let chain = theme.chain
-        precondition(!chain.isEmpty, "a verified file has a chain")
+        FuzzCheck.require(!chain.isEmpty, "a verified file has a chain")
         _ = (theme.info, theme.sourceDigest, theme.axes, theme.variantTraits)
         // Every handle, in every trait set; lookups by id round-trip to the same handle or miss.
         let handles = (0..<min(theme.idCount, 4096)).map { InstanceHandle(rawValue: UInt32($0)) }

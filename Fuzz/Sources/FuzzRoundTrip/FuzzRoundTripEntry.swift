@@ -135,7 +135,7 @@ enum FuzzRoundTripEntry {
         do {
             bytes = try ThemeWriter.encode(contents)
         } catch {
-            guard case .unencodable = error else { preconditionFailure("the writer failed with \(error)") }
+            guard case .unencodable = error else { fatalError("the writer failed with \(error)") }
             return
         }
         let compiled: CompiledTheme
@@ -143,25 +143,25 @@ enum FuzzRoundTripEntry {
             compiled = try CompiledTheme(bytes: bytes)
             try compiled.verifyContents()
         } catch {
-            preconditionFailure("the reader rejects what the writer wrote: \(error)")
+            fatalError("the reader rejects what the writer wrote: \(error)")
         }
         let readBack: ThemeVariants
         do {
             readBack = try compiled.materialize()
         } catch {
-            preconditionFailure("materialising a written file failed: \(error)")
+            fatalError("materialising a written file failed: \(error)")
         }
-        precondition(readBack == theme, "read back \(readBack)\nwritten \(theme)")
+        FuzzCheck.require(readBack == theme, "read back \(readBack)\nwritten \(theme)")
         for entry in compiled.chain {
-            precondition(entry.sourceDigest == digests[entry.info.id], "digest of \(entry.info.id) changed")
+            FuzzCheck.require(entry.sourceDigest == digests[entry.info.id], "digest of \(entry.info.id) changed")
         }
         for asset in compiled.assets {
             let key = AssetFileKey(themeID: asset.variant.themeID, file: asset.variant.file)
-            precondition(compiled.bytes(of: asset) == assetBytes[key], "bytes of asset \(asset.variant.file) changed")
+            FuzzCheck.require(compiled.bytes(of: asset) == assetBytes[key], "bytes of asset \(asset.variant.file) changed")
         }
         for (traits, instances) in variants {
             for instance in instances {
-                precondition(compiled.instance(instance.id, for: traits) == instance, "lookup of '\(instance.id)' in \(traits)")
+                FuzzCheck.require(compiled.instance(instance.id, for: traits) == instance, "lookup of '\(instance.id)' in \(traits)")
             }
         }
         return

@@ -61,20 +61,20 @@ enum FuzzXMLEntry {
         let diagnostics = workspace.validate(paths: [folder])
         for diagnostic in diagnostics {
             if let file = diagnostic.location?.file {
-                precondition(file.hasPrefix(folder), "a diagnostic outside the theme folder: \(diagnostic)")
+                FuzzCheck.require(file.hasPrefix(folder), "a diagnostic outside the theme folder: \(diagnostic)")
             }
         }
         let variants = workspace.variants(ofThemeAt: folder)
         _ = workspace.resolve(themeAt: folder, traits: TraitSet(idiom: .ipad, appearance: .dark))
         guard let theme = variants.value else { return }
-        precondition(!diagnostics.hasErrors, "validate found errors but variants(ofThemeAt:) succeeded")
+        FuzzCheck.require(!diagnostics.hasErrors, "validate found errors but variants(ofThemeAt:) succeeded")
         // The fuzzed folder has no assets, so a valid theme names no image: nothing to supply.
         guard let compiled = try? ThemeWriter.encode(CompiledThemeContents(theme: theme)) else { return }
         do {
             let readBack = try CompiledTheme(bytes: compiled).materialize()
-            precondition(readBack == theme, "the compiled file does not read back as the model it was written from")
+            FuzzCheck.require(readBack == theme, "the compiled file does not read back as the model it was written from")
         } catch {
-            preconditionFailure("a compiled file written by the writer fails to load: \(error)")
+            fatalError("a compiled file written by the writer fails to load: \(error)")
         }
     }
 }
