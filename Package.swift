@@ -8,8 +8,10 @@ let package = Package(
         .library(name: "LiveryXML", targets: ["LiveryXML"]),
         .library(name: "LiveryBinary", targets: ["LiveryBinary"]),
         .library(name: "Livery", targets: ["Livery"]),
+        .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
         .executable(name: "livery", targets: ["livery"]),
         .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
+        .plugin(name: "LiveryThemePlugin", targets: ["LiveryThemePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,11 +33,14 @@ let package = Package(
         .target(name: "LiveryCompiler", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
         // The runtime apps link: theme manager, applicator, bindings, headless components.
         .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
+        // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
+        // identifiers, SARIF, file watching. A library so every one of them is testable.
+        .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
         // The command-line tool CI and designers use.
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler",
+                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
@@ -47,11 +52,19 @@ let package = Package(
             path: "Examples/ChatDemo",
             exclude: ["Livery.xml"]
         ),
+        // Build-tool plugin: validates and compiles a target's `.theme` folders and generates
+        // Swift identifiers for them at build time (see Examples/PluginExample).
+        .plugin(
+            name: "LiveryThemePlugin",
+            capability: .buildTool(),
+            dependencies: ["livery"]
+        ),
         .testTarget(name: "LiveryModelTests", dependencies: ["LiveryModel"]),
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryTests", dependencies: ["Livery"]),
+        .testTarget(name: "LiveryToolingTests", dependencies: ["LiveryTooling", "LiveryXML", "LiveryModel"]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,7 +6,8 @@ import ArgumentParser
 struct Livery: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "livery",
-        abstract: "Validate, compile and inspect Livery themes.",
-        subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self]
+        abstract: "Validate, compile, inspect, preview, explain and compare Livery themes.",
+        subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self,
+                      Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self]
     )
 }
