@@ -13,7 +13,7 @@ struct LiveryThemePlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let livery = try context.tool(named: "livery").url
-        let themes = Self.themeFolders(in: target.directoryURL)
+        let themes = Self.themeFolders(in: URL(fileURLWithPath: target.directory.string))
         guard !themes.isEmpty else { return [] }
         let inputs = themes.flatMap(Self.files(in:))
         let output = context.pluginWorkDirectoryURL

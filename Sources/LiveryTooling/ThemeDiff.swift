@@ -92,12 +92,25 @@ public struct ThemeDiff: Hashable, Sendable {
                 }
             }
         }
-        let changes = order.map { key in
+        // grouped by instance (added/removed first), then by operation in order of first sight
+        var firstSight: [String: Int] = [:]
+        for (index, key) in order.enumerated() {
+            let operationKey = "\(key.instance)\u{0}\(key.operation ?? "")\u{0}\(key.state ?? "")"
+            if firstSight[operationKey] == nil { firstSight[operationKey] = index }
+        }
+        let changes = order.enumerated().sorted { lhs, rhs in
+            func sortKey(_ item: (offset: Int, element: Key)) -> (String, Int, Int, Int) {
+                let key = item.element
+                return (key.instance, rank(key.kind),
+                        firstSight["\(key.instance)\u{0}\(key.operation ?? "")\u{0}\(key.state ?? "")"] ?? 0, item.offset)
+            }
+            return sortKey(lhs) < sortKey(rhs)
+        }.map(\.element).map { key in
             let traits = seen[key]!
             return Change(kind: key.kind, instance: key.instance, component: key.component, operation: key.operation,
                           state: key.state, old: key.old, new: key.new, traits: traits,
                           scope: scope(of: traits, among: traitSets), oldComponent: key.oldComponent)
-        }.sorted { ($0.instance, rank($0.kind)) < ($1.instance, rank($1.kind)) }
+        }
         return ThemeDiff(old: old.info, new: new.info, traitSets: traitSets, changes: changes)
     }
 
