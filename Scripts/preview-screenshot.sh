@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-out/preview}"
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 command -v chromium >/dev/null || { echo "chromium is missing: apt-get install -y chromium" >&2; exit 1; }
 swift build --product livery >/dev/null
 livery=.build/debug/livery
@@ -13,6 +14,7 @@ livery=.build/debug/livery
 "$livery" preview Themes/Light.theme --compare dark --output "$out/light-vs-dark.html"
 for page in dark light-vs-dark; do
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,2000 \
-    --screenshot="$out/$page.png" "file://$PWD/$out/$page.html" 2>/dev/null
+    --screenshot="$out/$page.png" "file://$out/$page.html" 2>/dev/null
+  [ -s "$out/$page.png" ] || { echo "chromium wrote no $out/$page.png" >&2; exit 1; }
   echo "wrote $out/$page.png"
 done

@@ -145,7 +145,7 @@ public enum PreviewPage {
         let differs = compare && instance != other
         var html = "<div class=\"card\(differs ? " differs" : "")\" id=\"\(escape(id))\"><div class=\"card-id\">\(escape(id))"
         if compare && other == nil { html += " <span class=\"badge\">only here</span>" }
-        html += "</div><div class=\"card-body\"><div class=\"stage\">"
+        html += "</div><div class=\"card-body\"><div class=\"stage\(needsDarkStage(instance) ? " dark" : "")\">"
         for state in states(of: instance) {
             html += "<figure>" + drawing(instance, state: state, side: side)
             html += "<figcaption>\(escape(state))</figcaption></figure>"
@@ -162,6 +162,17 @@ public enum PreviewPage {
         }
         if instance.operations.isEmpty { html += "<tr><td>no operations</td></tr>" }
         return html + "</table></div></div>"
+    }
+
+    /// Light text with no fill of its own (a dark theme's labels) is drawn on a dark backdrop.
+    private static func needsDarkStage(_ instance: ResolvedInstance) -> Bool {
+        var colors: [String: Color] = [:]
+        for operation in instance.operations where operation.state == OperationState.normal {
+            if case .color(let color)? = operation.params.first?.value { colors[operation.name] = color }
+        }
+        if let fill = colors["backgroundColor"] ?? colors["barTintColor"], fill.alpha > 0.3 { return false }
+        guard let text = colors["textColor"] ?? colors["titleColor"] else { return false }
+        return 0.2126 * text.red + 0.7152 * text.green + 0.0722 * text.blue > 0.6
     }
 
     /// `normal` and every other state some operation sets.
@@ -229,7 +240,7 @@ public enum PreviewPage {
         if let lines = number("numberOfLines"), lines > 0 {
             style.append("display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:\(Int(lines));overflow:hidden")
         }
-        if case .insets(let insets)? = values["contentEdgeInsets"] ?? values["textContainerInset"] {
+        if case .insets(let insets)? = values["contentEdgeInsets"] ?? values["textContainerInset"] ?? values["textInsets"] {
             style.append("padding:\(px(insets.top)) \(px(insets.right)) \(px(insets.bottom)) \(px(insets.left))")
         }
         if let background = image("backgroundImage") {
@@ -290,6 +301,15 @@ public enum PreviewPage {
                 }
             }
             inner = notes.map(escape).joined(separator: "<br>")
+            if !notes.isEmpty {
+                style.append("font-size:12px")
+                if values["contentEdgeInsets"] == nil && values["textInsets"] == nil { style.append("padding:6px 10px") }
+                // text on the fill: black or white, whichever reads better
+                if color("textColor") == nil, let fill = color("backgroundColor") ?? firstCustomColor(values, component: component) {
+                    let luminance = 0.2126 * fill.red + 0.7152 * fill.green + 0.0722 * fill.blue
+                    style.append("color:\(fill.alpha > 0.4 && luminance < 0.5 ? "#fff" : "#000")")
+                }
+            }
         }
         style.insert("width:\(px(width));min-height:\(px(height))", at: 0)
         return "<div class=\"component \(escape(component))\" style=\"\(escape(style.joined(separator: ";")))\">\(inner)</div>"
@@ -379,6 +399,8 @@ public enum PreviewPage {
     .badge{background:#ff9500;color:#fff;border-radius:4px;padding:0 5px;font-size:11px;font-family:system-ui}
     .card-body{display:flex;gap:14px;align-items:flex-start;flex-wrap:wrap}
     .stage{display:flex;gap:10px;flex-wrap:wrap;padding:12px;border-radius:6px;background:repeating-conic-gradient(#eee 0 25%,#f8f8f8 0 50%) 0 0/16px 16px}
+    .stage.dark{background:repeating-conic-gradient(#262626 0 25%,#303030 0 50%) 0 0/16px 16px}
+    .stage.dark figcaption{color:#aaa}
     figure{margin:0;display:flex;flex-direction:column;align-items:flex-start;gap:4px}
     figcaption{font-size:11px;color:#777}
     .component{box-sizing:border-box;position:relative}
