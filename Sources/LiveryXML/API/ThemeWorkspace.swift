@@ -66,7 +66,7 @@ public final class ThemeWorkspace {
             switch FileSystem.kind(of: path) {
             case .missing:
                 diagnostics.append(.error(.pathNotFound, "no such file or folder", at: SourceLocation(file: path)))
-            case .directory where isThemeFolder(path):
+            case .directory where isNamedTheme(path):
                 diagnostics += validateTheme(at: path)
             case .directory:
                 let folders = themeFolders(in: path)
@@ -126,6 +126,12 @@ public final class ThemeWorkspace {
         (FileSystem.entries(of: folder) ?? [])
             .map { FileSystem.join(folder, $0) }
             .filter { isThemeFolder($0) && FileSystem.kind(of: $0) == .directory }
+    }
+
+    /// Whether a folder someone named explicitly is a theme rather than a folder of themes: it
+    /// has a theme extension, or it holds an `Info.xml` whatever its name.
+    public func isNamedTheme(_ path: String) -> Bool {
+        isThemeFolder(path) || FileSystem.kind(of: FileSystem.join(path, "Info.xml")) == .file
     }
 
     public func isThemeFolder(_ path: String) -> Bool {

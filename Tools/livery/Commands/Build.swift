@@ -38,7 +38,7 @@ struct Build: ParsableCommand {
         progress.finish()
         printer.print(diagnostics)
         let failed = Set(diagnostics.filter { $0.severity == .error }.compactMap { $0.location?.file })
-        let paths = workspace.isThemeFolder(folder) ? [folder] : workspace.themeFolders(in: folder)
+        let paths = workspace.isNamedTheme(folder) ? [folder] : workspace.themeFolders(in: folder)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
 
         var rows: [[String]] = [["theme", "parent", "instances", "variants", "XML bytes*", "compiled bytes*", "ratio", "assets", "dump check"]]

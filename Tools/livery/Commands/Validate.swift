@@ -25,7 +25,7 @@ struct Validate: ParsableCommand {
         progress.finish()
         DiagnosticPrinter(format: format).print(diagnostics)
         if format == .text {
-            let checked = paths.flatMap { workspace.isThemeFolder($0) ? [$0] : workspace.themeFolders(in: $0) }
+            let checked = paths.flatMap { workspace.isNamedTheme($0) ? [$0] : workspace.themeFolders(in: $0) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             let warnings = diagnostics.count - errors
             print("\(errors == 0 ? "ok" : "failed"): \(checked.count) theme\(checked.count == 1 ? "" : "s") checked, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
