@@ -61,6 +61,7 @@ struct GenerateSwift: ParsableCommand {
         let source = generator.generate(names, themes: ids)
         if FileManager.default.contents(atPath: output).map({ String(decoding: $0, as: UTF8.self) }) != source {
             do {
+                try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try source.write(toFile: output, atomically: true, encoding: .utf8)
             } catch {
                 writeError("\(output): error: cannot write the file: \(error.localizedDescription)\n")

@@ -64,6 +64,7 @@ struct Preview: ParsableCommand {
         if failed { throw ExitCode.failure }
         let html = PreviewPage.render(sides)
         do {
+            try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try html.write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
             writeError("\(output): error: cannot write the file: \(error.localizedDescription)\n")
