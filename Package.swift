@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryTests", dependencies: ["Livery"]),
-        .testTarget(name: "LiveryToolingTests", dependencies: ["LiveryTooling", "LiveryXML", "LiveryModel"]),
+        .testTarget(name: "LiveryToolingTests", dependencies: ["LiveryTooling", "LiveryXML", "LiveryModel", "Livery"]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]
