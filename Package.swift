@@ -30,7 +30,7 @@ let package = Package(
         // Theme folder -> compiled bytes: front end + format, source digests, atomic writes.
         .target(name: "LiveryCompiler", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
         // The runtime apps link: theme manager, applicator, bindings, headless components.
-        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
+        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler"]),
         // The command-line tool CI and designers use.
         .executableTarget(
             name: "livery",
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
-        .testTarget(name: "LiveryTests", dependencies: ["Livery"]),
+        .testTarget(name: "LiveryTests", dependencies: ["Livery", "LiveryCompiler", "LiveryBinary"]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]
