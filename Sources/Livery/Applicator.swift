@@ -454,19 +454,26 @@ public final class Applicator {
             guard !plan.steps.isEmpty else { return }
             statistics.identifiersChanged += 1
             var updated = 0
-            var slot = groups[Int(group)].head
-            while slot >= 0 {
-                let next = slots.base[Int(slot)].next
-                if let object = slots.base[Int(slot)].object {
-                    if slots.base[Int(slot)].accepted {
-                        run(plan, on: slot, object: object, theme: theme, group: group, context: context,
-                            statistics: &statistics)
-                        updated += 1
+            // Local copies of the arrays (one retain per group, not per component): a setter
+            // that re-enters the applicator and grows them makes them copy on write, leaving
+            // these buffers intact, so the loop can read them through plain pointers.
+            let steps = plan.table.steps
+            let operations = theme.operations
+            withBuffers(steps, operations) { steps, operations in
+                var slot = groups[Int(group)].head
+                while slot >= 0 {
+                    let next = slots.base[Int(slot)].next
+                    if let object = slots.base[Int(slot)].object {
+                        if slots.base[Int(slot)].accepted {
+                            runSteps(steps, plan.steps, operations, on: slot, object: object, theme: theme, group: group,
+                                     context: context, statistics: &statistics)
+                            updated += 1
+                        }
+                    } else {
+                        releaseSlot(slot)
                     }
-                } else {
-                    releaseSlot(slot)
+                    slot = next
                 }
-                slot = next
             }
             statistics.componentsUpdated += updated
             emitChanges(group: group, plan: plan, theme: theme, components: updated)
@@ -612,35 +619,48 @@ public final class Applicator {
 
     // MARK: Applying
 
-    /// Runs a plan on one component. The hot path of a switch: steps, operations and states
-    /// are read by index (a setter may re-enter the applicator and grow those arrays, so no
-    /// pointer into them is held across a call), the setter is called through an unretained
-    /// reference (the prepared theme's bindings keep it alive) with a value decoded when the
-    /// theme was prepared, and nothing is allocated once the originals are recorded.
+    /// Runs a plan on one component (registration, re-targeting, full re-apply).
     private func run(_ plan: Plan, on slot: Int32, object: AnyObject, theme: PreparedTheme, group: Int32,
                      context: ValueContext, statistics: inout ApplyStatistics) {
-        let table = plan.table
-        for index in plan.steps {
-            let step = table.steps[index]
+        let steps = plan.table.steps
+        let operations = theme.operations
+        withBuffers(steps, operations) { steps, operations in
+            runSteps(steps, plan.steps, operations, on: slot, object: object, theme: theme, group: group,
+                     context: context, statistics: &statistics)
+        }
+    }
+
+    /// The hot path of a switch: a plan's steps on one component. The setter is called through
+    /// an unretained reference (the prepared theme's bindings keep it alive) with a value
+    /// decoded when the theme was prepared; nothing is allocated once the originals are
+    /// recorded, and nothing is reference counted but the component's own weak load.
+    @inline(__always)
+    private func runSteps(_ steps: UnsafeBufferPointer<PlanStep>, _ range: Range<Int>,
+                          _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: Int32, object: AnyObject,
+                          theme: PreparedTheme, group: Int32, context: ValueContext,
+                          statistics: inout ApplyStatistics) {
+        var applied = 0
+        for index in range {
+            let step = steps[index]
             if step.kind == .revert {
                 if revert(slot: slot, key: step.key, object: object) { statistics.operationsReverted += 1 }
                 continue
             }
-            let operation = theme.operations[Int(step.operation)]
+            let operation = operations[Int(step.operation)]
             guard let setter = operation.setter else { continue }
             if step.kind == .setCapturing {
                 recordOriginal(slot: slot, key: operation.key, setter: setter, state: theme.states[Int(step.operation)],
                                object: object)
             }
             if let value = operation.value {
-                setter._withUnsafeGuaranteedRef { $0.applyStored(object, value, theme.states[Int(step.operation)]) }
-                statistics.operationsApplied += 1
+                setter.withGuaranteedSetter { $0.applyStored(object, value) }
+                applied += 1
                 continue
             }
             let resolved = theme.resolvedOperation(step.operation)
             switch setter.takeUnretainedValue().apply(object, resolved, context) {
             case .applied:
-                statistics.operationsApplied += 1
+                applied += 1
             case .wrongTarget:
                 break
             case .valueMismatch(let reason):
@@ -650,6 +670,7 @@ public final class Applicator {
                        key: "value|\(id)|\(resolved.name)|\(resolved.state)", group: group)
             }
         }
+        statistics.operationsApplied += applied
     }
 
     /// Records the property's current value unless one is recorded already for `key`.
@@ -890,4 +911,24 @@ final class SlotStorage {
         count += 1
         return Int32(count - 1)
     }
+}
+
+extension Unmanaged where Instance == OperationSetter {
+    /// Calls `body` with the setter without retaining it (prepared themes keep their setters
+    /// alive). A wrapper compiled in Swift 6 mode on purpose: a closure literal handed straight
+    /// to the standard library's `_withUnsafeGuaranteedRef` gets a dynamic main-actor check on
+    /// every call, which cost more than the setter itself.
+    @inline(__always)
+    func withGuaranteedSetter<Result>(_ body: (OperationSetter) -> Result) -> Result {
+        _withUnsafeGuaranteedRef(body)
+    }
+}
+
+/// Lends the buffers of two arrays. Written here, compiled in Swift 6 mode, for the same reason
+/// as `withGuaranteedSetter`: closure literals handed to the standard library's
+/// `withUnsafeBufferPointer` from main-actor code get a dynamic isolation check per call.
+@inline(__always)
+func withBuffers<A, B, Result>(_ first: ContiguousArray<A>, _ second: ContiguousArray<B>,
+                               _ body: (UnsafeBufferPointer<A>, UnsafeBufferPointer<B>) -> Result) -> Result {
+    first.withUnsafeBufferPointer { first in second.withUnsafeBufferPointer { second in body(first, second) } }
 }

@@ -38,7 +38,9 @@ final class OperationSetter {
     let decodeInto: @MainActor (ResolvedOperation, UnsafeMutableRawPointer) -> Bool
     /// The switch's hot call: sets a value written by `decodeInto`. The object must be one the
     /// binding accepted.
-    let applyStored: @MainActor (AnyObject, UnsafeRawPointer, ControlState) -> Void
+    /// Setters with states read the state stored beside the value; the others get none, so
+    /// the hot call copies no string.
+    let applyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Void
     /// Deinitialises a value written by `decodeInto`.
     let destroyStored: @Sendable (UnsafeMutableRawPointer) -> Void
     /// Reads the property's current value into the store; returns its index there.
@@ -52,13 +54,12 @@ final class OperationSetter {
         operation: String, takesState: Bool, component: String, target: Target.Type, property: Property.Type,
         decode: @escaping @MainActor (ResolvedOperation, ValueContext) -> Property?,
         get: @escaping @MainActor (Target, ControlState) -> Property,
-        set: @escaping @MainActor (Target, Property, ControlState) -> Void
+        set: @escaping @MainActor (Target, Property, ControlState) -> Void,
+        plainSet: (@MainActor (Target, Property) -> Void)? = nil
     ) {
         self.operation = operation
         self.takesState = takesState
         self.component = component
-        self.valueSize = MemoryLayout<Property>.size
-        self.valueAlignment = MemoryLayout<Property>.alignment
         self.apply = { object, resolved, context in
             guard let target = object as? Target else { return .wrongTarget }
             guard let value = decode(resolved, context) else {
@@ -67,17 +68,38 @@ final class OperationSetter {
             set(target, value, ControlState(rawValue: resolved.state))
             return .applied
         }
-        self.decodeInto = { resolved, memory in
-            guard let value = decode(resolved, ValueContext(images: nil)) else { return false }
-            memory.initializeMemory(as: Property.self, to: value)
-            return true
-        }
-        self.applyStored = { object, memory, state in
-            set(OperationSetter.target(object, Target.self), memory.assumingMemoryBound(to: Property.self).pointee, state)
-        }
-        // Nonisolated: a prepared theme's values are destroyed wherever it is released.
-        self.destroyStored = { @Sendable memory in
-            memory.assumingMemoryBound(to: Property.self).deinitialize(count: 1)
+        if let plainSet {
+            // One call, straight to the app's closure, with the value read in place.
+            self.valueSize = MemoryLayout<Property>.size
+            self.valueAlignment = MemoryLayout<Property>.alignment
+            self.decodeInto = { resolved, memory in
+                guard let value = decode(resolved, ValueContext(images: nil)) else { return false }
+                memory.initializeMemory(as: Property.self, to: value)
+                return true
+            }
+            self.applyStored = { object, memory in
+                plainSet(OperationSetter.target(object, Target.self), memory.assumingMemoryBound(to: Property.self).pointee)
+            }
+            // Nonisolated: a prepared theme's values are destroyed wherever it is released.
+            self.destroyStored = { @Sendable memory in
+                memory.assumingMemoryBound(to: Property.self).deinitialize(count: 1)
+            }
+        } else {
+            self.valueSize = MemoryLayout<StateValue<Property>>.size
+            self.valueAlignment = MemoryLayout<StateValue<Property>>.alignment
+            self.decodeInto = { resolved, memory in
+                guard let value = decode(resolved, ValueContext(images: nil)) else { return false }
+                memory.initializeMemory(as: StateValue<Property>.self,
+                                        to: StateValue(value: value, state: ControlState(rawValue: resolved.state)))
+                return true
+            }
+            self.applyStored = { object, memory in
+                let stored = memory.assumingMemoryBound(to: StateValue<Property>.self)
+                set(OperationSetter.target(object, Target.self), stored.pointee.value, stored.pointee.state)
+            }
+            self.destroyStored = { @Sendable memory in
+                memory.assumingMemoryBound(to: StateValue<Property>.self).deinitialize(count: 1)
+            }
         }
         let store = OriginalStore<Property>()
         self.capture = { object, state in
@@ -98,6 +120,12 @@ final class OperationSetter {
         assert(object is Target, "a setter of \(Target.self) was called on \(Swift.type(of: object))")
         return unsafeDowncast(object, to: Target.self)
     }
+}
+
+/// A decoded value with the state it is for, as setters with states store it.
+struct StateValue<Property> {
+    var value: Property
+    var state: ControlState
 }
 
 /// The originals one setter recorded, one per component (and state) it wrote: a growable
@@ -185,8 +213,11 @@ public struct ComponentBinding<Target: AnyObject> {
         get: @escaping @MainActor (Target) -> Property,
         set: @escaping @MainActor (Target, Property) -> Void
     ) {
-        addSetter(operation, param: param, takesState: false, get: { target, _ in get(target) },
-                  set: { target, value, _ in set(target, value) })
+        setters[operation] = OperationSetter(
+            operation: operation, takesState: false, component: component, target: Target.self,
+            property: Property.self,
+            decode: { resolved, context in Self.decode(resolved, param: param, context: context) },
+            get: { target, _ in get(target) }, set: { target, value, _ in set(target, value) }, plainSet: set)
     }
 
     /// The one-param forms: the param is picked by name (or is the only one) and converted
