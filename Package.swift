@@ -45,7 +45,7 @@ let package = Package(
             name: "livery-chat-demo",
             dependencies: ["Livery", "LiveryModel"],
             path: "Examples/ChatDemo",
-            exclude: ["Livery.xml"]
+            exclude: ["Livery.xml", "Scripts"]
         ),
         .testTarget(name: "LiveryModelTests", dependencies: ["LiveryModel"]),
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),

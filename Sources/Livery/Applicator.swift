@@ -140,7 +140,7 @@ public final class Applicator {
     public var onChange: (@MainActor (StyleChange) -> Void)?
     /// Counters of the most recent pass (a switch, a registration or a re-target).
     public var lastPass: ApplyStatistics { counters }
-    private var counters = ApplyStatistics()
+    @exclusivity(unchecked) private var counters = ApplyStatistics()
     public var diagnostics: DiagnosticHook { manager.diagnostics }
 
     /// The app-wide scope: `style(_:as:)` on the applicator uses it.
@@ -201,18 +201,18 @@ public final class Applicator {
     }
 
     let slots = SlotStorage()
-    private var freeSlots: [Int32] = []
-    private var slotByObject: [ObjectIdentifier: Int32] = [:]
+    @exclusivity(unchecked) private var freeSlots: [Int32] = []
+    @exclusivity(unchecked) private var slotByObject: [ObjectIdentifier: Int32] = [:]
     // The registry's arrays are read and written by index from the main actor only, and no
     // access spans a call into app code: dynamic exclusivity checks on them would be pure cost
     // on the per-component path.
     @exclusivity(unchecked) var groups: ContiguousArray<Group> = []
     @exclusivity(unchecked) private var originals: ContiguousArray<Original> = []
     @exclusivity(unchecked) private var freeOriginals: [Int32] = []
-    var scopes: [ScopeState] = []
-    private var identifierNumbers: [String: Int32] = [:]
-    private var identifiers: [String] = []
-    private var sweepCursor = 0
+    @exclusivity(unchecked) var scopes: [ScopeState] = []
+    @exclusivity(unchecked) private var identifierNumbers: [String: Int32] = [:]
+    @exclusivity(unchecked) private var identifiers: [String] = []
+    @exclusivity(unchecked) private var sweepCursor = 0
     private var prepared: [PreparedTheme.Key: (theme: PreparedTheme, lastUse: Int)] = [:]
     private var preparedClock = 0
     /// How many prepared themes are kept (switching back and forth between a few themes

@@ -2,6 +2,11 @@ import LiveryModel
 
 /// Interned operation identities (name, state): diffs and originals compare these numbers, not
 /// strings. Shared by an applicator and its prepared themes.
+///
+/// Here and in the applicator's registry, stored properties that registration and switching
+/// touch are `@exclusivity(unchecked)`: they are accessed only on the main actor, and no access
+/// spans a call into app code, so the dynamic exclusivity check (a runtime call per access)
+/// could never fire and only costs time.
 @MainActor
 final class OperationKeys {
     private struct Key: Hashable {
@@ -9,8 +14,8 @@ final class OperationKeys {
         var state: String
     }
 
-    private var numbers: [Key: Int32] = [:]
-    private(set) var names: [(name: String, state: ControlState)] = []
+    @exclusivity(unchecked) private var numbers: [Key: Int32] = [:]
+    @exclusivity(unchecked) private(set) var names: [(name: String, state: ControlState)] = []
 
     func number(_ name: String, _ state: String) -> Int32 {
         let key = Key(name: name, state: state)
@@ -111,10 +116,10 @@ final class PlanTable {
 final class ValueArena: @unchecked Sendable {
     // Owned by one prepared theme and used on the main actor only; `Sendable` only so that
     // the theme's nonisolated deinit may release it.
-    private var chunks: [UnsafeMutableRawPointer] = []
-    private var used = 0
-    private var capacity = 0
-    private var values: [(UnsafeMutableRawPointer, @Sendable (UnsafeMutableRawPointer) -> Void)] = []
+    @exclusivity(unchecked) private var chunks: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private var capacity = 0
+    @exclusivity(unchecked) private var values: [(UnsafeMutableRawPointer, @Sendable (UnsafeMutableRawPointer) -> Void)] = []
     private static let chunkSize = 16 << 10
 
     func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
@@ -168,12 +173,21 @@ final class PreparedTheme {
     /// Identifier number -> prepared instance: -2 not looked up yet, -1 absent from the theme.
     @exclusivity(unchecked) private var byIdentifier: ContiguousArray<Int32> = []
     /// The bindings the instances use; they keep the setters `operations` point to alive.
-    private(set) var bindings: [ResolvedBinding] = []
-    private var bindingIndex: [String: Int32] = [:]
+    @exclusivity(unchecked) private(set) var bindings: [ResolvedBinding] = []
+    @exclusivity(unchecked) private var bindingIndex: [String: Int32] = [:]
     /// The files an operation's images resolve to, by operation: the same image name may be
     /// another file after a theme, trait or scale change.
-    private var imageFiles: [Int32: String] = [:]
+    @exclusivity(unchecked) private var imageFiles: [Int32: String] = [:]
     private let arena = ValueArena()
+    /// The last lookups of (name, state) -> (key, setter), by position in an instance.
+    private struct Lookup {
+        var binding: Int32
+        var name: String
+        var state: String
+        var key: Int32
+        var setter: OperationSetter?
+    }
+    @exclusivity(unchecked) private var lookups: [Lookup] = []
     private var plans: [PlanTable] = []
     private(set) lazy var fullApplyPlans = PlanTable(from: nil, isFullApply: true)
 
@@ -254,7 +268,21 @@ final class PreparedTheme {
         let setters = binding < 0 ? nil : bindings[Int(binding)].setters
         let first = Int32(operations.count)
         for (index, operation) in instance.operations.enumerated() {
-            let setter = setters?[operation.name]
+            // Instances of a theme mostly repeat the same operations in the same order: the
+            // previous instance's lookup at this position usually answers, with two string
+            // comparisons (short names are compared inline) instead of two hash lookups.
+            let key: Int32
+            let setter: OperationSetter?
+            if index < lookups.count, lookups[index].binding == binding, lookups[index].name == operation.name,
+               lookups[index].state == operation.state {
+                key = lookups[index].key
+                setter = lookups[index].setter
+            } else {
+                key = operationKeys.number(operation.name, operation.state)
+                setter = setters?[operation.name]
+                let lookup = Lookup(binding: binding, name: operation.name, state: operation.state, key: key, setter: setter)
+                if index < lookups.count { lookups[index] = lookup } else { lookups.append(lookup) }
+            }
             let files = Self.imageFiles(of: operation, images: images)
             var value: UnsafeMutableRawPointer?
             if let setter, files == nil {
@@ -267,7 +295,7 @@ final class PreparedTheme {
             let state = ControlState(rawValue: operation.state)
             if let files { imageFiles[Int32(operations.count)] = files }
             operations.append(PreparedOperation(
-                key: operationKeys.number(operation.name, operation.state), instance: Int32(themeIndex),
+                key: key, instance: Int32(themeIndex),
                 index: Int32(index), setter: setter.map(Unmanaged.passUnretained), value: value,
                 revertible: setter.map { $0.takesState || state == .normal } ?? false))
             states.append(state)
@@ -278,6 +306,16 @@ final class PreparedTheme {
     }
 
     private static func imageFiles(of operation: ResolvedOperation, images: ImageLoader) -> String? {
+        // Most operations hold no image: answer without building anything (this runs for
+        // every operation an app shows).
+        var mayHoldImages = false
+        for param in operation.params {
+            switch param.value {
+            case .image, .array: mayHoldImages = true
+            default: continue
+            }
+        }
+        guard mayHoldImages else { return nil }
         var files: [String] = []
         func collect(_ value: Value) {
             switch value {
@@ -288,12 +326,7 @@ final class PreparedTheme {
             default: break
             }
         }
-        for param in operation.params {
-            switch param.value {
-            case .image, .array: collect(param.value)
-            default: continue
-            }
-        }
+        for param in operation.params { collect(param.value) }
         return files.isEmpty ? nil : files.joined(separator: "|")
     }
 }
