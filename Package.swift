@@ -32,7 +32,7 @@ let package = Package(
         // Theme folder -> compiled bytes: front end + format, source digests, atomic writes.
         .target(name: "LiveryCompiler", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
         // The runtime apps link: theme manager, applicator, bindings, headless components.
-        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
+        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler"]),
         // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
         // identifiers, SARIF, file watching. A library so every one of them is testable.
         .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
@@ -50,7 +50,7 @@ let package = Package(
             name: "livery-chat-demo",
             dependencies: ["Livery", "LiveryModel"],
             path: "Examples/ChatDemo",
-            exclude: ["Livery.xml"]
+            exclude: ["Livery.xml", "Scripts"]
         ),
         // Build-tool plugin: validates and compiles a target's `.theme` folders and generates
         // Swift identifiers for them at build time (see Examples/PluginExample).
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
-        .testTarget(name: "LiveryTests", dependencies: ["Livery"]),
+        .testTarget(name: "LiveryTests", dependencies: ["Livery", "LiveryCompiler", "LiveryBinary"]),
         .testTarget(name: "LiveryToolingTests", dependencies: ["LiveryTooling", "LiveryXML", "LiveryModel", "Livery"]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
     ],
