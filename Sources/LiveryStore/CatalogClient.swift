@@ -1,7 +1,7 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Timeouts for every request the store makes.
 public struct StoreTimeouts: Hashable, Sendable {
@@ -16,6 +16,9 @@ public struct StoreTimeouts: Hashable, Sendable {
 }
 
 /// Talks to a store over HTTP: the catalog, product details and package downloads.
+///
+/// Built on Foundation's URLSession (libcurl on Linux), which every app already has: no
+/// TLS stack of its own is compiled into apps that link the store.
 public struct CatalogClient: Sendable {
     public var catalogURL: String
     public var timeouts: StoreTimeouts
@@ -57,7 +60,7 @@ public struct CatalogClient: Sendable {
         let limit = maxDocumentBytes
         try await stream(url) { _ in } body: { chunk in
             try box.withValue { data in
-                data.append(contentsOf: chunk.readableBytesView)
+                data.append(chunk)
                 if data.count > limit { throw StoreError.invalidContent("\(url) is larger than \(limit) bytes") }
             }
         }
@@ -91,14 +94,14 @@ public struct CatalogClient: Sendable {
             progress(0, expectedSize ?? length)
         } body: { chunk in
             let (count, announced) = try state.withValue { state -> (Int64, Int64?) in
-                chunk.withUnsafeReadableBytes { state.digest.update($0) }
+                chunk.withUnsafeBytes { state.digest.update($0) }
                 if let expectedSize, state.digest.count > expectedSize {
                     throw StoreError.sizeMismatch(expected: expectedSize, actual: state.digest.count)
                 }
                 return (state.digest.count, state.announced)
             }
             do {
-                try sendableHandle.value.write(contentsOf: chunk.readableBytesView)
+                try sendableHandle.value.write(contentsOf: chunk)
             } catch {
                 throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
             }
@@ -126,48 +129,140 @@ public struct CatalogClient: Sendable {
     /// GETs `url`, calling `head` with the Content-Length and `body` per chunk, with the idle
     /// timeout between any two events and the total timeout over all.
     private func stream(_ url: String, head: @escaping @Sendable (Int64?) throws -> Void,
-                        body: @escaping @Sendable (ByteBuffer) throws -> Void) async throws {
-        let request = HTTPClientRequest(url: url)
+                        body: @escaping @Sendable (Data) throws -> Void) async throws {
+        guard let requestURL = URL(string: url), let scheme = requestURL.scheme?.lowercased(),
+              scheme == "http" || scheme == "https" else {
+            throw StoreError.network("'\(url)' is not an http(s) URL")
+        }
         let watchdog = Watchdog(idle: timeouts.idle)
-        let deadline = NIODeadline.now() + TimeAmount.nanoseconds(Int64(timeouts.total.components.seconds) * 1_000_000_000
-            + timeouts.total.components.attoseconds / 1_000_000_000)
-        try await watchdog.run { [timeouts] in
-            let response: HTTPClientResponse
-            do {
-                response = try await HTTPClient.shared.execute(request, deadline: deadline)
-            } catch {
-                throw Self.translate(error, url: url, timeouts: timeouts)
-            }
-            watchdog.touch()
-            guard response.status == .ok else { throw StoreError.httpStatus(Int(response.status.code), url: url) }
-            try head(response.headers.first(name: "content-length").flatMap { Int64($0) })
-            do {
-                for try await chunk in response.body {
-                    watchdog.touch()
-                    try Task.checkCancellation()
-                    try body(chunk)
+        let timeouts = self.timeouts
+        try await watchdog.run {
+            let delegate = StreamingDelegate(url: url, watchdog: watchdog, head: head, body: body)
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeouts.idle.seconds
+            configuration.timeoutIntervalForResource = timeouts.total.seconds
+            configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+            configuration.urlCache = nil
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+            defer { session.invalidateAndCancel() }
+            let task = session.dataTask(with: URLRequest(url: requestURL))
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    delegate.start(continuation)
+                    task.resume()
                 }
-                try Task.checkCancellation()
-            } catch {
-                throw Self.translate(error, url: url, timeouts: timeouts)
+            } onCancel: {
+                task.cancel()
             }
+            try Task.checkCancellation()
         }
     }
 
-    static func translate(_ error: any Error, url: String, timeouts: StoreTimeouts) -> StoreError {
+    static func translate(_ error: any Error, url: String) -> StoreError {
         if let error = error as? StoreError { return error }
         if error is CancellationError { return .cancelled }
-        if let error = error as? HTTPClientError {
-            if error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-                return .timeout("\(url) took longer than \(timeouts.total)")
+        if let error = error as? URLError {
+            switch error.code {
+            case .timedOut: return .timeout("\(url) did not answer in time")
+            case .cancelled: return .cancelled
+            case .networkConnectionLost: return .network("the connection to \(url) was lost")
+            case .cannotConnectToHost: return .network("cannot connect to \(url)")
+            default: return .network("\(url): \(error.localizedDescription) (\(error.code.rawValue))")
             }
-            if error == .cancelled { return .cancelled }
-            if error == .remoteConnectionClosed {
-                return .network("the server closed the connection to \(url)")
-            }
-            return .network("\(url): \(error)")
         }
         return .network("\(url): \(error)")
+    }
+}
+
+/// Receives one request's events on the session's serial queue.
+private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let url: String
+    private let watchdog: Watchdog
+    private let head: @Sendable (Int64?) throws -> Void
+    private let body: @Sendable (Data) throws -> Void
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, any Error>?
+    private var failure: StoreError?
+
+    init(url: String, watchdog: Watchdog, head: @escaping @Sendable (Int64?) throws -> Void,
+         body: @escaping @Sendable (Data) throws -> Void) {
+        self.url = url
+        self.watchdog = watchdog
+        self.head = head
+        self.body = body
+    }
+
+    func start(_ continuation: CheckedContinuation<Void, any Error>) {
+        lock.lock()
+        self.continuation = continuation
+        lock.unlock()
+    }
+
+    private func fail(_ error: StoreError) {
+        lock.lock()
+        if failure == nil { failure = error }
+        lock.unlock()
+    }
+
+    private var hasFailed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure != nil
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        watchdog.touch()
+        guard let http = response as? HTTPURLResponse else {
+            fail(.network("\(url) did not answer over HTTP"))
+            return completionHandler(.cancel)
+        }
+        guard http.statusCode == 200 else {
+            fail(.httpStatus(http.statusCode, url: url))
+            return completionHandler(.cancel)
+        }
+        do {
+            try head(http.expectedContentLength >= 0 ? http.expectedContentLength : nil)
+            completionHandler(.allow)
+        } catch {
+            fail(CatalogClient.translate(error, url: url))
+            completionHandler(.cancel)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        watchdog.touch()
+        guard !hasFailed else { return }
+        do {
+            try body(data)
+        } catch {
+            fail(CatalogClient.translate(error, url: url))
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock()
+        let continuation = self.continuation
+        self.continuation = nil
+        let failure = self.failure
+        lock.unlock()
+        if let failure {
+            continuation?.resume(throwing: failure)
+        } else if let error {
+            continuation?.resume(throwing: CatalogClient.translate(error, url: url))
+        } else {
+            continuation?.resume()
+        }
+    }
+}
+
+extension Duration {
+    /// As a TimeInterval.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 

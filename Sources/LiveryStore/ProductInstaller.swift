@@ -106,6 +106,13 @@ public struct ProductInstaller: Sendable {
     /// the first move: returning false (e.g. cancelled) abandons the install with no trace.
     public func install(packageAt packagePath: String, expecting expectation: Expectation = Expectation(),
                         shouldCommit: () -> Bool = { true }) throws -> Outcome {
+        try install(packageAt: packagePath, expecting: expectation, shouldCommit: shouldCommit, crashAfterJournal: false)
+    }
+
+    /// `crashAfterJournal` stops right after the journal is written, as a killed process would
+    /// (tests of recovery).
+    func install(packageAt packagePath: String, expecting expectation: Expectation = Expectation(),
+                 shouldCommit: () -> Bool = { true }, crashAfterJournal: Bool) throws -> Outcome {
         try withLock {
             let staging = stagingFolder + "/" + UUID().uuidString
             try createFolder(staging)
@@ -151,6 +158,7 @@ public struct ProductInstaller: Sendable {
                                   obsolete: handler.derivedFileExtensions.map { manifest.id + "." + $0 }.filter { !derivedNames.contains($0) })
             try journal.write(to: journalPath)
             committed = true
+            if crashAfterJournal { throw SimulatedCrash() }
             try rollForward(journal)
             let product = handler.describe(installedFolder: installedFolder + "/" + name)
                 ?? InstalledProduct(id: manifest.id, type: manifest.type, name: manifest.name, version: manifest.version,
@@ -357,3 +365,6 @@ public struct ProductInstaller: Sendable {
         }
     }
 }
+
+/// Thrown by the recovery tests' simulated crash.
+struct SimulatedCrash: Error {}
