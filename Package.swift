@@ -78,6 +78,7 @@ let package = Package(
         .testTarget(name: "LiveryStoreTests", dependencies: [
             "LiveryStore", "LiveryServe", "Livery", "LiveryModel", "LiveryCompiler",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),

@@ -53,7 +53,7 @@ public struct PackageArchive {
         }
         self.archive = archive
 
-        var seenExact = Set<String>()
+        var seenExact = Set<[UInt8]>()   // bytes: Swift strings compare canonically equivalent forms equal
         var folded: [String: String] = [:]            // folded path -> original path
         var foldedFiles = Set<String>()
         var foldedFolders = Set<String>()
@@ -72,7 +72,7 @@ public struct PackageArchive {
             }
             let components = try Self.checkedComponents(of: name, isFolder: entry.type == .directory, maxDepth: limits.maxDepth)
             let normalized = components.joined(separator: "/")
-            guard seenExact.insert(normalized).inserted else {
+            guard seenExact.insert(Array(normalized.utf8)).inserted else {
                 throw StoreError.invalidPackage("'\(normalized)' appears twice")
             }
             let key = Self.folded(normalized)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Every way a store operation fails, with a message that says what happened and what to do.
 /// A failed operation leaves the installed folder exactly as it was.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The server could not be reached, or the connection dropped.
     case network(String)
     /// The server answered with a status other than 200.

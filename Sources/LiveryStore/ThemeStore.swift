@@ -149,7 +149,7 @@ public actor ThemeStore {
         let manager = self.manager
         task.start { task in
             let file = installer.makeDownloadPath()
-            defer { try? FileManager.default.removeItem(atPath: file) }
+            let outcome: ProductTaskState
             do {
                 try await client.download(product.packageURL, to: file, expectedSize: product.packageSize,
                                           expectedSHA256: product.sha256) { received, expected in
@@ -160,11 +160,14 @@ public actor ThemeStore {
                 let expectation = ProductInstaller.Expectation(id: product.id, type: product.type, version: product.version)
                 _ = try await Self.runInstall(installer, file, expectation, task)
                 await Self.tellManager(manager)
-                task.update(.finished)
+                outcome = .finished
             } catch {
                 let storeError = (error as? StoreError) ?? (error is CancellationError ? .cancelled : .io("\(error)"))
-                task.update(storeError == .cancelled || task.isCancelled ? .cancelled : .failed(storeError))
+                outcome = storeError == .cancelled || task.isCancelled ? .cancelled : .failed(storeError)
             }
+            // Cleaned up before the end is announced: whoever waits sees the final state on disk.
+            try? FileManager.default.removeItem(atPath: file)
+            task.update(outcome)
         }
         return task
     }

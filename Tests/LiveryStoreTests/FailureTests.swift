@@ -134,9 +134,11 @@ import ZIPFoundation
                 "Info.xml": #"<theme-info id="com.acme.picky" name="Picky" version="1.0.0" parent="com.acme.ocean"/>"#,
             ])
         }) { store, catalog, _ in
-            #expect(await failure(store, try #require(catalog.product(id: "com.acme.orphan")))
+            let orphan = try #require(catalog.product(id: "com.acme.orphan"))
+            let picky = try #require(catalog.product(id: "com.acme.picky"))
+            #expect(await failure(store, orphan)
                 == .missingDependency("the theme's parent 'com.acme.nowhere' is neither installed nor bundled; install it first"))
-            #expect(await failure(store, try #require(catalog.product(id: "com.acme.picky")))
+            #expect(await failure(store, picky)
                 == .missingDependency("the theme needs 'com.acme.ocean' 3.0 or newer; 1.0.0 is installed; update it first"))
         }
     }
@@ -148,7 +150,7 @@ import ZIPFoundation
         try await expectUnchanged(limits: limits, publish: { fixture in
             try fixture.hostilePackage(name: "hostile.liverypkg", build: build)
         }) { store, _, _ in
-            let path = store.installer.installedFolder + "/../packages/hostile.liverypkg"
+            let path = store.installer.installedFolder + "/../hostile/hostile.liverypkg"
             do {
                 try await store.installPackage(at: path)
                 Issue.record("the hostile package was installed")
@@ -208,9 +210,9 @@ import ZIPFoundation
         let path = fixture.packages + "/bomb.liverypkg"
         let zeros = Data(count: 48 << 20)
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
-        try archive.addEntry(with: "manifest.json", type: .file, uncompressedSize: 2, compressionMethod: .none) { _, _ in Data("{}".utf8) }
+        try archive.addEntry(with: "manifest.json", type: .file, uncompressedSize: Int64(2), compressionMethod: .none) { (_: Int64, _: Int) in Data("{}".utf8) }
         try archive.addEntry(with: "content/Info.xml", type: .file, uncompressedSize: Int64(zeros.count),
-                             compressionMethod: .deflate) { position, size in zeros.subdata(in: Int(position)..<Int(position) + size) }
+                             compressionMethod: .deflate) { (position: Int64, size: Int) in zeros.subdata(in: Int(position)..<Int(position) + size) }
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size < 200_000)
         #expect {
@@ -250,7 +252,7 @@ import ZIPFoundation
         ])
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
         for (name, data) in [("manifest.json", try manifest.encoded()), ("content/Info.xml", info), ("content/assets/liar.png", zeros)] {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { (position: Int64, size: Int) in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
@@ -282,7 +284,7 @@ import ZIPFoundation
         try fixture.pack(fixture.makeTheme(id: "com.acme.reef"))
         let staged = work + "/staging/\(UUID().uuidString)/com.acme.reef.purchasedTheme"
         try FileManager.default.createDirectory(atPath: (staged as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: fixture.sources + "/com.acme.reef-1.0.0.theme", toPath: staged)
+        try FileManager.default.copyItem(atPath: fixture.sources + "/com.acme.reef-1.0.0/com.acme.reef.theme", toPath: staged)
         try Data().write(to: URL(fileURLWithPath: fixture.installed + "/.com.acme.ocean.livery.123.tmp"))
         // The half-installed theme is never visible.
         let manager = fixture.makeManager()

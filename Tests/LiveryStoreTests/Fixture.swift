@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Livery
 @testable import LiveryStore
 import LiveryXML
@@ -39,7 +40,8 @@ final class Fixture: @unchecked Sendable {
     @discardableResult
     func makeTheme(id: String, version: String = "1.0.0", parent: String? = "com.livery.base", brand: String = "#0077BE",
                    extraFiles: [String: String] = [:]) throws -> String {
-        let folder = sources + "/\(id)-\(version).theme"
+        // Each in its own folder: a theme's siblings are searched for its parent.
+        let folder = sources + "/\(id)-\(version)/\(id).theme"
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let parentAttribute = parent.map { " parent=\"\($0)\"" } ?? ""
@@ -63,8 +65,8 @@ final class Fixture: @unchecked Sendable {
     /// Packs a theme with `livery pack`'s code into the packages folder.
     @discardableResult
     func pack(_ folder: String, name: String? = nil) throws -> String {
-        let output = packages + "/" + (name ?? ((folder as NSString).lastPathComponent as NSString).deletingPathExtension + ".liverypkg")
-        let workspace = ThemeWorkspace(searchPaths: [Repository.themes, sources, installed],
+        let output = packages + "/" + (name ?? (((folder as NSString).deletingLastPathComponent) as NSString).lastPathComponent + ".liverypkg")
+        let workspace = ThemeWorkspace(searchPaths: [Repository.themes, installed],
                                        themeExtensions: ["theme", "purchasedTheme"])
         let result = PackageBuilder.pack(themeAt: folder, workspace: workspace, output: output)
         try #require(result.value != nil, "\(result.diagnostics)")
@@ -93,6 +95,8 @@ final class Fixture: @unchecked Sendable {
     /// A hostile zip: manifest built from the given entries (so only the hostile part fails).
     @discardableResult
     func hostilePackage(name: String, id: String = "com.acme.hostile", build: (inout RawZip) -> Void) throws -> String {
+        // Kept out of the packages folder: `livery catalog` (rightly) refuses to list them.
+        try FileManager.default.createDirectory(atPath: root + "/hostile", withIntermediateDirectories: true)
         var entries = RawZip()
         build(&entries)
         var files: [PackageManifest.File] = []
@@ -106,7 +110,7 @@ final class Fixture: @unchecked Sendable {
         var zip = RawZip()
         zip.add("manifest.json", try manifest.encoded())
         zip.entries += entries.entries
-        let output = packages + "/" + name
+        let output = root + "/hostile/" + name
         try zip.bytes().write(to: URL(fileURLWithPath: output))
         return output
     }
@@ -169,8 +173,8 @@ final class Fixture: @unchecked Sendable {
 // MARK: - A real HTTP server on loopback
 
 /// Serves the packages folder like `livery serve`, plus routes that misbehave on purpose:
-/// `/drop/NAME` (closes the connection half-way), `/stall/NAME` (sends 1 KiB, then nothing),
-/// `/trickle/NAME` (1 KiB every 50 ms).
+/// `/drop/NAME` (closes the connection half-way), `/stall/NAME` (sends half, then nothing for
+/// 10 s), `/trickle/NAME` (64 bytes every 50 ms).
 enum TestServer {
     static func withServer<Result: Sendable>(folder: String, _ body: @Sendable (String) async throws -> Result) async throws -> Result {
         let router = Router()
@@ -188,9 +192,9 @@ enum TestServer {
             let data = try Self.file(folder, context)
             return Response(status: .ok, headers: [.contentLength: String(data.count)],
                             body: ResponseBody(contentLength: data.count) { writer in
-                                try await writer.write(ByteBuffer(bytes: data.prefix(1024)))
+                                try await writer.write(ByteBuffer(bytes: data.prefix(data.count / 2)))
                                 try await Task.sleep(for: .seconds(10))
-                                try await writer.write(ByteBuffer(bytes: data.dropFirst(1024)))
+                                try await writer.write(ByteBuffer(bytes: data.dropFirst(data.count / 2)))
                                 try await writer.finish(nil)
                             })
         }
@@ -200,7 +204,7 @@ enum TestServer {
                             body: ResponseBody(contentLength: data.count) { writer in
                                 var offset = 0
                                 while offset < data.count {
-                                    let end = min(offset + 1024, data.count)
+                                    let end = min(offset + 64, data.count)
                                     try await writer.write(ByteBuffer(bytes: data[offset..<end]))
                                     offset = end
                                     try await Task.sleep(for: .milliseconds(50))
@@ -209,9 +213,12 @@ enum TestServer {
                             })
         }
         let ports = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "livery-store-tests")
+        logger.logLevel = .critical
         let app = Application(router: router,
                               configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) })
+                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
+                              logger: logger)
         let server = Task { try await app.runService(gracefulShutdownSignals: []) }
         defer { server.cancel() }
         let port = try await withThrowingTaskGroup(of: Int?.self) { group in

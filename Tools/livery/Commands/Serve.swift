@@ -22,8 +22,9 @@ struct Serve: AsyncParsableCommand {
         let folder = self.folder
         // Ctrl-C or SIGTERM shuts the server down gracefully.
         try await server.run(stopOnSignals: true) { port in
-            print("serving \(folder) at http://127.0.0.1:\(port)/ (catalog: http://127.0.0.1:\(port)/catalog.json)")
-            fflush(stdout)
+            // Written straight to the descriptor so that a pipe reader sees it at once.
+            let line = "serving \(folder) at http://127.0.0.1:\(port)/ (catalog: http://127.0.0.1:\(port)/catalog.json)\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
         }
     }
 }
