@@ -8,10 +8,12 @@ let package = Package(
         .library(name: "LiveryXML", targets: ["LiveryXML"]),
         .library(name: "LiveryBinary", targets: ["LiveryBinary"]),
         .library(name: "Livery", targets: ["Livery"]),
+        .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
         .library(name: "LiveryStore", targets: ["LiveryStore"]),
         .library(name: "LiveryServe", targets: ["LiveryServe"]),
         .executable(name: "livery", targets: ["livery"]),
         .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
+        .plugin(name: "LiveryThemePlugin", targets: ["LiveryThemePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,6 +42,9 @@ let package = Package(
         ]),
         // The runtime apps link: theme manager, applicator, bindings, headless components.
         .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
+        // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
+        // identifiers, SARIF, file watching. A library so every one of them is testable.
+        .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
         // Theme packages and the store apps link: manifest, safe extraction, catalog client,
         // downloads, install / update / uninstall, recovery, content-type handlers.
         .target(name: "LiveryStore", dependencies: [
@@ -58,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryStore", "LiveryServe",
+                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling", "LiveryStore", "LiveryServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
@@ -70,11 +75,19 @@ let package = Package(
             path: "Examples/ChatDemo",
             exclude: ["Livery.xml"]
         ),
+        // Build-tool plugin: validates and compiles a target's `.theme` folders and generates
+        // Swift identifiers for them at build time (see Examples/PluginExample).
+        .plugin(
+            name: "LiveryThemePlugin",
+            capability: .buildTool(),
+            dependencies: ["livery"]
+        ),
         .testTarget(name: "LiveryModelTests", dependencies: ["LiveryModel"]),
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryTests", dependencies: ["Livery"]),
+        .testTarget(name: "LiveryToolingTests", dependencies: ["LiveryTooling", "LiveryXML", "LiveryModel", "Livery"]),
         .testTarget(name: "LiveryStoreTests", dependencies: [
             "LiveryStore", "LiveryServe", "Livery", "LiveryModel", "LiveryCompiler",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -6,8 +6,9 @@ import ArgumentParser
 struct Livery: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "livery",
-        abstract: "Validate, compile, inspect, pack, serve and install Livery themes.",
+        abstract: "Validate, compile, inspect, preview, explain, compare, pack, serve and install Livery themes.",
         subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self,
+                      Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
                       Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self]
     )
 }
