@@ -19,11 +19,11 @@ public struct CatalogServer: Sendable {
     /// Runs until the task is cancelled (or, with `stopOnSignals`, SIGINT/SIGTERM arrive).
     /// `onRunning` receives the bound port.
     public func run(stopOnSignals: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let router = Router()
-        router.add(middleware: FileMiddleware(folder, searchForIndexHtml: false))
-        router.get("/health") { _, _ in "ok" }
         var logger = Logger(label: "livery-serve")
         logger.logLevel = .warning
+        let router = Router()
+        router.add(middleware: FileMiddleware(folder, searchForIndexHtml: false, logger: logger))
+        router.get("/health") { _, _ in "ok" }
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "livery-serve"),
