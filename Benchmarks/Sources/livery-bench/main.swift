@@ -1,0 +1,474 @@
+import BenchmarkSupport
+import Foundation
+import Livery
+import LiveryBinary
+import LiveryModel
+import LiveryXML
+import MallocInterposerSwift
+
+// livery-bench: every loader on the same generated themes, in one process, plus the runtime,
+// memory and size numbers; prints a Markdown report and writes results.json, report.md and
+// load-time.svg. See docs/Performance.md.
+//
+//   livery-bench report [--sizes 100,1000,10000,100000] [--quick] [--out DIR] [--work DIR]
+//   livery-bench peak LOADER PATH      (child process: peak resident memory of one load)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("livery-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+enum Loader: String, CaseIterable {
+    case xml = "Livery XML front end"
+    case xmlParser = "Foundation XMLParser"
+    case json = "JSONDecoder"
+    case plist = "PropertyListDecoder (binary plist)"
+    case compiled = "Livery compiled (open+mmap+verify)"
+
+    var key: String {
+        switch self {
+        case .xml: "xml"
+        case .xmlParser: "xmlparser"
+        case .json: "json"
+        case .plist: "plist"
+        case .compiled: "compiled"
+        }
+    }
+
+    var color: String {
+        switch self {
+        case .xml: "#1f77b4"
+        case .xmlParser: "#d62728"
+        case .json: "#ff7f0e"
+        case .plist: "#9467bd"
+        case .compiled: "#2ca02c"
+        }
+    }
+}
+
+/// The paths of one generated size.
+struct Fixture {
+    var instances: Int
+    var folder: String
+    var theme: String
+    var json: String
+    var plist: String
+    var compiled: String
+    var xmlBytes: Int
+    var jsonBytes: Int
+    var plistBytes: Int
+    var compiledBytes: Int
+    var compileNanoseconds: Double
+}
+
+/// One load through `loader`; throws when the loader fails. Returns the resolved instances'
+/// count so nothing is optimised away.
+func loadOnce(_ loader: Loader, _ fixture: Fixture) throws -> Int {
+    switch loader {
+    case .xml:
+        let result = ThemeWorkspace().resolve(themeAt: fixture.theme, traits: .none)
+        guard let theme = result.value else { throw LoaderError.invalid(fixture.theme, "\(result.diagnostics.prefix(3))") }
+        return theme.instances.count
+    case .xmlParser:
+        let source = try AlternativeLoaders.xmlParser(folder: fixture.theme)
+        return try SourceResolver.resolve([source], traits: .none).count
+    case .json:
+        let data = try Data(contentsOf: URL(fileURLWithPath: fixture.json))
+        return try SourceResolver.resolve([AlternativeLoaders.json(data)], traits: .none).count
+    case .plist:
+        let data = try Data(contentsOf: URL(fileURLWithPath: fixture.plist))
+        return try SourceResolver.resolve([AlternativeLoaders.plist(data)], traits: .none).count
+    case .compiled:
+        let file = try CompiledTheme(contentsOf: fixture.compiled)
+        return file.idCount
+    }
+}
+
+func compile(_ theme: String) throws -> [UInt8] {
+    let variants = ThemeWorkspace().variants(ofThemeAt: theme)
+    guard let value = variants.value else { throw LoaderError.invalid(theme, "\(variants.diagnostics.prefix(3))") }
+    return try ThemeWriter.encode(CompiledThemeContents(theme: value))
+}
+
+func makeFixture(instances: Int, work: String, compileRuns: Int) throws -> Fixture {
+    let folder = work + "/n\(instances)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let source = ThemeGenerator.theme(instances: instances)
+    let theme = try source.writeXML(into: folder, name: "Bench")
+    let json = try source.jsonData()
+    let plist = try source.plistData()
+    try json.write(to: URL(fileURLWithPath: folder + "/Bench.json"))
+    try plist.write(to: URL(fileURLWithPath: folder + "/Bench.plist"))
+    var bytes: [UInt8] = []
+    let compileTime = try measure(runs: compileRuns, minimumRuns: 1, budget: 1, warmup: 0) { bytes = try compile(theme) }
+    try Data(bytes).write(to: URL(fileURLWithPath: folder + "/Bench.livery"))
+    let xmlBytes = try FileManager.default.contentsOfDirectory(atPath: theme).filter { $0.hasSuffix(".xml") }
+        .reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: theme + "/" + $1)[.size] as? Int) ?? 0) }
+    return Fixture(instances: instances, folder: folder, theme: theme, json: folder + "/Bench.json", plist: folder + "/Bench.plist",
+                   compiled: folder + "/Bench.livery", xmlBytes: xmlBytes, jsonBytes: json.count, plistBytes: plist.count,
+                   compiledBytes: bytes.count, compileNanoseconds: compileTime.median)
+}
+
+/// Every loader must produce what our front end produces (the compiled file too).
+func checkSameModel(_ fixture: Fixture) throws {
+    guard let ours = ThemeWorkspace().resolve(themeAt: fixture.theme, traits: .none).value?.instances else {
+        throw LoaderError.invalid(fixture.theme, "front end failed")
+    }
+    let alternatives: [(String, [ResolvedInstance])] = [
+        ("XMLParser", try SourceResolver.resolve([AlternativeLoaders.xmlParser(folder: fixture.theme)], traits: .none)),
+        ("JSON", try SourceResolver.resolve([AlternativeLoaders.json(Data(contentsOf: URL(fileURLWithPath: fixture.json)))], traits: .none)),
+        ("plist", try SourceResolver.resolve([AlternativeLoaders.plist(Data(contentsOf: URL(fileURLWithPath: fixture.plist)))], traits: .none)),
+    ]
+    for (name, instances) in alternatives where instances != ours {
+        let first = zip(instances, ours).first { $0 != $1 }
+        throw LoaderError.invalid(name, "builds a different model than the front end; first difference: \(String(describing: first))")
+    }
+    let file = try CompiledTheme(contentsOf: fixture.compiled)
+    for traits in [TraitSet.none, TraitSet(idiom: .ipad, appearance: .dark)] {
+        let expected = ThemeWorkspace().resolve(themeAt: fixture.theme, traits: traits).value!.instances
+        let compiled = expected.map { file.instance($0.id, for: traits) }
+        if compiled != expected.map(Optional.some) { throw LoaderError.invalid("compiled", "differs from the XML for \(traits)") }
+    }
+    if ours.first?.operations.count != 8 { throw LoaderError.invalid("generator", "expected 8 operations per instance") }
+}
+
+// MARK: - Peak memory (child process)
+
+func peakChild(_ loaderKey: String, _ path: String) -> Never {
+    guard let loader = Loader.allCases.first(where: { $0.key == loaderKey }) else { fail("unknown loader \(loaderKey)") }
+    // Warm the runtime (Foundation, the standard schema) so the baseline holds what any loader needs.
+    _ = FileManager.default.fileExists(atPath: path)
+    _ = try? Data(contentsOf: URL(fileURLWithPath: "/proc/self/status"))
+    let baseline = residentBytes()
+    resetPeakResident()
+    let fixture = Fixture(instances: 0, folder: "", theme: path, json: path, plist: path, compiled: path,
+                          xmlBytes: 0, jsonBytes: 0, plistBytes: 0, compiledBytes: 0, compileNanoseconds: 0)
+    do {
+        let count = try loadOnce(loader, fixture)
+        print("{\"baseline\": \(baseline), \"peak\": \(residentBytes("VmHWM")), \"instances\": \(count)}")
+        exit(0)
+    } catch {
+        fail("\(error)")
+    }
+}
+
+func measurePeak(_ loader: Loader, _ fixture: Fixture) -> Int? {
+    let path: String
+    switch loader {
+    case .xml, .xmlParser: path = fixture.theme
+    case .json: path = fixture.json
+    case .plist: path = fixture.plist
+    case .compiled: path = fixture.compiled
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["peak", loader.key, path]
+    var environment = ProcessInfo.processInfo.environment
+    environment["LD_PRELOAD"] = nil  // the interposer's per-allocation header would inflate the numbers
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Int],
+          let baseline = object["baseline"], let peak = object["peak"] else { return nil }
+    return peak - baseline
+}
+
+// MARK: - Allocation counting
+
+/// Whether the malloc interposer is loaded (LD_PRELOAD) and counting.
+let interposerActive: Bool = {
+    MallocInterposerSwift.initialize()
+    MallocInterposerSwift.hook()
+    let array = [Int](repeating: 1, count: 1000)
+    blackHole(array)
+    MallocInterposerSwift.unhook()
+    return MallocInterposerSwift.getStatistics().mallocCount > 0
+}()
+
+/// Allocations made by `body`, or nil without the interposer.
+func allocations(_ body: () throws -> Void) rethrows -> Int? {
+    guard interposerActive else {
+        try body()
+        return nil
+    }
+    MallocInterposerSwift.initialize()
+    MallocInterposerSwift.hook()
+    try body()
+    MallocInterposerSwift.unhook()
+    return MallocInterposerSwift.getStatistics().mallocCount
+}
+
+// MARK: - Runtime
+
+struct RuntimeResults {
+    var components = 0
+    var operationsPerComponent = 0
+    var lookupP50 = 0.0
+    var lookupP99 = 0.0
+    var lookupAllocations: Int?
+    var firstApplication = 0.0
+    var switchAll = Samples([])
+    var switchAllOperations = 0
+    var switchAllAllocations: Int?
+    var switchTenth = Samples([])
+    var switchTenthOperations = 0
+    var switchTenthAllocations: Int?
+    var switchTraits = Samples([])
+    var switchTraitsOperations = 0
+    var switchTraitsAllocations: Int?
+}
+
+@MainActor
+func runtimeBenchmarks(instances: Int, work: String, runs: Int) throws -> RuntimeResults {
+    var results = RuntimeResults()
+    let folder = work + "/runtime\(instances)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let a = ThemeGenerator.theme(instances: instances, flavor: 0, id: "com.livery.bench")
+    let b = ThemeGenerator.theme(instances: instances, flavor: 1, id: "com.livery.bench.b")
+    let c = ThemeGenerator.child(of: a, instances: instances)
+    let pathA = try a.writeXML(into: folder, name: "BenchA")
+    try b.writeXML(into: folder, name: "BenchB")
+    try c.writeXML(into: folder, name: "BenchChild")
+
+    // Lookup in the compiled file.
+    let file = try CompiledTheme(bytes: compile(pathA))
+    let ids = (0..<instances).map { ThemeGenerator.identifier(($0 &* 7_919) % instances) }
+    var found = 0
+    let batch = 64
+    var perLookup: [Double] = []
+    for _ in 0..<3 {
+        var index = 0
+        while index + batch <= ids.count {
+            let start = now()
+            for id in ids[index..<index + batch] where file.handle(for: id) != nil { found += 1 }
+            perLookup.append(Double(now() - start) / Double(batch))
+            index += batch
+        }
+    }
+    let lookups = Samples(perLookup)
+    results.lookupP50 = lookups.median
+    results.lookupP99 = lookups.percentile(99)
+    results.lookupAllocations = allocations {
+        for id in ids where file.handle(for: id) != nil { found += 1 }
+    }
+    blackHole(found)
+
+    // The runtime through its public API: themes from the folder, 10k headless components.
+    let manager = ThemeManager(configuration: LiveryConfiguration(searchPaths: [folder]))
+    for id in [a.id, b.id, c.id] where manager.theme(id) == nil {
+        throw LoaderError.invalid(id, "the runtime could not load it")
+    }
+    manager.activate(themeID: a.id)
+    let components: [View] = (0..<instances).map { index in
+        switch index % 4 {
+        case 0: Label()
+        case 1: Button()
+        case 2: View()
+        default: TextField()
+        }
+    }
+    let applicator = Applicator(manager: manager)
+    let start = now()
+    for (index, component) in components.enumerated() {
+        applicator.style(component, as: ThemeGenerator.identifier(index))
+    }
+    results.firstApplication = Double(now() - start)
+    results.components = applicator.liveComponentCount()
+    results.operationsPerComponent = manager.currentTheme?.instances.first?.operations.count ?? 0
+
+    func switchBetween(_ forth: () -> Void, _ back: () -> Void) -> (Samples, Int, Int?) {
+        // Warm both directions (prepares both themes), then measure forth and back alike.
+        forth(); back(); forth(); back()
+        var samples: [Double] = []
+        var operations = 0
+        for round in 0..<runs {
+            let begin = now()
+            if round % 2 == 0 { forth() } else { back() }
+            samples.append(Double(now() - begin))
+            operations = max(operations, applicator.lastPass.operationsApplied)
+        }
+        if runs % 2 == 1 { back() }
+        let allocated = allocations { forth() }
+        back()
+        return (Samples(samples), operations, allocated)
+    }
+    (results.switchAll, results.switchAllOperations, results.switchAllAllocations) =
+        switchBetween({ manager.activate(themeID: b.id) }, { manager.activate(themeID: a.id) })
+    (results.switchTenth, results.switchTenthOperations, results.switchTenthAllocations) =
+        switchBetween({ manager.activate(themeID: c.id) }, { manager.activate(themeID: a.id) })
+    (results.switchTraits, results.switchTraitsOperations, results.switchTraitsAllocations) =
+        switchBetween({ manager.setTraits(TraitSet(appearance: .dark)) }, { manager.setTraits(.none) })
+    withExtendedLifetime(components) {}
+    return results
+}
+
+// MARK: - Report
+
+func report() throws {
+    let quick = arguments.contains("--quick")
+    let sizes = (option("--sizes") ?? (quick ? "100,1000" : "100,1000,10000,100000"))
+        .split(separator: ",").compactMap { Int($0) }
+    let work = option("--work") ?? NSTemporaryDirectory() + "livery-bench-\(getpid())"
+    let out = option("--out")
+    let runtimeInstances = Int(option("--components") ?? "") ?? min(10_000, sizes.max() ?? 10_000)
+    let maxRuns = quick ? 3 : 30
+    let budget = quick ? 0.3 : 3.0
+    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    defer { if option("--work") == nil { try? FileManager.default.removeItem(atPath: work) } }
+
+    var load: [Int: [Loader: Samples]] = [:]
+    var fixtures: [Fixture] = []
+    var peaks: [Int: [Loader: Int]] = [:]
+    for n in sizes {
+        let fixture = try makeFixture(instances: n, work: work, compileRuns: quick ? 1 : (n >= 100_000 ? 1 : 5))
+        fixtures.append(fixture)
+        if n <= 10_000 { try checkSameModel(fixture) }
+        for loader in Loader.allCases {
+            let runs = loader == .compiled ? (quick ? 20 : 500) : maxRuns
+            let samples = try measure(runs: runs, minimumRuns: 3, budget: loader == .compiled ? 0.5 : budget) {
+                guard try loadOnce(loader, fixture) == n else { throw LoaderError.invalid(loader.key, "wrong count") }
+            }
+            load[n, default: [:]][loader] = samples
+            FileHandle.standardError.write(Data("  N=\(n) \(loader.key): \(formatDuration(samples.median)) (\(samples.count) runs)\n".utf8))
+        }
+        if !quick || n == sizes.max() {
+            for loader in Loader.allCases { peaks[n, default: [:]][loader] = measurePeak(loader, fixture) }
+        }
+    }
+    let runtime = try MainActor.assumeIsolated { try runtimeBenchmarks(instances: runtimeInstances, work: work, runs: quick ? 6 : 40) }
+
+    // Markdown.
+    var md = ""
+    var loadAverage = "?"
+    if let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) { loadAverage = text.split(separator: " ").prefix(3).joined(separator: ", ") }
+    md += "Run: \(ISO8601DateFormatter().string(from: Date())), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage); "
+    md += "release build; medians; allocation counts \(interposerActive ? "from the malloc interposer" : "not measured (run with LD_PRELOAD of libMallocInterposerSwift.so)").\n\n"
+    md += "#### Load time (read + parse + check + resolve one trait set; compiled: open + mmap + verify)\n\n"
+    md += "| loader | " + fixtures.map { "N = \($0.instances)" }.joined(separator: " | ") + " |\n"
+    md += "|---|" + String(repeating: "---:|", count: fixtures.count) + "\n"
+    for loader in Loader.allCases {
+        md += "| \(loader.rawValue) | " + fixtures.map { formatDuration(load[$0.instances]![loader]!.median) }.joined(separator: " | ") + " |\n"
+    }
+    md += "| XML bytes | " + fixtures.map { formatBytes($0.xmlBytes) }.joined(separator: " | ") + " |\n"
+    md += "\nRatios (same run):\n\n"
+    md += "| ratio | " + fixtures.map { "N = \($0.instances)" }.joined(separator: " | ") + " |\n"
+    md += "|---|" + String(repeating: "---:|", count: fixtures.count) + "\n"
+    func ratio(_ a: Loader, _ b: Loader) -> [Double] { fixtures.map { load[$0.instances]![a]!.median / load[$0.instances]![b]!.median } }
+    func fmt(_ values: [Double]) -> String { values.map { $0 >= 100 ? String(format: "%.0fx", $0) : String(format: "%.1fx", $0) }.joined(separator: " | ") }
+    md += "| our XML / compiled | \(fmt(ratio(.xml, .compiled))) |\n"
+    md += "| XMLParser / compiled | \(fmt(ratio(.xmlParser, .compiled))) |\n"
+    md += "| XMLParser / our XML | \(fmt(ratio(.xmlParser, .xml))) |\n"
+    md += "| JSONDecoder / our XML | \(fmt(ratio(.json, .xml))) |\n"
+    md += "| plist / our XML | \(fmt(ratio(.plist, .xml))) |\n"
+    md += "\nScaling (time per instance, ns; flat means linear):\n\n"
+    md += "| loader | " + fixtures.map { "N = \($0.instances)" }.joined(separator: " | ") + " | growth exponent |\n"
+    md += "|---|" + String(repeating: "---:|", count: fixtures.count + 1) + "\n"
+    var exponents: [Loader: Double] = [:]
+    for loader in Loader.allCases {
+        let per = fixtures.map { load[$0.instances]![loader]!.median / Double($0.instances) }
+        // Least-squares slope of log(time) against log(N), over N >= 1000 (N = 100 is dominated by fixed costs).
+        let points = fixtures.filter { $0.instances >= 1000 }.map { (log(Double($0.instances)), log(load[$0.instances]![loader]!.median)) }
+        var slope = Double.nan
+        if points.count >= 2 {
+            let mx = points.map(\.0).reduce(0, +) / Double(points.count), my = points.map(\.1).reduce(0, +) / Double(points.count)
+            slope = points.map { ($0.0 - mx) * ($0.1 - my) }.reduce(0, +) / points.map { ($0.0 - mx) * ($0.0 - mx) }.reduce(0, +)
+        }
+        exponents[loader] = slope
+        md += "| \(loader.rawValue) | " + per.map { String(format: "%.0f", $0) }.joined(separator: " | ") + " | \(String(format: "%.2f", slope)) |\n"
+    }
+    md += "\n#### Size and compile time\n\n"
+    md += "| N | XML | JSON | binary plist | compiled | compiled / XML | compile (all variants) |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+    for fixture in fixtures {
+        md += "| \(fixture.instances) | \(formatBytes(fixture.xmlBytes)) | \(formatBytes(fixture.jsonBytes)) | \(formatBytes(fixture.plistBytes)) | \(formatBytes(fixture.compiledBytes)) | \(String(format: "%.2f", Double(fixture.compiledBytes) / Double(fixture.xmlBytes))) | \(formatDuration(fixture.compileNanoseconds)) |\n"
+    }
+    md += "\n#### Peak memory of one load (resident set growth over the process baseline)\n\n"
+    let peakSizes = fixtures.filter { peaks[$0.instances] != nil }
+    md += "| loader | " + peakSizes.map { "N = \($0.instances)" }.joined(separator: " | ") + " |\n"
+    md += "|---|" + String(repeating: "---:|", count: peakSizes.count) + "\n"
+    for loader in Loader.allCases {
+        md += "| \(loader.rawValue) | " + peakSizes.map { fixture in
+            guard let peak = peaks[fixture.instances]?[loader] else { return "n/a" }
+            return "\(formatBytes(peak)) (\(String(format: "%.1f", Double(peak) / Double(fixture.xmlBytes)))x XML)"
+        }.joined(separator: " | ") + " |\n"
+    }
+    md += "\n#### Runtime (\(runtime.components) components, \(runtime.operationsPerComponent) operations each; compiled lookups)\n\n"
+    md += "| measurement | result |\n|---|---:|\n"
+    func allocs(_ count: Int?) -> String {
+        guard let count else { return "n/a" }
+        return "\(count) (\(String(format: "%.2f", Double(count) / Double(max(runtime.components, 1)))) per component)"
+    }
+    md += "| lookup by identifier, p50 / p99 | \(formatDuration(runtime.lookupP50)) / \(formatDuration(runtime.lookupP99)) |\n"
+    md += "| allocations during \(runtimeInstances) lookups | \(runtime.lookupAllocations.map(String.init) ?? "n/a") |\n"
+    md += "| first application to \(runtime.components) components | \(formatDuration(runtime.firstApplication)) |\n"
+    md += "| theme switch, everything changes (\(runtime.switchAllOperations) setter calls): median / p90 | \(formatDuration(runtime.switchAll.median)) / \(formatDuration(runtime.switchAll.percentile(90))) |\n"
+    md += "| allocations during that switch | \(allocs(runtime.switchAllAllocations)) |\n"
+    md += "| theme switch, 10% changes (child theme; \(runtime.switchTenthOperations) setter calls) | \(formatDuration(runtime.switchTenth.median)) / \(formatDuration(runtime.switchTenth.percentile(90))) |\n"
+    md += "| allocations during that switch | \(allocs(runtime.switchTenthAllocations)) |\n"
+    md += "| trait change, light to dark (\(runtime.switchTraitsOperations) setter calls) | \(formatDuration(runtime.switchTraits.median)) / \(formatDuration(runtime.switchTraits.percentile(90))) |\n"
+    md += "| allocations during that change | \(allocs(runtime.switchTraitsAllocations)) |\n"
+
+    // Targets.
+    let reference = fixtures.last { $0.instances <= 10_000 } ?? fixtures[0]
+    let r = load[reference.instances]!
+    func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
+    let xmlOverCompiled = r[.xml]!.median / r[.compiled]!.median
+    let parserOverCompiled = r[.xmlParser]!.median / r[.compiled]!.median
+    let parserOverXML = r[.xmlParser]!.median / r[.xml]!.median
+    let sizeRatio = Double(reference.compiledBytes) / Double(reference.xmlBytes)
+    let xmlPeak = peaks[reference.instances]?[.xml].map { Double($0) / Double(reference.xmlBytes) }
+    let perComponent = runtime.switchAllAllocations.map { Double($0) / Double(max(runtime.components, 1)) }
+    md += "\n#### Targets (N = \(reference.instances))\n\n| target | measured | verdict |\n|---|---:|---|\n"
+    md += "| compiled load ≥ 100x faster than our XML | \(String(format: "%.0fx", xmlOverCompiled)) | \(verdict(xmlOverCompiled >= 100)) |\n"
+    md += "| compiled load ≥ 500x faster than XMLParser | \(String(format: "%.0fx", parserOverCompiled)) | \(verdict(parserOverCompiled >= 500)) |\n"
+    md += "| lookup p50 ≤ 100 ns, no allocation | \(formatDuration(runtime.lookupP50)), \(runtime.lookupAllocations.map(String.init) ?? "n/a") allocations | \(verdict(runtime.lookupP50 <= 100 && (runtime.lookupAllocations ?? 0) == 0)) |\n"
+    md += "| switch of \(runtime.components) × \(runtime.operationsPerComponent) ≤ 2 ms, no per-component allocation | \(formatDuration(runtime.switchAll.median)), \(perComponent.map { String(format: "%.2f", $0) } ?? "n/a") allocations per component | \(verdict(runtime.switchAll.median <= 2e6 && (perComponent ?? 0) < 1)) |\n"
+    md += "| our XML ≥ 3x faster than XMLParser | \(String(format: "%.1fx", parserOverXML)) | \(verdict(parserOverXML >= 3)) |\n"
+    md += "| peak memory of parsing ≤ 5x the XML (resident growth) | \(xmlPeak.map { String(format: "%.1fx", $0) } ?? "n/a") | \(xmlPeak.map { verdict($0 <= 5) } ?? "n/a") |\n"
+    let ours = [Loader.xml, .compiled].compactMap { exponents[$0] }.filter { !$0.isNaN }
+    md += "| linear growth for our loaders (exponent of time vs N, N ≥ 1000) | XML \(String(format: "%.2f", exponents[.xml] ?? .nan)), compiled \(String(format: "%.2f", exponents[.compiled] ?? .nan)) | \(ours.isEmpty ? "n/a" : verdict(ours.allSatisfy { $0 <= 1.15 })) |\n"
+    md += "| compiled size ≤ 0.6 of the XML | \(String(format: "%.2f", sizeRatio)) | \(verdict(sizeRatio <= 0.6)) |\n"
+    print(md)
+
+    if let out {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try Data(md.utf8).write(to: URL(fileURLWithPath: out + "/report.md"))
+        let chart = LogLogChart(
+            title: "Theme load time against size (log-log)",
+            subtitle: "median per load, same run, \(ProcessInfo.processInfo.activeProcessorCount) shared cores, load average \(loadAverage)",
+            xLabel: "instances in the theme (N)", yLabel: "load time",
+            series: Loader.allCases.map { loader in
+                LogLogChart.Series(name: loader.rawValue.replacingOccurrences(of: " (open+mmap+verify)", with: "").replacingOccurrences(of: " (binary plist)", with: ""),
+                                   color: loader.color,
+                                   points: fixtures.map { (Double($0.instances), load[$0.instances]![loader]!.median / 1e6) })
+            })
+        try Data(chart.svg().utf8).write(to: URL(fileURLWithPath: out + "/load-time.svg"))
+        var json: [String: Any] = [:]
+        json["load_ns"] = Dictionary(uniqueKeysWithValues: fixtures.map { fixture in
+            (String(fixture.instances), Dictionary(uniqueKeysWithValues: Loader.allCases.map { ($0.key, load[fixture.instances]![$0]!.median) }))
+        })
+        json["sizes"] = Dictionary(uniqueKeysWithValues: fixtures.map { ("\($0.instances)", ["xml": $0.xmlBytes, "json": $0.jsonBytes, "plist": $0.plistBytes, "compiled": $0.compiledBytes]) })
+        json["runtime"] = ["lookup_p50_ns": runtime.lookupP50, "lookup_p99_ns": runtime.lookupP99, "first_application_ns": runtime.firstApplication,
+                           "switch_all_ns": runtime.switchAll.median, "switch_tenth_ns": runtime.switchTenth.median, "switch_traits_ns": runtime.switchTraits.median]
+        try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: URL(fileURLWithPath: out + "/results.json"))
+    }
+}
+
+switch arguments.first {
+case "peak" where arguments.count == 3:
+    peakChild(arguments[1], arguments[2])
+case "report":
+    do { try report() } catch { fail("\(error)") }
+default:
+    fail("usage: livery-bench report [--sizes 100,1000,10000,100000] [--quick] [--components N] [--out DIR] [--work DIR] | peak LOADER PATH")
+}
