@@ -37,6 +37,14 @@ let package = Package(
                 .product(name: "LiveryXML", package: "Livery"),
                 .product(name: "LiveryBinary", package: "Livery"),
                 .product(name: "Livery", package: "Livery"),
+            ]
+        ),
+        // Heap allocations of the runtime scenario, counted by the malloc interposer in a process
+        // of its own (livery-bench starts it with LD_PRELOAD).
+        .executableTarget(
+            name: "livery-bench-allocs",
+            dependencies: [
+                "BenchmarkSupport",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),

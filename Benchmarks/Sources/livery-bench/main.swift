@@ -4,7 +4,6 @@ import Livery
 import LiveryBinary
 import LiveryModel
 import LiveryXML
-import MallocInterposerSwift
 
 // livery-bench: every loader on the same generated themes, in one process, plus the runtime,
 // memory and size numbers; prints a Markdown report and writes results.json, report.md and
@@ -142,6 +141,15 @@ func checkSameModel(_ fixture: Fixture) throws {
 // MARK: - Peak memory (child process)
 
 func peakChild(_ loaderKey: String, _ path: String) -> Never {
+    if loaderKey == "validate" {
+        // What `livery validate` does: every trait set, every check.
+        let baseline = residentBytes()
+        resetPeakResident()
+        let diagnostics = ThemeWorkspace().validate(paths: [path])
+        guard !diagnostics.hasErrors else { fail("\(diagnostics.prefix(3))") }
+        print("{\"baseline\": \(baseline), \"peak\": \(residentBytes("VmHWM")), \"instances\": 0}")
+        exit(0)
+    }
     guard let loader = Loader.allCases.first(where: { $0.key == loaderKey }) else { fail("unknown loader \(loaderKey)") }
     // Warm the runtime (Foundation, the standard schema) so the baseline holds what any loader needs.
     _ = FileManager.default.fileExists(atPath: path)
@@ -184,29 +192,24 @@ func measurePeak(_ loader: Loader, _ fixture: Fixture) -> Int? {
     return peak - baseline
 }
 
-// MARK: - Allocation counting
+// MARK: - Allocation counting (child process with the malloc interposer)
 
-/// Whether the malloc interposer is loaded (LD_PRELOAD) and counting.
-let interposerActive: Bool = {
-    MallocInterposerSwift.initialize()
-    MallocInterposerSwift.hook()
-    let array = [Int](repeating: 1, count: 1000)
-    blackHole(array)
-    MallocInterposerSwift.unhook()
-    return MallocInterposerSwift.getStatistics().mallocCount > 0
-}()
-
-/// Allocations made by `body`, or nil without the interposer.
-func allocations(_ body: () throws -> Void) rethrows -> Int? {
-    guard interposerActive else {
-        try body()
-        return nil
-    }
-    MallocInterposerSwift.initialize()
-    MallocInterposerSwift.hook()
-    try body()
-    MallocInterposerSwift.unhook()
-    return MallocInterposerSwift.getStatistics().mallocCount
+func countAllocations(components: Int, work: String) -> [String: Int]? {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = executable.appendingPathComponent("livery-bench-allocs")
+    process.arguments = [String(components), work + "/allocs"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["LD_PRELOAD"] = executable.appendingPathComponent("libMallocInterposerSwift.so").path
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Int], object["active"] == 1 else { return nil }
+    return object
 }
 
 // MARK: - Runtime
@@ -216,100 +219,53 @@ struct RuntimeResults {
     var operationsPerComponent = 0
     var lookupP50 = 0.0
     var lookupP99 = 0.0
-    var lookupAllocations: Int?
     var firstApplication = 0.0
-    var switchAll = Samples([])
-    var switchAllOperations = 0
-    var switchAllAllocations: Int?
-    var switchTenth = Samples([])
-    var switchTenthOperations = 0
-    var switchTenthAllocations: Int?
-    var switchTraits = Samples([])
-    var switchTraitsOperations = 0
-    var switchTraitsAllocations: Int?
+    var switches: [RuntimeScenario.Switch: (samples: Samples, operations: Int)] = [:]
+    var allocations: [String: Int]?
 }
 
 @MainActor
 func runtimeBenchmarks(instances: Int, work: String, runs: Int) throws -> RuntimeResults {
     var results = RuntimeResults()
-    let folder = work + "/runtime\(instances)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let a = ThemeGenerator.theme(instances: instances, flavor: 0, id: "com.livery.bench")
-    let b = ThemeGenerator.theme(instances: instances, flavor: 1, id: "com.livery.bench.b")
-    let c = ThemeGenerator.child(of: a, instances: instances)
-    let pathA = try a.writeXML(into: folder, name: "BenchA")
-    try b.writeXML(into: folder, name: "BenchB")
-    try c.writeXML(into: folder, name: "BenchChild")
+    let scenario = try RuntimeScenario(instances: instances, folder: work + "/runtime\(instances)")
 
-    // Lookup in the compiled file.
-    let file = try CompiledTheme(bytes: compile(pathA))
-    let ids = (0..<instances).map { ThemeGenerator.identifier(($0 &* 7_919) % instances) }
-    var found = 0
+    // Lookups in the compiled file, timed in batches of 64 (a clock read costs about as much as a lookup).
     let batch = 64
     var perLookup: [Double] = []
-    for _ in 0..<3 {
+    var found = 0
+    for _ in 0..<5 {
         var index = 0
+        let ids = scenario.lookupOrder
         while index + batch <= ids.count {
             let start = now()
-            for id in ids[index..<index + batch] where file.handle(for: id) != nil { found += 1 }
+            for id in ids[index..<index + batch] where scenario.compiled.handle(for: id) != nil { found += 1 }
             perLookup.append(Double(now() - start) / Double(batch))
             index += batch
         }
     }
+    blackHole(found)
     let lookups = Samples(perLookup)
     results.lookupP50 = lookups.median
     results.lookupP99 = lookups.percentile(99)
-    results.lookupAllocations = allocations {
-        for id in ids where file.handle(for: id) != nil { found += 1 }
-    }
-    blackHole(found)
 
-    // The runtime through its public API: themes from the folder, 10k headless components.
-    let manager = ThemeManager(configuration: LiveryConfiguration(searchPaths: [folder]))
-    for id in [a.id, b.id, c.id] where manager.theme(id) == nil {
-        throw LoaderError.invalid(id, "the runtime could not load it")
-    }
-    manager.activate(themeID: a.id)
-    let components: [View] = (0..<instances).map { index in
-        switch index % 4 {
-        case 0: Label()
-        case 1: Button()
-        case 2: View()
-        default: TextField()
-        }
-    }
-    let applicator = Applicator(manager: manager)
-    let start = now()
-    for (index, component) in components.enumerated() {
-        applicator.style(component, as: ThemeGenerator.identifier(index))
-    }
-    results.firstApplication = Double(now() - start)
-    results.components = applicator.liveComponentCount()
-    results.operationsPerComponent = manager.currentTheme?.instances.first?.operations.count ?? 0
-
-    func switchBetween(_ forth: () -> Void, _ back: () -> Void) -> (Samples, Int, Int?) {
-        // Warm both directions (prepares both themes), then measure forth and back alike.
-        forth(); back(); forth(); back()
+    results.firstApplication = scenario.applyFirstTime()
+    results.components = scenario.applicator.liveComponentCount()
+    results.operationsPerComponent = scenario.manager.currentTheme?.instances.first?.operations.count ?? 0
+    for kind in RuntimeScenario.Switch.allCases {
+        scenario.warm(kind)
         var samples: [Double] = []
         var operations = 0
         for round in 0..<runs {
             let begin = now()
-            if round % 2 == 0 { forth() } else { back() }
+            scenario.perform(kind, forth: round % 2 == 0)
             samples.append(Double(now() - begin))
-            operations = max(operations, applicator.lastPass.operationsApplied)
+            operations = max(operations, scenario.lastOperationsApplied)
         }
-        if runs % 2 == 1 { back() }
-        let allocated = allocations { forth() }
-        back()
-        return (Samples(samples), operations, allocated)
+        if runs % 2 == 1 { scenario.perform(kind, forth: false) }
+        results.switches[kind] = (Samples(samples), operations)
     }
-    (results.switchAll, results.switchAllOperations, results.switchAllAllocations) =
-        switchBetween({ manager.activate(themeID: b.id) }, { manager.activate(themeID: a.id) })
-    (results.switchTenth, results.switchTenthOperations, results.switchTenthAllocations) =
-        switchBetween({ manager.activate(themeID: c.id) }, { manager.activate(themeID: a.id) })
-    (results.switchTraits, results.switchTraitsOperations, results.switchTraitsAllocations) =
-        switchBetween({ manager.setTraits(TraitSet(appearance: .dark)) }, { manager.setTraits(.none) })
-    withExtendedLifetime(components) {}
+    withExtendedLifetime(scenario) {}
+    results.allocations = countAllocations(components: instances, work: work)
     return results
 }
 
@@ -353,7 +309,7 @@ func report() throws {
     var loadAverage = "?"
     if let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) { loadAverage = text.split(separator: " ").prefix(3).joined(separator: ", ") }
     md += "Run: \(ISO8601DateFormatter().string(from: Date())), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage); "
-    md += "release build; medians; allocation counts \(interposerActive ? "from the malloc interposer" : "not measured (run with LD_PRELOAD of libMallocInterposerSwift.so)").\n\n"
+    md += "release build; medians; allocations counted by ordo-one's malloc interposer in a separate process.\n\n"
     md += "#### Load time (read + parse + check + resolve one trait set; compiled: open + mmap + verify)\n\n"
     md += "| loader | " + fixtures.map { "N = \($0.instances)" }.joined(separator: " | ") + " |\n"
     md += "|---|" + String(repeating: "---:|", count: fixtures.count) + "\n"
@@ -402,21 +358,19 @@ func report() throws {
             return "\(formatBytes(peak)) (\(String(format: "%.1f", Double(peak) / Double(fixture.xmlBytes)))x XML)"
         }.joined(separator: " | ") + " |\n"
     }
-    md += "\n#### Runtime (\(runtime.components) components, \(runtime.operationsPerComponent) operations each; compiled lookups)\n\n"
-    md += "| measurement | result |\n|---|---:|\n"
-    func allocs(_ count: Int?) -> String {
-        guard let count else { return "n/a" }
+    md += "\n#### Runtime (\(runtime.components) components, \(runtime.operationsPerComponent) operations each; lookups in the compiled file)\n\n"
+    md += "| measurement | median | p90 | setter calls | heap allocations |\n|---|---:|---:|---:|---:|\n"
+    func allocs(_ key: String) -> String {
+        guard let count = runtime.allocations?[key] else { return "n/a" }
         return "\(count) (\(String(format: "%.2f", Double(count) / Double(max(runtime.components, 1)))) per component)"
     }
-    md += "| lookup by identifier, p50 / p99 | \(formatDuration(runtime.lookupP50)) / \(formatDuration(runtime.lookupP99)) |\n"
-    md += "| allocations during \(runtimeInstances) lookups | \(runtime.lookupAllocations.map(String.init) ?? "n/a") |\n"
-    md += "| first application to \(runtime.components) components | \(formatDuration(runtime.firstApplication)) |\n"
-    md += "| theme switch, everything changes (\(runtime.switchAllOperations) setter calls): median / p90 | \(formatDuration(runtime.switchAll.median)) / \(formatDuration(runtime.switchAll.percentile(90))) |\n"
-    md += "| allocations during that switch | \(allocs(runtime.switchAllAllocations)) |\n"
-    md += "| theme switch, 10% changes (child theme; \(runtime.switchTenthOperations) setter calls) | \(formatDuration(runtime.switchTenth.median)) / \(formatDuration(runtime.switchTenth.percentile(90))) |\n"
-    md += "| allocations during that switch | \(allocs(runtime.switchTenthAllocations)) |\n"
-    md += "| trait change, light to dark (\(runtime.switchTraitsOperations) setter calls) | \(formatDuration(runtime.switchTraits.median)) / \(formatDuration(runtime.switchTraits.percentile(90))) |\n"
-    md += "| allocations during that change | \(allocs(runtime.switchTraitsAllocations)) |\n"
+    md += "| lookup by identifier (p50 / p99) | \(formatDuration(runtime.lookupP50)) | p99 \(formatDuration(runtime.lookupP99)) | | \(runtime.allocations?["lookups"].map { "\($0) in \(runtimeInstances) lookups" } ?? "n/a") |\n"
+    md += "| first application to \(runtime.components) components | \(formatDuration(runtime.firstApplication)) | | | \(allocs("first_application")) |\n"
+    let names: [RuntimeScenario.Switch: String] = [.everything: "theme switch, everything changes", .tenth: "theme switch, 10% changes (child theme)", .traits: "trait change, light to dark"]
+    for kind in RuntimeScenario.Switch.allCases {
+        let result = runtime.switches[kind]!
+        md += "| \(names[kind]!) | \(formatDuration(result.samples.median)) | \(formatDuration(result.samples.percentile(90))) | \(result.operations) | \(allocs("switch_" + kind.rawValue)) |\n"
+    }
 
     // Targets.
     let reference = fixtures.last { $0.instances <= 10_000 } ?? fixtures[0]
@@ -427,12 +381,14 @@ func report() throws {
     let parserOverXML = r[.xmlParser]!.median / r[.xml]!.median
     let sizeRatio = Double(reference.compiledBytes) / Double(reference.xmlBytes)
     let xmlPeak = peaks[reference.instances]?[.xml].map { Double($0) / Double(reference.xmlBytes) }
-    let perComponent = runtime.switchAllAllocations.map { Double($0) / Double(max(runtime.components, 1)) }
+    let perComponent = runtime.allocations?["switch_everything"].map { Double($0) / Double(max(runtime.components, 1)) }
+    let lookupAllocations = runtime.allocations?["lookups"]
+    let switchAll = runtime.switches[.everything]!.samples
     md += "\n#### Targets (N = \(reference.instances))\n\n| target | measured | verdict |\n|---|---:|---|\n"
     md += "| compiled load ≥ 100x faster than our XML | \(String(format: "%.0fx", xmlOverCompiled)) | \(verdict(xmlOverCompiled >= 100)) |\n"
     md += "| compiled load ≥ 500x faster than XMLParser | \(String(format: "%.0fx", parserOverCompiled)) | \(verdict(parserOverCompiled >= 500)) |\n"
-    md += "| lookup p50 ≤ 100 ns, no allocation | \(formatDuration(runtime.lookupP50)), \(runtime.lookupAllocations.map(String.init) ?? "n/a") allocations | \(verdict(runtime.lookupP50 <= 100 && (runtime.lookupAllocations ?? 0) == 0)) |\n"
-    md += "| switch of \(runtime.components) × \(runtime.operationsPerComponent) ≤ 2 ms, no per-component allocation | \(formatDuration(runtime.switchAll.median)), \(perComponent.map { String(format: "%.2f", $0) } ?? "n/a") allocations per component | \(verdict(runtime.switchAll.median <= 2e6 && (perComponent ?? 0) < 1)) |\n"
+    md += "| lookup p50 ≤ 100 ns, no allocation | \(formatDuration(runtime.lookupP50)), \(lookupAllocations.map(String.init) ?? "n/a") allocations | \(verdict(runtime.lookupP50 <= 100 && (lookupAllocations ?? 0) == 0)) |\n"
+    md += "| switch of \(runtime.components) × \(runtime.operationsPerComponent) ≤ 2 ms, no per-component allocation | \(formatDuration(switchAll.median)), \(perComponent.map { String(format: "%.2f", $0) } ?? "n/a") allocations per component | \(verdict(switchAll.median <= 2e6 && (perComponent ?? 0) < 1)) |\n"
     md += "| our XML ≥ 3x faster than XMLParser | \(String(format: "%.1fx", parserOverXML)) | \(verdict(parserOverXML >= 3)) |\n"
     md += "| peak memory of parsing ≤ 5x the XML (resident growth) | \(xmlPeak.map { String(format: "%.1fx", $0) } ?? "n/a") | \(xmlPeak.map { verdict($0 <= 5) } ?? "n/a") |\n"
     let ours = [Loader.xml, .compiled].compactMap { exponents[$0] }.filter { !$0.isNaN }
@@ -459,7 +415,8 @@ func report() throws {
         })
         json["sizes"] = Dictionary(uniqueKeysWithValues: fixtures.map { ("\($0.instances)", ["xml": $0.xmlBytes, "json": $0.jsonBytes, "plist": $0.plistBytes, "compiled": $0.compiledBytes]) })
         json["runtime"] = ["lookup_p50_ns": runtime.lookupP50, "lookup_p99_ns": runtime.lookupP99, "first_application_ns": runtime.firstApplication,
-                           "switch_all_ns": runtime.switchAll.median, "switch_tenth_ns": runtime.switchTenth.median, "switch_traits_ns": runtime.switchTraits.median]
+                           "switch_all_ns": switchAll.median, "switch_tenth_ns": runtime.switches[.tenth]!.samples.median,
+                           "switch_traits_ns": runtime.switches[.traits]!.samples.median]
         try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: URL(fileURLWithPath: out + "/results.json"))
     }
 }

@@ -12,11 +12,14 @@ struct TypedObject {
     var content: Content
     /// The element.
     var mark: SourceMark
-    /// The value's text for literals (where a bad value is), else the element.
-    var valueMark: SourceMark
 
     var location: SourceLocation { mark.location }
-    var valueLocation: SourceLocation { valueMark.location }
+    /// The value's text for literals other than fonts (where a bad value is), else the element.
+    /// Worked out from the element's offset when asked: most values never need it.
+    var valueLocation: SourceLocation {
+        if case .literal = content, type != .font { return mark.textLocation }
+        return mark.location
+    }
 }
 
 struct ParamSyntax {
@@ -34,25 +37,70 @@ final class OperationSyntax {
     let serial: Int
     let name: String
     let state: String
-    let params: [ParamSyntax]
+    let params: ParamList
     let mark: SourceMark
-    /// The `state` attribute, or the element when there is none.
-    let stateMark: SourceMark
     /// `(name, state)` interned to a number, so identity comparisons hash one integer.
     let identity: Int
 
     var location: SourceLocation { mark.location }
-    var stateLocation: SourceLocation { stateMark.location }
+    /// The `state` attribute, or the element when there is none.
+    var stateLocation: SourceLocation { mark.attributeLocation("state") }
 
-    init(serial: Int, name: String, state: String, params: [ParamSyntax], mark: SourceMark,
-         stateMark: SourceMark, identity: Int) {
+    init(serial: Int, name: String, state: String, params: ParamList, mark: SourceMark, identity: Int) {
         self.serial = serial
         self.name = name
         self.state = state
         self.params = params
         self.mark = mark
-        self.stateMark = stateMark
         self.identity = identity
+    }
+}
+
+/// An operation's params. Nearly every operation has exactly one, kept inline in the operation
+/// node: an array of one would be a second allocation (about 130 bytes) per operation, the
+/// largest single item of the front end's peak memory.
+struct ParamList: RandomAccessCollection {
+    private enum Storage {
+        case none
+        case one(ParamSyntax)
+        case many([ParamSyntax])
+    }
+
+    private var storage = Storage.none
+
+    init() {}
+
+    mutating func append(_ param: ParamSyntax) {
+        switch storage {
+        case .none: storage = .one(param)
+        case .one(let first): storage = .many([first, param])
+        case .many(var list):
+            storage = .none
+            list.append(param)
+            storage = .many(list)
+        }
+    }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int {
+        switch storage {
+        case .none: 0
+        case .one: 1
+        case .many(let list): list.count
+        }
+    }
+
+    subscript(position: Int) -> ParamSyntax {
+        switch storage {
+        case .one(let param):
+            precondition(position == 0, "ParamList index out of range")
+            return param
+        case .many(let list):
+            return list[position]
+        case .none:
+            preconditionFailure("ParamList index out of range")
+        }
     }
 }
 
@@ -107,18 +155,16 @@ final class InstanceSyntax {
     let classes: [String]
     let operations: [OperationSyntax]
     let mark: SourceMark
-    let classMark: SourceMark
     var location: SourceLocation { mark.location }
-    var classLocation: SourceLocation { classMark.location }
+    /// The `class` attribute, or the element when there is none.
+    var classLocation: SourceLocation { mark.attributeLocation("class") }
 
-    init(id: String, component: String, classes: [String], operations: [OperationSyntax],
-         mark: SourceMark, classMark: SourceMark) {
+    init(id: String, component: String, classes: [String], operations: [OperationSyntax], mark: SourceMark) {
         self.id = id
         self.component = component
         self.classes = classes
         self.operations = operations
         self.mark = mark
-        self.classMark = classMark
     }
 }
 
