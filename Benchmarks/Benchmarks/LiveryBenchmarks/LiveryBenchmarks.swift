@@ -26,7 +26,8 @@ final class Fixtures: @unchecked Sendable {
     let ids: [String]
 
     private init() {
-        instances = Int(ProcessInfo.processInfo.environment["LIVERY_BENCH_N"] ?? "") ?? 1000
+        let count = Int(ProcessInfo.processInfo.environment["LIVERY_BENCH_N"] ?? "") ?? 1000
+        instances = count
         folder = NSTemporaryDirectory() + "livery-benchmarks-\(getpid())"
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let source = ThemeGenerator.theme(instances: instances)
@@ -39,38 +40,32 @@ final class Fixtures: @unchecked Sendable {
         compiledPath = folder + "/Bench.livery"
         try! Data(bytes).write(to: URL(fileURLWithPath: compiledPath))
         compiled = try! CompiledTheme(contentsOf: compiledPath)
-        ids = (0..<instances).map { ThemeGenerator.identifier(($0 &* 7_919) % instances) }
+        ids = (0..<count).map { ThemeGenerator.identifier(($0 &* 7_919) % count) }
     }
 }
 
-/// A live runtime: manager, applicator and components styled with theme A.
+/// The runtime scenario (themes A, B, child; styled components), made once on the main actor.
 @MainActor
-final class LiveRuntime {
-    static var shared: LiveRuntime?
-    let manager: ThemeManager
-    let applicator: Applicator
-    let components: [View]
+enum LiveRuntime {
+    static var scenario: RuntimeScenario?
+    static var forth = true
 
-    init(_ fixtures: Fixtures) {
-        manager = ThemeManager(configuration: LiveryConfiguration(searchPaths: [fixtures.folder]))
-        manager.activate(themeID: "com.livery.bench")
-        applicator = Applicator(manager: manager)
-        components = (0..<fixtures.instances).map { index in
-            switch index % 4 {
-            case 0: Label()
-            case 1: Button()
-            case 2: View()
-            default: TextField()
-            }
-        }
-        for (index, component) in components.enumerated() {
-            applicator.style(component, as: ThemeGenerator.identifier(index))
-        }
-        // Warm both themes and both trait sets.
-        manager.activate(themeID: "com.livery.bench.b")
-        manager.activate(themeID: "com.livery.bench")
-        manager.setTraits(TraitSet(appearance: .dark))
-        manager.setTraits(.none)
+    static func shared() -> RuntimeScenario {
+        if let scenario { return scenario }
+        let made = try! RuntimeScenario(instances: Fixtures.shared.instances, folder: Fixtures.shared.folder + "/runtime")
+        _ = made.applyFirstTime()
+        for kind in RuntimeScenario.Switch.allCases { made.warm(kind) }
+        scenario = made
+        return made
+    }
+
+    /// One switch of `kind`, alternating there and back, timed by `benchmark`.
+    static func measure(_ kind: RuntimeScenario.Switch, _ benchmark: Benchmark) {
+        let scenario = shared()
+        forth.toggle()
+        benchmark.startMeasurement()
+        scenario.perform(kind, forth: !forth)
+        benchmark.stopMeasurement()
     }
 }
 
@@ -117,26 +112,11 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(file.handle(for: ids[index % ids.count]))
         }
     }
-    Benchmark("Switch: everything changes",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 200)) { benchmark async in
-        await MainActor.run {
-            let runtime = LiveRuntime.shared ?? LiveRuntime(Fixtures.shared)
-            LiveRuntime.shared = runtime
-            let target = runtime.manager.currentThemeID == "com.livery.bench" ? "com.livery.bench.b" : "com.livery.bench"
-            benchmark.startMeasurement()
-            runtime.manager.activate(themeID: target)
-            benchmark.stopMeasurement()
-        }
-    }
-    Benchmark("Switch: trait change (dark)",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 200)) { benchmark async in
-        await MainActor.run {
-            let runtime = LiveRuntime.shared ?? LiveRuntime(Fixtures.shared)
-            LiveRuntime.shared = runtime
-            let target = runtime.manager.traits == .none ? TraitSet(appearance: .dark) : .none
-            benchmark.startMeasurement()
-            runtime.manager.setTraits(target)
-            benchmark.stopMeasurement()
+    for kind in RuntimeScenario.Switch.allCases {
+        Benchmark("Switch: \(kind.rawValue)",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 200)) { benchmark async in
+            nonisolated(unsafe) let measured = benchmark
+            await MainActor.run { LiveRuntime.measure(kind, measured) }
         }
     }
 }

@@ -57,7 +57,7 @@ public func resetPeakResident() {
 
 /// Keeps a value alive and opaque to the optimiser.
 @inline(never)
-public func blackHole<T>(_ value: T) {
+public func keepAlive<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 

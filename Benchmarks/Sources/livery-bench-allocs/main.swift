@@ -21,13 +21,13 @@ func allocations(_ body: () -> Void) -> Int {
     return MallocInterposerSwift.getStatistics().mallocCount
 }
 
-let active = allocations { blackHole([Int](repeating: 1, count: 100)) } > 0
+let active = allocations { keepAlive([Int](repeating: 1, count: 100)) } > 0
 MainActor.assumeIsolated {
     do {
         let scenario = try RuntimeScenario(instances: instances, folder: arguments[2])
         var result: [String: Int] = ["active": active ? 1 : 0]
         _ = scenario.lookUpAll()
-        result["lookups"] = allocations { blackHole(scenario.lookUpAll()) }
+        result["lookups"] = allocations { keepAlive(scenario.lookUpAll()) }
         result["first_application"] = allocations { _ = scenario.applyFirstTime() }
         result["components"] = scenario.applicator.liveComponentCount()
         for kind in RuntimeScenario.Switch.allCases {

@@ -65,6 +65,8 @@ struct Fixture {
     var plistBytes: Int
     var compiledBytes: Int
     var compileNanoseconds: Double
+    /// Section kind and length of the compiled file.
+    var sections: [(String, Int)] = []
 }
 
 /// One load through `loader`; throws when the loader fails. Returns the resolved instances'
@@ -110,9 +112,10 @@ func makeFixture(instances: Int, work: String, compileRuns: Int) throws -> Fixtu
     try Data(bytes).write(to: URL(fileURLWithPath: folder + "/Bench.livery"))
     let xmlBytes = try FileManager.default.contentsOfDirectory(atPath: theme).filter { $0.hasSuffix(".xml") }
         .reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: theme + "/" + $1)[.size] as? Int) ?? 0) }
+    let sections = try CompiledTheme(bytes: bytes).sections.map { ($0.kind, $0.length) }
     return Fixture(instances: instances, folder: folder, theme: theme, json: folder + "/Bench.json", plist: folder + "/Bench.plist",
                    compiled: folder + "/Bench.livery", xmlBytes: xmlBytes, jsonBytes: json.count, plistBytes: plist.count,
-                   compiledBytes: bytes.count, compileNanoseconds: compileTime.median)
+                   compiledBytes: bytes.count, compileNanoseconds: compileTime.median, sections: sections)
 }
 
 /// Every loader must produce what our front end produces (the compiled file too).
@@ -243,7 +246,7 @@ func runtimeBenchmarks(instances: Int, work: String, runs: Int) throws -> Runtim
             index += batch
         }
     }
-    blackHole(found)
+    keepAlive(found)
     let lookups = Samples(perLookup)
     results.lookupP50 = lookups.median
     results.lookupP99 = lookups.percentile(99)
@@ -347,6 +350,9 @@ func report() throws {
     md += "| N | XML | JSON | binary plist | compiled | compiled / XML | compile (all variants) |\n|---:|---:|---:|---:|---:|---:|---:|\n"
     for fixture in fixtures {
         md += "| \(fixture.instances) | \(formatBytes(fixture.xmlBytes)) | \(formatBytes(fixture.jsonBytes)) | \(formatBytes(fixture.plistBytes)) | \(formatBytes(fixture.compiledBytes)) | \(String(format: "%.2f", Double(fixture.compiledBytes) / Double(fixture.xmlBytes))) | \(formatDuration(fixture.compileNanoseconds)) |\n"
+    }
+    if let largest = fixtures.last {
+        md += "\nCompiled file at N = \(largest.instances), by section: " + largest.sections.map { "\($0.0) \(formatBytes($0.1))" }.joined(separator: ", ") + "\n"
     }
     md += "\n#### Peak memory of one load (resident set growth over the process baseline)\n\n"
     let peakSizes = fixtures.filter { peaks[$0.instances] != nil }
