@@ -6,10 +6,13 @@ public struct LogLogChart {
         public var name: String
         public var color: String
         public var points: [(x: Double, y: Double)]
-        public init(name: String, color: String, points: [(x: Double, y: Double)]) {
+        /// A reference line (drawn dashed, without markers).
+        public var dashed: Bool
+        public init(name: String, color: String, points: [(x: Double, y: Double)], dashed: Bool = false) {
             self.name = name
             self.color = color
             self.points = points
+            self.dashed = dashed
         }
     }
 
@@ -28,8 +31,8 @@ public struct LogLogChart {
     }
 
     public func svg() -> String {
-        let width = 760.0, height = 500.0
-        let left = 80.0, right = 210.0, top = 60.0, bottom = 60.0
+        let width = 840.0, height = 500.0
+        let left = 80.0, right = 290.0, top = 60.0, bottom = 60.0
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         let xs = series.flatMap { $0.points.map(\.x) }.filter { $0 > 0 }
         let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
@@ -43,7 +46,7 @@ public struct LogLogChart {
             if unit == "ms" {
                 switch exponent {
                 case ..<(-2.5): return String(format: "%g µs", value * 1000)
-                case ..<3.5: return String(format: "%g ms", value)
+                case ..<2.5: return String(format: "%g ms", value)
                 default: return String(format: "%g s", value / 1000)
                 }
             }
@@ -76,14 +79,17 @@ public struct LogLogChart {
         for (index, line) in series.enumerated() {
             let points = line.points.filter { $0.x > 0 && $0.y > 0 }
             let path = points.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
-            out += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2.5\"/>\n"
-            for point in points {
+            let dash = line.dashed ? " stroke-dasharray=\"6 5\"" : ""
+            out += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"\(line.dashed ? 1.5 : 2.5)\"\(dash)/>\n"
+            for point in points where !line.dashed {
                 out += "<circle cx=\"\(f(px(point.x)))\" cy=\"\(f(py(point.y)))\" r=\"4\" fill=\"\(line.color)\"/>\n"
             }
             let legendY = top + 14 + Double(index) * 22
             let legendX = left + plotWidth + 16
-            out += "<line x1=\"\(f(legendX))\" y1=\"\(f(legendY - 4))\" x2=\"\(f(legendX + 24))\" y2=\"\(f(legendY - 4))\" stroke=\"\(line.color)\" stroke-width=\"2.5\"/>\n"
-            out += "<circle cx=\"\(f(legendX + 12))\" cy=\"\(f(legendY - 4))\" r=\"4\" fill=\"\(line.color)\"/>\n"
+            out += "<line x1=\"\(f(legendX))\" y1=\"\(f(legendY - 4))\" x2=\"\(f(legendX + 24))\" y2=\"\(f(legendY - 4))\" stroke=\"\(line.color)\" stroke-width=\"\(line.dashed ? 1.5 : 2.5)\"\(line.dashed ? " stroke-dasharray=\"6 5\"" : "")/>\n"
+            if !line.dashed {
+                out += "<circle cx=\"\(f(legendX + 12))\" cy=\"\(f(legendY - 4))\" r=\"4\" fill=\"\(line.color)\"/>\n"
+            }
             out += "<text x=\"\(f(legendX + 32))\" y=\"\(f(legendY))\">\(escape(line.name))</text>\n"
         }
         return out + "</svg>\n"

@@ -10,7 +10,10 @@ import LiveryXML
 // load-time.svg. See docs/Performance.md.
 //
 //   livery-bench report [--sizes 100,1000,10000,100000] [--quick] [--out DIR] [--work DIR]
-//   livery-bench peak LOADER PATH      (child process: peak resident memory of one load)
+//   livery-bench peak LOADER PATH      (child process: peak resident memory of one load;
+//                                       LOADER: xml, xmlparser, json, plist, compiled, validate)
+//   livery-bench generate N DIR        (write the benchmark theme of N instances)
+//   livery-bench chart RESULTS OUT     (redraw the chart from a results.json)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -272,6 +275,35 @@ func runtimeBenchmarks(instances: Int, work: String, runs: Int) throws -> Runtim
     return results
 }
 
+// MARK: - Chart
+
+/// Load time against N per loader, log-log, with a dashed line proportional to N for reference.
+func loadChart(subtitle: String, sizes: [Int], median: (Int, Loader) -> Double) -> LogLogChart {
+    var series = Loader.allCases.map { loader in
+        LogLogChart.Series(name: loader.rawValue.replacingOccurrences(of: " (binary plist)", with: ""),
+                           color: loader.color,
+                           points: sizes.map { (Double($0), median($0, loader) / 1e6) })
+    }
+    if let first = sizes.first, let last = sizes.last, first < last {
+        let anchor = median(first, .xmlParser) / 1e6
+        series.append(LogLogChart.Series(name: "proportional to N", color: "#888888",
+                                         points: [(Double(first), anchor), (Double(last), anchor * Double(last) / Double(first))],
+                                         dashed: true))
+    }
+    return LogLogChart(title: "Theme load time against size (log-log)", subtitle: subtitle,
+                       xLabel: "instances in the theme (N)", yLabel: "load time (median)", series: series)
+}
+
+/// Redraws the chart from a results.json (after changing the chart code, without a new run).
+func redrawChart(results: String, output: String) throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: results))
+    guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let load = json["load_ns"] as? [String: [String: Double]] else { fail("not a results.json") }
+    let sizes = load.keys.compactMap { Int($0) }.sorted()
+    let chart = loadChart(subtitle: json["chart_subtitle"] as? String ?? "", sizes: sizes) { load[String($0)]?[$1.key] ?? .nan }
+    try Data(chart.svg().utf8).write(to: URL(fileURLWithPath: output))
+}
+
 // MARK: - Report
 
 func report() throws {
@@ -405,17 +437,10 @@ func report() throws {
     if let out {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try Data(md.utf8).write(to: URL(fileURLWithPath: out + "/report.md"))
-        let chart = LogLogChart(
-            title: "Theme load time against size (log-log)",
-            subtitle: "median per load, same run, \(ProcessInfo.processInfo.activeProcessorCount) shared cores, load average \(loadAverage)",
-            xLabel: "instances in the theme (N)", yLabel: "load time",
-            series: Loader.allCases.map { loader in
-                LogLogChart.Series(name: loader.rawValue.replacingOccurrences(of: " (open+mmap+verify)", with: "").replacingOccurrences(of: " (binary plist)", with: ""),
-                                   color: loader.color,
-                                   points: fixtures.map { (Double($0.instances), load[$0.instances]![loader]!.median / 1e6) })
-            })
+        let subtitle = "median per load, one run, \(ProcessInfo.processInfo.activeProcessorCount) shared cores, load average \(loadAverage)"
+        let chart = loadChart(subtitle: subtitle, sizes: fixtures.map(\.instances)) { load[$0]![$1]!.median }
         try Data(chart.svg().utf8).write(to: URL(fileURLWithPath: out + "/load-time.svg"))
-        var json: [String: Any] = [:]
+        var json: [String: Any] = ["chart_subtitle": subtitle]
         json["load_ns"] = Dictionary(uniqueKeysWithValues: fixtures.map { fixture in
             (String(fixture.instances), Dictionary(uniqueKeysWithValues: Loader.allCases.map { ($0.key, load[fixture.instances]![$0]!.median) }))
         })
@@ -428,10 +453,23 @@ func report() throws {
 }
 
 switch arguments.first {
+case "generate" where arguments.count == 3:
+    // The benchmark theme of N instances, as XML (<DIR>/Bench.theme), JSON and a binary plist.
+    guard let n = Int(arguments[1]) else { fail("generate N DIR") }
+    do {
+        let source = ThemeGenerator.theme(instances: n)
+        print(try source.writeXML(into: arguments[2], name: "Bench"))
+        try source.jsonData().write(to: URL(fileURLWithPath: arguments[2] + "/Bench.json"))
+        try source.plistData().write(to: URL(fileURLWithPath: arguments[2] + "/Bench.plist"))
+    } catch {
+        fail("\(error)")
+    }
+case "chart" where arguments.count == 3:
+    do { try redrawChart(results: arguments[1], output: arguments[2]) } catch { fail("\(error)") }
 case "peak" where arguments.count == 3:
     peakChild(arguments[1], arguments[2])
 case "report":
     do { try report() } catch { fail("\(error)") }
 default:
-    fail("usage: livery-bench report [--sizes 100,1000,10000,100000] [--quick] [--components N] [--out DIR] [--work DIR] | peak LOADER PATH")
+    fail("usage: livery-bench report [--sizes 100,1000,10000,100000] [--quick] [--components N] [--out DIR] [--work DIR] | peak LOADER PATH | generate N DIR | chart RESULTS.json OUT.svg")
 }

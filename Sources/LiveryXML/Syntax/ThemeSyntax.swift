@@ -8,10 +8,18 @@ struct TypedObject {
         case array([TypedObject])
     }
 
-    var type: ValueType
+    // Field order is memory layout: the one-byte type fills the content's tag padding, so a
+    // typed object is 40 bytes rather than 48 (there is one per param and constant).
     var content: Content
+    var type: ValueType
     /// The element.
     var mark: SourceMark
+
+    init(type: ValueType, content: Content, mark: SourceMark) {
+        self.content = content
+        self.type = type
+        self.mark = mark
+    }
 
     var location: SourceLocation { mark.location }
     /// The value's text for literals other than fonts (where a bad value is), else the element.
@@ -25,34 +33,52 @@ struct TypedObject {
 struct ParamSyntax {
     var name: String
     var object: TypedObject
-    var mark: SourceMark
+    /// The `<param>` element's offset; its source is the object's (one reference per param, not two).
+    private var offset: Int32
 
+    init(name: String, object: TypedObject, mark: SourceMark) {
+        self.name = name
+        self.object = object
+        self.offset = mark.offset
+    }
+
+    var mark: SourceMark { SourceMark(object.mark.source, Int(offset)) }
     var location: SourceLocation { mark.location }
 }
 
 /// Syntax nodes that the resolver passes around by the thousand are classes: sharing one is a
 /// single retain, where copying a struct of strings and arrays cost a retain per field.
 final class OperationSyntax {
-    /// Unique within a workspace, numbered from 0: indexes the caches of checks done once.
-    let serial: Int
+    // Stored compactly, in an order that leaves no padding: there is one of these per operation
+    // of every theme file, the largest item of the front end's peak memory.
+    private let serialNumber: Int32
+    private let identityNumber: Int32
     let name: String
-    let state: String
     let params: ParamList
+    /// Index into `OperationState.all` (the decoder accepts no other state).
+    private let stateIndex: UInt8
     let mark: SourceMark
+
+    /// Unique within a workspace, numbered from 0: indexes the caches of checks done once.
+    var serial: Int { Int(serialNumber) }
     /// `(name, state)` interned to a number, so identity comparisons hash one integer.
-    let identity: Int
+    var identity: Int { Int(identityNumber) }
+    var state: String { OperationState.all[Int(stateIndex)] }
 
     var location: SourceLocation { mark.location }
     /// The `state` attribute, or the element when there is none.
     var stateLocation: SourceLocation { mark.attributeLocation("state") }
 
     init(serial: Int, name: String, state: String, params: ParamList, mark: SourceMark, identity: Int) {
-        self.serial = serial
+        guard let index = OperationState.all.firstIndex(of: state) else {
+            preconditionFailure("operation state '\(state)' is not one of OperationState.all; the decoder rejects it")
+        }
+        self.serialNumber = Int32(serial)
+        self.identityNumber = Int32(identity)
         self.name = name
-        self.state = state
         self.params = params
+        self.stateIndex = UInt8(index)
         self.mark = mark
-        self.identity = identity
     }
 }
 
