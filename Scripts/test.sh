@@ -13,3 +13,18 @@ swift build --package-path Examples/PluginExample
 swift run --skip-build --package-path Examples/PluginExample PluginExample
 
 swift test
+
+# --- Benchmarks quick pass (issue 5; owned by Benchmarks/) -------------------------------------
+# Keeps the benchmark package building and running: small N, few iterations, every loader
+# checked to build the same model as the front end; the ordo-one suite is built, not run.
+# Timing numbers from here are not meaningful (CI shares the machine); see docs/Performance.md.
+if [[ "${LIVERY_SKIP_BENCHMARKS:-}" != "1" ]]; then
+  bench_log="${TMPDIR:-/tmp}/livery-bench-quick.log"
+  if (cd Benchmarks && swift build -c release) >"$bench_log" 2>&1 && bash Scripts/bench.sh --quick >>"$bench_log" 2>&1; then
+    echo "benchmarks quick pass ok (report: $bench_log)"
+  else
+    tail -60 "$bench_log"
+    echo "benchmarks quick pass FAILED" >&2
+    exit 1
+  fi
+fi
