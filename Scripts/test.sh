@@ -12,8 +12,6 @@ bash Scripts/install-dependencies.sh
 swift build --package-path Examples/PluginExample
 swift run --skip-build --package-path Examples/PluginExample PluginExample
 
-swift test
-
 # --- Benchmarks quick pass (issue 5; owned by Benchmarks/) -------------------------------------
 # Keeps the benchmark package building and running: small N, few iterations, every loader
 # checked to build the same model as the front end; the ordo-one suite is built, not run.
@@ -28,3 +26,5 @@ if [[ "${LIVERY_SKIP_BENCHMARKS:-}" != "1" ]]; then
     exit 1
   fi
 fi
+
+swift test

@@ -179,38 +179,15 @@ enum TestServer {
     static func withServer<Result: Sendable>(folder: String, _ body: @Sendable (String) async throws -> Result) async throws -> Result {
         let router = Router()
         router.add(middleware: FileMiddleware(folder, searchForIndexHtml: false))
-        router.get("/drop/:name") { _, context in
-            let data = try Self.file(folder, context)
-            let half = data.count / 2
-            return Response(status: .ok, headers: [.contentLength: String(data.count)],
-                            body: ResponseBody(contentLength: data.count) { writer in
-                                try await writer.write(ByteBuffer(bytes: data.prefix(half)))
-                                throw CancellationError()  // the server drops the connection
-                            })
-        }
-        router.get("/stall/:name") { _, context in
-            let data = try Self.file(folder, context)
-            return Response(status: .ok, headers: [.contentLength: String(data.count)],
-                            body: ResponseBody(contentLength: data.count) { writer in
-                                try await writer.write(ByteBuffer(bytes: data.prefix(data.count / 2)))
-                                try await Task.sleep(for: .seconds(10))
-                                try await writer.write(ByteBuffer(bytes: data.dropFirst(data.count / 2)))
-                                try await writer.finish(nil)
-                            })
-        }
-        router.get("/trickle/:name") { _, context in
-            let data = try Self.file(folder, context)
-            return Response(status: .ok, headers: [.contentLength: String(data.count)],
-                            body: ResponseBody(contentLength: data.count) { writer in
-                                var offset = 0
-                                while offset < data.count {
-                                    let end = min(offset + 64, data.count)
-                                    try await writer.write(ByteBuffer(bytes: data[offset..<end]))
-                                    offset = end
-                                    try await Task.sleep(for: .milliseconds(50))
-                                }
-                                try await writer.finish(nil)
-                            })
+        // The misbehaving routes redirect to a raw-socket server (see FaultyServer for why).
+        let faulty = try FaultyServer(folder: folder)
+        defer { faulty.stop() }
+        for fault in ["drop", "stall", "trickle"] {
+            router.get("/\(fault)/:name") { _, context in
+                let name = try context.parameters.require("name")
+                return Response(status: .found,
+                                headers: [.location: "http://127.0.0.1:\(faulty.port)/\(fault)/\(name)", .contentLength: "0"])
+            }
         }
         let ports = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "livery-store-tests")
@@ -237,11 +214,4 @@ enum TestServer {
         return result
     }
 
-    private static func file(_ folder: String, _ context: BasicRequestContext) throws -> Data {
-        let name = try context.parameters.require("name")
-        guard !name.contains("/"), let data = FileManager.default.contents(atPath: folder + "/" + name) else {
-            throw HTTPError(.notFound)
-        }
-        return data
-    }
 }
