@@ -10,6 +10,9 @@ extension DiagnosticCode {
     public static let fileIgnored: DiagnosticCode = "file-ignored"
     public static let fileLink: DiagnosticCode = "file-link"
 
+    // Hostile input: a `FrontEndLimits` cap was exceeded (docs/Security.md)
+    public static let limitExceeded: DiagnosticCode = "limit-exceeded"
+
     // XML syntax
     public static let xmlSyntax: DiagnosticCode = "xml-syntax"
     public static let xmlDoctype: DiagnosticCode = "xml-doctype"

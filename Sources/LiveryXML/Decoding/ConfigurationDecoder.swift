@@ -89,7 +89,13 @@ struct ConfigurationDecoder {
     }
 
     private mutating func operations(in element: XMLElement) -> [OperationSyntax] {
-        element.children.compactMap { child in
+        let limit = context.limits.maxOperationsPerInstance
+        guard element.children.count <= limit else {
+            context.error(.limitExceeded, "<\(element.name)> has \(element.children.count) operations; at most \(limit) are allowed in one element",
+                          at: context.location(element.children[limit]))
+            return []
+        }
+        return element.children.compactMap { child in
             guard child.name == "operation" else {
                 context.unknownElement(child, in: element.name, expected: ["operation"])
                 return nil

@@ -7,6 +7,8 @@ struct DecodingContext {
     var diagnostics: [Diagnostic] = []
     /// Names seen in `ref` attributes, valid or not.
     var mentionedConstants: Set<String> = []
+    /// Caps on array sizes and operations per element (the parser checks the rest).
+    var limits = FrontEndLimits.default
 
     init(source: SourceText) {
         self.source = source

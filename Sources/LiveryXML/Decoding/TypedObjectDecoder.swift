@@ -15,7 +15,7 @@ extension DecodingContext {
 
     /// Returns nil, with diagnostics, when the element is not a valid typed object.
     /// `extraAttributes` are allowed besides the type's own (e.g. `name` in `<constants>`).
-    mutating func typedObject(_ element: XMLElement, extraAttributes: [String] = []) -> TypedObject? {
+    mutating func typedObject(_ element: XMLElement, extraAttributes: [String] = [], arrayDepth: Int = 0) -> TypedObject? {
         guard let type = ValueType(rawValue: element.name) else {
             let hint = Suggestions.didYouMean(element.name, in: Self.typeNames)
             error(.elementUnknown, "<\(element.name)> is not a typed object\(hint.isEmpty ? "; use one of \(Self.typeNames.joined(separator: ", "))" : hint)",
@@ -35,12 +35,21 @@ extension DecodingContext {
             return TypedObject(type: type, content: .reference(reference), mark: here)
         }
         if type == .array {
+            guard arrayDepth < limits.maxArrayDepth else {
+                error(.limitExceeded, "arrays nest more than \(limits.maxArrayDepth) deep; flatten this value", at: here.location)
+                return nil
+            }
+            guard element.children.count <= limits.maxArrayLength else {
+                error(.limitExceeded, "an array of \(element.children.count) elements; at most \(limits.maxArrayLength) are allowed",
+                      at: location(element.children[limits.maxArrayLength]))
+                return nil
+            }
             checkAttributes(of: element, allowed: extraAttributes)
             checkNoText(in: element)
             var items: [TypedObject] = []
             var valid = true
             for child in element.children {
-                if let item = typedObject(child) { items.append(item) } else { valid = false }
+                if let item = typedObject(child, arrayDepth: arrayDepth + 1) { items.append(item) } else { valid = false }
             }
             return valid ? TypedObject(type: .array, content: .array(items), mark: here) : nil
         }

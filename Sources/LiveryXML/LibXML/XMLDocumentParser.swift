@@ -7,13 +7,35 @@ import LiveryModel
 /// Safety: no DTD is ever processed (a DOCTYPE stops the parser), no entity beyond the predefined
 /// ones exists, no network is used, and libxml2 never prints: its errors come back as diagnostics.
 /// Only UTF-8 is accepted, so byte offsets always refer to the file as it is on disk.
+///
+/// Limits: element depth, name and attribute lengths, attribute counts and text sizes are checked
+/// in the SAX callbacks as libxml2 reports each element, and the first one exceeded stops the
+/// parser with a located `limit-exceeded` error, so a hostile file costs at most one pass over
+/// its bytes and memory in proportion to what was read before the stop.
 enum XMLDocumentParser {
-    static func parse(_ source: SourceText) -> (document: XMLDocument?, diagnostics: [Diagnostic]) {
+    static func parse(_ source: SourceText, limits: FrontEndLimits = .default) -> (document: XMLDocument?, diagnostics: [Diagnostic]) {
         if let problem = encodingProblem(in: source.bytes) {
             return (nil, [.error(.xmlEncoding, problem, at: source.location(at: 0))])
         }
         guard !source.bytes.isEmpty else {
             return (nil, [.error(.xmlSyntax, "the file is empty; expected an XML document", at: source.location(at: 0))])
+        }
+        guard source.bytes.count < Int(Int32.max) else {
+            return (nil, [.error(.limitExceeded, "the file is larger than 2 GiB", at: source.fileLocation)])
+        }
+        // Any DOCTYPE is refused before libxml2 sees the file. The SAX handler below refuses it
+        // too, but libxml2 stops calling SAX after an earlier fatal error (a broken XML
+        // declaration, say) and then still parses the internal subset into a document of its own:
+        // found by fuzzing (Tests/Fixtures/Regressions/FuzzXML).
+        if let offset = firstDoctype(in: source.bytes) {
+            return (nil, [.error(.xmlDoctype, "DOCTYPE declarations are not allowed in theme files; remove it",
+                                 at: source.location(at: offset))])
+        }
+        // libxml2 2.9 checks each attribute of a start tag against all earlier ones (quadratic):
+        // an element with too many attributes is refused before libxml2 sees it.
+        if let (offset, count) = crowdedStartTag(in: source.bytes, limit: limits.maxAttributesPerElement) {
+            return (nil, [.error(.limitExceeded, "an element with \(count) or more attributes; at most \(limits.maxAttributesPerElement) are allowed",
+                                 at: source.location(at: offset))])
         }
         var builder: TreeBuilder?
         let parsed: Bool = source.bytes.withUnsafeBufferPointer { buffer in
@@ -22,7 +44,7 @@ enum XMLDocumentParser {
                     return false
                 }
                 defer { xmlFreeParserCtxt(context) }
-                let receiver = TreeBuilder(source: source, context: context)
+                let receiver = TreeBuilder(source: source, context: context, limits: limits)
                 builder = receiver
                 // Copy our handler into the one the context owns (libxml2 frees it with the context).
                 context.pointee.sax.pointee = TreeBuilder.makeHandler()
@@ -30,6 +52,12 @@ enum XMLDocumentParser {
                 xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
                     | XML_PARSE_NOWARNING.rawValue))
                 xmlParseDocument(context)
+                // libxml2 may have built a document of its own (for entity declarations, "expat
+                // compatibility"); the context does not free it.
+                if let document = context.pointee.myDoc {
+                    xmlFreeDoc(document)
+                    context.pointee.myDoc = nil
+                }
                 return context.pointee.wellFormed != 0
             }
         }
@@ -68,6 +96,67 @@ enum XMLDocumentParser {
             return "the XML declaration says encoding=\"\(name)\"; theme files must be UTF-8"
         }
         return nil
+    }
+
+    /// The offset of the first `<!DOCTYPE` anywhere in the file (in a comment or CDATA section
+    /// too: a theme file has no reason to contain one), or nil.
+    static func firstDoctype(in bytes: [UInt8]) -> Int? {
+        let marker: [UInt8] = Array("<!DOCTYPE".utf8)
+        return bytes.withUnsafeBufferPointer { bytes -> Int? in
+            guard bytes.count >= marker.count else { return nil }
+            var index = 0
+            while index <= bytes.count - marker.count {
+                if bytes[index] == marker[0], bytes[index + 1] == marker[1] {
+                    var matches = true
+                    for offset in 2..<marker.count where bytes[index + offset] != marker[offset] {
+                        matches = false
+                        break
+                    }
+                    if matches { return index }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// The offset of the first start tag with more than `limit` attributes, and how many it has
+    /// (counting stops at `limit + 1`), found in one pass: a tag is `<` then a name, attributes are
+    /// the `=` outside quotes before its `>`. Comments, CDATA and processing instructions are
+    /// skipped; anything else odd is left for libxml2 to report.
+    static func crowdedStartTag(in bytes: [UInt8], limit: Int) -> (Int, Int)? {
+        let lessThan = UInt8(ascii: "<"), greaterThan = UInt8(ascii: ">"), equals = UInt8(ascii: "=")
+        let doubleQuote = UInt8(ascii: "\""), singleQuote = UInt8(ascii: "'")
+        return bytes.withUnsafeBufferPointer { bytes -> (Int, Int)? in
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                guard bytes[index] == lessThan else { index += 1; continue }
+                let start = index
+                index += 1
+                guard index < count, ASCII.isLetter(bytes[index]) || bytes[index] == UInt8(ascii: "_") || bytes[index] >= 0x80 else {
+                    continue
+                }
+                var attributes = 0
+                var quote: UInt8 = 0
+                while index < count {
+                    let byte = bytes[index]
+                    index += 1
+                    if quote != 0 {
+                        if byte == quote { quote = 0 }
+                    } else if byte == doubleQuote || byte == singleQuote {
+                        quote = byte
+                    } else if byte == equals {
+                        attributes += 1
+                        if attributes > limit { return (start, attributes) }
+                    } else if byte == greaterThan || byte == lessThan {
+                        if byte == lessThan { index -= 1 }
+                        break
+                    }
+                }
+            }
+            return nil
+        }
     }
 }
 
@@ -144,13 +233,55 @@ private struct TreeParts {
 private final class TreeBuilder {
     let source: SourceText
     let context: xmlParserCtxtPtr
+    let limits: FrontEndLimits
     var parts = TreeParts()
     var diagnostics: [Diagnostic] = []
     var stopped = false
 
-    init(source: SourceText, context: xmlParserCtxtPtr) {
+    init(source: SourceText, context: xmlParserCtxtPtr, limits: FrontEndLimits) {
         self.source = source
         self.context = context
+        self.limits = limits
+    }
+
+    /// Stops the parser with a `limit-exceeded` error at `offset`.
+    func exceeded(_ message: String, at offset: Int) {
+        stop(.error(.limitExceeded, message, at: source.location(at: offset)))
+    }
+
+    /// Checks an element as libxml2 reports its start tag; false when it stopped the parser.
+    func admit(_ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, attributeCount: Int,
+               attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, offset: Int) -> Bool {
+        if parts.open.count >= limits.maxElementDepth {
+            exceeded("elements nest more than \(limits.maxElementDepth) deep; a theme needs far fewer", at: offset)
+            return false
+        }
+        let nameLength = Int(xmlStrlen(localName)) + (prefix.map { Int(xmlStrlen($0)) + 1 } ?? 0)
+        if nameLength > limits.maxNameBytes {
+            exceeded("an element name of \(nameLength) bytes; names are at most \(limits.maxNameBytes) bytes", at: offset)
+            return false
+        }
+        if attributeCount > limits.maxAttributesPerElement {
+            exceeded("an element with \(attributeCount) attributes; at most \(limits.maxAttributesPerElement) are allowed", at: offset)
+            return false
+        }
+        guard let attributes else { return true }
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+            let length = Int(xmlStrlen(name)) + (attributes[base + 1].map { Int(xmlStrlen($0)) + 1 } ?? 0)
+            if length > limits.maxNameBytes {
+                exceeded("an attribute name of \(length) bytes; names are at most \(limits.maxNameBytes) bytes", at: offset)
+                return false
+            }
+            if end - start > limits.maxAttributeValueBytes {
+                let name = String(cString: name)
+                exceeded("attribute '\(name.prefix(40))' has a value of \(end - start) bytes; at most \(limits.maxAttributeValueBytes) are allowed",
+                         at: offset)
+                return false
+            }
+        }
+        return true
     }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> TreeBuilder {
@@ -178,8 +309,9 @@ private final class TreeBuilder {
     }
 
     func libxmlError(_ error: xmlError) {
+        // One line per diagnostic: libxml2 splits some messages ("...indicate encoding !\nBytes: ...").
         let message = error.message.map { String(cString: $0) }?
-            .trimmingCharacters(in: " \n") ?? "malformed XML"
+            .trimmingCharacters(in: " \n").split(whereSeparator: \.isNewline).joined(separator: " ") ?? "malformed XML"
         let line = Int(error.line)
         let column = Int(error.int2)
         let location = line > 0
@@ -195,7 +327,10 @@ private final class TreeBuilder {
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { context, localName, prefix, _, _, _, attributeCount, _, attributes in
             let builder = TreeBuilder.from(context)
+            guard !builder.stopped else { return }
             let offset = builder.startOffset()
+            guard builder.admit(localName!, prefix: prefix, attributeCount: Int(attributeCount), attributes: attributes,
+                                offset: offset) else { return }
             builder.parts.startElement(name: builder.parts.number(localName!, prefix: prefix), offset: offset)
             guard let attributes else { return }
             // five pointers per attribute: local name, prefix, URI, value start, value end
@@ -207,11 +342,22 @@ private final class TreeBuilder {
             }
         }
         handler.endElementNs = { context, _, _, _ in
-            TreeBuilder.from(context).parts.endElement()
+            let builder = TreeBuilder.from(context)
+            guard !builder.stopped else { return }
+            builder.parts.endElement()
         }
         handler.characters = { context, characters, length in
             guard let characters else { return }
-            TreeBuilder.from(context).parts.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+            let builder = TreeBuilder.from(context)
+            guard !builder.stopped else { return }
+            let chunk = UnsafeBufferPointer(start: characters, count: Int(length))
+            if let current = builder.parts.open.last,
+               builder.parts.texts[builder.parts.open.count - 1].count + chunk.count > builder.limits.maxTextBytes {
+                builder.exceeded("the text in this element is longer than \(builder.limits.maxTextBytes) bytes, the limit for one value",
+                                 at: Int(builder.parts.nodes[Int(current.node)].offset))
+                return
+            }
+            builder.parts.characters(chunk)
         }
         handler.cdataBlock = handler.characters
         // Any DOCTYPE is refused outright: that closes billion laughs, quadratic blow-up and

@@ -15,6 +15,12 @@ enum FileSystem {
         }
     }
 
+    /// The size of a file in bytes, without following a final symbolic link (nil if unknown).
+    static func size(of path: String) -> Int? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        return (attributes[.size] as? NSNumber)?.intValue
+    }
+
     /// Entry names, sorted, hidden ones (`.DS_Store`, `.git`) left out.
     static func entries(of directory: String) -> [String]? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }

@@ -6,6 +6,8 @@ struct ThemeFolderReader {
     var limits: FrontEndLimits
     /// Numbers operations uniquely across everything a workspace reads.
     var nextSerial = 0
+    /// Instances read so far from the theme being read (`maxInstances`).
+    var instanceCount = 0
     let identities = IdentityTable()
 
     /// Reads just `Info.xml`, which is all discovery needs.
@@ -20,11 +22,13 @@ struct ThemeFolderReader {
         }
         guard let document else { return (nil, diagnostics) }
         var context = DecodingContext(source: document.source)
+        context.limits = limits
         let decoded = InfoDecoder.decode(document.root, context: &context)
         return (decoded, diagnostics + context.diagnostics)
     }
 
     mutating func read(folder: String) -> LoadedTheme {
+        instanceCount = 0
         var (header, diagnostics) = readInfo(folder: folder)
         var files: [ConfigurationFile] = []
         var components: [ComponentSchema] = []
@@ -77,6 +81,7 @@ struct ThemeFolderReader {
         diagnostics += parseDiagnostics
         guard let document else { return }
         var context = DecodingContext(source: document.source)
+        context.limits = limits
         defer { diagnostics += context.diagnostics }
         switch document.root.name {
         case "components":
@@ -85,9 +90,17 @@ struct ThemeFolderReader {
             components += SchemaDecoder.decode(document.root, context: &context)
         case "theme":
             var decoder = ConfigurationDecoder(context: context, nextSerial: nextSerial, identities: identities)
-            files.append(decoder.decode(document.root, fileName: name, qualifiers: qualified.qualifiers))
+            var file = decoder.decode(document.root, fileName: name, qualifiers: qualified.qualifiers)
             nextSerial = decoder.nextSerial
             context = decoder.context
+            let room = max(limits.maxInstances - instanceCount, 0)
+            if file.instances.count > room {
+                context.error(.limitExceeded, "the theme has more than \(limits.maxInstances) instances; this one is past the limit",
+                              at: file.instances[room].mark.location)
+                file.instances.removeSubrange(room...)
+            }
+            instanceCount += file.instances.count
+            files.append(file)
         default:
             context.error(.rootUnexpected, "a configuration file must have a <theme> root element (or <components> for a schema), found <\(document.root.name)>",
                           at: context.location(document.root))
@@ -99,28 +112,44 @@ struct ThemeFolderReader {
         var seen: [AssetKey: String] = [:]
         var pending = [relative]
         var count = 0
+        var totalBytes = 0
         while let directory = pending.popLast() {
             for name in FileSystem.entries(of: FileSystem.join(folder, directory)) ?? [] {
                 let file = directory + "/" + name
                 let path = FileSystem.join(folder, file)
-                switch FileSystem.kind(of: path) {
+                let kind = FileSystem.kind(of: path)
+                if kind == .directory || kind == .file {
+                    // Folders count too, so a deep or wide tree of empty folders is bounded as well.
+                    count += 1
+                    guard count <= limits.maxAssetsPerTheme else {
+                        diagnostics.append(.error(.fileIgnored, "more than \(limits.maxAssetsPerTheme) asset files and folders; the rest are ignored",
+                                                  at: SourceLocation(file: path)))
+                        return
+                    }
+                }
+                switch kind {
                 case .directory:
                     pending.append(file)
                     continue
                 case .file:
-                    break
+                    let size = FileSystem.size(of: path) ?? 0
+                    guard size <= limits.maxAssetBytes else {
+                        diagnostics.append(.error(.limitExceeded, "asset '\(file)' is \(size) bytes; an asset file is at most \(limits.maxAssetBytes) bytes",
+                                                  at: SourceLocation(file: path)))
+                        continue
+                    }
+                    totalBytes += size
+                    guard totalBytes <= limits.maxTotalAssetBytes else {
+                        diagnostics.append(.error(.limitExceeded, "the theme's assets exceed \(limits.maxTotalAssetBytes) bytes together; the rest are ignored",
+                                                  at: SourceLocation(file: path)))
+                        return
+                    }
                 case .link:
                     diagnostics.append(.error(.fileLink, "asset '\(file)' is a symbolic link; assets must be real files inside the theme folder",
                                               at: SourceLocation(file: path)))
                     continue
                 default:
                     continue
-                }
-                count += 1
-                guard count <= limits.maxAssetsPerTheme else {
-                    diagnostics.append(.error(.fileIgnored, "more than \(limits.maxAssetsPerTheme) asset files; the rest are ignored",
-                                              at: SourceLocation(file: path)))
-                    return
                 }
                 let qualified: QualifiedFileName
                 do {
@@ -158,7 +187,7 @@ struct ThemeFolderReader {
             return (nil, [.error(.fileUnreadable, "the file is larger than \(limits.maxFileBytes) bytes, the limit for a theme file",
                                  at: SourceLocation(file: path))])
         }
-        let result = XMLDocumentParser.parse(SourceText(path: path, bytes: bytes))
+        let result = XMLDocumentParser.parse(SourceText(path: path, bytes: bytes), limits: limits)
         return (result.document, result.diagnostics)
     }
 }

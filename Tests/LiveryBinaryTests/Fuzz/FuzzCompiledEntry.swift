@@ -1,0 +1,1 @@
+../../../Fuzz/Sources/FuzzCompiled/FuzzCompiledEntry.swift

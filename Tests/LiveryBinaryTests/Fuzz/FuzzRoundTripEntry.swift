@@ -1,0 +1,1 @@
+../../../Fuzz/Sources/FuzzRoundTrip/FuzzRoundTripEntry.swift

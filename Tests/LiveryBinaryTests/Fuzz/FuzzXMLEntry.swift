@@ -1,0 +1,1 @@
+../../../Fuzz/Sources/FuzzXML/FuzzXMLEntry.swift
