@@ -13,7 +13,8 @@ swift build --package-path Examples/PluginExample
 swift run --skip-build --package-path Examples/PluginExample PluginExample
 
 # --- Benchmarks quick pass (issue 5; owned by Benchmarks/) -------------------------------------
-# Keeps the benchmark package building and running: small N, few iterations, every loader
+# Before the test run, whose summary must close the output. Keeps the benchmark package
+# building and running: small N, few iterations, every loader
 # checked to build the same model as the front end; the ordo-one suite is built, not run.
 # Timing numbers from here are not meaningful (CI shares the machine); see docs/Performance.md.
 if [[ "${LIVERY_SKIP_BENCHMARKS:-}" != "1" ]]; then
