@@ -198,6 +198,23 @@ import Testing
                  + String(repeating: #"<operation name="alpha"><param name="value"><float>1</float></param></operation>"#, count: 100_000)
                  + "</uiview></instances></theme>")
         }, code: .limitExceeded, position: "Attack.theme/Chat.xml:1:\(34 + 1_000 * 80)"),
+        // Found while building this matrix: each link was a nested call, and 20,000 overflowed the stack.
+        Generated(name: "a chain of 20,000 constants", files: {
+            chat("<theme><constants>\n" + (0..<20_000).map { #"<float name="k\#($0)" ref="k\#($0 + 1)"/>"# }.joined(separator: "\n")
+                 + #"<float name="k20000">1</float></constants><instances><uiview id="v"><operation name="alpha"><param name="value"><float ref="k0"/></param></operation></uiview></instances></theme>"#)
+        }, code: .limitExceeded, position: nil),
+        Generated(name: "a chain of 20,000 classes", files: {
+            chat("<theme><classes>\n" + (0..<20_000).map { #"<class name="c\#($0)" class="c\#($0 + 1)"/>"# }.joined(separator: "\n")
+                 + #"<class name="c20000"/></classes><instances><uiview id="v" class="c0"/></instances></theme>"#)
+        }, code: .limitExceeded, position: nil),
+        // Suggestions ("did you mean") compare an unknown name with every candidate: 10,000 x 10,000
+        // edit distances would take minutes, so past 200 candidates none is made, and a theme gets at most 200 hints.
+        Generated(name: "10,000 unknown references among 10,000 constants", files: {
+            chat("<theme><constants>" + (0..<10_000).map { #"<float name="constant\#($0)">1</float>"# }.joined()
+                 + "</constants><instances>\n" + (0..<10_000).map {
+                     #"<uiview id="v\#($0)"><operation name="alpha"><param name="value"><float ref="unknown\#($0)"/></param></operation></uiview>"#
+                 }.joined(separator: "\n") + "</instances></theme>")
+        }, code: .referenceUnknown, position: nil),
         Generated(name: "a 64 MB file", files: {
             chat(label(String(repeating: "x", count: 64 << 20)))
         }, code: .fileUnreadable, position: "Attack.theme/Chat.xml"),

@@ -56,6 +56,12 @@ public struct FrontEndLimits: Sendable, Hashable {
     /// (`VerificationLimits.maxArrayDepth`).
     public var maxArrayDepth = 16
 
+    // Resolution
+
+    /// Longest chain of constants referring to constants (`ref`), or of classes including classes;
+    /// real themes need a handful. A chain of 20,000 used to overflow the stack.
+    public var maxReferenceDepth = 100
+
     public init() {}
 
     public static let `default` = FrontEndLimits()

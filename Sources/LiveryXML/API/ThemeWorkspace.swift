@@ -159,7 +159,9 @@ public final class ThemeWorkspace {
             for component in theme.schemaComponents { schema.add(component) }
         }
         schemaDiagnostics += SchemaIntegrity.check(schema, fallback: chain.last.map { SourceLocation(file: $0.path) })
-        return (ThemeResolver(chain: chain, schema: schema), diagnostics + schemaDiagnostics)
+        let resolver = ThemeResolver(chain: chain, schema: schema)
+        resolver.maxReferenceDepth = limits.maxReferenceDepth
+        return (resolver, diagnostics + schemaDiagnostics)
     }
 
     func loadFailure(_ path: String) -> [Diagnostic] {

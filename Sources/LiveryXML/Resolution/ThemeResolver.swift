@@ -29,6 +29,18 @@ final class ThemeResolver {
     }
     /// One more than the highest operation serial in the chain: the size of per-serial caches.
     let serialCount: Int
+    /// Longest chain of constants referring to constants, or of classes including classes: each
+    /// link is a nested call, so a hostile chain of thousands would overflow the stack.
+    var maxReferenceDepth = FrontEndLimits.default.maxReferenceDepth
+    /// "Did you mean" hints left: each compares a name with up to `Suggestions.maxCandidates`
+    /// names, so a theme with thousands of unknown references gets hints for the first ones only.
+    private var suggestionsLeft = 200
+
+    func suggestion(_ name: String, in candidates: some Sequence<String>) -> String {
+        guard suggestionsLeft > 0 else { return "" }
+        suggestionsLeft -= 1
+        return Suggestions.didYouMean(name, in: candidates)
+    }
 
     init(chain: [LoadedTheme], schema: Schema) {
         self.chain = chain
@@ -144,7 +156,7 @@ final class ThemeResolver {
                 }
                 if resolver.schema.components[component] == nil {
                     knownComponent = false
-                    let hint = Suggestions.didYouMean(component, in: resolver.schema.components.keys)
+                    let hint = resolver.suggestion(component, in: resolver.schema.components.keys)
                     resolver.report(.error(.componentUnknown, "unknown component type '\(component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
                                            at: definition.location))
                 }
@@ -199,7 +211,7 @@ final class ThemeResolver {
 
         mutating func effectiveOperations(ofClass name: String, usedAt location: SourceLocation) -> [OperationSyntax] {
             guard let definition = classes[name] else {
-                let hint = Suggestions.didYouMean(name, in: classes.keys)
+                let hint = resolver.suggestion(name, in: classes.keys)
                 resolver.report(.error(.classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)", at: location))
                 return []
             }
@@ -208,6 +220,11 @@ final class ThemeResolver {
             if let start = resolvingClasses.firstIndex(of: name) {
                 let cycle = (resolvingClasses[start...] + [name]).joined(separator: " -> ")
                 resolver.report(.error(.classCycle, "class '\(name)' includes itself: \(cycle)", at: definition.location))
+                return []
+            }
+            guard resolvingClasses.count < resolver.maxReferenceDepth else {
+                resolver.report(.error(.limitExceeded, "class '\(name)' is included through more than \(resolver.maxReferenceDepth) classes; shorten the chain",
+                                       at: definition.location))
                 return []
             }
             resolvingClasses.append(name)
@@ -289,8 +306,8 @@ final class ThemeResolver {
             case .reference(let name):
                 resolver.referencedConstants.insert(name)
                 guard let constant = constants[name] else {
-                    let candidates = constants.values.filter { $0.object.type == object.type }.map(\.name)
-                    let hint = Suggestions.didYouMean(name, in: candidates)
+                    let candidates = constants.values.lazy.filter { $0.object.type == object.type }.map(\.name)
+                    let hint = resolver.suggestion(name, in: candidates)
                     resolver.report(.error(.referenceUnknown, "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
                                            at: object.location))
                     return nil
@@ -310,6 +327,11 @@ final class ThemeResolver {
             if let start = resolvingConstants.firstIndex(of: name) {
                 let cycle = (resolvingConstants[start...] + [name]).joined(separator: " -> ")
                 resolver.report(.error(.referenceCycle, "constant '\(name)' refers to itself: \(cycle)", at: constant.location))
+                return nil
+            }
+            guard resolvingConstants.count < resolver.maxReferenceDepth else {
+                resolver.report(.error(.limitExceeded, "constant '\(name)' is reached through more than \(resolver.maxReferenceDepth) references; shorten the chain",
+                                       at: constant.location))
                 return nil
             }
             resolvingConstants.append(name)

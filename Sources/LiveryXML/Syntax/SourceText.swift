@@ -31,10 +31,25 @@ final class SourceText {
             if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
         let start = lineStarts[low]
-        // count UTF-8 lead bytes so a multi-byte character is one column
-        let column = bytes[start..<offset].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        // Count UTF-8 lead bytes so a multi-byte character is one column. Continue from the last
+        // place asked for when it is earlier on the same line: a hostile file can put everything on
+        // one line and have thousands of diagnostics on it, which counted from the line start each
+        // time was quadratic (docs/Security.md).
+        var from = start
+        var column = 1
+        if let last = lastColumn, last.lineStart == start, last.offset <= offset {
+            from = last.offset
+            column = last.column
+        }
+        bytes.withUnsafeBufferPointer { bytes in
+            for index in from..<offset where bytes[index] & 0xC0 != 0x80 { column += 1 }
+        }
+        lastColumn = (start, offset, column)
         return SourceLocation(file: path, line: low + 1, column: column)
     }
+
+    /// The last column computed, to continue from (see `location(at:)`).
+    private var lastColumn: (lineStart: Int, offset: Int, column: Int)?
 
     func location(of element: XMLElement) -> SourceLocation {
         location(at: element.offset)

@@ -6,10 +6,20 @@ enum Suggestions {
         return "; did you mean '\(best)'?"
     }
 
+    /// Past this many candidates no suggestion is made: a hostile theme with thousands of
+    /// unknown references among thousands of names would otherwise cost their product in edit
+    /// distances (docs/Security.md).
+    static let maxCandidates = 200
+
     static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
         let lowered = Array(name.lowercased())
         var best: (distance: Int, name: String)?
+        var count = 0
         for candidate in candidates {
+            count += 1
+            guard count <= maxCandidates else { return nil }
+            // The distance is at least the difference in length, and at most 3 is suggested.
+            guard abs(candidate.utf8.count - lowered.count) <= 3 * 4 else { continue }
             let distance = editDistance(lowered, Array(candidate.lowercased()))
             let limit = max(1, min(3, candidate.count / 3))
             if distance <= limit, best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.name) {
