@@ -108,12 +108,27 @@ public final class ThemeManager {
     /// Forgets every loaded theme, discovers again and re-applies (after themes changed on
     /// disk, or a theme was downloaded).
     public func reloadThemes() {
+        let previous = currentThemeID.flatMap { loaded[$0] }
+        let previousDescriptor = currentThemeID.flatMap { themes[$0] }
         loaded = memoryThemes
         generation += 1
         folderLoader?.forgetCachedReads()
         compiledLoader?.forgetCachedReads()
         discoverThemes()
-        if let current = currentThemeID, theme(current) == nil { currentThemeID = nil }
+        if let current = currentThemeID, theme(current) == nil {
+            // The theme on screen is still there but no longer loads (a save with errors, a file
+            // caught mid-write): keep showing its last good version, never a blank screen. The
+            // failure was reported by `theme(_:)`. A theme that is gone altogether is dropped.
+            let stillThere = [previousDescriptor?.folder, previousDescriptor?.compiledFile].contains { path in
+                path.map { FileManager.default.fileExists(atPath: $0) } ?? false
+            }
+            if let previous, let previousDescriptor, stillThere {
+                themes[current] = previousDescriptor
+                loaded[current] = previous
+            } else {
+                currentThemeID = nil
+            }
+        }
         notify(Change(theme: true, traits: false, scale: false, reload: true))
     }
 

@@ -229,6 +229,31 @@ import Testing
         #expect(manager.diagnostics.reported.map(\.code) == [.runtimeCompiledStale])
     }
 
+    @Test func aReloadThatBreaksTheThemeInUseKeepsTheLastGoodOne() throws {
+        let copy = try ThemesCopy()
+        let manager = ThemeManager(configuration: copy.configuration)
+        let applicator = Applicator(manager: manager)
+        manager.activate(themeID: "com.livery.dark")
+        let title = Label()
+        applicator.style(title, as: "label_title")
+        let before = try #require(title.textColor)
+
+        // A save with an error lands between a live-reload check and the reload itself.
+        try copy.edit("Dark.theme/Palette.xml", replacing: "<color name=\"textPrimary\">#EDEDED</color>",
+                      with: "<color name=\"textPrimary\">#EDEDEZ</color>")
+        manager.reloadThemes()
+        #expect(manager.currentThemeID == "com.livery.dark")
+        #expect(manager.currentTheme?.instance("label_title") != nil)
+        #expect(title.textColor == before)
+        #expect(!manager.diagnostics.reported.isEmpty)
+
+        // Fixed: the next reload shows the new value.
+        try copy.edit("Dark.theme/Palette.xml", replacing: "<color name=\"textPrimary\">#EDEDEZ</color>",
+                      with: "<color name=\"textPrimary\">#0A0B0C</color>")
+        manager.reloadThemes()
+        #expect(title.textColor == Color(red: 10 / 255.0, green: 11 / 255.0, blue: 12 / 255.0))
+    }
+
     @Test func compiledPathsInTheConfigurationFile() {
         let xml = "<livery-configuration><search-path>T</search-path><compiled-path>Caches</compiled-path></livery-configuration>"
         let parsed = LiveryConfiguration.parse(Data(xml.utf8), baseFolder: "/app")
