@@ -8,11 +8,20 @@ let package = Package(
         .library(name: "LiveryXML", targets: ["LiveryXML"]),
         .library(name: "LiveryBinary", targets: ["LiveryBinary"]),
         .library(name: "Livery", targets: ["Livery"]),
+        .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
+        .library(name: "LiveryStore", targets: ["LiveryStore"]),
+        .library(name: "LiveryServe", targets: ["LiveryServe"]),
         .executable(name: "livery", targets: ["livery"]),
         .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
+        .plugin(name: "LiveryThemePlugin", targets: ["LiveryThemePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation.
@@ -28,14 +37,33 @@ let package = Package(
         // The compiled format: writer, verifier, memory-mapped reader. Knows the model only.
         .target(name: "LiveryBinary", dependencies: ["LiveryModel"]),
         // Theme folder -> compiled bytes: front end + format, source digests, atomic writes.
-        .target(name: "LiveryCompiler", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
+        .target(name: "LiveryCompiler", dependencies: [
+            "LiveryModel", "LiveryXML", "LiveryBinary", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // The runtime apps link: theme manager, applicator, bindings, headless components.
-        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
+        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler"]),
+        // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
+        // identifiers, SARIF, file watching. A library so every one of them is testable.
+        .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
+        // Theme packages and the store apps link: manifest, safe extraction, catalog client,
+        // downloads, install / update / uninstall, recovery, content-type handlers.
+        .target(name: "LiveryStore", dependencies: [
+            "LiveryModel", "LiveryXML", "LiveryCompiler", "Livery",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        // `livery serve`: a catalog folder over HTTP (Hummingbird), kept out of LiveryStore so
+        // apps do not link a server.
+        .target(name: "LiveryServe", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // The command-line tool CI and designers use.
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler",
+                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling", "LiveryStore", "LiveryServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
@@ -45,13 +73,27 @@ let package = Package(
             name: "livery-chat-demo",
             dependencies: ["Livery", "LiveryModel"],
             path: "Examples/ChatDemo",
-            exclude: ["Livery.xml"]
+            exclude: ["Livery.xml", "Scripts"]
+        ),
+        // Build-tool plugin: validates and compiles a target's `.theme` folders and generates
+        // Swift identifiers for them at build time (see Examples/PluginExample).
+        .plugin(
+            name: "LiveryThemePlugin",
+            capability: .buildTool(),
+            dependencies: ["livery"]
         ),
         .testTarget(name: "LiveryModelTests", dependencies: ["LiveryModel"]),
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
-        .testTarget(name: "LiveryTests", dependencies: ["Livery"]),
+        .testTarget(name: "LiveryTests", dependencies: ["Livery", "LiveryCompiler", "LiveryBinary"]),
+        .testTarget(name: "LiveryToolingTests", dependencies: ["LiveryTooling", "LiveryXML", "LiveryModel", "Livery"]),
+        .testTarget(name: "LiveryStoreTests", dependencies: [
+            "LiveryStore", "LiveryServe", "Livery", "LiveryModel", "LiveryCompiler",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]

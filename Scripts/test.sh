@@ -1,7 +1,31 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, then runs every test of the package
-# (unit tests, fixture matrix, CLI end to end, compiled-format hostile bytes, runtime).
+# The test command: installs what is missing, builds and runs the build-tool plugin example, then
+# runs every test of the package (unit tests, fixture matrix, CLI end to end, compiled-format
+# hostile bytes, runtime, tooling). The test run comes last so its summary closes the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/install-dependencies.sh
+
+# Build-tool plugin example: LiveryThemePlugin validates, compiles and turns Examples/PluginExample's
+# themes into Swift identifiers at build time; running it styles components with those identifiers
+# and opens the compiled files from its bundle.
+swift build --package-path Examples/PluginExample
+swift run --skip-build --package-path Examples/PluginExample PluginExample
+
+# --- Benchmarks quick pass (issue 5; owned by Benchmarks/) -------------------------------------
+# Before the test run, whose summary must close the output. Keeps the benchmark package
+# building and running: small N, few iterations, every loader
+# checked to build the same model as the front end; the ordo-one suite is built, not run.
+# Timing numbers from here are not meaningful (CI shares the machine); see docs/Performance.md.
+if [[ "${LIVERY_SKIP_BENCHMARKS:-}" != "1" ]]; then
+  bench_log="${TMPDIR:-/tmp}/livery-bench-quick.log"
+  if (cd Benchmarks && swift build -c release) >"$bench_log" 2>&1 && bash Scripts/bench.sh --quick >>"$bench_log" 2>&1; then
+    echo "benchmarks quick pass ok (report: $bench_log)"
+  else
+    tail -60 "$bench_log"
+    echo "benchmarks quick pass FAILED" >&2
+    exit 1
+  fi
+fi
+
 swift test

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Livery
 import LiveryModel
 
@@ -37,8 +40,11 @@ enum SwitchBenchmark {
         let views = (0..<components).map { _ in View() }
         let clock = ContinuousClock()
 
+        // The names are made before timing: the benchmark measures the engine, not string
+        // interpolation.
+        let names = (0..<identifiers).map { "view_\($0)" }
         let register = clock.measure {
-            for (index, view) in views.enumerated() { applicator.style(view, as: "view_\(index % identifiers)") }
+            for (index, view) in views.enumerated() { applicator.style(view, as: names[index % identifiers]) }
         }
         let cold = clock.measure { manager.activate(themeID: "b") }
         let coldBack = clock.measure { manager.activate(themeID: "a") }
@@ -58,6 +64,36 @@ enum SwitchBenchmark {
         print("  first switch a->b (prepare):  \(format(milliseconds(cold))) ms")
         print("  first switch b->a (prepare):  \(format(milliseconds(coldBack))) ms")
         print("  warm switch, median of \(switches): \(format(median)) ms (p90 \(format(p90)) ms, min \(format(warm[0])) ms), \(operationsPerSwitch) setter calls")
+        print("  register all + first switch:  \(format(milliseconds(register) + milliseconds(cold))) ms; register all + warm switch: \(format(milliseconds(register) + median)) ms")
+        withExtendedLifetime(views) {}
+    }
+
+    /// Heap allocations during warm switches, counted by the preloaded counter of
+    /// Scripts/malloc-count.c (see Scripts/count-allocations.sh).
+    static func countAllocations(components: Int = 10_000, identifiers: Int) {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "livery_malloc_count") else {
+            print("no allocation counter: run Examples/ChatDemo/Scripts/count-allocations.sh")
+            return
+        }
+        let count = unsafeBitCast(symbol, to: (@convention(c) () -> UInt).self)
+        let manager = ThemeManager()
+        manager.add(theme("a", identifiers: identifiers, seed: 0.25))
+        manager.add(theme("b", identifiers: identifiers, seed: 0.75))
+        manager.activate(themeID: "a")
+        let applicator = Applicator(manager: manager)
+        let views = (0..<components).map { _ in View() }
+        let names = (0..<identifiers).map { "view_\($0)" }
+        let beforeRegistering = count()
+        for (index, view) in views.enumerated() { applicator.style(view, as: names[index % identifiers]) }
+        let registering = count() - beforeRegistering
+        // Two switches prepare theme b and the plans both ways; the ones after are warm.
+        manager.activate(themeID: "b")
+        manager.activate(themeID: "a")
+        let warmRuns = 10
+        let before = count()
+        for index in 0..<warmRuns { manager.activate(themeID: index % 2 == 0 ? "b" : "a") }
+        let warm = Double(count() - before) / Double(warmRuns)
+        print("\(components) components, \(identifiers) identifiers: \(registering) allocations to register all (\(format(Double(registering) / Double(components))) per component); \(format(warm)) per warm switch of \(applicator.lastPass.operationsApplied) setter calls")
         withExtendedLifetime(views) {}
     }
 

@@ -7,6 +7,7 @@ import LiveryModel
 //
 //   swift run livery-chat-demo                       # the live switch
 //   swift run -c release livery-chat-demo --benchmark  # 10,000 components, timings
+//   Examples/ChatDemo/Scripts/count-allocations.sh     # heap allocations per warm switch
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--profile-register") {
@@ -16,6 +17,11 @@ if arguments.contains("--profile-register") {
 if arguments.contains("--profile-switch") {
     // Many warm switches and little else, for a profiler.
     SwitchBenchmark.run(identifiers: 100, switches: 401)
+    exit(0)
+}
+if arguments.contains("--count-allocations") {
+    SwitchBenchmark.countAllocations(identifiers: 100)
+    SwitchBenchmark.countAllocations(identifiers: 10_000)
     exit(0)
 }
 if arguments.contains("--benchmark") {

@@ -119,6 +119,13 @@ public final class ThemeScope {
 /// components; a released component's slot is reclaimed by an incremental sweep (a couple of
 /// slots per registration) and whenever an apply pass meets it, so no per-component observer
 /// is needed.
+///
+/// How a switch stays cheap: components are grouped by (scope, identifier); a group holds the
+/// prepared instance its members show. Switching computes, once per pair of prepared
+/// instances, a plan of steps (set this decoded value, record an original first, revert that
+/// key) and runs it over the group's members: one weak load per component and one specialised
+/// setter call per changed operation, with no reference counting of plans, setters or values
+/// and no allocation once originals are recorded.
 @MainActor
 public final class Applicator {
     public let manager: ThemeManager
@@ -133,21 +140,16 @@ public final class Applicator {
     public var onChange: (@MainActor (StyleChange) -> Void)?
     /// Counters of the most recent pass (a switch, a registration or a re-target).
     public var lastPass: ApplyStatistics { counters }
-    private var counters = ApplyStatistics()
+    @exclusivity(unchecked) private var counters = ApplyStatistics()
     public var diagnostics: DiagnosticHook { manager.diagnostics }
 
     /// The app-wide scope: `style(_:as:)` on the applicator uses it.
     public private(set) var rootScope: ThemeScope!
 
     let bindings: BindingTable
+    let operationKeys = OperationKeys()
 
     // MARK: Registry storage
-
-    struct Original {
-        let setter: OperationSetter
-        let state: ControlState
-        let value: Any
-    }
 
     struct Slot {
         weak var object: AnyObject?
@@ -158,8 +160,18 @@ public final class Applicator {
         var next: Int32 = -1
         /// Whether the group's binding takes this object (a mismatch is reported, never applied).
         var accepted = false
-        /// Original property values, recorded before the theme first wrote them.
-        var originals: [Original] = []
+        /// The newest original recorded for this component (a list through `originals`), -1: none.
+        var originals: Int32 = -1
+    }
+
+    /// A property's value from before the theme first wrote it. The value itself is in the
+    /// setter's typed store, at `index`.
+    struct Original {
+        var setter: OperationSetter?
+        var state: ControlState
+        var key: Int32
+        var index: Int32
+        var next: Int32
     }
 
     struct Group {
@@ -167,8 +179,10 @@ public final class Applicator {
         let identifier: Int32
         var head: Int32 = -1
         var count = 0
-        /// The instance every accepted member has had applied (nil: none).
-        var applied: PreparedInstance?
+        /// The prepared theme and instance every accepted member has had applied (instance -1:
+        /// none). The theme is always the scope's current one.
+        var theme: PreparedTheme?
+        var instance: Int32 = -1
     }
 
     struct ScopeState {
@@ -180,30 +194,30 @@ public final class Applicator {
         var handle: ThemeScope?
     }
 
-    enum PendingChange {
-        case set(Int, capture: Bool)
-        case revert(OperationSetter, ControlState)
+    /// Where a plan's steps are.
+    struct Plan {
+        let table: PlanTable
+        let steps: Range<Int>
     }
 
     let slots = SlotStorage()
-    private var freeSlots: [Int32] = []
-    private var slotByObject: [ObjectIdentifier: Int32] = [:]
-    var groups: [Group] = []
-    var scopes: [ScopeState] = []
-    private var identifierNumbers: [String: Int32] = [:]
-    private var identifiers: [String] = []
-    struct OperationKey: Hashable {
-        var name: String
-        var state: String
-    }
-    private var operationNumbers: [OperationKey: Int32] = [:]
-    private var sweepCursor = 0
+    @exclusivity(unchecked) private var freeSlots: [Int32] = []
+    @exclusivity(unchecked) private var slotByObject: [ObjectIdentifier: Int32] = [:]
+    // The registry's arrays are read and written by index from the main actor only, and no
+    // access spans a call into app code: dynamic exclusivity checks on them would be pure cost
+    // on the per-component path.
+    @exclusivity(unchecked) var groups: ContiguousArray<Group> = []
+    @exclusivity(unchecked) private var originals: ContiguousArray<Original> = []
+    @exclusivity(unchecked) private var freeOriginals: [Int32] = []
+    @exclusivity(unchecked) var scopes: [ScopeState] = []
+    @exclusivity(unchecked) private var identifierNumbers: [String: Int32] = [:]
+    @exclusivity(unchecked) private var identifiers: [String] = []
+    @exclusivity(unchecked) private var sweepCursor = 0
     private var prepared: [PreparedTheme.Key: (theme: PreparedTheme, lastUse: Int)] = [:]
     private var preparedClock = 0
     /// How many prepared themes are kept (switching back and forth between a few themes
-    /// and trait sets then costs only the diff).
+    /// and trait sets then costs only the plans' execution).
     public var preparedThemeLimit = 8
-    private var pending: [PendingChange] = []
     private var observation: ObservationToken?
     /// True while init registers the standard bindings: one refresh at the end is enough.
     private var isStarting = true
@@ -261,7 +275,7 @@ public final class Applicator {
     public func unstyle(_ component: AnyObject) {
         guard let slot = liveSlot(of: component) else { return }
         counters = ApplyStatistics()
-        revertAll(slot: slot, object: component)
+        counters.operationsReverted += revertAll(slot: slot, object: component)
         releaseSlot(slot)
     }
 
@@ -324,16 +338,20 @@ public final class Applicator {
         }
         let slot = allocateSlot(for: component)
         link(slot: slot, into: group)
-        guard let instance = groups[Int(group)].applied else {
+        guard let theme = groups[Int(group)].theme, groups[Int(group)].instance >= 0 else {
             reportUnknownIdentifier(group: group)
             return
         }
-        slots.base[Int(slot)].accepted = accepts(instance, component, group: group)
+        let instance = groups[Int(group)].instance
+        slots.base[Int(slot)].accepted = accepts(theme, instance, component, group: group)
         guard slots.base[Int(slot)].accepted else { return }
-        buildFullApply(instance, group: group)
-        applyPending(to: slot, object: component, instance: instance, group: group)
-        scopes[Int(scope)].current?.images.endPass()
-        emitChanges(group: group, instance: instance, components: 1)
+        let plan = fullApplyPlan(theme, instance, group: group)
+        var statistics = ApplyStatistics()
+        run(plan, on: slot, object: component, theme: theme, group: group,
+            context: ValueContext(images: theme.images), statistics: &statistics)
+        counters = statistics
+        theme.images.endPass()
+        emitChanges(group: group, plan: plan, theme: theme, components: 1)
     }
 
     // MARK: Switching
@@ -356,14 +374,19 @@ public final class Applicator {
         }
         // A theme's cached images never outlive it.
         if themeChanged { imageCache.removeAll() }
+        var statistics = ApplyStatistics()
         for (scope, theme) in targets {
+            let previous = scopes[scope].current
             scopes[scope].current = theme
             let context = ValueContext(images: theme.images)
+            // Plans from the scope's previous theme: every group of the scope shows it.
+            let plans = previous.map { theme.plans(from: $0) }
             for group in scopes[scope].groups {
-                switchGroup(group, to: theme, context: context)
+                switchGroup(group, to: theme, plans: plans, context: context, statistics: &statistics)
             }
             theme.images.endPass()
         }
+        counters = statistics
     }
 
     private func effective(scope: Int) -> (themeID: String?, traits: TraitSet, scale: Int) {
@@ -398,8 +421,8 @@ public final class Applicator {
         let resolved = loaded.variants.resolved(for: wanted.traits)
         let images = ImageLoader(theme: resolved, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
                                  cache: imageCache, diagnostics: diagnostics)
-        let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings, intern: intern,
-                                  internOperation: internOperation)
+        let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings,
+                                  operationKeys: operationKeys)
         if prepared.count >= max(1, preparedThemeLimit),
            let oldest = prepared.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             prepared[oldest] = nil
@@ -408,52 +431,69 @@ public final class Applicator {
         return theme
     }
 
-    private func switchGroup(_ group: Int32, to theme: PreparedTheme, context: ValueContext) {
-        guard groups[Int(group)].count > 0 else {
-            groups[Int(group)].applied = theme.instance(identifier: groups[Int(group)].identifier)
-            return
-        }
-        let old = groups[Int(group)].applied
-        let new = theme.instance(identifier: groups[Int(group)].identifier)
-        groups[Int(group)].applied = new
-        if new == nil { reportUnknownIdentifier(group: group) }
-        if let old, let new, old.binding === new.binding {
-            buildDiff(from: old, to: new, group: group)
-            guard !pending.isEmpty else { return }
-            counters.identifiersChanged += 1
-            var updated = 0
-            var slot = groups[Int(group)].head
-            while slot >= 0 {
-                let next = slots.base[Int(slot)].next
-                if let object = slots.base[Int(slot)].object {
-                    if slots.base[Int(slot)].accepted {
-                        applyPending(to: slot, object: object, instance: new, group: group, context: context)
-                        updated += 1
-                    }
-                } else {
-                    releaseSlot(slot)
-                }
-                slot = next
+    private func switchGroup(_ group: Int32, to theme: PreparedTheme, plans: PlanTable?, context: ValueContext,
+                             statistics: inout ApplyStatistics) {
+        let identifier = groups[Int(group)].identifier
+        let new = theme.instance(identifier: identifier, name: identifiers[Int(identifier)])
+        let oldTheme = groups[Int(group)].theme
+        let old = groups[Int(group)].instance
+        groups[Int(group)].theme = theme
+        groups[Int(group)].instance = new
+        guard groups[Int(group)].count > 0 else { return }
+        if new < 0 { reportUnknownIdentifier(group: group) }
+        if let oldTheme, old >= 0, new >= 0, oldTheme.binding(of: old) === theme.binding(of: new) {
+            // The common case: same component type, apply the difference.
+            let plan: Plan
+            if let plans, plans.from === oldTheme {
+                plan = Plan(table: plans, steps: plans.plan(new)
+                    ?? buildDiff(from: oldTheme, old, to: theme, new, into: plans, group: group))
+            } else {
+                let table = PlanTable(from: oldTheme, isFullApply: false)
+                plan = Plan(table: table, steps: buildDiff(from: oldTheme, old, to: theme, new, into: table, group: group))
             }
-            counters.componentsUpdated += updated
-            emitChanges(group: group, instance: new, components: updated)
+            guard !plan.steps.isEmpty else { return }
+            statistics.identifiersChanged += 1
+            var updated = 0
+            // Local copies of the arrays (one retain per group, not per component): a setter
+            // that re-enters the applicator and grows them makes them copy on write, leaving
+            // these buffers intact, so the loop can read them through plain pointers.
+            let steps = plan.table.steps
+            let operations = theme.operations
+            withBuffers(steps, operations) { steps, operations in
+                var slot = groups[Int(group)].head
+                while slot >= 0 {
+                    let next = slots.base[Int(slot)].next
+                    if let object = slots.base[Int(slot)].object {
+                        if slots.base[Int(slot)].accepted {
+                            runSteps(steps, plan.steps, operations, on: slot, object: object, theme: theme, group: group,
+                                     context: context, statistics: &statistics)
+                            updated += 1
+                        }
+                    } else {
+                        releaseSlot(slot)
+                    }
+                    slot = next
+                }
+            }
+            statistics.componentsUpdated += updated
+            emitChanges(group: group, plan: plan, theme: theme, components: updated)
         } else {
             // The component type or its binding changed (or the instance appeared or vanished):
             // revert everything, then apply the new instance in full.
-            counters.identifiersChanged += 1
+            statistics.identifiersChanged += 1
             var updated = 0
+            let plan = new >= 0 ? fullApplyPlan(theme, new, group: group) : nil
             var slot = groups[Int(group)].head
-            if let new { buildFullApply(new, group: group) } else { pending.removeAll(keepingCapacity: true) }
-            let fullApply = pending
             while slot >= 0 {
                 let next = slots.base[Int(slot)].next
                 if let object = slots.base[Int(slot)].object {
-                    revertAll(slot: slot, object: object)
-                    if let new {
-                        slots.base[Int(slot)].accepted = accepts(new, object, group: group)
+                    statistics.operationsReverted += revertAll(slot: slot, object: object)
+                    slots.base[Int(slot)].accepted = false
+                    if let plan {
+                        slots.base[Int(slot)].accepted = accepts(theme, new, object, group: group)
                         if slots.base[Int(slot)].accepted {
-                            pending = fullApply
-                            applyPending(to: slot, object: object, instance: new, group: group, context: context)
+                            run(plan, on: slot, object: object, theme: theme, group: group, context: context,
+                                statistics: &statistics)
                         }
                     }
                     updated += 1
@@ -462,200 +502,249 @@ public final class Applicator {
                 }
                 slot = next
             }
-            counters.componentsUpdated += updated
-            if let new, onChange != nil {
-                pending = fullApply
-                emitChanges(group: group, instance: new, components: updated)
-            }
+            statistics.componentsUpdated += updated
+            if let plan { emitChanges(group: group, plan: plan, theme: theme, components: updated) }
         }
     }
 
     private func retarget(slot: Int32, object: AnyObject, to group: Int32) {
         let oldGroup = slots.base[Int(slot)].group
-        let old = slots.base[Int(slot)].accepted ? groups[Int(oldGroup)].applied : nil
+        let wasAccepted = slots.base[Int(slot)].accepted
+        let oldTheme = groups[Int(oldGroup)].theme
+        let old = groups[Int(oldGroup)].instance
         unlink(slot: slot)
         link(slot: slot, into: group)
-        let new = groups[Int(group)].applied
-        if new == nil { reportUnknownIdentifier(group: group) }
-        if let old, let new, old.binding === new.binding {
-            buildDiff(from: old, to: new, group: group)
-            applyPending(to: slot, object: object, instance: new, group: group)
+        let newTheme = groups[Int(group)].theme
+        let new = groups[Int(group)].instance
+        if new < 0 { reportUnknownIdentifier(group: group) }
+        var statistics = ApplyStatistics()
+        if wasAccepted, let oldTheme, let newTheme, old >= 0, new >= 0,
+           oldTheme.binding(of: old) === newTheme.binding(of: new) {
+            // A one-off plan: re-targeting is rare and pairs arbitrary instances.
+            let table = PlanTable(from: oldTheme, isFullApply: false)
+            let plan = Plan(table: table, steps: buildDiff(from: oldTheme, old, to: newTheme, new, into: table, group: group))
+            run(plan, on: slot, object: object, theme: newTheme, group: group,
+                context: ValueContext(images: newTheme.images), statistics: &statistics)
         } else {
-            revertAll(slot: slot, object: object)
+            statistics.operationsReverted += revertAll(slot: slot, object: object)
             slots.base[Int(slot)].accepted = false
-            if let new {
-                slots.base[Int(slot)].accepted = accepts(new, object, group: group)
+            if let newTheme, new >= 0 {
+                slots.base[Int(slot)].accepted = accepts(newTheme, new, object, group: group)
                 if slots.base[Int(slot)].accepted {
-                    buildFullApply(new, group: group)
-                    applyPending(to: slot, object: object, instance: new, group: group)
+                    run(fullApplyPlan(newTheme, new, group: group), on: slot, object: object, theme: newTheme,
+                        group: group, context: ValueContext(images: newTheme.images), statistics: &statistics)
                 }
             }
         }
+        counters = statistics
     }
 
-    // MARK: Applying
+    // MARK: Plans
 
-    /// Fills `pending` with every operation of `instance` (a component that has none applied).
-    private func buildFullApply(_ instance: PreparedInstance, group: Int32) {
-        pending.removeAll(keepingCapacity: true)
-        for (index, operation) in instance.operations.enumerated() where usable(operation, instance, group: group) {
-            pending.append(.set(index, capture: true))
+    /// Every usable operation of `instance`, recording originals first (a component that has
+    /// nothing of this theme applied).
+    private func fullApplyPlan(_ theme: PreparedTheme, _ instance: Int32, group: Int32) -> Plan {
+        let table = theme.fullApplyPlans
+        if let steps = table.plan(instance) { return Plan(table: table, steps: steps) }
+        let first = table.steps.count
+        let record = theme.instances[Int(instance)]
+        for operation in record.first..<record.first + record.count
+        where usable(operation, in: theme, instance: instance, group: group) {
+            table.steps.append(PlanStep(kind: .setCapturing, operation: operation, key: theme.operations[Int(operation)].key))
         }
+        return Plan(table: table, steps: table.finish(instance, first: first))
     }
 
-    /// Fills `pending` with what turns `old` into `new`: operations whose values changed, new
-    /// ones (recording originals first) and reverts of those `new` no longer has.
-    private func buildDiff(from old: PreparedInstance, to new: PreparedInstance, group: Int32) {
-        if new.diffSource === old {
-            pending = new.diff
-            return
+    /// Appends to `table` the steps that turn instance `old` of `oldTheme` into `new` of
+    /// `theme`: operations whose values changed, new ones (recording originals first) and
+    /// reverts of those `new` no longer has.
+    private func buildDiff(from oldTheme: PreparedTheme, _ old: Int32, to theme: PreparedTheme, _ new: Int32,
+                           into table: PlanTable, group: Int32) -> Range<Int> {
+        let first = table.steps.count
+        let oldRecord = oldTheme.instances[Int(old)]
+        let newRecord = theme.instances[Int(new)]
+        let oldRange = oldRecord.first..<oldRecord.first + oldRecord.count
+        // Plain loops over interned keys: instances have a handful of operations.
+        for operation in newRecord.first..<newRecord.first + newRecord.count {
+            let key = theme.operations[Int(operation)].key
+            var previous: Int32 = -1
+            for candidate in oldRange where oldTheme.operations[Int(candidate)].key == key {
+                previous = candidate
+                break
+            }
+            if previous >= 0, theme.sameEffect(operation, as: previous, in: oldTheme) { continue }
+            guard usable(operation, in: theme, instance: new, group: group) else { continue }
+            let capture = previous < 0 || !oldTheme.operations[Int(previous)].revertible
+            table.steps.append(PlanStep(kind: capture ? .setCapturing : .set, operation: operation, key: key))
         }
-        pending.removeAll(keepingCapacity: true)
-        // Plain loops over interned keys and hashes: instances have a handful of operations,
-        // and closures or element copies here would cost more than the comparison itself.
-        old.keys.withUnsafeBufferPointer { oldKeys in
-            new.keys.withUnsafeBufferPointer { newKeys in
-                for index in 0..<newKeys.count {
-                    var previous = -1
-                    for candidate in 0..<oldKeys.count where oldKeys[candidate] == newKeys[index] {
-                        previous = candidate
-                        break
-                    }
-                    if previous >= 0, old.hashes[previous] == new.hashes[index],
-                       new.operations[index].sameEffect(as: old.operations[previous]) { continue }
-                    guard usable(new.operations[index], new, group: group) else { continue }
-                    pending.append(.set(index, capture: previous < 0 || !usableQuietly(old.operations[previous])))
-                }
-                for index in 0..<oldKeys.count {
-                    var kept = false
-                    for candidate in 0..<newKeys.count where newKeys[candidate] == oldKeys[index] {
-                        kept = true
-                        break
-                    }
-                    if !kept, usableQuietly(old.operations[index]) {
-                        pending.append(.revert(old.operations[index].setter!, old.operations[index].state))
-                    }
-                }
+        for operation in oldRange {
+            let key = oldTheme.operations[Int(operation)].key
+            var kept = false
+            for candidate in newRecord.first..<newRecord.first + newRecord.count
+            where theme.operations[Int(candidate)].key == key {
+                kept = true
+                break
+            }
+            if !kept, oldTheme.operations[Int(operation)].revertible {
+                table.steps.append(PlanStep(kind: .revert, operation: -1, key: key))
             }
         }
-        new.diffSource = old
-        new.diff = pending
-    }
-
-    private func usableQuietly(_ operation: PreparedOperation) -> Bool {
-        guard let setter = operation.setter else { return false }
-        return setter.takesState || operation.state == .normal
+        return table.finish(new, first: first)
     }
 
     /// Whether the operation can be applied; reports once why not.
-    private func usable(_ operation: PreparedOperation, _ instance: PreparedInstance, group: Int32) -> Bool {
-        guard let binding = instance.binding else { return false }
-        guard let setter = operation.setter else {
+    private func usable(_ operation: Int32, in theme: PreparedTheme, instance: Int32, group: Int32) -> Bool {
+        guard let binding = theme.binding(of: instance) else { return false }
+        let record = theme.operations[Int(operation)]
+        guard let setter = record.setter?.takeUnretainedValue() else {
+            let resolved = theme.resolvedInstance(instance)
+            let name = theme.resolvedOperation(operation).name
             report(.error(.runtimeUnknownOperation,
-                          "the '\(instance.component)' binding (\(binding.typeName)) has no setter for operation '\(operation.operation.name)' used by instance '\(instance.id)'; it is skipped",
+                          "the '\(resolved.component)' binding (\(binding.typeName)) has no setter for operation '\(name)' used by instance '\(resolved.id)'; it is skipped",
                           at: nil),
-                   key: "operation|\(instance.component)|\(operation.operation.name)", group: group)
+                   key: "operation|\(resolved.component)|\(name)", group: group)
             return false
         }
-        if !setter.takesState && operation.state != .normal {
+        let state = theme.states[Int(operation)]
+        if !setter.takesState && state != .normal {
+            let resolved = theme.resolvedInstance(instance)
             report(.error(.runtimeUnexpectedState,
-                          "operation '\(operation.operation.name)' of '\(instance.component)' has no states, but instance '\(instance.id)' sets it for state '\(operation.state)'; it is skipped",
+                          "operation '\(setter.operation)' of '\(resolved.component)' has no states, but instance '\(resolved.id)' sets it for state '\(state)'; it is skipped",
                           at: nil),
-                   key: "state|\(instance.component)|\(operation.operation.name)|\(operation.state)", group: group)
+                   key: "state|\(resolved.component)|\(setter.operation)|\(state)", group: group)
             return false
         }
         return true
     }
 
-    /// Runs `pending` on one component. Hot path: no lookups by name, no allocation once the
-    /// originals are recorded.
-    private func applyPending(to slot: Int32, object: AnyObject, instance: PreparedInstance, group: Int32,
-                              context: ValueContext? = nil) {
-        let context = context ?? valueContext(group: group)
-        for change in pending {
-            switch change {
-            case .set(let index, let capture):
-                let operation = instance.operations[index]
-                let setter = operation.setter!
-                if capture, !hasOriginal(slot: slot, setter: setter, state: operation.state),
-                   let original = setter.capture(object, operation.state) {
-                    if slots.base[Int(slot)].originals.capacity == 0 {
-                        slots.base[Int(slot)].originals.reserveCapacity(pending.count)
-                    }
-                    slots.base[Int(slot)].originals.append(Original(setter: setter, state: operation.state, value: original))
-                }
-                if let call = operation.preparedCall {
-                    call(object)
-                    counters.operationsApplied += 1
-                    continue
-                }
-                switch setter.apply(object, operation.operation, context) {
-                case .applied:
-                    counters.operationsApplied += 1
-                case .wrongTarget:
-                    break
-                case .valueMismatch(let reason):
-                    report(.error(.runtimeValueMismatch,
-                                  "operation '\(operation.operation.name)' of instance '\(instance.id)': \(reason); it is skipped",
-                                  at: nil),
-                           key: "value|\(instance.id)|\(operation.operation.name)|\(operation.state)", group: group)
-                }
-            case .revert(let setter, let state):
-                revert(slot: slot, object: object, setter: setter, state: state)
-            }
+    // MARK: Applying
+
+    /// Runs a plan on one component (registration, re-targeting, full re-apply).
+    private func run(_ plan: Plan, on slot: Int32, object: AnyObject, theme: PreparedTheme, group: Int32,
+                     context: ValueContext, statistics: inout ApplyStatistics) {
+        let steps = plan.table.steps
+        let operations = theme.operations
+        withBuffers(steps, operations) { steps, operations in
+            runSteps(steps, plan.steps, operations, on: slot, object: object, theme: theme, group: group,
+                     context: context, statistics: &statistics)
         }
     }
 
-    private func valueContext(group: Int32) -> ValueContext {
-        let current = scopes[Int(groups[Int(group)].scope)].current
-        return ValueContext(images: current?.images)
-    }
-
-    /// Explicit loops, not `contains(where:)`: a closure here would be copied per element
-    /// and checked for main-actor isolation on every call.
-    private func originalIndex(slot: Int32, setter: OperationSetter, state: ControlState) -> Int? {
-        slots.base[Int(slot)].originals.withUnsafeBufferPointer { originals in
-            for index in 0..<originals.count
-            where originals[index].setter === setter && originals[index].state == state {
-                return index
+    /// The hot path of a switch: a plan's steps on one component. The setter is called through
+    /// an unretained reference (the prepared theme's bindings keep it alive) with a value
+    /// decoded when the theme was prepared; nothing is allocated once the originals are
+    /// recorded, and nothing is reference counted but the component's own weak load.
+    @inline(__always)
+    private func runSteps(_ steps: UnsafeBufferPointer<PlanStep>, _ range: Range<Int>,
+                          _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: Int32, object: AnyObject,
+                          theme: PreparedTheme, group: Int32, context: ValueContext,
+                          statistics: inout ApplyStatistics) {
+        var applied = 0
+        for index in range {
+            let step = steps[index]
+            if step.kind == .revert {
+                if revert(slot: slot, key: step.key, object: object) { statistics.operationsReverted += 1 }
+                continue
             }
-            return nil
+            let operation = operations[Int(step.operation)]
+            guard let setter = operation.setter else { continue }
+            if step.kind == .setCapturing {
+                recordOriginal(slot: slot, key: operation.key, setter: setter, state: theme.states[Int(step.operation)],
+                               object: object)
+            }
+            if let value = operation.value {
+                setter.withGuaranteedSetter { $0.applyStored(object, value) }
+                applied += 1
+                continue
+            }
+            let resolved = theme.resolvedOperation(step.operation)
+            switch setter.takeUnretainedValue().apply(object, resolved, context) {
+            case .applied:
+                applied += 1
+            case .wrongTarget:
+                break
+            case .valueMismatch(let reason):
+                let id = theme.theme.instances[Int(operation.instance)].id
+                report(.error(.runtimeValueMismatch,
+                              "operation '\(resolved.name)' of instance '\(id)': \(reason); it is skipped", at: nil),
+                       key: "value|\(id)|\(resolved.name)|\(resolved.state)", group: group)
+            }
         }
+        statistics.operationsApplied += applied
     }
 
-    private func hasOriginal(slot: Int32, setter: OperationSetter, state: ControlState) -> Bool {
-        originalIndex(slot: slot, setter: setter, state: state) != nil
+    /// Records the property's current value unless one is recorded already for `key`.
+    private func recordOriginal(slot: Int32, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
+                                object: AnyObject) {
+        var cursor = slots.base[Int(slot)].originals
+        while cursor >= 0 {
+            if originals[Int(cursor)].key == key { return }
+            cursor = originals[Int(cursor)].next
+        }
+        let strong = setter.takeUnretainedValue()
+        let index = strong.capture(object, state)
+        let record = Original(setter: strong, state: state, key: key, index: index, next: slots.base[Int(slot)].originals)
+        let position: Int32
+        if let free = freeOriginals.popLast() {
+            position = free
+            originals[Int(free)] = record
+        } else {
+            position = Int32(originals.count)
+            originals.append(record)
+        }
+        slots.base[Int(slot)].originals = position
     }
 
-    private func revert(slot: Int32, object: AnyObject, setter: OperationSetter, state: ControlState) {
-        guard let index = originalIndex(slot: slot, setter: setter, state: state) else { return }
-        let original = slots.base[Int(slot)].originals.remove(at: index)
-        original.setter.restore(object, original.state, original.value)
-        counters.operationsReverted += 1
+    /// Takes the original of `key` off the component's list; nil when there is none.
+    private func takeOriginal(slot: Int32, key: Int32?) -> Original? {
+        var previous: Int32 = -1
+        var cursor = slots.base[Int(slot)].originals
+        while cursor >= 0 {
+            let next = originals[Int(cursor)].next
+            if key == nil || originals[Int(cursor)].key == key {
+                if previous >= 0 { originals[Int(previous)].next = next } else { slots.base[Int(slot)].originals = next }
+                let record = originals[Int(cursor)]
+                originals[Int(cursor)].setter = nil
+                freeOriginals.append(cursor)
+                return record
+            }
+            previous = cursor
+            cursor = next
+        }
+        return nil
+    }
+
+    private func revert(slot: Int32, key: Int32, object: AnyObject) -> Bool {
+        guard let original = takeOriginal(slot: slot, key: key), let setter = original.setter else { return false }
+        setter.restore(object, original.state, original.index)
+        return true
     }
 
     /// Puts back every recorded original, newest first (the order that undoes the writes).
-    private func revertAll(slot: Int32, object: AnyObject) {
-        while let original = slots.base[Int(slot)].originals.popLast() {
-            original.setter.restore(object, original.state, original.value)
-            counters.operationsReverted += 1
+    private func revertAll(slot: Int32, object: AnyObject) -> Int {
+        var reverted = 0
+        while let original = takeOriginal(slot: slot, key: nil) {
+            original.setter?.restore(object, original.state, original.index)
+            reverted += 1
         }
+        return reverted
     }
 
-    private func accepts(_ instance: PreparedInstance, _ object: AnyObject, group: Int32) -> Bool {
-        guard let binding = instance.binding else {
+    private func accepts(_ theme: PreparedTheme, _ instance: Int32, _ object: AnyObject, group: Int32) -> Bool {
+        let resolved = theme.resolvedInstance(instance)
+        guard let binding = theme.binding(of: instance) else {
             report(.error(.runtimeUnboundComponent,
-                          "no binding is registered for component type '\(instance.component)' (instance '\(instance.id)'); register a ComponentBinding for it",
+                          "no binding is registered for component type '\(resolved.component)' (instance '\(resolved.id)'); register a ComponentBinding for it",
                           at: nil),
-                   key: "unbound|\(instance.component)", group: group)
+                   key: "unbound|\(resolved.component)", group: group)
             return false
         }
-        guard binding.accepts(object) else {
+        guard binding.takes(object) else {
             let type = String(describing: Swift.type(of: object))
             report(.error(.runtimeComponentMismatch,
-                          "instance '\(instance.id)' is a '\(instance.component)' (bound to \(binding.typeName)), but the component styled as it is a \(type); nothing is applied to it",
+                          "instance '\(resolved.id)' is a '\(resolved.component)' (bound to \(binding.typeName)), but the component styled as it is a \(type); nothing is applied to it",
                           at: nil),
-                   key: "mismatch|\(instance.id)|\(type)", group: group)
+                   key: "mismatch|\(resolved.id)|\(type)", group: group)
             return false
         }
         return true
@@ -676,21 +765,22 @@ public final class Applicator {
         diagnostics.report(diagnostic, key: "\(key)|\(theme?.themeID ?? "-")|\(theme?.traits.description ?? "")|\(manager.generation)")
     }
 
-    private func emitChanges(group: Int32, instance: PreparedInstance, components: Int) {
-        guard let onChange, !pending.isEmpty else { return }
+    private func emitChanges(group: Int32, plan: Plan, theme: PreparedTheme, components: Int) {
+        guard let onChange, !plan.steps.isEmpty else { return }
         let identifier = identifiers[Int(groups[Int(group)].identifier)]
-        for change in pending {
-            switch change {
-            case .set(let index, _):
-                let operation = instance.operations[index].operation
+        for index in plan.steps {
+            let step = plan.table.steps[index]
+            if step.kind == .revert {
+                let (name, state) = operationKeys.names[Int(step.key)]
+                onChange(StyleChange(identifier: identifier, operation: name, state: state, kind: .reverted,
+                                     components: components))
+            } else {
+                let operation = theme.resolvedOperation(step.operation)
                 onChange(StyleChange(identifier: identifier, operation: operation.name,
                                      state: ControlState(rawValue: operation.state),
                                      kind: .set(operation.params.count == 1 ? operation.params[0].value
                                          : .array(operation.params.map(\.value))),
                                      components: components))
-            case .revert(let setter, let state):
-                onChange(StyleChange(identifier: identifier, operation: setter.operation, state: state,
-                                     kind: .reverted, components: components))
             }
         }
     }
@@ -705,20 +795,12 @@ public final class Applicator {
         return number
     }
 
-    /// Interns an operation identity (name, state); prepared themes share the numbers.
-    func internOperation(_ name: String, _ state: String) -> Int32 {
-        let key = OperationKey(name: name, state: state)
-        if let number = operationNumbers[key] { return number }
-        let number = Int32(operationNumbers.count)
-        operationNumbers[key] = number
-        return number
-    }
-
     private func group(scope: Int32, identifier: Int32) -> Int32 {
         if let group = scopes[Int(scope)].groupByIdentifier[identifier] { return group }
         let group = Int32(groups.count)
-        groups.append(Group(scope: scope, identifier: identifier,
-                            applied: scopes[Int(scope)].current?.instance(identifier: identifier)))
+        let theme = scopes[Int(scope)].current
+        groups.append(Group(scope: scope, identifier: identifier, theme: theme,
+                            instance: theme?.instance(identifier: identifier, name: identifiers[Int(identifier)]) ?? -1))
         scopes[Int(scope)].groupByIdentifier[identifier] = group
         scopes[Int(scope)].groups.append(group)
         return group
@@ -778,7 +860,9 @@ public final class Applicator {
         slots.base[Int(slot)].object = nil
         slots.base[Int(slot)].objectID = nil
         slots.base[Int(slot)].accepted = false
-        slots.base[Int(slot)].originals.removeAll()
+        while let original = takeOriginal(slot: slot, key: nil) {
+            original.setter?.discard(original.index)
+        }
         freeSlots.append(slot)
     }
 
@@ -800,7 +884,8 @@ public final class Applicator {
 /// reference and links in place, without copying the slot (an `Array` of structs holding a
 /// weak reference would copy, and pay exclusivity checks, on every access).
 final class SlotStorage {
-    private(set) var base: UnsafeMutablePointer<Applicator.Slot>
+    // Read on every step of a pass; only `append` writes it, never during another access.
+    @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<Applicator.Slot>
     private(set) var count = 0
     private var capacity = 64
 
@@ -826,4 +911,24 @@ final class SlotStorage {
         count += 1
         return Int32(count - 1)
     }
+}
+
+extension Unmanaged where Instance == OperationSetter {
+    /// Calls `body` with the setter without retaining it (prepared themes keep their setters
+    /// alive). A wrapper compiled in Swift 6 mode on purpose: a closure literal handed straight
+    /// to the standard library's `_withUnsafeGuaranteedRef` gets a dynamic main-actor check on
+    /// every call, which cost more than the setter itself.
+    @inline(__always)
+    func withGuaranteedSetter<Result>(_ body: (OperationSetter) -> Result) -> Result {
+        _withUnsafeGuaranteedRef(body)
+    }
+}
+
+/// Lends the buffers of two arrays. Written here, compiled in Swift 6 mode, for the same reason
+/// as `withGuaranteedSetter`: closure literals handed to the standard library's
+/// `withUnsafeBufferPointer` from main-actor code get a dynamic isolation check per call.
+@inline(__always)
+func withBuffers<A, B, Result>(_ first: ContiguousArray<A>, _ second: ContiguousArray<B>,
+                               _ body: (UnsafeBufferPointer<A>, UnsafeBufferPointer<B>) -> Result) -> Result {
+    first.withUnsafeBufferPointer { first in second.withUnsafeBufferPointer { second in body(first, second) } }
 }

@@ -10,8 +10,17 @@ enum SetterOutcome {
 }
 
 /// One operation of a component type, type-erased so that the applicator can hold bindings of
-/// every Swift type in one table. `capture` and `restore` are what make revert possible: the
-/// property's original value is read before the theme first writes it.
+/// every Swift type in one table.
+///
+/// Every closure here is created inside the generic initialiser, which `ComponentBinding.bind`
+/// calls with concrete types, so each closure is compiled specialised for the binding's
+/// `Target` and `Property`: a switch calls `applyStored` with a pointer to an already decoded
+/// value, and nothing is boxed, cast dynamically or copied through value witnesses. (Methods
+/// of a generic subclass would run unspecialised, through the vtable.)
+///
+/// Originals (what makes revert possible) are kept in the setter's own typed store, indexed by
+/// a number the applicator records per component: recording one allocates nothing once the
+/// store has grown, and no original is boxed in an `Any`.
 @MainActor
 final class OperationSetter {
     let operation: String
@@ -19,27 +28,129 @@ final class OperationSetter {
     let takesState: Bool
     /// The binding that declared it (for messages).
     let component: String
+    /// The general path: decodes with a context (images), sets, or says why not.
     let apply: @MainActor (AnyObject, ResolvedOperation, ValueContext) -> SetterOutcome
-    let capture: @MainActor (AnyObject, ControlState) -> Any?
-    let restore: @MainActor (AnyObject, ControlState, Any) -> Void
-    /// Decodes an operation once, when a theme is prepared, into a call that only sets the
-    /// value: what a switch runs per component. Nil when the value does not decode (the
-    /// `apply` path then reports why). Not used for operations with images, which are read
-    /// when applied.
-    let prepare: @MainActor (ResolvedOperation) -> (@MainActor (AnyObject) -> Void)?
+    /// Size and alignment of the decoded value, for a prepared theme's value storage.
+    let valueSize: Int
+    let valueAlignment: Int
+    /// Decodes an operation (without images) into uninitialised memory; false when it does not
+    /// decode (the general path then reports why).
+    let decodeInto: @MainActor (ResolvedOperation, UnsafeMutableRawPointer) -> Bool
+    /// The switch's hot call: sets a value written by `decodeInto`. The object must be one the
+    /// binding accepted.
+    /// Setters with states read the state stored beside the value; the others get none, so
+    /// the hot call copies no string.
+    let applyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Void
+    /// Deinitialises a value written by `decodeInto`.
+    let destroyStored: @Sendable (UnsafeMutableRawPointer) -> Void
+    /// Reads the property's current value into the store; returns its index there.
+    let capture: @MainActor (AnyObject, ControlState) -> Int32
+    /// Writes the original at `index` back and frees it.
+    let restore: @MainActor (AnyObject, ControlState, Int32) -> Void
+    /// Frees the original at `index` without writing it (the component is gone).
+    let discard: @MainActor (Int32) -> Void
 
-    init(operation: String, takesState: Bool, component: String,
-         apply: @escaping @MainActor (AnyObject, ResolvedOperation, ValueContext) -> SetterOutcome,
-         capture: @escaping @MainActor (AnyObject, ControlState) -> Any?,
-         restore: @escaping @MainActor (AnyObject, ControlState, Any) -> Void,
-         prepare: @escaping @MainActor (ResolvedOperation) -> (@MainActor (AnyObject) -> Void)?) {
-        self.prepare = prepare
+    init<Target: AnyObject, Property>(
+        operation: String, takesState: Bool, component: String, target: Target.Type, property: Property.Type,
+        decode: @escaping @MainActor (ResolvedOperation, ValueContext) -> Property?,
+        get: @escaping @MainActor (Target, ControlState) -> Property,
+        set: @escaping @MainActor (Target, Property, ControlState) -> Void,
+        plainSet: (@MainActor (Target, Property) -> Void)? = nil
+    ) {
         self.operation = operation
         self.takesState = takesState
         self.component = component
-        self.apply = apply
-        self.capture = capture
-        self.restore = restore
+        self.apply = { object, resolved, context in
+            guard let target = object as? Target else { return .wrongTarget }
+            guard let value = decode(resolved, context) else {
+                return .valueMismatch("its params \(resolved.params.map(\.name)) do not decode for \(component).\(operation)")
+            }
+            set(target, value, ControlState(rawValue: resolved.state))
+            return .applied
+        }
+        if let plainSet {
+            // One call, straight to the app's closure, with the value read in place.
+            self.valueSize = MemoryLayout<Property>.size
+            self.valueAlignment = MemoryLayout<Property>.alignment
+            self.decodeInto = { resolved, memory in
+                guard let value = decode(resolved, ValueContext(images: nil)) else { return false }
+                memory.initializeMemory(as: Property.self, to: value)
+                return true
+            }
+            self.applyStored = { object, memory in
+                plainSet(OperationSetter.target(object, Target.self), memory.assumingMemoryBound(to: Property.self).pointee)
+            }
+            // Nonisolated: a prepared theme's values are destroyed wherever it is released.
+            self.destroyStored = { @Sendable memory in
+                memory.assumingMemoryBound(to: Property.self).deinitialize(count: 1)
+            }
+        } else {
+            self.valueSize = MemoryLayout<StateValue<Property>>.size
+            self.valueAlignment = MemoryLayout<StateValue<Property>>.alignment
+            self.decodeInto = { resolved, memory in
+                guard let value = decode(resolved, ValueContext(images: nil)) else { return false }
+                memory.initializeMemory(as: StateValue<Property>.self,
+                                        to: StateValue(value: value, state: ControlState(rawValue: resolved.state)))
+                return true
+            }
+            self.applyStored = { object, memory in
+                let stored = memory.assumingMemoryBound(to: StateValue<Property>.self)
+                set(OperationSetter.target(object, Target.self), stored.pointee.value, stored.pointee.state)
+            }
+            self.destroyStored = { @Sendable memory in
+                memory.assumingMemoryBound(to: StateValue<Property>.self).deinitialize(count: 1)
+            }
+        }
+        let store = OriginalStore<Property>()
+        self.capture = { object, state in
+            store.insert(get(OperationSetter.target(object, Target.self), state))
+        }
+        self.restore = { object, state, index in
+            set(OperationSetter.target(object, Target.self), store.remove(index), state)
+        }
+        self.discard = { index in _ = store.remove(index) }
+    }
+
+    /// The applicator calls a setter only on objects its binding accepted (`object is
+    /// Target`, checked once at registration) and inherits setters only from bindings whose
+    /// class is a superclass (checked when bindings are resolved), so the cast cannot fail;
+    /// skipping the dynamic cast matters on the per-component path.
+    @inline(__always)
+    static func target<Target: AnyObject>(_ object: AnyObject, _ type: Target.Type) -> Target {
+        assert(object is Target, "a setter of \(Target.self) was called on \(Swift.type(of: object))")
+        return unsafeDowncast(object, to: Target.self)
+    }
+}
+
+/// A decoded value with the state it is for, as setters with states store it.
+struct StateValue<Property> {
+    var value: Property
+    var state: ControlState
+}
+
+/// The originals one setter recorded, one per component (and state) it wrote: a growable
+/// array with a free list, so recording allocates only when the store grows.
+@MainActor
+final class OriginalStore<Property> {
+    // Only the setter's closures touch these, and never while another access is open: the
+    // dynamic exclusivity checks would cost more than the store itself.
+    @exclusivity(unchecked) private var values: ContiguousArray<Property?> = []
+    @exclusivity(unchecked) private var free: [Int32] = []
+
+    func insert(_ value: Property) -> Int32 {
+        if let index = free.popLast() {
+            values[Int(index)] = value
+            return index
+        }
+        values.append(value)
+        return Int32(values.count - 1)
+    }
+
+    func remove(_ index: Int32) -> Property {
+        let value = values[Int(index)]!
+        values[Int(index)] = nil
+        free.append(index)
+        return value
     }
 }
 
@@ -81,40 +192,9 @@ public struct ComponentBinding<Target: AnyObject> {
         set: @escaping @MainActor (Target, Property, ControlState) -> Void,
         takesState: Bool = true
     ) {
-        let component = self.component
         setters[operation] = OperationSetter(
-            operation: operation, takesState: takesState, component: component,
-            apply: { object, resolved, context in
-                guard let target = object as? Target else { return .wrongTarget }
-                guard let value = decode(resolved, context) else {
-                    return .valueMismatch("its params \(resolved.params.map(\.name)) do not decode for \(component).\(operation)")
-                }
-                set(target, value, ControlState(rawValue: resolved.state))
-                return .applied
-            },
-            capture: { object, state in
-                guard let target = object as? Target else { return nil }
-                return get(target, state) as Any
-            },
-            restore: { object, state, original in
-                guard let target = object as? Target, let value = original as? Property else { return }
-                set(target, value, state)
-            },
-            prepare: { resolved in
-                guard let value = decode(resolved, ValueContext(images: nil)) else { return nil }
-                let state = ControlState(rawValue: resolved.state)
-                return { object in set(Self.target(object), value, state) }
-            })
-    }
-
-    /// The applicator calls a setter only on objects its binding accepted (`object is
-    /// Target`, checked once at registration) and inherits setters only from bindings whose
-    /// class is a superclass (checked when bindings are resolved), so the cast cannot fail;
-    /// skipping the dynamic cast matters on the per-component path.
-    @inline(__always)
-    static func target(_ object: AnyObject) -> Target {
-        assert(object is Target, "a setter of \(Target.self) was called on \(type(of: object))")
-        return unsafeDowncast(object, to: Target.self)
+            operation: operation, takesState: takesState, component: component, target: Target.self,
+            property: Property.self, decode: decode, get: get, set: set)
     }
 
     /// A property that differs per state, e.g. a button's title colour. `param` names the
@@ -124,8 +204,7 @@ public struct ComponentBinding<Target: AnyObject> {
         get: @escaping @MainActor (Target, ControlState) -> Property,
         set: @escaping @MainActor (Target, Property, ControlState) -> Void
     ) {
-        addSetter(operation, param: param, takesState: true, get: get,
-                  set: { target, value, state in set(target, value, ControlState(rawValue: state)) })
+        addSetter(operation, param: param, takesState: true, get: get, set: set)
     }
 
     /// A property with one value whatever the state.
@@ -134,42 +213,25 @@ public struct ComponentBinding<Target: AnyObject> {
         get: @escaping @MainActor (Target) -> Property,
         set: @escaping @MainActor (Target, Property) -> Void
     ) {
-        addSetter(operation, param: param, takesState: false, get: { target, _ in get(target) },
-                  set: { target, value, _ in set(target, value) })
+        setters[operation] = OperationSetter(
+            operation: operation, takesState: false, component: component, target: Target.self,
+            property: Property.self,
+            decode: { resolved, context in Self.decode(resolved, param: param, context: context) },
+            get: { target, _ in get(target) }, set: { target, value, _ in set(target, value) }, plainSet: set)
     }
 
-    /// The one-param forms, with the decoding inlined: this closure is what a switch calls
-    /// for every operation of every component, so it has as few hops as possible.
+    /// The one-param forms: the param is picked by name (or is the only one) and converted
+    /// through `ThemeValueConvertible`.
     private mutating func addSetter<Property: ThemeValueConvertible>(
         _ operation: String, param: String?, takesState: Bool,
         get: @escaping @MainActor (Target, ControlState) -> Property,
-        set: @escaping @MainActor (Target, Property, String) -> Void
+        set: @escaping @MainActor (Target, Property, ControlState) -> Void
     ) {
-        let component = self.component
         setters[operation] = OperationSetter(
-            operation: operation, takesState: takesState, component: component,
-            apply: { object, resolved, context in
-                guard let target = object as? Target else { return .wrongTarget }
-                guard let value: Property = Self.decode(resolved, param: param, context: context) else {
-                    return .valueMismatch("its params \(resolved.params.map(\.name)) do not decode for \(component).\(operation)")
-                }
-                set(target, value, resolved.state)
-                return .applied
-            },
-            capture: { object, state in
-                guard let target = object as? Target else { return nil }
-                return get(target, state) as Any
-            },
-            restore: { object, state, original in
-                guard let target = object as? Target, let value = original as? Property else { return }
-                set(target, value, state.rawValue)
-            },
-            prepare: { resolved in
-                guard let value: Property = Self.decode(resolved, param: param, context: ValueContext(images: nil))
-                else { return nil }
-                let state = resolved.state
-                return { object in set(Self.target(object), value, state) }
-            })
+            operation: operation, takesState: takesState, component: component, target: Target.self,
+            property: Property.self,
+            decode: { resolved, context in Self.decode(resolved, param: param, context: context) },
+            get: get, set: set)
     }
 
     /// A property reached through a key path: the shortest form for a plain stored property.
@@ -222,6 +284,9 @@ final class ResolvedBinding {
     let typeName: String
     let accepts: @MainActor (AnyObject) -> Bool
     let setters: [String: OperationSetter]
+    /// Whether objects of a class are accepted, by class: `is` is a dynamic cast that walks the
+    /// class hierarchy, and registration asks once per component.
+    private var acceptedClasses: [ObjectIdentifier: Bool] = [:]
 
     init(component: String, typeName: String, accepts: @escaping @MainActor (AnyObject) -> Bool,
          setters: [String: OperationSetter]) {
@@ -229,6 +294,14 @@ final class ResolvedBinding {
         self.typeName = typeName
         self.accepts = accepts
         self.setters = setters
+    }
+
+    func takes(_ object: AnyObject) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: object))
+        if let known = acceptedClasses[type] { return known }
+        let result = accepts(object)
+        acceptedClasses[type] = result
+        return result
     }
 }
 

@@ -64,8 +64,9 @@ public final class FolderThemeLoader: ThemeLoader, @unchecked Sendable {
 }
 
 extension ThemeManager {
-    /// A manager for the themes a configuration names: folders through the XML front end,
-    /// the standard schema plus the configured schema files.
+    /// A manager for the themes a configuration names: compiled files through the mapped
+    /// reader when they are up to date, folders through the XML front end otherwise; the
+    /// standard schema plus the configured schema files.
     public convenience init(configuration: LiveryConfiguration, traits: TraitSet = .none, scale: Int = 1,
                             diagnostics: DiagnosticHook = DiagnosticHook()) {
         var schema = StandardSchema.schema
@@ -78,7 +79,8 @@ extension ThemeManager {
         for finding in findings { diagnostics.report(finding, key: "schema|\(finding)") }
         self.init(configuration: configuration,
                   folderLoader: FolderThemeLoader(themeExtensions: configuration.themeExtensions),
-                  compiledLoader: nil, schema: schema, traits: traits, scale: scale, diagnostics: diagnostics)
+                  compiledLoader: CompiledFileThemeLoader(themeExtensions: configuration.themeExtensions),
+                  schema: schema, traits: traits, scale: scale, diagnostics: diagnostics)
     }
 
     /// A manager configured by a configuration file (see `LiveryConfiguration`). A missing or

@@ -13,20 +13,27 @@ import LiveryModel
 ///   <theme-extension>theme</theme-extension>
 ///   <theme-extension>purchasedTheme</theme-extension>
 ///   <schema>Schemas/Chat.xml</schema>
+///   <compiled-path>Caches/Themes</compiled-path>
 /// </livery-configuration>
 /// ```
 ///
 /// Relative paths are relative to the configuration file's folder. Without any
-/// `<theme-extension>`, `theme` is used.
+/// `<theme-extension>`, `theme` is used. Compiled files (`.livery`) are found in the search
+/// paths (conventionally `Dark.livery` beside `Dark.theme`) and in the compiled paths, and are
+/// paired with folders by theme id.
 public struct LiveryConfiguration: Hashable, Sendable {
     public var defaultThemeID: String?
     public var searchPaths: [String]
     public var themeExtensions: [String]
     /// Schema files (`<components>`) declaring the app's own components.
     public var schemaFiles: [String]
+    /// Folders searched for compiled files only (e.g. a cache the app compiles into), after
+    /// the search paths.
+    public var compiledPaths: [String]
 
     public init(defaultThemeID: String? = nil, searchPaths: [String] = [], themeExtensions: [String] = ["theme"],
-                schemaFiles: [String] = []) {
+                schemaFiles: [String] = [], compiledPaths: [String] = []) {
+        self.compiledPaths = compiledPaths
         self.defaultThemeID = defaultThemeID
         self.searchPaths = searchPaths
         self.themeExtensions = themeExtensions
@@ -132,9 +139,10 @@ private final class ConfigurationReader: NSObject, XMLParserDelegate {
         case "search-path": configuration.searchPaths.append(absolute(value))
         case "theme-extension": configuration.themeExtensions.append(value.hasPrefix(".") ? String(value.dropFirst()) : value)
         case "schema": configuration.schemaFiles.append(absolute(value))
+        case "compiled-path": configuration.compiledPaths.append(absolute(value))
         default:
             diagnostics.append(.warning(.runtimeConfiguration,
-                                        "<\(name)> is not a configuration element (search-path, theme-extension, schema) and is ignored",
+                                        "<\(name)> is not a configuration element (search-path, theme-extension, schema, compiled-path) and is ignored",
                                         at: location(parser)))
         }
     }

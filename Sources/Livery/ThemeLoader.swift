@@ -73,7 +73,15 @@ extension ThemeLoader {
 public protocol CompiledThemeLoader: ThemeLoader {
     /// The compiled files' extension, e.g. `livery`.
     var fileExtension: String { get }
-    /// Whether the compiled file still says what the folder says. When it does not, the folder
-    /// is loaded instead: an outdated compiled file is never mixed with the source.
-    func isUpToDate(compiledFile: String, source folder: String, searchPaths: [String], schemaFiles: [String]) -> Bool
+    /// Why the compiled file no longer says what the folder (and its parents) say, or nil when
+    /// it still does. When it does not, the folder is loaded instead: an outdated compiled file
+    /// is never mixed with the source.
+    func staleness(ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
+                   schemaFiles: [String]) -> String?
+}
+
+extension CompiledThemeLoader {
+    public func isUpToDate(compiledFile: String, source folder: String, searchPaths: [String], schemaFiles: [String]) -> Bool {
+        staleness(ofCompiledFile: compiledFile, source: folder, searchPaths: searchPaths, schemaFiles: schemaFiles) == nil
+    }
 }

@@ -108,12 +108,27 @@ public final class ThemeManager {
     /// Forgets every loaded theme, discovers again and re-applies (after themes changed on
     /// disk, or a theme was downloaded).
     public func reloadThemes() {
+        let previous = currentThemeID.flatMap { loaded[$0] }
+        let previousDescriptor = currentThemeID.flatMap { themes[$0] }
         loaded = memoryThemes
         generation += 1
         folderLoader?.forgetCachedReads()
         compiledLoader?.forgetCachedReads()
         discoverThemes()
-        if let current = currentThemeID, theme(current) == nil { currentThemeID = nil }
+        if let current = currentThemeID, theme(current) == nil {
+            // The theme on screen is still there but no longer loads (a save with errors, a file
+            // caught mid-write): keep showing its last good version, never a blank screen. The
+            // failure was reported by `theme(_:)`. A theme that is gone altogether is dropped.
+            let stillThere = [previousDescriptor?.folder, previousDescriptor?.compiledFile].contains { path in
+                path.map { FileManager.default.fileExists(atPath: $0) } ?? false
+            }
+            if let previous, let previousDescriptor, stillThere {
+                themes[current] = previousDescriptor
+                loaded[current] = previous
+            } else {
+                currentThemeID = nil
+            }
+        }
         notify(Change(theme: true, traits: false, scale: false, reload: true))
     }
 
@@ -160,16 +175,32 @@ public final class ThemeManager {
         theme(themeID)?.variants.resolved(for: traits)
     }
 
-    /// The one rule deciding semantics: a compiled file that is up to date wins; otherwise the
-    /// folder. Never both.
+    /// The one rule deciding semantics: a compiled file that is up to date with its sources
+    /// wins; otherwise the folder. Never both: the result comes from exactly one loader. A
+    /// compiled file that is stale or cannot be read is reported (once per reload) and the
+    /// folder is loaded instead, so a broken cache never takes a theme away.
     private func load(_ descriptor: ThemeDescriptor) -> LoadResult<LoadedTheme> {
         let paths = configuration.searchPaths
         let schemas = configuration.schemaFiles
+        let canFallBack = descriptor.folder != nil && folderLoader != nil
         if let compiled = descriptor.compiledFile, let compiledLoader {
-            let upToDate = descriptor.folder.map {
-                compiledLoader.isUpToDate(compiledFile: compiled, source: $0, searchPaths: paths, schemaFiles: schemas)
-            } ?? true
-            if upToDate { return compiledLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas) }
+            let stale = descriptor.folder.flatMap {
+                compiledLoader.staleness(ofCompiledFile: compiled, source: $0, searchPaths: paths, schemaFiles: schemas)
+            }
+            if let stale {
+                diagnostics.report(
+                    .warning(.runtimeCompiledStale,
+                             "the compiled theme file is out of date with its sources (\(stale)); the folder \(descriptor.folder ?? "") is loaded instead; recompile it to ship the change",
+                             at: SourceLocation(file: compiled)),
+                    key: "stale|\(generation)|\(compiled)")
+            } else {
+                let result = compiledLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
+                if !canFallBack || (result.value != nil && !result.diagnostics.hasErrors) { return result }
+                // Keep what the compiled loader found (why the file is unusable), then fall back.
+                for diagnostic in result.diagnostics {
+                    diagnostics.report(diagnostic, key: "load|\(generation)|\(compiled)|\(diagnostic)")
+                }
+            }
         }
         if descriptor.folder != nil, let folderLoader {
             return folderLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
@@ -193,7 +224,10 @@ public final class ThemeManager {
         var found: [String: ThemeDescriptor] = [:]
         let files = FileManager.default
         let folderExtensions = Set(configuration.themeExtensions.map { $0.lowercased() })
-        for searchPath in configuration.searchPaths {
+        // Search paths hold theme folders and compiled files (`Dark.livery` beside `Dark.theme`);
+        // compiled paths (a cache folder) hold compiled files only. Pairing is by theme id.
+        let places = configuration.searchPaths.map { ($0, true) } + configuration.compiledPaths.map { ($0, false) }
+        for (searchPath, holdsFolders) in places {
             guard let entries = try? files.contentsOfDirectory(atPath: searchPath) else {
                 diagnostics.report(
                     .warning(.runtimeConfiguration, "theme search path \(searchPath) cannot be read", at: nil),
@@ -205,7 +239,7 @@ public final class ThemeManager {
                 let fileExtension = (entry as NSString).pathExtension.lowercased()
                 var isFolder: ObjCBool = false
                 guard files.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
-                if isFolder.boolValue, folderExtensions.contains(fileExtension), let folderLoader {
+                if holdsFolders, isFolder.boolValue, folderExtensions.contains(fileExtension), let folderLoader {
                     record(folderLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: false, into: &found)
                 } else if !isFolder.boolValue, let compiledLoader,
                           fileExtension == compiledLoader.fileExtension.lowercased() {

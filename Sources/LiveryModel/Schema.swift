@@ -7,33 +7,48 @@ public enum OperationState {
 /// What a component type accepts: the contract between themes and the app's bindings.
 public struct Schema: Hashable, Sendable {
     public private(set) var components: [String: ComponentSchema]
+    /// Per component, every operation it accepts, own and inherited (the nearest declaration
+    /// wins): `operation(_:of:)` runs once per operation of every theme, so it is two hash
+    /// lookups rather than a walk up the `extends` chain. Rebuilt whenever a component is added.
+    private var available: [String: [String: OperationSchema]] = [:]
 
     public init(components: [ComponentSchema] = []) {
         self.components = [:]
-        for component in components { add(component) }
+        for component in components { self.components[component.name] = component }
+        rebuildAvailable()
     }
 
     /// Adds or replaces a component (a later schema file may redeclare one).
     public mutating func add(_ component: ComponentSchema) {
         components[component.name] = component
+        rebuildAvailable()
     }
 
     /// Adds every component of `other`, replacing same-named ones.
     public mutating func merge(_ other: Schema) {
-        for component in other.components.values { add(component) }
+        for component in other.components.values { components[component.name] = component }
+        rebuildAvailable()
     }
 
     /// The operation as declared by the component or the nearest type it extends.
     public func operation(_ name: String, of component: String) -> OperationSchema? {
-        // A chain longer than the number of components has a cycle: stop there.
-        var steps = 0
-        var current: String? = component
-        while let type = current, steps <= components.count, let schema = components[type] {
-            if let operation = schema.operations[name] { return operation }
-            current = schema.extends
-            steps += 1
+        available[component]?[name]
+    }
+
+    private mutating func rebuildAvailable() {
+        available = [:]
+        for name in components.keys {
+            var table: [String: OperationSchema] = [:]
+            // A chain longer than the number of components has a cycle: stop there.
+            var steps = 0
+            var current: String? = name
+            while let type = current, steps <= components.count, let schema = components[type] {
+                for (operation, signature) in schema.operations where table[operation] == nil { table[operation] = signature }
+                current = schema.extends
+                steps += 1
+            }
+            available[name] = table
         }
-        return nil
     }
 
     /// Every operation name available to a component, own and inherited, sorted.

@@ -36,7 +36,8 @@ public struct ResolvedOperation: Hashable, Sendable {
     public init(name: String, state: String = OperationState.normal, params: [Param]) {
         self.name = name
         self.state = state
-        self.params = params.sorted { $0.name < $1.name }
+        // Most operations have one param: sorting would copy the array for nothing.
+        self.params = params.count < 2 || params.isSortedByName ? params : params.sorted { $0.name < $1.name }
     }
 
     public func param(_ name: String) -> Value? {
@@ -107,5 +108,16 @@ public struct ThemeVariants: Hashable, Sendable {
     /// The theme as an app running with `traits` sees it.
     public func resolved(for traits: TraitSet) -> ResolvedTheme {
         ResolvedTheme(info: info, traits: traits, instances: variants[axes.canonical(traits)] ?? [], assets: assets)
+    }
+}
+
+extension Array where Element == Param {
+    var isSortedByName: Bool {
+        var index = 1
+        while index < count {
+            if self[index].name < self[index - 1].name { return false }
+            index += 1
+        }
+        return true
     }
 }

@@ -105,6 +105,15 @@ import Testing
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
     }
 
+    @Test func aNamedFolderWithInfoIsAThemeWhateverItsName() throws {
+        let folder = try scratchTheme(chat: "<theme><instances><uiview id=\"v\"/></instances></theme>")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.moveItem(atPath: folder + "/Broken.theme", toPath: folder + "/Plain")
+        let run = try Livery.run(["validate", "Plain"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "ok: 1 theme checked, 0 errors, 0 warnings\n")
+    }
+
     @Test func missingInputIsAnErrorNotACrash() throws {
         let run = try Livery.run(["dump", "Themes/Nope.theme"])
         #expect(run.status == 1)

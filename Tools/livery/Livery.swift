@@ -3,10 +3,12 @@ import ArgumentParser
 /// `livery`: validates, compiles and inspects Livery themes. Exit codes: 0 success,
 /// 1 errors in the input (diagnostics on stderr), 64 usage errors.
 @main
-struct Livery: ParsableCommand {
+struct Livery: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "livery",
-        abstract: "Validate, compile and inspect Livery themes.",
-        subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self]
+        abstract: "Validate, compile, inspect, preview, explain, compare, pack, serve and install Livery themes.",
+        subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self,
+                      Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
+                      Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self]
     )
 }

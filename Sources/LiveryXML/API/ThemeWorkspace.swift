@@ -49,14 +49,24 @@ public final class ThemeWorkspace {
     // MARK: - Public operations
 
     /// Checks theme folders, or folders of theme folders, for every trait set. Findings are
-    /// deduplicated and sorted by place.
-    public func validate(paths: [String]) -> [Diagnostic] {
+    /// deduplicated and sorted by place. `progress` hears (themes done, themes in all, the theme
+    /// about to be checked) before each theme, for a progress line on a terminal.
+    public func validate(paths: [String], progress: ((Int, Int, String) -> Void)? = nil) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        var done = 0
+        let total = progress == nil ? 0 : paths.reduce(0) { count, path in
+            count + (isThemeFolder(path) ? 1 : themeFolders(in: path).count)
+        }
+        func validateTheme(at path: String) -> [Diagnostic] {
+            progress?(done, total, path)
+            done += 1
+            return self.validateTheme(at: path)
+        }
         for path in paths {
             switch FileSystem.kind(of: path) {
             case .missing:
                 diagnostics.append(.error(.pathNotFound, "no such file or folder", at: SourceLocation(file: path)))
-            case .directory where isThemeFolder(path):
+            case .directory where isNamedTheme(path):
                 diagnostics += validateTheme(at: path)
             case .directory:
                 let folders = themeFolders(in: path)
@@ -118,6 +128,12 @@ public final class ThemeWorkspace {
             .filter { isThemeFolder($0) && FileSystem.kind(of: $0) == .directory }
     }
 
+    /// Whether a folder someone named explicitly is a theme rather than a folder of themes: it
+    /// has a theme extension, or it holds an `Info.xml` whatever its name.
+    public func isNamedTheme(_ path: String) -> Bool {
+        isThemeFolder(path) || FileSystem.kind(of: FileSystem.join(path, "Info.xml")) == .file
+    }
+
     public func isThemeFolder(_ path: String) -> Bool {
         let name = FileSystem.lastComponent(of: path)
         return themeExtensions.contains { name.hasSuffix("." + $0) }
@@ -134,7 +150,7 @@ public final class ThemeWorkspace {
 
     /// A resolver for the theme's chain, or nil when the chain cannot be formed; the diagnostics
     /// are those of reading the files (the resolver collects its own).
-    private func resolver(forThemeAt path: String) -> (ThemeResolver, [Diagnostic])? {
+    func resolver(forThemeAt path: String) -> (ThemeResolver, [Diagnostic])? {
         let (chain, diagnostics) = loadChain(path)
         guard let chain else { return nil }
         var schema = baseSchema.value ?? StandardSchema.schema
@@ -148,7 +164,7 @@ public final class ThemeWorkspace {
         return (resolver, diagnostics + schemaDiagnostics)
     }
 
-    private func loadFailure(_ path: String) -> [Diagnostic] {
+    func loadFailure(_ path: String) -> [Diagnostic] {
         let (_, diagnostics) = loadChain(path)
         return diagnostics.hasErrors ? diagnostics.sorted()
             : diagnostics + [.error(.pathNotFound, "not a theme folder", at: SourceLocation(file: path))]

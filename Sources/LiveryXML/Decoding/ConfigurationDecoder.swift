@@ -6,6 +6,8 @@ struct ConfigurationDecoder {
     /// Numbers operations uniquely across a workspace.
     var nextSerial: Int
     let identities: IdentityTable
+    /// `class` attribute texts already split: instances that use the same classes share one array.
+    var classLists: [String: [String]] = [:]
 
     static let sections = ["constants", "classes", "instances"]
     // Allowed attributes, built once: array literals in a hot path would allocate per call.
@@ -20,18 +22,18 @@ struct ConfigurationDecoder {
         var file = ConfigurationFile(fileName: fileName, qualifiers: qualifiers)
         context.checkAttributes(of: root, allowed: Self.none)
         context.checkNoText(in: root)
-        var seen: [String: SourceLocation] = [:]
+        var seen: [String: SourceMark] = [:]
         for section in root.children {
             guard Self.sections.contains(section.name) else {
                 context.unknownElement(section, in: "theme", expected: Self.sections)
                 continue
             }
             if let first = seen[section.name] {
-                context.error(.elementDuplicate, "<theme> holds at most one <\(section.name)>; merge it with the one at \(first)",
+                context.error(.elementDuplicate, "<theme> holds at most one <\(section.name)>; merge it with the one at \(first.location)",
                               at: context.location(section))
                 continue
             }
-            seen[section.name] = context.location(section)
+            seen[section.name] = context.mark(section)
             context.checkAttributes(of: section, allowed: Self.none)
             context.checkNoText(in: section)
             switch section.name {
@@ -75,12 +77,15 @@ struct ConfigurationDecoder {
             return nil
         }
         return InstanceSyntax(id: id, component: element.name, classes: classList(element),
-                              operations: operations(in: element), mark: context.mark(element),
-                              classMark: context.mark(ofAttribute: "class", in: element))
+                              operations: operations(in: element), mark: context.mark(element))
     }
 
-    private func classList(_ element: XMLElement) -> [String] {
-        (element.attribute("class") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+    private mutating func classList(_ element: XMLElement) -> [String] {
+        guard let text = element.attribute("class") else { return [] }
+        if let known = classLists[text] { return known }
+        let list = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        classLists[text] = list
+        return list
     }
 
     private mutating func operations(in element: XMLElement) -> [OperationSyntax] {
@@ -114,7 +119,7 @@ struct ConfigurationDecoder {
             }
             state = written
         }
-        var params: [ParamSyntax] = []
+        var params = ParamList()
         var valid = true
         for child in element.children {
             guard child.name == "param" else {
@@ -130,7 +135,6 @@ struct ConfigurationDecoder {
         defer { nextSerial += 1 }
         return OperationSyntax(serial: nextSerial, name: name, state: state, params: params,
                                mark: context.mark(element),
-                               stateMark: context.mark(ofAttribute: "state", in: element),
                                identity: identities.number(name: name, state: state))
     }
 

@@ -42,6 +42,7 @@ struct DecodingContext {
 
     /// Warns about attributes the format does not define (likely typos, otherwise ignored).
     mutating func checkAttributes(of element: XMLElement, allowed: [String]) {
+        if element.attributeNamesAll(in: allowed) { return }
         for attribute in element.attributes where !allowed.contains(attribute.name) {
             let hint = Suggestions.didYouMean(attribute.name, in: allowed)
             warning(.attributeUnknown, "<\(element.name)> has no attribute '\(attribute.name)'; it is ignored\(hint)",
@@ -51,6 +52,7 @@ struct DecodingContext {
 
     /// Containers hold elements only: stray text is almost always a misplaced value.
     mutating func checkNoText(in element: XMLElement) {
+        if element.textIsBlank { return }
         let text = ValueSyntax.trimmed(element.text)
         guard !text.isEmpty else { return }
         error(.xmlText, "<\(element.name)> holds elements, not text; found '\(text.prefix(40))'",

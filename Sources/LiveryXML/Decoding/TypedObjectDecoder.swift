@@ -25,14 +25,14 @@ extension DecodingContext {
         let here = mark(element)
         if let reference = element.attribute("ref") {
             mentionedConstants.insert(reference)
-            let others = element.attributes.filter { $0.name != "ref" && !extraAttributes.contains($0.name) }
-            if !ValueSyntax.trimmed(element.text).isEmpty || !element.children.isEmpty || !others.isEmpty {
+            let onlyRefAndExtra = element.allAttributeNames { $0 == "ref" || extraAttributes.contains($0) }
+            if !element.textIsBlank || !element.children.isEmpty || !onlyRefAndExtra {
                 error(.referenceContent, "a reference has no content: write <\(element.name) ref=\"\(reference)\"/> with no text, elements or other attributes",
                       at: here.location)
                 return nil
             }
             guard checkName(reference, of: element, attribute: "ref") else { return nil }
-            return TypedObject(type: type, content: .reference(reference), mark: here, valueMark: here)
+            return TypedObject(type: type, content: .reference(reference), mark: here)
         }
         if type == .array {
             guard arrayDepth < limits.maxArrayDepth else {
@@ -51,7 +51,7 @@ extension DecodingContext {
             for child in element.children {
                 if let item = typedObject(child, arrayDepth: arrayDepth + 1) { items.append(item) } else { valid = false }
             }
-            return valid ? TypedObject(type: .array, content: .array(items), mark: here, valueMark: here) : nil
+            return valid ? TypedObject(type: .array, content: .array(items), mark: here) : nil
         }
         if let child = element.children.first {
             error(.elementUnknown, "<\(element.name)> holds text, not elements; found <\(child.name)>", at: location(child))
@@ -78,8 +78,7 @@ extension DecodingContext {
         }
         switch parsed {
         case .success(let value):
-            let valueMark = type == .font ? here : mark(ofTextIn: element)
-            return TypedObject(type: type, content: .literal(value), mark: here, valueMark: valueMark)
+            return TypedObject(type: type, content: .literal(value), mark: here)
         case .failure(let problem):
             let at = switch type {
             case .font: here.location

@@ -23,6 +23,41 @@ enum ValueSyntax {
 
     /// `-?d+(.d+)?([eE][+-]?d+)?`, finite only: no `NaN`, `inf`, hex floats, `1,5` or `.5`.
     static func float(_ text: some StringProtocol) -> Parsed<Double> {
+        if let value = quickFloat(Substring(text)) { return .success(value) }
+        return slowFloat(text)
+    }
+
+    /// The fast path of `float` for the common case, valid text: checks the same grammar on the
+    /// UTF-8 bytes without copying them and converts with the same `Double(_:)`, so it returns
+    /// exactly what `slowFloat` would. Nil for anything else; the slow path then says what is wrong.
+    static func quickFloat(_ text: Substring) -> Double? {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        while start < end, ASCII.isBlank(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, ASCII.isBlank(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        var index = start
+        func digits() -> Bool {
+            let first = index
+            while index < end, ASCII.isDigit(utf8[index]) { index = utf8.index(after: index) }
+            return index != first
+        }
+        if index < end, utf8[index] == UInt8(ascii: "-") { index = utf8.index(after: index) }
+        guard digits() else { return nil }
+        if index < end, utf8[index] == UInt8(ascii: ".") {
+            index = utf8.index(after: index)
+            guard digits() else { return nil }
+        }
+        if index < end, utf8[index] == UInt8(ascii: "e") || utf8[index] == UInt8(ascii: "E") {
+            index = utf8.index(after: index)
+            if index < end, utf8[index] == UInt8(ascii: "+") || utf8[index] == UInt8(ascii: "-") { index = utf8.index(after: index) }
+            guard digits() else { return nil }
+        }
+        guard index == end, let value = Double(Substring(utf8[start..<end])), value.isFinite else { return nil }
+        return value
+    }
+
+    static func slowFloat(_ text: some StringProtocol) -> Parsed<Double> {
         let body = trimmed(String(text))
         let bytes = Array(body.utf8)
         var index = 0
@@ -72,8 +107,39 @@ enum ValueSyntax {
         }
     }
 
+    static let pointNames = ["x", "y"]
+    static let sizeNames = ["w", "h"]
+    static let rectNames = ["x", "y", "w", "h"]
+    static let insetsNames = ["top", "left", "bottom", "right"]
+    static let rgbNames = ["r", "g", "b"]
+    static let rgbaNames = ["r", "g", "b", "a"]
+
     /// `count` comma-separated numbers, named for the message (e.g. `["x", "y"]`).
     static func numbers(_ text: String, names: [String]) -> Parsed<[Double]> {
+        // Fast path: split on the bytes and parse each part in place; any problem goes to the
+        // slow path, which finds the same values or says what is wrong.
+        var values: [Double] = []
+        values.reserveCapacity(names.count)
+        let whole = Substring(text)
+        let utf8 = whole.utf8
+        var partStart = utf8.startIndex
+        var index = utf8.startIndex
+        var valid = true
+        while valid {
+            if index == utf8.endIndex || utf8[index] == UInt8(ascii: ",") {
+                if values.count == names.count { valid = false; break }
+                guard let value = quickFloat(Substring(utf8[partStart..<index])) else { valid = false; break }
+                values.append(value)
+                if index == utf8.endIndex { break }
+                partStart = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if valid, values.count == names.count { return .success(values) }
+        return slowNumbers(text, names: names)
+    }
+
+    static func slowNumbers(_ text: String, names: [String]) -> Parsed<[Double]> {
         let parts = trimmed(text).split(separator: ",", omittingEmptySubsequences: false)
         let expected = names.joined(separator: ",")
         guard parts.count == names.count else {
@@ -93,7 +159,7 @@ enum ValueSyntax {
         switch format ?? "hex" {
         case "hex": return hexColor(text)
         case "rgb", "rgba":
-            let names = format == "rgb" ? ["r", "g", "b"] : ["r", "g", "b", "a"]
+            let names = format == "rgb" ? rgbNames : rgbaNames
             return numbers(text, names: names).flatMap { components in
                 if let index = components.firstIndex(where: { $0 < 0 || $0 > 1 }) {
                     return .failure(Problem(message: "\(names[index]) is \(JSONValue.format(components[index])); \(format!) components are between 0 and 1"))
@@ -108,6 +174,41 @@ enum ValueSyntax {
 
     /// `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
     static func hexColor(_ text: String) -> Parsed<Color> {
+        if let color = quickHexColor(text) { return .success(color) }
+        return slowHexColor(text)
+    }
+
+    /// The fast path of `hexColor`: digits packed into one integer, no intermediate arrays; the
+    /// same arithmetic, so the same colour.
+    static func quickHexColor(_ text: String) -> Color? {
+        var packed = 0
+        var count = 0
+        var sawHash = false
+        for byte in text.utf8 {
+            if !sawHash {
+                if ASCII.isBlank(byte) { continue }
+                guard byte == UInt8(ascii: "#") else { return nil }
+                sawHash = true
+                continue
+            }
+            guard count < 8, let value = ASCII.hexValue(byte) else { return nil }
+            packed = packed << 4 | value
+            count += 1
+        }
+        func byte(_ shift: Int) -> Int { (packed >> shift) & 0xFF }
+        func nibble(_ shift: Int) -> Int { ((packed >> shift) & 0xF) * 17 }
+        let channels: (Int, Int, Int, Int)
+        switch count {
+        case 3: channels = (nibble(8), nibble(4), nibble(0), 255)
+        case 6: channels = (byte(16), byte(8), byte(0), 255)
+        case 8: channels = (byte(24), byte(16), byte(8), byte(0))
+        default: return nil
+        }
+        return Color(red: Double(channels.0) / 255, green: Double(channels.1) / 255,
+                     blue: Double(channels.2) / 255, alpha: Double(channels.3) / 255)
+    }
+
+    static func slowHexColor(_ text: String) -> Parsed<Color> {
         let body = trimmed(text)
         let problem = Problem(message: "'\(body)' is not a hex color; write #RGB, #RRGGBB or #RRGGBBAA")
         let bytes = body.utf8
@@ -126,11 +227,11 @@ enum ValueSyntax {
     }
 
     static func point(_ text: String) -> Parsed<Point> {
-        numbers(text, names: ["x", "y"]).map { Point(x: $0[0], y: $0[1]) }
+        numbers(text, names: pointNames).map { Point(x: $0[0], y: $0[1]) }
     }
 
     static func size(_ text: String) -> Parsed<Size> {
-        numbers(text, names: ["w", "h"]).flatMap { values in
+        numbers(text, names: sizeNames).flatMap { values in
             guard values.allSatisfy({ $0 >= 0 }) else {
                 return .failure(Problem(message: "a size cannot be negative: '\(trimmed(text))'"))
             }
@@ -139,7 +240,7 @@ enum ValueSyntax {
     }
 
     static func rect(_ text: String) -> Parsed<Rect> {
-        numbers(text, names: ["x", "y", "w", "h"]).flatMap { values in
+        numbers(text, names: rectNames).flatMap { values in
             guard values[2] >= 0, values[3] >= 0 else {
                 return .failure(Problem(message: "a rect's width and height cannot be negative: '\(trimmed(text))'"))
             }
@@ -148,7 +249,7 @@ enum ValueSyntax {
     }
 
     static func insets(_ text: String) -> Parsed<Insets> {
-        numbers(text, names: ["top", "left", "bottom", "right"]).map {
+        numbers(text, names: insetsNames).map {
             Insets(top: $0[0], left: $0[1], bottom: $0[2], right: $0[3])
         }
     }

@@ -101,7 +101,7 @@ final class ThemeResolver {
 
     /// Resolution for one trait set. Tables are built fresh for each: references bind late,
     /// against the final definitions of the whole chain for these traits.
-    private struct Pass {
+    struct Pass {
         let resolver: ThemeResolver
         let traits: TraitSet
         var constants: [String: ConstantSyntax] = [:]

@@ -65,8 +65,14 @@ final class SourceText {
 
     /// Where the attribute's name stands in the element's start tag (the tag itself if not found).
     func offset(ofAttribute name: String, in element: XMLElement) -> Int {
+        offset(ofAttribute: name, inElementAt: element.offset)
+    }
+
+    /// The same for the element whose start tag begins at `elementOffset`: syntax nodes keep only
+    /// that offset and find their attributes' places when a diagnostic needs one.
+    func offset(ofAttribute name: String, inElementAt elementOffset: Int) -> Int {
         let utf8 = Array(name.utf8)
-        var index = element.offset + 1
+        var index = elementOffset + 1
         let end = bytes.count - utf8.count
         while index < end, bytes[index] != UInt8(ascii: ">") {
             let precededBySpace = ASCII.isBlank(bytes[index - 1])
@@ -78,12 +84,16 @@ final class SourceText {
             }
             index += 1
         }
-        return element.offset
+        return elementOffset
     }
 
     /// Where the element's value starts: its first non-blank character after the start tag.
     func offset(ofTextIn element: XMLElement) -> Int {
-        var offset = endOfStartTag(at: element.offset)
+        offset(ofTextInElementAt: element.offset)
+    }
+
+    func offset(ofTextInElementAt elementOffset: Int) -> Int {
+        var offset = endOfStartTag(at: elementOffset)
         while offset < bytes.count, ASCII.isBlank(bytes[offset]) { offset += 1 }
         return offset
     }
@@ -121,4 +131,14 @@ struct SourceMark {
     }
 
     var location: SourceLocation { source.location(at: Int(offset)) }
+
+    /// Where the attribute `name` of the element at this mark stands (worked out on demand).
+    func attributeLocation(_ name: String) -> SourceLocation {
+        source.location(at: source.offset(ofAttribute: name, inElementAt: Int(offset)))
+    }
+
+    /// Where the text of the element at this mark starts (worked out on demand).
+    var textLocation: SourceLocation {
+        source.location(at: source.offset(ofTextInElementAt: Int(offset)))
+    }
 }

@@ -8,51 +8,125 @@ struct TypedObject {
         case array([TypedObject])
     }
 
-    var type: ValueType
+    // Field order is memory layout: the one-byte type fills the content's tag padding, so a
+    // typed object is 40 bytes rather than 48 (there is one per param and constant).
     var content: Content
+    var type: ValueType
     /// The element.
     var mark: SourceMark
-    /// The value's text for literals (where a bad value is), else the element.
-    var valueMark: SourceMark
+
+    init(type: ValueType, content: Content, mark: SourceMark) {
+        self.content = content
+        self.type = type
+        self.mark = mark
+    }
 
     var location: SourceLocation { mark.location }
-    var valueLocation: SourceLocation { valueMark.location }
+    /// The value's text for literals other than fonts (where a bad value is), else the element.
+    /// Worked out from the element's offset when asked: most values never need it.
+    var valueLocation: SourceLocation {
+        if case .literal = content, type != .font { return mark.textLocation }
+        return mark.location
+    }
 }
 
 struct ParamSyntax {
     var name: String
     var object: TypedObject
-    var mark: SourceMark
+    /// The `<param>` element's offset; its source is the object's (one reference per param, not two).
+    private var offset: Int32
 
+    init(name: String, object: TypedObject, mark: SourceMark) {
+        self.name = name
+        self.object = object
+        self.offset = mark.offset
+    }
+
+    var mark: SourceMark { SourceMark(object.mark.source, Int(offset)) }
     var location: SourceLocation { mark.location }
 }
 
 /// Syntax nodes that the resolver passes around by the thousand are classes: sharing one is a
 /// single retain, where copying a struct of strings and arrays cost a retain per field.
 final class OperationSyntax {
-    /// Unique within a workspace, numbered from 0: indexes the caches of checks done once.
-    let serial: Int
+    // Stored compactly, in an order that leaves no padding: there is one of these per operation
+    // of every theme file, the largest item of the front end's peak memory.
+    private let serialNumber: Int32
+    private let identityNumber: Int32
     let name: String
-    let state: String
-    let params: [ParamSyntax]
+    let params: ParamList
+    /// Index into `OperationState.all` (the decoder accepts no other state).
+    private let stateIndex: UInt8
     let mark: SourceMark
-    /// The `state` attribute, or the element when there is none.
-    let stateMark: SourceMark
+
+    /// Unique within a workspace, numbered from 0: indexes the caches of checks done once.
+    var serial: Int { Int(serialNumber) }
     /// `(name, state)` interned to a number, so identity comparisons hash one integer.
-    let identity: Int
+    var identity: Int { Int(identityNumber) }
+    var state: String { OperationState.all[Int(stateIndex)] }
 
     var location: SourceLocation { mark.location }
-    var stateLocation: SourceLocation { stateMark.location }
+    /// The `state` attribute, or the element when there is none.
+    var stateLocation: SourceLocation { mark.attributeLocation("state") }
 
-    init(serial: Int, name: String, state: String, params: [ParamSyntax], mark: SourceMark,
-         stateMark: SourceMark, identity: Int) {
-        self.serial = serial
+    init(serial: Int, name: String, state: String, params: ParamList, mark: SourceMark, identity: Int) {
+        guard let index = OperationState.all.firstIndex(of: state) else {
+            preconditionFailure("operation state '\(state)' is not one of OperationState.all; the decoder rejects it")
+        }
+        self.serialNumber = Int32(serial)
+        self.identityNumber = Int32(identity)
         self.name = name
-        self.state = state
         self.params = params
+        self.stateIndex = UInt8(index)
         self.mark = mark
-        self.stateMark = stateMark
-        self.identity = identity
+    }
+}
+
+/// An operation's params. Nearly every operation has exactly one, kept inline in the operation
+/// node: an array of one would be a second allocation (about 130 bytes) per operation, the
+/// largest single item of the front end's peak memory.
+struct ParamList: RandomAccessCollection {
+    private enum Storage {
+        case none
+        case one(ParamSyntax)
+        case many([ParamSyntax])
+    }
+
+    private var storage = Storage.none
+
+    init() {}
+
+    mutating func append(_ param: ParamSyntax) {
+        switch storage {
+        case .none: storage = .one(param)
+        case .one(let first): storage = .many([first, param])
+        case .many(var list):
+            storage = .none
+            list.append(param)
+            storage = .many(list)
+        }
+    }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int {
+        switch storage {
+        case .none: 0
+        case .one: 1
+        case .many(let list): list.count
+        }
+    }
+
+    subscript(position: Int) -> ParamSyntax {
+        switch storage {
+        case .one(let param):
+            precondition(position == 0, "ParamList index out of range")
+            return param
+        case .many(let list):
+            return list[position]
+        case .none:
+            preconditionFailure("ParamList index out of range")
+        }
     }
 }
 
@@ -107,18 +181,16 @@ final class InstanceSyntax {
     let classes: [String]
     let operations: [OperationSyntax]
     let mark: SourceMark
-    let classMark: SourceMark
     var location: SourceLocation { mark.location }
-    var classLocation: SourceLocation { classMark.location }
+    /// The `class` attribute, or the element when there is none.
+    var classLocation: SourceLocation { mark.attributeLocation("class") }
 
-    init(id: String, component: String, classes: [String], operations: [OperationSyntax],
-         mark: SourceMark, classMark: SourceMark) {
+    init(id: String, component: String, classes: [String], operations: [OperationSyntax], mark: SourceMark) {
         self.id = id
         self.component = component
         self.classes = classes
         self.operations = operations
         self.mark = mark
-        self.classMark = classMark
     }
 }
 

@@ -66,6 +66,38 @@ struct XMLElement {
 
     var children: XMLChildren { XMLChildren(tree: tree, start: Int(node.firstChild), count: Int(node.childCount)) }
 
+    /// Whether the element's direct text is empty or XML white space only, read on the bytes
+    /// (no string is made: containers are checked for stray text by the thousand).
+    var textIsBlank: Bool {
+        let node = node
+        return tree.bytes.withUnsafeBufferPointer { buffer in
+            var index = Int(node.textStart)
+            let end = index + Int(node.textLength)
+            while index < end {
+                switch buffer[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// Whether every attribute's name is in `allowed` (no value strings are made).
+    func attributeNamesAll(in allowed: [String]) -> Bool {
+        allAttributeNames { allowed.contains($0) }
+    }
+
+    /// Whether every attribute's name satisfies `predicate` (no value strings are made).
+    func allAttributeNames(_ predicate: (String) -> Bool) -> Bool {
+        let node = node
+        for slot in Int(node.firstAttribute)..<Int(node.firstAttribute + node.attributeCount)
+        where !predicate(tree.names[Int(tree.attributes[slot].name)]) {
+            return false
+        }
+        return true
+    }
+
     func attribute(_ name: String) -> String? {
         let node = node
         for slot in Int(node.firstAttribute)..<Int(node.firstAttribute + node.attributeCount) {

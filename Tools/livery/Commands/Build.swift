@@ -3,6 +3,7 @@ import Foundation
 import LiveryBinary
 import LiveryCompiler
 import LiveryModel
+import LiveryTooling
 import LiveryXML
 
 /// The main job in one command: every theme of a folder validated, compiled, checked against its
@@ -24,21 +25,27 @@ struct Build: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    @Option(help: "Diagnostics as text lines or a JSON array (both on stderr).")
+    @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
     var format: DiagnosticFormat = .text
 
     func run() throws {
         let workspace = themes.workspace()
         let printer = DiagnosticPrinter(format: format)
-        let diagnostics = workspace.validate(paths: [folder])
+        let progress = ProgressLine.forStandardError()
+        let diagnostics = workspace.validate(paths: [folder]) { done, total, path in
+            if total > 1 { progress.update(done, of: total, "validating \(path)") }
+        }
+        progress.finish()
         printer.print(diagnostics)
         let failed = Set(diagnostics.filter { $0.severity == .error }.compactMap { $0.location?.file })
-        let paths = workspace.isThemeFolder(folder) ? [folder] : workspace.themeFolders(in: folder)
+        let paths = workspace.isNamedTheme(folder) ? [folder] : workspace.themeFolders(in: folder)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
 
         var rows: [[String]] = [["theme", "parent", "instances", "variants", "XML bytes*", "compiled bytes*", "ratio", "assets", "dump check"]]
         var allCompiled = !diagnostics.hasErrors
-        for path in paths {
+        for (index, path) in paths.enumerated() {
+            if paths.count > 1 { progress.update(index, of: paths.count, "compiling \(path)") }
+            defer { progress.finish() }
             // a theme whose own files have errors is not compiled (its parent's errors count too)
             if failed.contains(where: { $0.hasPrefix(path + "/") || $0 == path }) {
                 allCompiled = false

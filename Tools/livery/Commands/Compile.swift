@@ -17,7 +17,7 @@ struct Compile: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    @Option(help: "Diagnostics as text lines or a JSON array (both on stderr).")
+    @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
     var format: DiagnosticFormat = .text
 
     @Flag(help: "Before writing, check that the compiled theme dumps exactly like the folder for every trait set and scales 1-3.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiveryModel
+import LiveryTooling
 import LiveryXML
 
 struct Validate: ParsableCommand {
@@ -12,15 +13,19 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    @Option(help: "Diagnostics as text lines or a JSON array (both on stderr).")
+    @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
     var format: DiagnosticFormat = .text
 
     func run() throws {
         let workspace = themes.workspace()
-        let diagnostics = workspace.validate(paths: paths)
+        let progress = ProgressLine.forStandardError()
+        let diagnostics = workspace.validate(paths: paths) { done, total, path in
+            if total > 1 { progress.update(done, of: total, "validating \(path)") }
+        }
+        progress.finish()
         DiagnosticPrinter(format: format).print(diagnostics)
         if format == .text {
-            let checked = paths.flatMap { workspace.isThemeFolder($0) ? [$0] : workspace.themeFolders(in: $0) }
+            let checked = paths.flatMap { workspace.isNamedTheme($0) ? [$0] : workspace.themeFolders(in: $0) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             let warnings = diagnostics.count - errors
             print("\(errors == 0 ? "ok" : "failed"): \(checked.count) theme\(checked.count == 1 ? "" : "s") checked, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")

@@ -1,8 +1,9 @@
 import Foundation
 import LiveryModel
+import LiveryTooling
 
 /// Prints diagnostics to stderr: one `path:line:col: severity: message [code]` line each, with
-/// colour only on a terminal, or a JSON array for machines.
+/// colour only on a terminal, or a JSON array or a SARIF log for machines.
 struct DiagnosticPrinter {
     var format: DiagnosticFormat = .text
 
@@ -13,6 +14,8 @@ struct DiagnosticPrinter {
             for diagnostic in diagnostics { writeError(line(diagnostic, colour: colour) + "\n") }
         case .json:
             writeError(Self.json(diagnostics).rendered() + "\n")
+        case .sarif:
+            writeError(SARIF.log(diagnostics).rendered() + "\n")
         }
     }
 

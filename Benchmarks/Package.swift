@@ -1,0 +1,67 @@
+// swift-tools-version: 6.1
+// The benchmark suite, kept out of the main package so `swift test` never builds its
+// dependencies. Two ways in:
+//   swift run -c release livery-bench report ...   the side-by-side report, table and chart
+//   swift package benchmark                        ordo-one/benchmark micro-benchmarks with
+//                                                  malloc counts, for regression tracking
+import PackageDescription
+
+let package = Package(
+    name: "LiveryBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Livery", path: ".."),
+        // Only the MallocInterposer trait: the default traits pull in a runtime interposer that
+        // is not in the local package mirror.
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+    ],
+    targets: [
+        // Generator, comparison loaders (XMLParser, JSON, plist), measurement helpers.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "LiveryModel", package: "Livery"),
+                .product(name: "LiveryXML", package: "Livery"),
+                .product(name: "LiveryBinary", package: "Livery"),
+                .product(name: "Livery", package: "Livery"),
+            ]
+        ),
+        // The report: every loader on every N in one process, runtime, memory, compile; writes
+        // the Markdown table, results JSON and the SVG chart.
+        .executableTarget(
+            name: "livery-bench",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "LiveryModel", package: "Livery"),
+                .product(name: "LiveryXML", package: "Livery"),
+                .product(name: "LiveryBinary", package: "Livery"),
+                .product(name: "Livery", package: "Livery"),
+            ]
+        ),
+        // Heap allocations of the runtime scenario, counted by the malloc interposer in a process
+        // of its own (livery-bench starts it with LD_PRELOAD).
+        .executableTarget(
+            name: "livery-bench-allocs",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
+        // ordo-one/benchmark target: `swift package benchmark`.
+        .executableTarget(
+            name: "LiveryBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LiveryModel", package: "Livery"),
+                .product(name: "LiveryXML", package: "Livery"),
+                .product(name: "LiveryBinary", package: "Livery"),
+                .product(name: "Livery", package: "Livery"),
+            ],
+            path: "Benchmarks/LiveryBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

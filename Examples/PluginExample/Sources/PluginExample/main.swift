@@ -1,0 +1,30 @@
+import Foundation
+import Livery
+import LiveryBinary
+
+// `.labelTitle` and `.buttonSend` are generated at build time from the themes in Themes/ by the
+// Livery build plugin (ThemeIdentifiers.swift): write `.labelTitel` and this file fails to compile.
+
+let themes = Bundle.module.url(forResource: "Themes", withExtension: nil)!.path
+let manager = ThemeManager(configuration: LiveryConfiguration(defaultThemeID: "com.example.base", searchPaths: [themes]))
+
+@MainActor func run() throws {
+    let applicator = Applicator(manager: manager)
+    let title = Label()
+    let send = Button()
+    applicator.style(title, as: .labelTitle)
+    applicator.style(send, as: .buttonSend)
+    print("base: title \(title.textColor?.hexString ?? "unset"), send \(send.backgroundColor?.hexString ?? "unset")")
+    manager.activate(themeID: "com.example.dark")
+    print("dark: title \(title.textColor?.hexString ?? "unset"), send \(send.backgroundColor?.hexString ?? "unset")")
+
+    // The compiled files the plugin wrote, bundled as resources.
+    for name in ["Base", "Dark"] {
+        let path = Bundle.module.path(forResource: name, ofType: "livery")!
+        let compiled = try CompiledTheme(contentsOf: path)
+        print("\(name).livery: \(compiled.info.id), \(compiled.fileSize) bytes, has \(ThemeIdentifiers.UIButton.buttonSend): \(compiled.handle(for: .buttonSend) != nil)")
+    }
+    print("classes: \(ThemeClasses.rounded); constants: \(ThemeConstants.brand), \(ThemeConstants.title)")
+}
+
+try MainActor.assumeIsolated { try run() }

@@ -1,0 +1,130 @@
+import Foundation
+import LiveryBinary
+import LiveryCompiler
+import LiveryModel
+import LiveryXML
+
+extension DiagnosticCode {
+    /// A compiled theme file could not be used (truncated, corrupt, unreadable): the theme's
+    /// folder is loaded instead when there is one.
+    public static let runtimeCompiledUnusable: DiagnosticCode = "runtime-compiled-unusable"
+    /// A compiled theme file no longer matches its sources (a theme of its chain was edited):
+    /// the folder is loaded instead. Recompile to ship the edit.
+    public static let runtimeCompiledStale: DiagnosticCode = "runtime-compiled-stale"
+}
+
+/// Reads compiled `.livery` files (see docs/BinaryFormat.md) through the memory-mapped reader.
+///
+/// The file is mapped and verified, its variants are built once per load, and images are read
+/// from the file's own asset section (`CompiledAssetSource`), so a release build needs no theme
+/// folder at all. Whether a compiled file is still current is decided by the source digests
+/// recorded for every theme of its chain (`ThemeCompiler.staleness`): editing a parent makes
+/// its children's compiled files stale too.
+public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Sendable {
+    public let fileExtension: String
+    /// Folder extensions of theme sources, for finding parents when checking staleness.
+    public let themeExtensions: [String]
+    /// Whether every section's CRC-32 is checked when a theme is loaded. The structural
+    /// verification on open already makes every read safe; the checksums also catch flipped
+    /// bits inside values (a wrong colour rather than a crash). One pass over the file, cheaper
+    /// than the digest of the sources that the staleness check computes anyway.
+    public let verifiesChecksums: Bool
+    public let limits: VerificationLimits
+
+    /// Files opened during discovery, reused by `load` (one map and one verification per file
+    /// until `forgetCachedReads`). The lock makes the cache safe from any thread; nothing else
+    /// is mutable, hence `@unchecked Sendable`.
+    private let lock = NSLock()
+    private var opened: [String: CompiledTheme] = [:]
+
+    public init(fileExtension: String = "livery", themeExtensions: [String] = ["theme"],
+                verifiesChecksums: Bool = true, limits: VerificationLimits = VerificationLimits()) {
+        self.fileExtension = fileExtension
+        self.themeExtensions = themeExtensions
+        self.verifiesChecksums = verifiesChecksums
+        self.limits = limits
+    }
+
+    public func forgetCachedReads() {
+        lock.lock()
+        opened.removeAll()
+        lock.unlock()
+    }
+
+    private func open(_ path: String) -> Result<CompiledTheme, BinaryFormatError> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let theme = opened[path] { return .success(theme) }
+        do {
+            let theme = try CompiledTheme(contentsOf: path, limits: limits)
+            opened[path] = theme
+            return .success(theme)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func unusable(_ path: String, _ reason: String) -> Diagnostic {
+        .warning(.runtimeCompiledUnusable,
+                 "the compiled theme file cannot be used (\(reason)); the theme's folder is loaded instead if there is one",
+                 at: SourceLocation(file: path))
+    }
+
+    public func info(at path: String, searchPaths: [String]) -> LoadResult<ThemeInfo> {
+        switch open(path) {
+        case .success(let theme): return LoadResult(value: theme.info)
+        case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+        }
+    }
+
+    public func staleness(ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
+                          schemaFiles: [String]) -> String? {
+        guard case .success(let theme) = open(compiledFile) else { return "it cannot be read" }
+        // A fresh workspace: the check must see the sources as they are on disk now.
+        let workspace = ThemeWorkspace(searchPaths: searchPaths, schemaFiles: schemaFiles, themeExtensions: themeExtensions)
+        return ThemeCompiler.staleness(of: theme, themeAt: folder, workspace: workspace)
+    }
+
+    public func load(_ descriptor: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> LoadResult<LoadedTheme> {
+        guard let path = descriptor.compiledFile else {
+            return LoadResult(value: nil, diagnostics: [
+                .error(.runtimeThemeUnavailable, "theme '\(descriptor.id)' has no compiled file", at: nil),
+            ])
+        }
+        let theme: CompiledTheme
+        switch open(path) {
+        case .success(let opened): theme = opened
+        case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+        }
+        do {
+            if verifiesChecksums { try theme.verifyChecksums() }
+            let variants = try theme.materialize()
+            return LoadResult(value: LoadedTheme(variants: variants, assets: CompiledAssetSource(theme), origin: .compiled))
+        } catch {
+            return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+        }
+    }
+}
+
+/// Images read from a compiled file's asset section. Holding the `CompiledTheme` keeps the
+/// mapping alive for as long as a loaded theme (or an image cache entry's source) needs it.
+public struct CompiledAssetSource: AssetSource {
+    public let theme: CompiledTheme
+    private let index: [AssetFileKey: CompiledAsset]
+
+    public init(_ theme: CompiledTheme) {
+        self.theme = theme
+        var index: [AssetFileKey: CompiledAsset] = [:]
+        for asset in theme.assets {
+            index[AssetFileKey(themeID: asset.variant.themeID, file: asset.variant.file)] = asset
+        }
+        self.index = index
+    }
+
+    public func data(for variant: AssetVariant) -> Data? {
+        guard let asset = index[AssetFileKey(themeID: variant.themeID, file: variant.file)] else { return nil }
+        // One copy out of the mapping: `Data` must outlive the call, and images are read rarely
+        // (once per pass, or once while cached).
+        return theme.withBytes(of: asset) { Data($0) }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Every way a store operation fails, with a message that says what happened and what to do.
+/// A failed operation leaves the installed folder exactly as it was.
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The server could not be reached, or the connection dropped.
+    case network(String)
+    /// The server answered with a status other than 200.
+    case httpStatus(Int, url: String)
+    /// No byte arrived for too long, or the whole request took too long.
+    case timeout(String)
+    /// The download has another size than the catalog says.
+    case sizeMismatch(expected: Int64, actual: Int64)
+    /// The download has another SHA-256 than the catalog says.
+    case checksumMismatch(expected: String, actual: String)
+    /// The package is not a well-formed, safe package (see the message).
+    case invalidPackage(String)
+    /// The package's content failed validation or compilation (the theme's own diagnostics).
+    case invalidContent(String)
+    /// A theme the content depends on is neither installed nor bundled, or too old.
+    case missingDependency(String)
+    /// No handler is registered for the product's type.
+    case unsupportedType(String)
+    /// The operation is not allowed now (e.g. uninstalling a theme another one inherits from).
+    case refused(String)
+    /// Nothing is installed with this id.
+    case notInstalled(String)
+    /// The operation was cancelled.
+    case cancelled
+    /// Reading or writing a file failed.
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .network(let message): "network error: \(message)"
+        case .httpStatus(let status, let url): "the server answered \(status) for \(url)"
+        case .timeout(let message): "timed out: \(message)"
+        case .sizeMismatch(let expected, let actual): "the download has \(actual) bytes, the catalog says \(expected)"
+        case .checksumMismatch(let expected, let actual): "the download's SHA-256 is \(actual), the catalog says \(expected)"
+        case .invalidPackage(let message): "invalid package: \(message)"
+        case .invalidContent(let message): "invalid content: \(message)"
+        case .missingDependency(let message): "missing dependency: \(message)"
+        case .unsupportedType(let type): "no handler is registered for products of type '\(type)'"
+        case .refused(let message): "refused: \(message)"
+        case .notInstalled(let id): "nothing is installed with id '\(id)'"
+        case .cancelled: "cancelled"
+        case .io(let message): "file error: \(message)"
+        }
+    }
+}

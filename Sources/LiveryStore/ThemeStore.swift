@@ -1,0 +1,250 @@
+import Foundation
+import Livery
+
+/// What a product is for the user right now.
+public struct ProductState: Sendable, Hashable {
+    public var isFree: Bool
+    /// Bought (the app records purchases with `markPurchased`); free products count as bought.
+    public var isPurchased: Bool
+    /// The installed version, when installed ("downloaded").
+    public var installedVersion: String?
+    /// A download or install is running.
+    public var task: ProductTaskState?
+    /// It is the theme manager's current theme.
+    public var isInUse: Bool
+    /// The catalog has a newer version than the installed one.
+    public var isUpdateAvailable: Bool
+
+    public var isInstalled: Bool { installedVersion != nil }
+    public var isDownloading: Bool { task.map { !$0.isTerminal } ?? false }
+}
+
+/// What to do when uninstalling the theme in use.
+public enum InUsePolicy: Sendable {
+    case refuse
+    /// Switch the manager to its default theme first (refused when that is the same theme).
+    case switchToDefault
+}
+
+/// The store an app links: catalog, purchases, product states, downloads, install, update,
+/// uninstall, and recovery at start. One store per installed folder.
+///
+/// ```swift
+/// let store = try await ThemeStore(installedFolder: downloads, catalogURL: "http://127.0.0.1:8080/catalog.json",
+///                                  manager: manager)
+/// let catalog = try await store.refreshCatalog()
+/// let task = await store.install(catalog.products[0])
+/// for await state in task.states() { print(state) }
+/// ```
+public actor ThemeStore {
+    public nonisolated let installer: ProductInstaller
+    public nonisolated let client: CatalogClient?
+    public nonisolated let manager: ThemeManager?
+    /// What recovery did at start (empty when the last run ended cleanly).
+    public nonisolated let recoveryActions: [String]
+    public private(set) var catalog: Catalog?
+    private var purchases: Set<String>
+    private var tasks: [String: ProductTask] = [:]
+
+    /// Opens the store and recovers from an interrupted install before anything else.
+    ///
+    /// - Parameters:
+    ///   - installedFolder: where products are installed; must be one of the manager's search
+    ///     paths, with the handlers' folder extensions (`purchasedTheme`) among its theme extensions.
+    ///   - catalogURL: the store's `catalog.json`; nil for a store that installs files only.
+    ///   - bundledSearchPaths: folders with the app's own themes (parents of downloaded ones);
+    ///     by default the manager's other search paths.
+    public init(installedFolder: String, catalogURL: String? = nil, manager: ThemeManager? = nil,
+                bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
+                timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default) async throws {
+        var bundled = bundledSearchPaths ?? []
+        if bundledSearchPaths == nil, let manager {
+            let installedReal = realpath(installedFolder, nil).map { pointer -> String in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            } ?? installedFolder
+            bundled = await MainActor.run { manager.configuration.searchPaths }.filter { path in
+                let real = realpath(path, nil).map { pointer -> String in
+                    defer { free(pointer) }
+                    return String(cString: pointer)
+                } ?? path
+                return real != installedReal
+            }
+        }
+        let installer = try ProductInstaller(installedFolder: installedFolder, bundledSearchPaths: bundled,
+                                             handlers: ContentHandlers(handlers), limits: limits)
+        self.installer = installer
+        self.client = catalogURL.map { CatalogClient(catalogURL: $0, timeouts: timeouts) }
+        self.manager = manager
+        self.recoveryActions = installer.recover()
+        self.purchases = Self.loadPurchases(installer.workFolder + "/purchases.json")
+        if manager != nil, !recoveryActions.isEmpty {
+            await MainActor.run { manager?.reloadThemes() }
+        }
+    }
+
+    // MARK: Catalog
+
+    @discardableResult
+    public func refreshCatalog() async throws -> Catalog {
+        guard let client else { throw StoreError.refused("this store has no catalog URL") }
+        let catalog = try await client.fetchCatalog()
+        self.catalog = catalog
+        return catalog
+    }
+
+    public func details(for product: CatalogProduct) async throws -> ProductDetails {
+        guard let client else { throw StoreError.refused("this store has no catalog URL") }
+        return try await client.fetchDetails(for: product)
+    }
+
+    // MARK: Purchases and states
+
+    /// Records a purchase (after the app's payment flow); persisted in the installed folder.
+    public func markPurchased(_ id: String) throws {
+        purchases.insert(id)
+        let data = try JSONEncoder().encode(purchases.sorted())
+        try ProductInstaller.writeDurably(data, to: installer.workFolder + "/purchases.json.tmp")
+        guard rename(installer.workFolder + "/purchases.json.tmp", installer.workFolder + "/purchases.json") == 0 else {
+            throw StoreError.io("cannot save the purchases")
+        }
+    }
+
+    public var purchasedIDs: Set<String> { purchases }
+
+    public func state(of product: CatalogProduct) async -> ProductState {
+        let installed = installer.installedProduct(id: product.id)
+        let current = await currentThemeID()
+        return ProductState(
+            isFree: product.isFree,
+            isPurchased: product.isFree || purchases.contains(product.id),
+            installedVersion: installed?.version,
+            task: tasks[product.id]?.state,
+            isInUse: current == product.id,
+            isUpdateAvailable: installed.map { ThemeVersion.isNewer(product.version, than: $0.version) } ?? false)
+    }
+
+    public func installed() -> [InstalledProduct] { installer.installed() }
+
+    /// The running (or last) task for a product.
+    public func task(for id: String) -> ProductTask? { tasks[id] }
+
+    // MARK: Install and update
+
+    /// Downloads and installs (or updates) a product. A second call while one runs for the
+    /// same product returns the running task. Paid products must be purchased first.
+    public func install(_ product: CatalogProduct) -> ProductTask {
+        if let running = tasks[product.id], !running.state.isTerminal { return running }
+        let task = ProductTask(productID: product.id)
+        tasks[product.id] = task
+        guard product.isFree || purchases.contains(product.id) else {
+            task.update(.failed(.refused("'\(product.id)' is not purchased")))
+            return task
+        }
+        guard let client else {
+            task.update(.failed(.refused("this store has no catalog URL")))
+            return task
+        }
+        let installer = self.installer
+        let manager = self.manager
+        task.start { task in
+            let file = installer.makeDownloadPath()
+            let outcome: ProductTaskState
+            do {
+                try await client.download(product.packageURL, to: file, expectedSize: product.packageSize,
+                                          expectedSHA256: product.sha256) { received, expected in
+                    task.update(.downloading(received: received, expected: expected))
+                }
+                try Task.checkCancellation()
+                task.update(.downloaded)
+                let expectation = ProductInstaller.Expectation(id: product.id, type: product.type, version: product.version)
+                _ = try await Self.runInstall(installer, file, expectation, task)
+                await Self.tellManager(manager)
+                outcome = .finished
+            } catch {
+                let storeError = (error as? StoreError) ?? (error is CancellationError ? .cancelled : .io("\(error)"))
+                outcome = storeError == .cancelled || task.isCancelled ? .cancelled : .failed(storeError)
+            }
+            // Cleaned up before the end is announced: whoever waits sees the final state on disk.
+            try? FileManager.default.removeItem(atPath: file)
+            task.update(outcome)
+        }
+        return task
+    }
+
+    /// Installs a package file (no catalog): what `livery install FILE` does.
+    @discardableResult
+    public func installPackage(at path: String, expecting expectation: ProductInstaller.Expectation = .init()) async throws
+        -> ProductInstaller.Outcome {
+        let outcome = try await Self.runInstall(installer, path, expectation, nil)
+        await Self.tellManager(manager)
+        return outcome
+    }
+
+    private static func runInstall(_ installer: ProductInstaller, _ path: String, _ expectation: ProductInstaller.Expectation,
+                                   _ task: ProductTask?) async throws -> ProductInstaller.Outcome {
+        // File work off the cooperative pool's hot path; cancellation is honoured up to the commit.
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    let outcome = try installer.install(packageAt: path, expecting: expectation) {
+                        !(task?.isCancelled ?? false)
+                    }
+                    continuation.resume(returning: outcome)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// The manager sees installed folders at once; the theme in use, if updated, switches live.
+    private static func tellManager(_ manager: ThemeManager?) async {
+        guard let manager else { return }
+        await MainActor.run { manager.reloadThemes() }
+    }
+
+    // MARK: Uninstall
+
+    /// Uninstalls a product. Refused while another installed product inherits from it; when it
+    /// is the theme in use, refused or preceded by a switch to the default theme.
+    @discardableResult
+    public func uninstall(id: String, whenInUse policy: InUsePolicy = .refuse) async throws -> InstalledProduct {
+        if let running = tasks[id], !running.state.isTerminal {
+            throw StoreError.refused("'\(id)' is being downloaded or installed; cancel that first")
+        }
+        guard installer.installedProduct(id: id) != nil else { throw StoreError.notInstalled(id) }
+        let dependents = installer.installed().filter { $0.parent == id }.map(\.id)
+        guard dependents.isEmpty else {
+            throw StoreError.refused("'\(id)' cannot be uninstalled: \(dependents.joined(separator: ", ")) inherit\(dependents.count == 1 ? "s" : "") from it; uninstall \(dependents.count == 1 ? "it" : "them") first")
+        }
+        if let manager, await currentThemeID() == id {
+            switch policy {
+            case .refuse:
+                throw StoreError.refused("'\(id)' is the theme in use; switch to another theme first")
+            case .switchToDefault:
+                let switched = await MainActor.run { () -> Bool in
+                    guard let fallback = manager.configuration.defaultThemeID, fallback != id else { return false }
+                    return manager.activate(themeID: fallback)
+                }
+                guard switched else {
+                    throw StoreError.refused("'\(id)' is the theme in use and the default theme cannot replace it")
+                }
+            }
+        }
+        let removed = try installer.uninstall(id: id)
+        await Self.tellManager(manager)
+        return removed
+    }
+
+    private func currentThemeID() async -> String? {
+        guard let manager else { return nil }
+        return await MainActor.run { manager.currentThemeID }
+    }
+
+    private static func loadPurchases(_ path: String) -> Set<String> {
+        guard let data = FileManager.default.contents(atPath: path),
+              let ids = try? JSONDecoder().decode([String].self, from: data) else { return [] }
+        return Set(ids)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import LiveryBinary
+import LiveryModel
+import LiveryXML
+
+/// A theme to compare or explain: a theme folder (read through the XML front end) or a compiled
+/// file (memory-mapped and verified). Both give every trait set the theme distinguishes.
+public enum ThemeSource {
+    /// The `compiled-invalid` code the compiled-file tools use.
+    public static let compiledInvalid: DiagnosticCode = "compiled-invalid"
+
+    public static func isCompiledFile(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+    }
+
+    /// Every variant of the theme at `path`, whichever kind of source it is.
+    public static func variants(at path: String, workspace: ThemeWorkspace) -> Checked<ThemeVariants> {
+        guard isCompiledFile(path) else { return workspace.variants(ofThemeAt: path) }
+        do {
+            let compiled = try CompiledTheme(contentsOf: path)
+            return Checked(value: try compiled.materialize(), diagnostics: [])
+        } catch {
+            let message: String
+            if case .io(_, let text) = error { message = text } else { message = error.description }
+            return Checked(value: nil, diagnostics: [.error(compiledInvalid, message, at: SourceLocation(file: path))])
+        }
+    }
+
+    /// Parses `ipad,dark` into a trait set; the error names the bad tag.
+    public static func traits(_ text: String?) throws(TraitParseError) -> TraitSet {
+        let tags = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        do {
+            return try TraitSet(tags: tags)
+        } catch {
+            switch error {
+            case .unknown(let tag):
+                throw TraitParseError(message: "unknown trait '\(tag)'; use idioms (iphone, ipad, tv, mac, watch, car, vision), light or dark, highcontrast")
+            case .conflict(let first, let second):
+                throw TraitParseError(message: "traits '\(first)' and '\(second)' are of one dimension; give at most one of each")
+            }
+        }
+    }
+}
+
+public struct TraitParseError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,283 @@
+import LiveryModel
+
+// Provenance: where each effective operation of an instance came from. It is an opt-in of the
+// resolver that costs nothing when not asked for: ordinary resolution (`ThemeResolver.resolve`)
+// is untouched, and `explain` re-walks one identifier's definitions with the tables of a normal
+// pass, using the same identity rule (`OperationList`). A test checks that both agree for every
+// instance of every sample theme in every trait set.
+
+/// Where one occurrence of an operation is written.
+public struct OperationOrigin: Hashable, Sendable {
+    public enum Source: Hashable, Sendable {
+        /// Written inside the instance's own element.
+        case instance
+        /// Inherited from a class. `path` is how the instance reached it, outermost first:
+        /// `["card", "rounded"]` when the instance uses `card`, which uses `rounded`.
+        case `class`(name: String, path: [String])
+    }
+
+    /// The theme whose folder holds the file.
+    public var themeID: String
+    /// The configuration file (the layer), e.g. `Chat~dark.xml`.
+    public var layer: String
+    /// The layer's qualifiers; `.none` for a generic file.
+    public var layerQualifiers: TraitSet
+    /// The `<operation>` element.
+    public var location: SourceLocation
+    public var source: Source
+    /// The instance element that brought the operation in (itself for an own operation).
+    public var instanceLocation: SourceLocation
+
+    public init(themeID: String, layer: String, layerQualifiers: TraitSet, location: SourceLocation,
+                source: Source, instanceLocation: SourceLocation) {
+        self.themeID = themeID
+        self.layer = layer
+        self.layerQualifiers = layerQualifiers
+        self.location = location
+        self.source = source
+        self.instanceLocation = instanceLocation
+    }
+}
+
+/// A param written as `ref="..."`: the constants followed to reach the value, with where the
+/// final definitions of these traits are.
+public struct ConstantTrail: Hashable, Sendable {
+    public var param: String
+    /// `[("accent", location), ("brand", location)]` for `<color ref="accent"/>` where accent refers to brand.
+    public var steps: [Step]
+
+    public struct Step: Hashable, Sendable {
+        public var constant: String
+        public var location: SourceLocation
+        public var themeID: String
+    }
+}
+
+/// One earlier occurrence of the same (name, state) that a later one replaced.
+public struct OverriddenOperation: Hashable, Sendable {
+    public var origin: OperationOrigin
+    /// The params it would have set; nil when they do not resolve.
+    public var params: [Param]?
+    public var constants: [ConstantTrail]
+}
+
+/// An effective operation with its history.
+public struct ExplainedOperation: Hashable, Sendable {
+    public var operation: ResolvedOperation
+    public var origin: OperationOrigin
+    public var constants: [ConstantTrail]
+    /// What it replaced, most recent first (the one it replaced directly is first).
+    public var overridden: [OverriddenOperation]
+}
+
+/// An instance as resolved for one trait set, with every operation's provenance.
+public struct InstanceExplanation: Hashable, Sendable {
+    public var theme: ThemeInfo
+    public var traits: TraitSet
+    public var id: String
+    public var component: String
+    /// Every element that defines the instance for these traits, in layer order.
+    public var definitions: [Definition]
+    /// In effective order: exactly the operations `resolve` gives the instance.
+    public var operations: [ExplainedOperation]
+
+    public struct Definition: Hashable, Sendable {
+        public var themeID: String
+        public var layer: String
+        public var location: SourceLocation
+        public var classes: [String]
+    }
+}
+
+/// A constant resolved for one trait set, with where its final definition is.
+public struct ResolvedConstant: Hashable, Sendable {
+    public var name: String
+    public var value: Value
+    public var themeID: String
+    public var location: SourceLocation
+    /// The constant it refers to, for `<color name="accent" ref="brand"/>`.
+    public var reference: String?
+}
+
+/// The names a theme chain defines in any of its files, whatever the traits: what typed
+/// identifiers are generated from.
+public struct ThemeNames: Hashable, Sendable {
+    /// Instance id to component type.
+    public var instances: [String: String]
+    public var classes: Set<String>
+    /// Constant name to its type.
+    public var constants: [String: ValueType]
+    public init(instances: [String: String] = [:], classes: Set<String> = [], constants: [String: ValueType] = [:]) {
+        self.instances = instances
+        self.classes = classes
+        self.constants = constants
+    }
+}
+
+extension ThemeWorkspace {
+    /// Why an instance looks as it does with `traits`: each effective operation with its theme,
+    /// file, line, layer, the instance or class it is written in, and what it overrode.
+    /// `value` is nil with no error when the theme has no such instance for these traits.
+    public func explain(themeAt path: String, identifier: String, traits: TraitSet) -> Checked<InstanceExplanation> {
+        guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
+            return Checked(value: nil, diagnostics: loadFailure(path))
+        }
+        let explanation = resolver.explain(identifier, traits: traits)
+        let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
+        guard !all.hasErrors, var explanation else { return Checked(value: nil, diagnostics: all) }
+        explanation.theme = info
+        return Checked(value: explanation, diagnostics: all)
+    }
+
+    /// The constants of the theme for `traits`, sorted by name, with their final definitions.
+    public func constants(ofThemeAt path: String, traits: TraitSet) -> Checked<[ResolvedConstant]> {
+        guard let (resolver, diagnostics) = resolver(forThemeAt: path) else {
+            return Checked(value: nil, diagnostics: loadFailure(path))
+        }
+        var pass = ThemeResolver.Pass(resolver: resolver, traits: traits)
+        _ = pass.run()
+        let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
+        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
+        let themes = resolver.themeIDsByFile()
+        let constants = pass.constants.keys.sorted().compactMap { name -> ResolvedConstant? in
+            guard let syntax = pass.constants[name], let value = pass.constantValue(name) else { return nil }
+            var reference: String?
+            if case .reference(let target) = syntax.object.content { reference = target }
+            return ResolvedConstant(name: name, value: value, themeID: themes[syntax.location.file] ?? "",
+                                    location: syntax.location, reference: reference)
+        }
+        return Checked(value: constants, diagnostics: all)
+    }
+
+    /// Every instance id, class and constant name the theme and its ancestors define in any file.
+    public func names(ofThemeAt path: String) -> Checked<ThemeNames> {
+        guard let (resolver, diagnostics) = resolver(forThemeAt: path) else {
+            return Checked(value: nil, diagnostics: loadFailure(path))
+        }
+        let chain = resolver.chain
+        var names = ThemeNames()
+        for theme in chain {
+            for file in theme.files {
+                for constant in file.constants { names.constants[constant.name] = constant.object.type }
+                for definition in file.classes { names.classes.insert(definition.name) }
+                for instance in file.instances where names.instances[instance.id] == nil {
+                    names.instances[instance.id] = instance.component
+                }
+            }
+        }
+        return Checked(value: names, diagnostics: diagnostics)
+    }
+}
+
+extension ThemeResolver {
+    /// Configuration file path (as locations spell it) to the id of the theme holding it.
+    func themeIDsByFile() -> [String: String] {
+        var map: [String: String] = [:]
+        for theme in chain {
+            let id = theme.info?.id ?? ""
+            for file in theme.files {
+                for constant in file.constants { map[constant.location.file] = id }
+                for definition in file.classes { map[definition.location.file] = id }
+                for instance in file.instances { map[instance.location.file] = id }
+            }
+        }
+        return map
+    }
+
+    /// Provenance of one instance: a normal pass (so tables, checks and diagnostics are exactly
+    /// those of `resolve`), then a walk of the instance's definitions that keeps the history.
+    func explain(_ id: String, traits: TraitSet) -> InstanceExplanation? {
+        var pass = Pass(resolver: self, traits: traits)
+        let instances = pass.run()
+        guard let resolved = instances.first(where: { $0.id == id }) else { return nil }
+
+        // Which theme and layer each element belongs to.
+        struct Place { var themeID: String; var file: ConfigurationFile }
+        var places: [ObjectIdentifier: Place] = [:]
+        var definitions: [(InstanceSyntax, Place)] = []
+        for theme in chain {
+            for file in theme.files {
+                let place = Place(themeID: theme.info?.id ?? "", file: file)
+                for definition in file.classes { places[ObjectIdentifier(definition)] = place }
+                if file.qualifiers.applies(in: traits) {
+                    for instance in file.instances where instance.id == id { definitions.append((instance, place)) }
+                }
+            }
+        }
+        // Classes by name as this pass sees them (the final definitions for these traits).
+        struct Occurrence { var operation: OperationSyntax; var origin: OperationOrigin; var history: [Occurrence] }
+        var classMemo: [String: [(OperationSyntax, [String], ClassSyntax)]] = [:]
+        func classOperations(_ name: String, visiting: [String]) -> [(OperationSyntax, [String], ClassSyntax)] {
+            guard let definition = pass.classes[name], !visiting.contains(name) else { return [] }
+            if let memo = classMemo[name] { return memo }
+            var list = OperationList<(OperationSyntax, [String], ClassSyntax)>()
+            for inner in definition.classes {
+                for (operation, path, owner) in classOperations(inner, visiting: visiting + [name]) {
+                    list.add((operation, [name] + path, owner), identity: operation.identity)
+                }
+            }
+            for operation in definition.operations { list.add((operation, [name], definition), identity: operation.identity) }
+            classMemo[name] = list.elements
+            return list.elements
+        }
+
+        let component = resolved.component
+        var list = OperationList<Occurrence>()
+        func add(_ occurrence: Occurrence) {
+            var occurrence = occurrence
+            // added once to learn what it replaces, then again carrying that history
+            if let replaced = list.add(occurrence, identity: occurrence.operation.identity) {
+                occurrence.history = [replaced] + replaced.history
+                list.add(occurrence, identity: occurrence.operation.identity)
+            }
+        }
+        var explainedDefinitions: [InstanceExplanation.Definition] = []
+        for (definition, place) in definitions where definition.component == component {
+            explainedDefinitions.append(.init(themeID: place.themeID, layer: place.file.fileName, location: definition.location,
+                                              classes: definition.classes))
+            for name in definition.classes {
+                for (operation, path, owner) in classOperations(name, visiting: []) {
+                    let ownerPlace = places[ObjectIdentifier(owner)] ?? place
+                    let origin = OperationOrigin(themeID: ownerPlace.themeID, layer: ownerPlace.file.fileName,
+                                                 layerQualifiers: ownerPlace.file.qualifiers, location: operation.location,
+                                                 source: .class(name: path.last ?? name, path: path),
+                                                 instanceLocation: definition.location)
+                    add(Occurrence(operation: operation, origin: origin, history: []))
+                }
+            }
+            for operation in definition.operations {
+                let origin = OperationOrigin(themeID: place.themeID, layer: place.file.fileName, layerQualifiers: place.file.qualifiers,
+                                             location: operation.location, source: .instance, instanceLocation: definition.location)
+                add(Occurrence(operation: operation, origin: origin, history: []))
+            }
+        }
+
+        func trails(_ operation: OperationSyntax) -> [ConstantTrail] {
+            let themes = themeIDsByFile()
+            return operation.params.sorted { $0.name < $1.name }.compactMap { param -> ConstantTrail? in
+                var steps: [ConstantTrail.Step] = []
+                var object = param.object
+                while case .reference(let name) = object.content, let constant = pass.constants[name],
+                      !steps.contains(where: { $0.constant == name }) {
+                    steps.append(.init(constant: name, location: constant.location, themeID: themes[constant.location.file] ?? ""))
+                    object = constant.object
+                }
+                return steps.isEmpty ? nil : ConstantTrail(param: param.name, steps: steps)
+            }
+        }
+        var operations: [ExplainedOperation] = []
+        for occurrence in list.elements {
+            guard check(occurrence.operation, component: component),
+                  let params = pass.params(of: occurrence.operation, component: component) else { continue }
+            let overridden = occurrence.history.map { earlier in
+                OverriddenOperation(origin: earlier.origin, params: pass.params(of: earlier.operation, component: component),
+                                    constants: trails(earlier.operation))
+            }
+            operations.append(ExplainedOperation(
+                operation: ResolvedOperation(name: occurrence.operation.name, state: occurrence.operation.state, params: params),
+                origin: occurrence.origin, constants: trails(occurrence.operation), overridden: overridden))
+        }
+        return InstanceExplanation(theme: chain.last?.info ?? ThemeInfo(id: "", name: ""), traits: traits, id: id,
+                                   component: component, definitions: explainedDefinitions, operations: operations)
+    }
+}

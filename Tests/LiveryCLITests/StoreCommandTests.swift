@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `livery pack`, `catalog`, `serve`, `install`, `list`, `uninstall`: the README's path, run as a
+/// newcomer would, against `livery serve` on a free loopback port.
+@Suite struct StoreCommandTests {
+    @Test func packCatalogServeInstallListUninstall() throws {
+        let scratch = NSTemporaryDirectory() + "livery-store-cli-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let theme = scratch + "/Ocean.theme"
+        try FileManager.default.createDirectory(atPath: scratch + "/store", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Livery.root + "/Themes/Light.theme", toPath: theme)
+        try Data(#"<theme-info id="com.acme.ocean" name="Ocean" version="1.2.0" parent="com.livery.base"/>"#.utf8)
+            .write(to: URL(fileURLWithPath: theme + "/Info.xml"))
+
+        let pack = try Livery.run(["pack", theme, "--themes", "Themes", "--output", scratch + "/store/ocean.liverypkg"])
+        #expect(pack.status == 0, "\(pack.stderr)")
+        #expect(pack.stdout.hasPrefix("packed com.acme.ocean 1.2.0, parent com.livery.base >= 1.0.0: 3 files"))
+
+        // livery serve on port 0 prints the URL it bound.
+        let server = Process()
+        server.executableURL = Livery.executable
+        server.arguments = ["serve", scratch + "/store", "--port", "0"]
+        let out = Pipe()
+        server.standardOutput = out
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let line = try #require(Self.firstLine(of: out.fileHandleForReading, within: 30), "livery serve printed nothing")
+        let base = try #require(line.range(of: "http://127.0.0.1:[0-9]+", options: .regularExpression).map { String(line[$0]) })
+
+        let catalog = try Livery.run(["catalog", scratch + "/store", "--base-url", base])
+        #expect(catalog.status == 0, "\(catalog.stderr)")
+        #expect(catalog.stdout.contains("com.acme.ocean  1.2.0"))
+        #expect(catalog.stdout.contains("wrote \(scratch)/store/catalog.json with 1 product"))
+
+        let installed = scratch + "/Downloads"
+        let install = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes"])
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stdout == "installed com.acme.ocean 1.2.0 in \(installed)\n")
+        #expect(install.stderr.isEmpty, "no progress bar without a terminal")
+
+        let list = try Livery.run(["list", installed])
+        #expect(list.status == 0)
+        #expect(list.stdout == """
+            id              version  parent           type   compiled
+            com.acme.ocean  1.2.0    com.livery.base  theme  yes
+
+            """)
+
+        let bad = try Livery.run(["install", scratch + "/store/catalog.json", "--into", installed])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("error: invalid package: not a zip archive"))
+
+        let uninstall = try Livery.run(["uninstall", "com.acme.ocean", "--from", installed])
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(uninstall.stdout == "uninstalled com.acme.ocean 1.2.0 from \(installed)\n")
+        #expect(try Livery.run(["list", installed]).stdout == "no themes installed in \(installed)\n")
+    }
+
+    /// Reads until the first newline, for at most `seconds`.
+    static func firstLine(of handle: FileHandle, within seconds: Double) -> String? {
+        let result = LineBox()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var data = Data()
+            while !data.contains(0x0A) {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                data.append(chunk)
+            }
+            result.set(String(decoding: data, as: UTF8.self))
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return result.get()
+    }
+}
+
+private final class LineBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: String?
+    func set(_ new: String) { lock.lock(); value = new; lock.unlock() }
+    func get() -> String? { lock.lock(); defer { lock.unlock() }; return value }
+}

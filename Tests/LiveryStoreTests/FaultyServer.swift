@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A deliberately misbehaving HTTP/1.1 server on loopback, on raw sockets, for the network fault
+/// tests: `/drop/NAME` sends half the file and closes the connection, `/stall/NAME` sends half then
+/// nothing for 10 s, `/trickle/NAME` sends 64 bytes every 50 ms.
+///
+/// Why not Hummingbird: a response body abandoned half-way (which is the whole point here) leaves
+/// NIO's async writer unfinished, and debug builds of NIO trap on that. Here the faults are
+/// exactly what the tests ask for and nothing else.
+final class FaultyServer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let folder: String
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(folder: String) throws {
+        self.folder = folder
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listener, socketAddress, length) == 0 && listen(listener, 16) == 0
+                    && getsockname(listener, socketAddress, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        self.listener = listener
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while !isStopped {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            Thread.detachNewThread { [self] in
+                serve(connection)
+                close(connection)
+            }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var request: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.contains(0x0A) || !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
+            let count = read(connection, &buffer, buffer.count)
+            guard count > 0, request.count < 65_536 else { return }
+            request += buffer[0..<count]
+        }
+        let requestLine = String(decoding: request.prefix { $0 != 0x0D }, as: UTF8.self)
+        let target = requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        let parts = target.split(separator: "/").map(String.init)
+        guard parts.count == 2, !parts[1].contains(".."),
+              let data = FileManager.default.contents(atPath: folder + "/" + parts[1]) else {
+            _ = send(connection, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            return
+        }
+        let bytes = [UInt8](data)
+        let half = bytes.count / 2
+        guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n".utf8)) else { return }
+        switch parts[0] {
+        case "drop":
+            _ = send(connection, Array(bytes[..<half]))
+        case "stall":
+            guard send(connection, Array(bytes[..<half])) else { return }
+            for _ in 0..<100 where !isStopped { usleep(100_000) }
+            _ = send(connection, Array(bytes[half...]))
+        case "trickle":
+            var offset = 0
+            while offset < bytes.count, !isStopped {
+                let end = min(offset + 64, bytes.count)
+                guard send(connection, Array(bytes[offset..<end])) else { return }
+                offset = end
+                usleep(50_000)
+            }
+        default:
+            return
+        }
+    }
+
+    /// Writes everything, without SIGPIPE when the client has gone (it usually has, on purpose).
+    private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return false }
+            sent += count
+        }
+        return true
+    }
+}

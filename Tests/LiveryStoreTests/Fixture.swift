@@ -1,0 +1,217 @@
+import Foundation
+import Hummingbird
+import Logging
+import Livery
+@testable import LiveryStore
+import LiveryXML
+import NIOCore
+import Testing
+import ZIPFoundation
+
+enum Repository {
+    static let root: String = {
+        var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(3)
+        return components.joined(separator: "/")
+    }()
+    static let themes = root + "/Themes"
+}
+
+/// A scratch world for one test: theme sources, a packages folder served over HTTP, an
+/// installed folder, a theme manager seeing the bundled sample themes and the installed folder.
+final class Fixture: @unchecked Sendable {
+    let root: String
+    var sources: String { root + "/sources" }
+    var packages: String { root + "/packages" }
+    var installed: String { root + "/installed" }
+
+    init() throws {
+        root = NSTemporaryDirectory() + "livery-store-\(UUID().uuidString)"
+        for folder in [sources, packages, installed] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    // MARK: Themes and packages
+
+    /// A theme folder: Info.xml plus a palette that redefines Base's brand colour.
+    @discardableResult
+    func makeTheme(id: String, version: String = "1.0.0", parent: String? = "com.livery.base", brand: String = "#0077BE",
+                   extraFiles: [String: String] = [:]) throws -> String {
+        // Each in its own folder: a theme's siblings are searched for its parent.
+        let folder = sources + "/\(id)-\(version)/\(id).theme"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let parentAttribute = parent.map { " parent=\"\($0)\"" } ?? ""
+        try write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <theme-info id="\(id)" name="\(id.split(separator: ".").last!.capitalized)" version="\(version)"\(parentAttribute)>
+              <description>A test theme.</description>
+            </theme-info>
+            """, to: folder + "/Info.xml")
+        try write("""
+            <theme>
+              <constants>
+                <color name="brand">\(brand)</color>
+              </constants>
+            </theme>
+            """, to: folder + "/Palette.xml")
+        for (name, text) in extraFiles { try write(text, to: folder + "/" + name) }
+        return folder
+    }
+
+    /// Packs a theme with `livery pack`'s code into the packages folder.
+    @discardableResult
+    func pack(_ folder: String, name: String? = nil) throws -> String {
+        let output = packages + "/" + (name ?? (((folder as NSString).deletingLastPathComponent) as NSString).lastPathComponent + ".liverypkg")
+        let workspace = ThemeWorkspace(searchPaths: [Repository.themes, installed],
+                                       themeExtensions: ["theme", "purchasedTheme"])
+        let result = PackageBuilder.pack(themeAt: folder, workspace: workspace, output: output)
+        try #require(result.value != nil, "\(result.diagnostics)")
+        return output
+    }
+
+    /// A package written by hand: content files with a correct manifest (for contents that
+    /// `livery pack` would refuse, such as an invalid theme or a missing parent).
+    @discardableResult
+    func handMadePackage(name: String, type: String = "theme", id: String, version: String = "1.0.0",
+                         parent: PackageManifest.Dependency? = nil, content: [String: String]) throws -> String {
+        var zip = RawZip()
+        var files: [PackageManifest.File] = []
+        for (path, text) in content.sorted(by: { $0.key < $1.key }) {
+            let data = Data(text.utf8)
+            files.append(.init(path: "content/" + path, size: Int64(data.count), sha256: Hashing.sha256(data)))
+        }
+        let manifest = PackageManifest(type: type, id: id, name: id, version: version, parent: parent, files: files)
+        zip.add("manifest.json", try manifest.encoded())
+        for (path, text) in content.sorted(by: { $0.key < $1.key }) { zip.add("content/" + path, text) }
+        let output = packages + "/" + name
+        try zip.bytes().write(to: URL(fileURLWithPath: output))
+        return output
+    }
+
+    /// A hostile zip: manifest built from the given entries (so only the hostile part fails).
+    @discardableResult
+    func hostilePackage(name: String, id: String = "com.acme.hostile", build: (inout RawZip) -> Void) throws -> String {
+        // Kept out of the packages folder: `livery catalog` (rightly) refuses to list them.
+        try FileManager.default.createDirectory(atPath: root + "/hostile", withIntermediateDirectories: true)
+        var entries = RawZip()
+        build(&entries)
+        var files: [PackageManifest.File] = []
+        var seen = Set<String>()
+        for entry in entries.entries where !entry.symlink && seen.insert(entry.name).inserted {
+            files.append(.init(path: entry.name, size: Int64(entry.declaredSize.map(Int.init) ?? entry.data.count),
+                               sha256: Hashing.sha256(entry.data)))
+        }
+        let manifest = PackageManifest(type: "theme", id: id, name: id, version: "1.0.0",
+                                       parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), files: files)
+        var zip = RawZip()
+        zip.add("manifest.json", try manifest.encoded())
+        zip.entries += entries.entries
+        let output = root + "/hostile/" + name
+        try zip.bytes().write(to: URL(fileURLWithPath: output))
+        return output
+    }
+
+    static var validInfo: String { #"<theme-info id="com.acme.hostile" name="Hostile" version="1.0.0" parent="com.livery.base"/>"# }
+
+    func catalog(baseURL: String) throws -> LiveryStore.Catalog {
+        try CatalogBuilder.build(packagesIn: packages, baseURL: baseURL)
+    }
+
+    // MARK: Runtime
+
+    @MainActor
+    func makeManager() -> ThemeManager {
+        ThemeManager(configuration: LiveryConfiguration(
+            defaultThemeID: "com.livery.light", searchPaths: [Repository.themes, installed],
+            themeExtensions: ["theme", "purchasedTheme"]))
+    }
+
+    func makeStore(manager: ThemeManager?, catalogURL: String? = nil, handlers: [any ContentHandler] = [],
+                   timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
+                   limits: ExtractionLimits = .default) async throws -> ThemeStore {
+        try await ThemeStore(installedFolder: installed, catalogURL: catalogURL, manager: manager,
+                             bundledSearchPaths: [Repository.themes], handlers: handlers, timeouts: timeouts, limits: limits)
+    }
+
+    // MARK: Snapshots
+
+    /// Every file and folder in the installed folder with a hash of its bytes, except the
+    /// store's own work folder, whose transient parts must be empty.
+    func snapshot() throws -> [String: String] {
+        var result: [String: String] = [:]
+        let base = URL(fileURLWithPath: installed).resolvingSymlinksInPath().path
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [:] }
+        while let relative = enumerator.nextObject() as? String {
+            if relative == ProductInstaller.workFolderName || relative.hasPrefix(ProductInstaller.workFolderName + "/") {
+                continue
+            }
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder)
+            result[relative] = isFolder.boolValue ? "folder" : Hashing.sha256(try Data(contentsOf: URL(fileURLWithPath: base + "/" + relative)))
+        }
+        return result
+    }
+
+    /// No download, staging, trash or journal left behind.
+    func workFolderIsClean() -> Bool {
+        let work = installed + "/" + ProductInstaller.workFolderName
+        let transient = ["downloads", "staging", "trash"].flatMap {
+            (try? FileManager.default.contentsOfDirectory(atPath: work + "/" + $0)) ?? []
+        }
+        return transient.isEmpty && !FileManager.default.fileExists(atPath: work + "/journal.json")
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+// MARK: - A real HTTP server on loopback
+
+/// Serves the packages folder like `livery serve`, plus routes that misbehave on purpose:
+/// `/drop/NAME` (closes the connection half-way), `/stall/NAME` (sends half, then nothing for
+/// 10 s), `/trickle/NAME` (64 bytes every 50 ms).
+enum TestServer {
+    static func withServer<Result: Sendable>(folder: String, _ body: @Sendable (String) async throws -> Result) async throws -> Result {
+        let router = Router()
+        router.add(middleware: FileMiddleware(folder, searchForIndexHtml: false))
+        // The misbehaving routes redirect to a raw-socket server (see FaultyServer for why).
+        let faulty = try FaultyServer(folder: folder)
+        defer { faulty.stop() }
+        for fault in ["drop", "stall", "trickle"] {
+            router.get("/\(fault)/:name") { _, context in
+                let name = try context.parameters.require("name")
+                return Response(status: .found,
+                                headers: [.location: "http://127.0.0.1:\(faulty.port)/\(fault)/\(name)", .contentLength: "0"])
+            }
+        }
+        let ports = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "livery-store-tests")
+        logger.logLevel = .critical
+        let app = Application(router: router,
+                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
+                              logger: logger)
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { server.cancel() }
+        let port = try await withThrowingTaskGroup(of: Int?.self) { group in
+            group.addTask { await ports.stream.first { _ in true } }
+            group.addTask {
+                try await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        guard let port, port > 0 else { throw StoreError.network("the test server did not start") }
+        let result = try await body("http://127.0.0.1:\(port)")
+        server.cancel()
+        _ = await server.result
+        return result
+    }
+
+}

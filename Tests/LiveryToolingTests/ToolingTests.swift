@@ -1,0 +1,190 @@
+import Foundation
+import LiveryModel
+@testable import LiveryTooling
+import LiveryXML
+import Testing
+
+@Suite struct DiffTests {
+    let scratch: Scratch
+
+    init() throws {
+        scratch = try Scratch([
+            "Old.theme/Info.xml": Scratch.info("app", parent: nil),
+            "Old.theme/A.xml": """
+            <theme><instances>
+              <uiview id="kept"><operation name="alpha"><param name="value"><float>1</float></param></operation>
+                <operation name="hidden"><param name="value"><bool>false</bool></param></operation></uiview>
+              <uilabel id="gone"><operation name="text"><param name="text"><string>bye</string></param></operation></uilabel>
+            </instances></theme>
+            """,
+            "New.theme/Info.xml": "<theme-info id=\"app\" name=\"app\" version=\"1.1.0\"/>",
+            "New.theme/A.xml": """
+            <theme><instances>
+              <uiview id="kept"><operation name="alpha"><param name="value"><float>0.5</float></param></operation>
+                <operation name="cornerRadius"><param name="radius"><float>4</float></param></operation></uiview>
+              <uibutton id="fresh"><operation name="title"><param name="text"><string>hi</string></param></operation></uibutton>
+            </instances></theme>
+            """,
+            "New.theme/A~dark.xml": """
+            <theme><instances><uiview id="kept"><operation name="alpha"><param name="value"><float>0.25</float></param></operation></uiview></instances></theme>
+            """,
+        ])
+    }
+
+    @Test func listsAddedRemovedAndChangedWithWhereTheyHappen() throws {
+        let workspace = ThemeWorkspace()
+        let old = try ThemeSource.variants(at: scratch("Old.theme"), workspace: workspace).unwrap()
+        let new = try ThemeSource.variants(at: scratch("New.theme"), workspace: workspace).unwrap()
+        let diff = ThemeDiff.compare(old, new)
+        #expect(diff.traitSets.count == 2)
+        let lines = diff.text(oldLabel: "Old.theme", newLabel: "New.theme").split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "--- Old.theme (app 1.0.0)",
+            "+++ New.theme (app 1.1.0)",
+            "compared 2 trait sets",
+            "+ fresh (uibutton)  [all traits]",
+            "- gone (uilabel)  [all traits]",
+            "~ kept.alpha: float 1 -> float 0.5  [without dark]",
+            "~ kept.alpha: float 1 -> float 0.25  [with dark]",
+            "+ kept.cornerRadius: float 4  [all traits]",
+            "- kept.hidden: bool false  [all traits]",
+            "6 changes: 1 instance added, 1 instance removed, 1 operation added, 1 operation removed, 2 operations changed",
+        ])
+        let one = ThemeDiff.compare(old, new, traits: TraitSet(appearance: .dark))
+        #expect(one.traitSets == [TraitSet(appearance: .dark)])
+        #expect(one.changes.first { $0.kind == .operationChanged }?.new == [Param(name: "value", value: .float(0.25))])
+        let json = diff.json().rendered(pretty: false)
+        #expect(json.contains(#""kind":"instance-added","instance":"fresh","component":"uibutton""#))
+        #expect(json.contains(#""old":{"value":{"float":1}},"new":{"value":{"float":0.25}},"scope":"with dark""#))
+        #expect(ThemeDiff.compare(old, old).isEmpty && ThemeDiff.compare(old, old).summary == "no differences")
+    }
+
+    @Test func compiledFilesAndBrokenInputs() throws {
+        let broken = ThemeSource.variants(at: scratch("Nope.theme"), workspace: ThemeWorkspace())
+        #expect(broken.value == nil && broken.diagnostics.hasErrors)
+        try Data("not a compiled theme".utf8).write(to: URL(fileURLWithPath: scratch("bad.livery")))
+        let bad = ThemeSource.variants(at: scratch("bad.livery"), workspace: ThemeWorkspace())
+        #expect(bad.diagnostics.first?.code == "compiled-invalid")
+        #expect(throws: TraitParseError.self) { try ThemeSource.traits("ipad,tv") }
+        #expect(try ThemeSource.traits(" iPad , dark ") == TraitSet(idiom: .ipad, appearance: .dark))
+    }
+}
+
+@Suite struct SwiftIdentifierTests {
+    @Test(arguments: [
+        ("button_cancel_action", "buttonCancelAction"), ("chat.header-title", "chatHeaderTitle"),
+        ("URLField", "urlField"), ("Button", "button"), ("2fa_code", "_2faCode"), ("label", "label"), ("___", "_"),
+    ])
+    func swiftNames(_ pair: (String, String)) {
+        #expect(SwiftIdentifiers.swiftName(pair.0) == pair.1)
+    }
+
+    @Test func generatesGroupedIdentifiersClassesConstantsAndStringShorthands() {
+        let names = ThemeNames(instances: ["button_send": "uibutton", "label_title": "uilabel", "buttonSend": "uibutton",
+                                           "default": "chatbubble"],
+                               classes: ["rounded"], constants: ["brand": .color])
+        let source = SwiftIdentifiers().generate(names, themes: ["com.acme.dark"])
+        #expect(source.contains("// Generated by `livery generate-swift` from com.acme.dark."))
+        #expect(source.contains("    enum UIButton {\n        /// `buttonSend`\n        static let buttonSend = \"buttonSend\"\n        /// `button_send`\n        static let buttonSend_2 = \"button_send\"\n    }"))
+        #expect(source.contains("    enum Chatbubble {\n        /// `default`\n        static let `default` = \"default\"\n    }"))
+        #expect(source.contains("enum ThemeClasses {\n    static let rounded = \"rounded\"\n}"))
+        #expect(source.contains("    /// a color\n    static let brand = \"brand\""))
+        #expect(source.contains("extension String {"))
+        #expect(source.contains("    static let labelTitle = ThemeIdentifiers.UILabel.labelTitle"))
+        let public_ = SwiftIdentifiers(accessLevel: .public, stringExtension: false).generate(names, themes: ["x"])
+        #expect(public_.contains("public enum ThemeIdentifiers {") && public_.contains("public static let labelTitle"))
+        #expect(!public_.contains("extension String"))
+    }
+}
+
+@Suite struct PreviewTests {
+    @Test func drawsEveryInstanceWithPaletteValuesAndInlinedImages() throws {
+        let workspace = ThemeWorkspace()
+        let side = try PreviewSide.load(themeAt: Samples.theme("Dark"), traits: TraitSet(appearance: .dark), scale: 2,
+                                        workspace: workspace).unwrap()
+        let html = PreviewPage.render([side])
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        for instance in side.theme.instances {
+            #expect(html.contains("id=\"\(instance.id)\""), "\(instance.id)")
+        }
+        #expect(html.contains("<section><h2>Constants <small>\(side.constants.count)</small></h2>"))
+        #expect(html.contains("<div class=\"constant-name\">brand</div>"))
+        #expect(html.contains("<section><h2>uibutton"))
+        #expect(html.contains("data:image/png;base64,iVBORw0KGgo"), "images are inlined as PNG data URIs")
+        #expect(html.contains("<figcaption>highlighted</figcaption>"), "per-state variants are drawn")
+        #expect(html.contains("border-radius:6px"))
+        #expect(html.contains("font-family:&#39;Helvetica Neue&#39;"))
+        #expect(!html.contains("<script") && !html.contains("src=\"http") && !html.contains("url(http"), "self-contained")
+        #expect(!html.contains("class=\"card differs"), "one column has nothing to compare")
+    }
+
+    @Test func comparesTwoSidesAndOutlinesDifferences() throws {
+        let workspace = ThemeWorkspace()
+        let light = try PreviewSide.load(themeAt: Samples.theme("Light"), traits: .none, scale: 1, workspace: workspace).unwrap()
+        let dark = try PreviewSide.load(themeAt: Samples.theme("Dark"), traits: .none, scale: 1, workspace: workspace).unwrap()
+        let html = PreviewPage.render([light, dark])
+        #expect(html.contains("<div class=\"row compare\">"))
+        #expect(html.contains("class=\"card differs\" id=\"button_send\""))
+        #expect(html.contains("<tr class=\"changed\"><th>backgroundColor</th>"))
+        #expect(html.contains("class=\"constant differs\"><div class=\"constant-name\">brand</div>"))
+        #expect(html.contains("instances differ"))
+        let same = PreviewPage.render([light, light])
+        #expect(!same.contains("class=\"card differs\""))
+        #expect(PreviewPage.escape("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;")
+    }
+}
+
+@Suite struct SARIFTests {
+    @Test func logHasRulesResultsAndRegions() throws {
+        let diagnostics: [Diagnostic] = [
+            .error("operation-unknown", "unknown operation 'x'", at: SourceLocation(file: "./My Themes/A.theme/Chat.xml", line: 4, column: 7)),
+            .warning("asset-unused", "asset 'old' is never used", at: SourceLocation(file: "A.theme/assets/old.png")),
+        ]
+        let text = SARIF.log(diagnostics).rendered()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["version"] as? String == "2.1.0")
+        let run = try #require((object["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "livery")
+        #expect((driver["rules"] as? [[String: Any]])?.map { $0["id"] as? String } == ["asset-unused", "operation-unknown"])
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.map { $0["level"] as? String } == ["error", "warning"])
+        #expect(results[0]["ruleIndex"] as? Int == 1)
+        let physical = try #require(((results[0]["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
+        #expect((physical["artifactLocation"] as? [String: Any])?["uri"] as? String == "My%20Themes/A.theme/Chat.xml")
+        #expect((physical["region"] as? [String: Any])?["startLine"] as? Int == 4)
+        #expect((physical["region"] as? [String: Any])?["startColumn"] as? Int == 7)
+        let second = ((results[1]["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any]
+        #expect(second?["region"] == nil, "a whole-file finding has no region")
+    }
+}
+
+@Suite struct WatcherAndProgressTests {
+    @Test func snapshotsNoticeSavesAdditionsAndRemovals() throws {
+        let scratch = try Scratch(["A.theme/Info.xml": Scratch.info("a"), "A.theme/Chat.xml": "<theme/>"])
+        let watcher = SourceWatcher(roots: [scratch("A.theme")], interval: 0.01)
+        #expect(watcher.poll() == nil)
+        try scratch.write(["A.theme/Chat.xml": "<theme></theme>"])
+        #expect(watcher.poll() == [scratch("A.theme/Chat.xml")])
+        #expect(watcher.poll() == nil)
+        try scratch.write(["A.theme/assets/x.png": "png"])
+        try FileManager.default.removeItem(atPath: scratch("A.theme/Chat.xml"))
+        #expect(watcher.poll() == [scratch("A.theme/Chat.xml"), scratch("A.theme/assets/x.png")])
+        let before = SourceSnapshot.take([scratch("A.theme")])
+        #expect(before.files.count == 2 && before.changes(since: before).isEmpty)
+    }
+
+    @Test func progressDrawsInPlaceOnlyWhenEnabled() {
+        final class Sink: @unchecked Sendable { var text = "" }
+        let sink = Sink()
+        let line = ProgressLine(enabled: true) { sink.text += $0 }
+        line.update(1, of: 4, "validating A.theme")
+        line.finish()
+        #expect(sink.text == "\r\u{1B}[K[######------------------] 1/4 validating A.theme\r\u{1B}[K")
+        let off = Sink()
+        let quiet = ProgressLine(enabled: false) { off.text += $0 }
+        quiet.update(1, of: 4, "x")
+        quiet.finish()
+        #expect(off.text.isEmpty)
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import LiveryModel
+import LiveryTooling
+import LiveryXML
+
+/// Provenance: why an instance looks as it does.
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show where each effective operation of an instance comes from.",
+        discussion: """
+        For every effective operation: its value, the theme, file:line, instance or class and layer \
+        it is written in, the constants its value comes through, and what it overrode. Exits 1 when \
+        the theme has errors or no such instance for the traits.
+        """)
+
+    @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
+    var theme: String
+
+    @Argument(help: ArgumentHelp("An instance identifier, e.g. button_send.", valueName: "IDENTIFIER"))
+    var identifier: String
+
+    @Option(help: ArgumentHelp("Active traits, comma-separated (e.g. ipad,dark).", valueName: "T,T"))
+    var traits: String?
+
+    @OptionGroup var themes: ThemeOptions
+
+    @Option(help: "Output as text or JSON (on stdout).")
+    var format: OutputFormat = .text
+
+    func validate() throws {
+        do { _ = try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
+    }
+
+    func run() throws {
+        let traitSet = try ThemeSource.traits(traits)
+        let workspace = themes.workspace()
+        let result = workspace.explain(themeAt: theme, identifier: identifier, traits: traitSet)
+        DiagnosticPrinter().print(result.diagnostics)
+        guard let explanation = result.value else {
+            if !result.diagnostics.hasErrors {
+                let known = workspace.resolve(themeAt: theme, traits: traitSet).value?.instances.map(\.id) ?? []
+                let hint = closest(to: identifier, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                writeError("error: no instance '\(identifier)' in \(theme) with \(traitSet.tags.isEmpty ? "no traits" : "traits \(traitSet)")\(hint)\n")
+            }
+            throw ExitCode.failure
+        }
+        switch format {
+        case .text: print(ExplainText.render(explanation), terminator: "")
+        case .json: print(ExplainText.json(explanation).rendered())
+        }
+    }
+}
+
+/// Output of the reporting commands (diagnostics keep their own `--format`).
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+/// The candidate nearest by edit distance, when it is near enough to be a typo.
+func closest(to word: String, in candidates: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+    let target = Array(word)
+    let scored = candidates.map { ($0, distance(target, Array($0))) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+    guard let (best, score) = scored, score <= max(2, word.count / 3) else { return nil }
+    return best
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import LiveryModel
+import LiveryTooling
+import LiveryXML
+
+/// Typed identifiers: Swift constants for what themes define, so typos fail to compile.
+struct GenerateSwift: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate-swift",
+        abstract: "Write Swift constants for the instance identifiers, classes and constants of themes.",
+        discussion: """
+        Validates the themes first (every trait set) and writes nothing when they have errors. \
+        Instance identifiers are grouped by component type (ThemeIdentifiers.UIButton.buttonSend) and \
+        also added to String, so `applicator.style(button, as: .buttonSend)` compiles and a typo does \
+        not. The file is only rewritten when its content changes. Exits 0 / 1.
+        """)
+
+    @Argument(help: ArgumentHelp("Theme folders, or folders holding theme folders.", valueName: "THEME"))
+    var paths: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The Swift file to write.", valueName: "FILE"))
+    var output: String
+
+    @Option(help: "Access level of the generated declarations.")
+    var accessLevel: AccessLevel = .internal
+
+    @Flag(help: "Leave out the `extension String` shorthands.")
+    var noStringExtension = false
+
+    @OptionGroup var themes: ThemeOptions
+
+    @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
+    var format: DiagnosticFormat = .text
+
+    enum AccessLevel: String, ExpressibleByArgument, CaseIterable {
+        case `internal`, `public`
+    }
+
+    func run() throws {
+        let workspace = themes.workspace()
+        let diagnostics = workspace.validate(paths: paths)
+        DiagnosticPrinter(format: format).print(diagnostics)
+        if diagnostics.hasErrors { throw ExitCode.failure }
+        let folders = paths.flatMap { workspace.isThemeFolder($0) ? [$0] : workspace.themeFolders(in: $0) }
+        var names = ThemeNames()
+        var ids: [String] = []
+        for folder in folders {
+            let result = workspace.names(ofThemeAt: folder)
+            guard let found = result.value else {
+                DiagnosticPrinter(format: format).print(result.diagnostics)
+                throw ExitCode.failure
+            }
+            names.instances.merge(found.instances) { first, _ in first }
+            names.classes.formUnion(found.classes)
+            names.constants.merge(found.constants) { first, _ in first }
+            if let id = workspace.chain(ofThemeAt: folder).value?.last?.info.id { ids.append(id) }
+        }
+        let generator = SwiftIdentifiers(accessLevel: accessLevel == .public ? .public : .internal,
+                                         stringExtension: !noStringExtension)
+        let source = generator.generate(names, themes: ids)
+        if FileManager.default.contents(atPath: output).map({ String(decoding: $0, as: UTF8.self) }) != source {
+            do {
+                try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try source.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                writeError("\(output): error: cannot write the file: \(error.localizedDescription)\n")
+                throw ExitCode.failure
+            }
+        }
+        if format == .text {
+            print("wrote \(output): \(names.instances.count) identifiers, \(names.classes.count) classes, \(names.constants.count) constants from \(ids.count) theme\(ids.count == 1 ? "" : "s")")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import LiveryStore
+
+struct Install: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Download, verify and install a theme package into a folder of installed themes.",
+        discussion: """
+        SOURCE is a package file, a package URL, or a catalog URL (…/catalog.json) with --id. \
+        From a catalog the download's size and SHA-256 are checked against it. The package is \
+        unpacked with caps into a staging folder, every file is checked against the manifest, the \
+        theme is validated against its installed or bundled parent (--themes) and compiled, then \
+        moved into DIR as <id>.purchasedTheme with <id>.livery beside it. On any failure DIR is \
+        left exactly as it was. Installing a newer version updates the installed one.
+        """)
+
+    @Argument(help: ArgumentHelp("A .liverypkg file, a package URL, or a catalog URL with --id.", valueName: "URL_OR_FILE"))
+    var source: String
+
+    @Option(help: ArgumentHelp("The installed-themes folder.", valueName: "DIR"))
+    var into: String
+
+    @Option(help: ArgumentHelp("The product to install from a catalog URL.", valueName: "ID"))
+    var id: String?
+
+    @Option(name: .customLong("themes"), help: ArgumentHelp("A folder of bundled themes, searched for parents (repeatable).", valueName: "DIR"))
+    var bundled: [String] = []
+
+    @Option(help: ArgumentHelp("Seconds without data before a download fails.", valueName: "SECONDS"))
+    var timeout: Int = 20
+
+    func run() async throws {
+        let store: ThemeStore
+        let isURL = source.hasPrefix("http://") || source.hasPrefix("https://")
+        let isCatalog = isURL && source.hasSuffix(".json")
+        if isCatalog, id == nil { throw ValidationError("a catalog URL needs --id ID") }
+        do {
+            store = try await ThemeStore(installedFolder: into, catalogURL: isCatalog ? source : nil,
+                                         bundledSearchPaths: bundled, timeouts: StoreTimeouts(idle: .seconds(timeout)))
+            for action in store.recoveryActions { print("recovered: \(action)") }
+            if isCatalog, let id {
+                let catalog = try await store.refreshCatalog()
+                guard let product = catalog.product(id: id) else {
+                    throw StoreError.refused("the catalog has no product '\(id)' (it has: \(catalog.products.map(\.id).joined(separator: ", ")))")
+                }
+                // The command line is the user's own install: paid products are recorded as bought.
+                if !product.isFree { try await store.markPurchased(id) }
+                let before = store.installer.installedProduct(id: id)?.version
+                let task = await store.install(product)
+                let bar = ProgressBar(label: product.id)
+                for await state in task.states() {
+                    if case .downloading(let received, let expected) = state { bar.update(received, expected) }
+                }
+                bar.finish()
+                switch task.state {
+                case .finished:
+                    report(id: product.id, version: product.version, replaced: before)
+                case .failed(let error): throw error
+                default: throw StoreError.cancelled
+                }
+            } else {
+                var file = source
+                var downloaded: String?
+                if isURL {
+                    let path = store.installer.makeDownloadPath()
+                    downloaded = path
+                    let bar = ProgressBar(label: (source as NSString).lastPathComponent)
+                    try await CatalogClient(catalogURL: source, timeouts: StoreTimeouts(idle: .seconds(timeout)))
+                        .download(source, to: path, expectedSize: nil, expectedSHA256: nil) { received, expected in
+                            bar.update(received, expected)
+                        }
+                    bar.finish()
+                    file = path
+                }
+                defer { if let downloaded { try? FileManager.default.removeItem(atPath: downloaded) } }
+                let outcome = try await store.installPackage(at: file)
+                report(id: outcome.product.id, version: outcome.product.version, replaced: outcome.replacedVersion)
+            }
+        } catch let error as StoreError {
+            writeError("error: \(error)\n")
+            throw ExitCode.failure
+        }
+    }
+
+    private func report(id: String, version: String, replaced: String?) {
+        if let replaced {
+            print("updated \(id) \(replaced) -> \(version) in \(into)")
+        } else {
+            print("installed \(id) \(version) in \(into)")
+        }
+    }
+}
+
+/// A one-line progress bar on stderr, drawn only on a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let label: String
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private let lock = NSLock()
+    private var lastDrawn = -1
+
+    init(label: String) { self.label = label }
+
+    func update(_ received: Int64, _ expected: Int64?) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let width = 30
+        if let expected, expected > 0 {
+            let percent = Int(received * 100 / expected)
+            guard percent != lastDrawn else { return }
+            lastDrawn = percent
+            let filled = width * percent / 100
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            writeError("\r\(label) [\(bar)] \(percent)% \(Self.bytes(received))/\(Self.bytes(expected))")
+        } else {
+            writeError("\r\(label) \(Self.bytes(received))")
+        }
+    }
+
+    func finish() {
+        if enabled { writeError("\n") }
+    }
+
+    static func bytes(_ count: Int64) -> String {
+        count < 1024 * 1024 ? String(format: "%.1f KB", Double(count) / 1024) : String(format: "%.1f MB", Double(count) / 1_048_576)
+    }
+}

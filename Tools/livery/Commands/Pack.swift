@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import LiveryStore
+
+struct Pack: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate a theme and pack it into a distributable package (.liverypkg).",
+        discussion: """
+        The package is a zip: manifest.json (id, name, version, parent and its minimum version, \
+        package format version, size and SHA-256 of every file), content/ (the theme's files) and \
+        store/ (optional thumbnail, previews and sprite for the catalog). Nothing is written when \
+        the theme has errors. Exits 0 on success, 1 on errors.
+        """)
+
+    @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
+    var theme: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The package file to write, e.g. Ocean-1.0.0.liverypkg.", valueName: "FILE"))
+    var output: String
+
+    @OptionGroup var themes: ThemeOptions
+
+    @Option(help: ArgumentHelp("The oldest parent version the theme works with (default: the parent's version now).", valueName: "VERSION"))
+    var parentMinimumVersion: String?
+
+    @Option(help: ArgumentHelp("A thumbnail image for the catalog.", valueName: "FILE"))
+    var thumbnail: String?
+
+    @Option(help: ArgumentHelp("A preview image for the product page (repeatable).", valueName: "FILE"))
+    var preview: [String] = []
+
+    @Option(help: ArgumentHelp("One image with several previews side by side.", valueName: "FILE"))
+    var sprite: String?
+
+    @Option(help: "Diagnostics as text lines or a JSON array (both on stderr).")
+    var format: DiagnosticFormat = .text
+
+    func run() throws {
+        let printer = DiagnosticPrinter(format: format)
+        let media = PackageBuilder.Media(thumbnail: thumbnail, previews: preview, sprite: sprite)
+        let result = PackageBuilder.pack(themeAt: theme, workspace: themes.workspace(), output: output, media: media,
+                                         parentMinimumVersion: parentMinimumVersion)
+        printer.print(result.diagnostics)
+        guard let manifest = result.value else { throw ExitCode.failure }
+        let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        let parent = manifest.parent.map { ", parent \($0.id) >= \($0.minimumVersion)" } ?? ""
+        print("packed \(manifest.id) \(manifest.version)\(parent): \(manifest.files.count) files, \(size) bytes -> \(output)")
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import LiveryModel
+import LiveryTooling
+import LiveryXML
+
+/// A visual preview page of a theme, or of two side by side.
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a self-contained HTML page drawing every instance of a theme.",
+        discussion: """
+        The page shows the constants as a palette and every instance drawn as its component type \
+        (background, border, corner radius, shadow, text colour and font, images, per-state variants), \
+        grouped by component type, with its values beside it. Images are inlined. --compare takes \
+        another theme folder (same traits) or other traits (same theme) and puts the two side by \
+        side, outlining what differs. Exits 0 / 1.
+        """)
+
+    @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
+    var theme: String
+
+    @Option(help: ArgumentHelp("Active traits, comma-separated (e.g. ipad,dark).", valueName: "T,T"))
+    var traits: String?
+
+    @Option(help: ArgumentHelp("Another theme folder, or other traits (e.g. dark), to show side by side.", valueName: "THEME|T,T"))
+    var compare: String?
+
+    @Option(help: "Screen scale used to choose image files.")
+    var scale: Int = 2
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "FILE.html"))
+    var output: String
+
+    @OptionGroup var themes: ThemeOptions
+
+    func validate() throws {
+        do { _ = try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
+        guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
+        if let compare, !FileManager.default.fileExists(atPath: compare) {
+            do { _ = try ThemeSource.traits(compare) } catch {
+                throw ValidationError("--compare takes a theme folder or traits; '\(compare)' is neither: \(error.message)")
+            }
+        }
+    }
+
+    func run() throws {
+        let workspace = themes.workspace()
+        let traitSet = try ThemeSource.traits(traits)
+        var requests = [(theme, traitSet)]
+        if let compare {
+            if FileManager.default.fileExists(atPath: compare) {
+                requests.append((compare, traitSet))
+            } else {
+                requests.append((theme, try ThemeSource.traits(compare)))
+            }
+        }
+        var sides: [PreviewSide] = []
+        var failed = false
+        for (path, traits) in requests {
+            let result = PreviewSide.load(themeAt: path, traits: traits, scale: scale, workspace: workspace)
+            DiagnosticPrinter().print(result.diagnostics.filter { $0.severity == .error })
+            if let side = result.value { sides.append(side) } else { failed = true }
+        }
+        if failed { throw ExitCode.failure }
+        let html = PreviewPage.render(sides)
+        do {
+            try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try html.write(toFile: output, atomically: true, encoding: .utf8)
+        } catch {
+            writeError("\(output): error: cannot write the file: \(error.localizedDescription)\n")
+            throw ExitCode.failure
+        }
+        let instances = Set(sides.flatMap { $0.theme.instances.map(\.id) }).count
+        print("wrote \(output): \(instances) instances, \(sides[0].constants.count) constants\(sides.count == 2 ? ", 2 columns" : ""), \(html.utf8.count) bytes")
+    }
+}
