@@ -437,7 +437,13 @@ private struct EncoderState {
             tag = .array
             buffer.u32(nextElement)
             buffer.u32(items.count)
-            buffer.u32(Self.depth(pending.value))
+            let depth = Self.depth(pending.value)
+            // Readers refuse deeper arrays (VerificationLimits.maxArrayDepth): never write one
+            // (found by the FuzzRoundTrip fuzzer).
+            guard depth <= VerificationLimits().maxArrayDepth else {
+                throw .unencodable("arrays nest \(depth) deep; at most \(VerificationLimits().maxArrayDepth) can be stored")
+            }
+            buffer.u32(depth)
             nextElement += items.count
         }
         buffer.bytes[tagOffset] = tag.rawValue
