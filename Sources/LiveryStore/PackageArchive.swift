@@ -184,17 +184,7 @@ public struct PackageArchive {
                         throw StoreError.invalidPackage("the files unpack to more than \(limits.maxTotalBytes) bytes")
                     }
                     hasher.update(data: chunk)
-                    try chunk.withUnsafeBytes { buffer in
-                        var offset = 0
-                        while offset < buffer.count {
-                            let result = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                            if result < 0 {
-                                if errno == EINTR { continue }
-                                throw StoreError.io("cannot write \(target): \(String(cString: strerror(errno)))")
-                            }
-                            offset += result
-                        }
-                    }
+                    try chunk.withUnsafeBytes { try writeAll($0, to: descriptor, path: target) }
                 }
             } catch let error as StoreError {
                 throw error
@@ -264,5 +254,18 @@ public struct PackageArchive {
     /// The key two names collide under on case-insensitive or normalising file systems.
     static func folded(_ path: String) -> String {
         path.precomposedStringWithCanonicalMapping.lowercased()
+    }
+}
+
+/// Writes every byte of `buffer` to `descriptor`, retrying short and interrupted writes.
+func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+    var offset = 0
+    while offset < buffer.count {
+        let result = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if result < 0 {
+            if errno == EINTR { continue }
+            throw StoreError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        offset += result
     }
 }

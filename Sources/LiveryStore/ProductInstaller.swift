@@ -343,17 +343,7 @@ public struct ProductInstaller: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw StoreError.io("cannot write \(path): \(String(cString: strerror(errno)))")
-                }
-                offset += result
-            }
-        }
+        try data.withUnsafeBytes { try writeAll($0, to: descriptor, path: path) }
         guard fsync(descriptor) == 0 else { throw StoreError.io("cannot flush \(path)") }
     }
 
