@@ -19,6 +19,11 @@ if arguments.contains("--profile-switch") {
     SwitchBenchmark.run(identifiers: 100, switches: 401)
     exit(0)
 }
+if arguments.contains("--profile-switch-many") {
+    // The same with one identifier per component (every group holds one component).
+    SwitchBenchmark.run(identifiers: 10_000, switches: 41)
+    exit(0)
+}
 if arguments.contains("--count-allocations") {
     SwitchBenchmark.countAllocations(identifiers: 100)
     SwitchBenchmark.countAllocations(identifiers: 10_000)

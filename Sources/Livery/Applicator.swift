@@ -137,7 +137,7 @@ public final class Applicator {
     }
     /// Called after each pass for every operation that changed, per identifier. Costs nothing
     /// when nil.
-    public var onChange: (@MainActor (StyleChange) -> Void)?
+    @exclusivity(unchecked) public var onChange: (@MainActor (StyleChange) -> Void)?
     /// Counters of the most recent pass (a switch, a registration or a re-target).
     public var lastPass: ApplyStatistics { counters }
     @exclusivity(unchecked) private var counters = ApplyStatistics()
@@ -179,9 +179,9 @@ public final class Applicator {
         let identifier: Int32
         var head: Int32 = -1
         var count = 0
-        /// The prepared theme and instance every accepted member has had applied (instance -1:
-        /// none). The theme is always the scope's current one.
-        var theme: PreparedTheme?
+        /// The instance of the scope's current prepared theme that every accepted member has
+        /// had applied; -1: none. (The theme is not stored per group: it is always the scope's,
+        /// and a reference per group would cost a retain and a release per group per switch.)
         var instance: Int32 = -1
     }
 
@@ -192,6 +192,13 @@ public final class Applicator {
         var groupByIdentifier: [Int32: Int32] = [:]
         var groups: [Int32] = []
         var handle: ThemeScope?
+    }
+
+    /// A group's plan queued by the first phase of a switch.
+    struct PendingPlan {
+        var group: Int32
+        var first: Int32
+        var count: Int32
     }
 
     /// Where a plan's steps are.
@@ -213,6 +220,9 @@ public final class Applicator {
     @exclusivity(unchecked) private var identifierNumbers: [String: Int32] = [:]
     @exclusivity(unchecked) private var identifiers: [String] = []
     @exclusivity(unchecked) private var sweepCursor = 0
+    /// The buffer of the queue of plans a switch runs in its second phase; kept between passes,
+    /// so that a warm switch allocates nothing.
+    @exclusivity(unchecked) private var pendingBuffer: ContiguousArray<PendingPlan> = []
     private var prepared: [PreparedTheme.Key: (theme: PreparedTheme, lastUse: Int)] = [:]
     private var preparedClock = 0
     /// How many prepared themes are kept (switching back and forth between a few themes
@@ -338,7 +348,7 @@ public final class Applicator {
         }
         let slot = allocateSlot(for: component)
         link(slot: slot, into: group)
-        guard let theme = groups[Int(group)].theme, groups[Int(group)].instance >= 0 else {
+        guard let theme = scopes[Int(scope)].current, groups[Int(group)].instance >= 0 else {
             reportUnknownIdentifier(group: group)
             return
         }
@@ -379,11 +389,20 @@ public final class Applicator {
             let previous = scopes[scope].current
             scopes[scope].current = theme
             let context = ValueContext(images: theme.images)
-            // Plans from the scope's previous theme: every group of the scope shows it.
+            // Plans from the scope's previous theme: every group of the scope shows it. Nil
+            // exactly when there is no previous theme.
             let plans = previous.map { theme.plans(from: $0) }
+            // The queue's buffer is reused from pass to pass; a pass that a setter starts inside
+            // this one takes an empty queue of its own.
+            var queue = pendingBuffer
+            pendingBuffer = []
+            queue.removeAll(keepingCapacity: true)
             for group in scopes[scope].groups {
-                switchGroup(group, to: theme, plans: plans, context: context, statistics: &statistics)
+                switchGroup(group, from: previous, to: theme, plans: plans, queue: &queue, context: context,
+                            statistics: &statistics)
             }
+            if let plans { runPending(queue, plans, theme: theme, context: context, statistics: &statistics) }
+            pendingBuffer = queue
             theme.images.endPass()
         }
         counters = statistics
@@ -431,52 +450,33 @@ public final class Applicator {
         return theme
     }
 
-    private func switchGroup(_ group: Int32, to theme: PreparedTheme, plans: PlanTable?, context: ValueContext,
+    /// Moves a group from the scope's previous theme to its new one. The common case, same
+    /// component type, only finds (or builds) the group's plan and queues it for `runPending`;
+    /// a group whose binding changed is reverted and applied in full here. Runs once per group
+    /// per switch: nothing here may retain or allocate per group.
+    private func switchGroup(_ group: Int32, from oldTheme: PreparedTheme?, to theme: PreparedTheme, plans: PlanTable?,
+                             queue: inout ContiguousArray<PendingPlan>, context: ValueContext,
                              statistics: inout ApplyStatistics) {
-        let identifier = groups[Int(group)].identifier
-        let new = theme.instance(identifier: identifier, name: identifiers[Int(identifier)])
-        let oldTheme = groups[Int(group)].theme
+        let new = instance(of: group, in: theme)
         let old = groups[Int(group)].instance
-        groups[Int(group)].theme = theme
         groups[Int(group)].instance = new
         guard groups[Int(group)].count > 0 else { return }
         if new < 0 { reportUnknownIdentifier(group: group) }
-        if let oldTheme, old >= 0, new >= 0, oldTheme.binding(of: old) === theme.binding(of: new) {
-            // The common case: same component type, apply the difference.
-            let plan: Plan
-            if let plans, plans.from === oldTheme {
-                plan = Plan(table: plans, steps: plans.plan(new)
-                    ?? buildDiff(from: oldTheme, old, to: theme, new, into: plans, group: group))
-            } else {
-                let table = PlanTable(from: oldTheme, isFullApply: false)
-                plan = Plan(table: table, steps: buildDiff(from: oldTheme, old, to: theme, new, into: table, group: group))
-            }
-            guard !plan.steps.isEmpty else { return }
+        // A warm switch: the plan was built (the identifier names the same instances in both
+        // themes for every group, so the binding check below was made when it was).
+        if let plans, old >= 0, new >= 0, let range = plans.plan(new) {
+            guard !range.isEmpty else { return }
             statistics.identifiersChanged += 1
-            var updated = 0
-            // Local copies of the arrays (one retain per group, not per component): a setter
-            // that re-enters the applicator and grows them makes them copy on write, leaving
-            // these buffers intact, so the loop can read them through plain pointers.
-            let steps = plan.table.steps
-            let operations = theme.operations
-            withBuffers(steps, operations) { steps, operations in
-                var slot = groups[Int(group)].head
-                while slot >= 0 {
-                    let next = slots.base[Int(slot)].next
-                    if let object = slots.base[Int(slot)].object {
-                        if slots.base[Int(slot)].accepted {
-                            runSteps(steps, plan.steps, operations, on: slot, object: object, theme: theme, group: group,
-                                     context: context, statistics: &statistics)
-                            updated += 1
-                        }
-                    } else {
-                        releaseSlot(slot)
-                    }
-                    slot = next
-                }
-            }
-            statistics.componentsUpdated += updated
-            emitChanges(group: group, plan: plan, theme: theme, components: updated)
+            queue.append(PendingPlan(group: group, first: Int32(range.lowerBound), count: Int32(range.count)))
+            return
+        }
+        if let oldTheme, let plans, old >= 0, new >= 0,
+           oldTheme.instances[Int(old)].bindingIdentity == theme.instances[Int(new)].bindingIdentity {
+            // The common case: same component type, apply the difference.
+            let range = buildDiff(from: oldTheme, old, to: theme, new, into: plans, group: group)
+            guard !range.isEmpty else { return }
+            statistics.identifiersChanged += 1
+            queue.append(PendingPlan(group: group, first: Int32(range.lowerBound), count: Int32(range.count)))
         } else {
             // The component type or its binding changed (or the instance appeared or vanished):
             // revert everything, then apply the new instance in full.
@@ -507,19 +507,54 @@ public final class Applicator {
         }
     }
 
+    /// Runs the queued plans of a switch on the groups' members: one weak load per component
+    /// and one setter call per changed operation. Plans are all built by now, so the arrays
+    /// are copied once per pass (a retain each), and a setter that re-enters the applicator
+    /// and appends to them makes them copy on write, leaving these buffers intact.
+    private func runPending(_ work: ContiguousArray<PendingPlan>, _ plans: PlanTable, theme: PreparedTheme,
+                            context: ValueContext, statistics: inout ApplyStatistics) {
+        let steps = plans.steps
+        let operations = theme.operations
+        withBuffers(steps, operations) { steps, operations in
+            for entry in work {
+                let group = entry.group
+                let range = Int(entry.first)..<Int(entry.first + entry.count)
+                var updated = 0
+                var slot = groups[Int(group)].head
+                while slot >= 0 {
+                    let next = slots.base[Int(slot)].next
+                    if let object = slots.base[Int(slot)].object {
+                        if slots.base[Int(slot)].accepted {
+                            runSteps(steps, range, operations, on: slot, object: object, theme: theme, group: group,
+                                     context: context, statistics: &statistics)
+                            updated += 1
+                        }
+                    } else {
+                        releaseSlot(slot)
+                    }
+                    slot = next
+                }
+                statistics.componentsUpdated += updated
+                if onChange != nil {
+                    emitChanges(group: group, plan: Plan(table: plans, steps: range), theme: theme, components: updated)
+                }
+            }
+        }
+    }
+
     private func retarget(slot: Int32, object: AnyObject, to group: Int32) {
         let oldGroup = slots.base[Int(slot)].group
         let wasAccepted = slots.base[Int(slot)].accepted
-        let oldTheme = groups[Int(oldGroup)].theme
+        let oldTheme = scopes[Int(groups[Int(oldGroup)].scope)].current
         let old = groups[Int(oldGroup)].instance
         unlink(slot: slot)
         link(slot: slot, into: group)
-        let newTheme = groups[Int(group)].theme
+        let newTheme = scopes[Int(groups[Int(group)].scope)].current
         let new = groups[Int(group)].instance
         if new < 0 { reportUnknownIdentifier(group: group) }
         var statistics = ApplyStatistics()
         if wasAccepted, let oldTheme, let newTheme, old >= 0, new >= 0,
-           oldTheme.binding(of: old) === newTheme.binding(of: new) {
+           oldTheme.instances[Int(old)].bindingIdentity == newTheme.instances[Int(new)].bindingIdentity {
             // A one-off plan: re-targeting is rare and pairs arbitrary instances.
             let table = PlanTable(from: oldTheme, isFullApply: false)
             let plan = Plan(table: table, steps: buildDiff(from: oldTheme, old, to: newTheme, new, into: table, group: group))
@@ -795,11 +830,19 @@ public final class Applicator {
         return number
     }
 
+    /// The prepared instance of `theme` that `group`'s identifier names, -1 when none.
+    @inline(__always)
+    private func instance(of group: Int32, in theme: PreparedTheme) -> Int32 {
+        let identifier = groups[Int(group)].identifier
+        let known = theme.knownInstance(identifier: identifier)
+        return known != -2 ? known : theme.instance(identifier: identifier, name: identifiers[Int(identifier)])
+    }
+
     private func group(scope: Int32, identifier: Int32) -> Int32 {
         if let group = scopes[Int(scope)].groupByIdentifier[identifier] { return group }
         let group = Int32(groups.count)
         let theme = scopes[Int(scope)].current
-        groups.append(Group(scope: scope, identifier: identifier, theme: theme,
+        groups.append(Group(scope: scope, identifier: identifier,
                             instance: theme?.instance(identifier: identifier, name: identifiers[Int(identifier)]) ?? -1))
         scopes[Int(scope)].groupByIdentifier[identifier] = group
         scopes[Int(scope)].groups.append(group)

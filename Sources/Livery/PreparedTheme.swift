@@ -51,6 +51,9 @@ struct PreparedInstance {
     var count: Int32
     /// Index into `PreparedTheme.bindings`, or -1 when no binding exists for the component type.
     var binding: Int32
+    /// The binding's identity, nil without one: a switch compares it across themes without
+    /// retaining either binding.
+    var bindingIdentity: ObjectIdentifier?
 }
 
 /// One step of an apply plan.
@@ -77,8 +80,10 @@ struct PlanStep {
 /// here instead of diffing every identifier again.
 @MainActor
 final class PlanTable {
-    /// The theme the plans start from; nil for full-apply plans.
-    weak var from: PreparedTheme?
+    /// The token of the theme the plans start from; nil for full-apply plans and once that
+    /// theme is gone. (A weak reference to the theme itself would give it a side table, and
+    /// every retain and release of it would take the runtime's slow path.)
+    weak var from: PreparedTheme.Token?
     let isFullApply: Bool
     // Appended to while plans are computed, read by index in apply passes (never through a
     // pointer kept across a setter call, which may re-enter the applicator): no access here
@@ -88,7 +93,7 @@ final class PlanTable {
     @exclusivity(unchecked) var steps: ContiguousArray<PlanStep> = []
 
     init(from: PreparedTheme?, isFullApply: Bool) {
-        self.from = from
+        self.from = from?.token
         self.isFullApply = isFullApply
     }
 
@@ -159,7 +164,11 @@ final class PreparedTheme {
         var bindingGeneration: Int
     }
 
+    /// Lives exactly as long as the theme; what plan tables hold weakly.
+    final class Token {}
+
     let key: Key
+    let token = Token()
     let theme: ResolvedTheme
     let images: ImageLoader
     private let bindingTable: BindingTable
@@ -199,6 +208,13 @@ final class PreparedTheme {
         self.operationKeys = operationKeys
     }
 
+    /// The prepared instance styled as identifier `number`, -1 when the theme has none, or -2
+    /// when it was not looked up yet (then `instance(identifier:name:)` prepares it).
+    @inline(__always)
+    func knownInstance(identifier number: Int32) -> Int32 {
+        Int(number) < byIdentifier.count ? byIdentifier[Int(number)] : -2
+    }
+
     /// The prepared instance styled as identifier `number` (whose string is `name`), or -1.
     func instance(identifier number: Int32, name: String) -> Int32 {
         let slot = Int(number)
@@ -232,7 +248,7 @@ final class PreparedTheme {
 
     /// The plans from `other` (a switch), created on first use.
     func plans(from other: PreparedTheme) -> PlanTable {
-        for table in plans where table.from === other { return table }
+        for table in plans where table.from === other.token { return table }
         plans.removeAll { $0.from == nil }  // themes evicted from the cache
         let table = PlanTable(from: other, isFullApply: false)
         plans.append(table)
@@ -301,7 +317,8 @@ final class PreparedTheme {
             states.append(state)
         }
         instances.append(PreparedInstance(themeIndex: Int32(themeIndex), first: first,
-                                          count: Int32(operations.count) - first, binding: binding))
+                                          count: Int32(operations.count) - first, binding: binding,
+                                          bindingIdentity: binding < 0 ? nil : ObjectIdentifier(bindings[Int(binding)])))
         return Int32(instances.count - 1)
     }
 
