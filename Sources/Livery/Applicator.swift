@@ -165,10 +165,12 @@ public final class Applicator {
     }
 
     /// A property's value from before the theme first wrote it. The value itself is in the
-    /// setter's typed store, at `index`.
+    /// setter's typed store, at `index`. Plain numbers only (the state is the key's), so the
+    /// table of originals grows by copying bytes.
     struct Original {
-        var setter: OperationSetter?
-        var state: ControlState
+        /// Unretained: the binding table keeps every setter it ever resolved alive.
+        var setter: Unmanaged<OperationSetter>
+        /// The interned (operation, state).
         var key: Int32
         var index: Int32
         var next: Int32
@@ -189,7 +191,11 @@ public final class Applicator {
         var parent: Int32
         var overrides: ScopeOverrides
         var current: PreparedTheme?
-        var groupByIdentifier: [Int32: Int32] = [:]
+        /// Identifier number -> group, -1 when the scope has none: an array, not a dictionary,
+        /// because registration looks a group up per component.
+        var groupByIdentifier: ContiguousArray<Int32> = []
+
+
         var groups: [Int32] = []
         var handle: ThemeScope?
     }
@@ -209,7 +215,7 @@ public final class Applicator {
 
     let slots = SlotStorage()
     @exclusivity(unchecked) private var freeSlots: [Int32] = []
-    @exclusivity(unchecked) private var slotByObject: [ObjectIdentifier: Int32] = [:]
+    private let slotByObject = SlotIndex()
     // The registry's arrays are read and written by index from the main actor only, and no
     // access spans a call into app code: dynamic exclusivity checks on them would be pure cost
     // on the per-component path.
@@ -310,7 +316,7 @@ public final class Applicator {
         guard let number = identifierNumbers[identifier] else { return [] }
         var result: [AnyObject] = []
         for scope in scopes.indices {
-            guard let group = scopes[scope].groupByIdentifier[number] else { continue }
+            guard let group = existingGroup(scope: Int32(scope), identifier: number) else { continue }
             var slot = groups[Int(group)].head
             while slot >= 0 {
                 let next = slots.base[Int(slot)].next
@@ -576,8 +582,9 @@ public final class Applicator {
 
     // MARK: Plans
 
-    /// Every usable operation of `instance`, recording originals first (a component that has
-    /// nothing of this theme applied).
+    /// Every usable operation of `instance`, recording originals first. It runs only on
+    /// components with no original recorded (new, or just reverted in full), so a key's first
+    /// step records without looking for an earlier original; a repeated key only sets.
     private func fullApplyPlan(_ theme: PreparedTheme, _ instance: Int32, group: Int32) -> Plan {
         let table = theme.fullApplyPlans
         if let steps = table.plan(instance) { return Plan(table: table, steps: steps) }
@@ -585,7 +592,10 @@ public final class Applicator {
         let record = theme.instances[Int(instance)]
         for operation in record.first..<record.first + record.count
         where usable(operation, in: theme, instance: instance, group: group) {
-            table.steps.append(PlanStep(kind: .setCapturing, operation: operation, key: theme.operations[Int(operation)].key))
+            let key = theme.operations[Int(operation)].key
+            var repeated = false
+            for index in first..<table.steps.count where table.steps[index].key == key { repeated = true }
+            table.steps.append(PlanStep(kind: repeated ? .set : .setRecording, operation: operation, key: key))
         }
         return Plan(table: table, steps: table.finish(instance, first: first))
     }
@@ -683,7 +693,15 @@ public final class Applicator {
             }
             let operation = operations[Int(step.operation)]
             guard let setter = operation.setter else { continue }
-            if step.kind == .setCapturing {
+            if step.kind == .setRecording, let value = operation.value {
+                // A first application: one call reads the original and sets the value.
+                assert(!hasOriginal(slot: slot, key: step.key), "a recording step met a recorded original")
+                let index = setter.withGuaranteedSetter { $0.captureAndApplyStored(object, value) }
+                addOriginal(slot: slot, key: step.key, setter: setter, index: index)
+                applied += 1
+                continue
+            }
+            if step.kind != .set {
                 recordOriginal(slot: slot, key: operation.key, setter: setter, state: theme.states[Int(step.operation)],
                                object: object)
             }
@@ -708,21 +726,31 @@ public final class Applicator {
         statistics.operationsApplied += applied
     }
 
+    private func hasOriginal(slot: Int32, key: Int32) -> Bool {
+        var cursor = slots.base[Int(slot)].originals
+        while cursor >= 0 {
+            if originals[Int(cursor)].key == key { return true }
+            cursor = originals[Int(cursor)].next
+        }
+        return false
+    }
+
     /// Records the property's current value unless one is recorded already for `key`.
     private func recordOriginal(slot: Int32, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
                                 object: AnyObject) {
-        var cursor = slots.base[Int(slot)].originals
-        while cursor >= 0 {
-            if originals[Int(cursor)].key == key { return }
-            cursor = originals[Int(cursor)].next
-        }
-        let strong = setter.takeUnretainedValue()
-        let index = strong.capture(object, state)
-        let record = Original(setter: strong, state: state, key: key, index: index, next: slots.base[Int(slot)].originals)
+        if hasOriginal(slot: slot, key: key) { return }
+        let index = setter.withGuaranteedSetter { $0.capture(object, state) }
+        addOriginal(slot: slot, key: key, setter: setter, index: index)
+    }
+
+    /// Puts an original recorded in the setter's store at `index` on the component's list.
+    @inline(__always)
+    private func addOriginal(slot: Int32, key: Int32, setter: Unmanaged<OperationSetter>, index: Int32) {
+        let record = Original(setter: setter, key: key, index: index, next: slots.base[Int(slot)].originals)
         let position: Int32
-        if let free = freeOriginals.popLast() {
-            position = free
-            originals[Int(free)] = record
+        if !freeOriginals.isEmpty {
+            position = freeOriginals.removeLast()
+            originals[Int(position)] = record
         } else {
             position = Int32(originals.count)
             originals.append(record)
@@ -739,7 +767,6 @@ public final class Applicator {
             if key == nil || originals[Int(cursor)].key == key {
                 if previous >= 0 { originals[Int(previous)].next = next } else { slots.base[Int(slot)].originals = next }
                 let record = originals[Int(cursor)]
-                originals[Int(cursor)].setter = nil
                 freeOriginals.append(cursor)
                 return record
             }
@@ -750,24 +777,29 @@ public final class Applicator {
     }
 
     private func revert(slot: Int32, key: Int32, object: AnyObject) -> Bool {
-        guard let original = takeOriginal(slot: slot, key: key), let setter = original.setter else { return false }
-        setter.restore(object, original.state, original.index)
+        guard let original = takeOriginal(slot: slot, key: key) else { return false }
+        restore(original, on: object)
         return true
+    }
+
+    private func restore(_ original: Original, on object: AnyObject) {
+        let state = operationKeys.names[Int(original.key)].state
+        original.setter.withGuaranteedSetter { $0.restore(object, state, original.index) }
     }
 
     /// Puts back every recorded original, newest first (the order that undoes the writes).
     private func revertAll(slot: Int32, object: AnyObject) -> Int {
         var reverted = 0
         while let original = takeOriginal(slot: slot, key: nil) {
-            original.setter?.restore(object, original.state, original.index)
+            restore(original, on: object)
             reverted += 1
         }
         return reverted
     }
 
     private func accepts(_ theme: PreparedTheme, _ instance: Int32, _ object: AnyObject, group: Int32) -> Bool {
-        let resolved = theme.resolvedInstance(instance)
         guard let binding = theme.binding(of: instance) else {
+            let resolved = theme.resolvedInstance(instance)
             report(.error(.runtimeUnboundComponent,
                           "no binding is registered for component type '\(resolved.component)' (instance '\(resolved.id)'); register a ComponentBinding for it",
                           at: nil),
@@ -775,6 +807,7 @@ public final class Applicator {
             return false
         }
         guard binding.takes(object) else {
+            let resolved = theme.resolvedInstance(instance)
             let type = String(describing: Swift.type(of: object))
             report(.error(.runtimeComponentMismatch,
                           "instance '\(resolved.id)' is a '\(resolved.component)' (bound to \(binding.typeName)), but the component styled as it is a \(type); nothing is applied to it",
@@ -838,13 +871,25 @@ public final class Applicator {
         return known != -2 ? known : theme.instance(identifier: identifier, name: identifiers[Int(identifier)])
     }
 
+    /// Reads the scope's table in place (a method on the `ScopeState` copy would retain each
+    /// of its fields).
+    @inline(__always)
+    private func existingGroup(scope: Int32, identifier: Int32) -> Int32? {
+        let index = Int(identifier)
+        guard index < scopes[Int(scope)].groupByIdentifier.count else { return nil }
+        let group = scopes[Int(scope)].groupByIdentifier[index]
+        return group >= 0 ? group : nil
+    }
+
     private func group(scope: Int32, identifier: Int32) -> Int32 {
-        if let group = scopes[Int(scope)].groupByIdentifier[identifier] { return group }
+        if let group = existingGroup(scope: scope, identifier: identifier) { return group }
         let group = Int32(groups.count)
         let theme = scopes[Int(scope)].current
         groups.append(Group(scope: scope, identifier: identifier,
                             instance: theme?.instance(identifier: identifier, name: identifiers[Int(identifier)]) ?? -1))
-        scopes[Int(scope)].groupByIdentifier[identifier] = group
+        let missing = Int(identifier) + 1 - scopes[Int(scope)].groupByIdentifier.count
+        if missing > 0 { scopes[Int(scope)].groupByIdentifier.append(contentsOf: repeatElement(-1, count: missing)) }
+        scopes[Int(scope)].groupByIdentifier[Int(identifier)] = group
         scopes[Int(scope)].groups.append(group)
         return group
     }
@@ -867,7 +912,7 @@ public final class Applicator {
         }
         slots.base[Int(slot)].object = component
         slots.base[Int(slot)].objectID = ObjectIdentifier(component)
-        slotByObject[ObjectIdentifier(component)] = slot
+        slotByObject.set(slot, for: ObjectIdentifier(component))
         return slot
     }
 
@@ -899,12 +944,12 @@ public final class Applicator {
     private func releaseSlot(_ slot: Int32) {
         guard let objectID = slots.base[Int(slot)].objectID else { return }
         unlink(slot: slot)
-        if slotByObject[objectID] == slot { slotByObject[objectID] = nil }
+        if slotByObject[objectID] == slot { slotByObject.remove(objectID) }
         slots.base[Int(slot)].object = nil
         slots.base[Int(slot)].objectID = nil
         slots.base[Int(slot)].accepted = false
         while let original = takeOriginal(slot: slot, key: nil) {
-            original.setter?.discard(original.index)
+            original.setter.withGuaranteedSetter { $0.discard(original.index) }
         }
         freeSlots.append(slot)
     }

@@ -134,7 +134,9 @@ final class ImageLoader {
     let decoder: ImageDecoder?
     unowned let cache: ImageCache
     unowned let diagnostics: DiagnosticHook
-    private var passImages: [ImageCache.Key: ThemeImage] = [:]
+    // Main actor only, and no access spans a call out; `endPass` runs after every
+    // registration, where a dynamic exclusivity check would cost more than the check itself.
+    @exclusivity(unchecked) private var passImages: [ImageCache.Key: ThemeImage] = [:]
 
     init(theme: ResolvedTheme, scale: Int, source: (any AssetSource)?, decoder: ImageDecoder?,
          cache: ImageCache, diagnostics: DiagnosticHook) {

@@ -45,17 +45,22 @@ final class OperationSetter {
     let destroyStored: @Sendable (UnsafeMutableRawPointer) -> Void
     /// Reads the property's current value into the store; returns its index there.
     let capture: @MainActor (AnyObject, ControlState) -> Int32
+    /// A first application's hot call: `capture` (for the state stored with the value), then
+    /// `applyStored`, in one specialised call.
+    let captureAndApplyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Int32
     /// Writes the original at `index` back and frees it.
     let restore: @MainActor (AnyObject, ControlState, Int32) -> Void
     /// Frees the original at `index` without writing it (the component is gone).
     let discard: @MainActor (Int32) -> Void
 
+    /// `plain` is the getter and setter of a property with one value whatever the state: the
+    /// hot calls then go straight to them instead of through the wrappers `get` and `set`.
     init<Target: AnyObject, Property>(
         operation: String, takesState: Bool, component: String, target: Target.Type, property: Property.Type,
         decode: @escaping @MainActor (ResolvedOperation, ValueContext) -> Property?,
         get: @escaping @MainActor (Target, ControlState) -> Property,
         set: @escaping @MainActor (Target, Property, ControlState) -> Void,
-        plainSet: (@MainActor (Target, Property) -> Void)? = nil
+        plain: (get: @MainActor (Target) -> Property, set: @MainActor (Target, Property) -> Void)? = nil
     ) {
         self.operation = operation
         self.takesState = takesState
@@ -68,7 +73,8 @@ final class OperationSetter {
             set(target, value, ControlState(rawValue: resolved.state))
             return .applied
         }
-        if let plainSet {
+        let store = OriginalStore<Property>()
+        if let (plainGet, plainSet) = plain {
             // One call, straight to the app's closure, with the value read in place.
             self.valueSize = MemoryLayout<Property>.size
             self.valueAlignment = MemoryLayout<Property>.alignment
@@ -79,6 +85,12 @@ final class OperationSetter {
             }
             self.applyStored = { object, memory in
                 plainSet(OperationSetter.target(object, Target.self), memory.assumingMemoryBound(to: Property.self).pointee)
+            }
+            self.captureAndApplyStored = { object, memory in
+                let target = OperationSetter.target(object, Target.self)
+                let index = store.insert(plainGet(target))
+                plainSet(target, memory.assumingMemoryBound(to: Property.self).pointee)
+                return index
             }
             // Nonisolated: a prepared theme's values are destroyed wherever it is released.
             self.destroyStored = { @Sendable memory in
@@ -97,11 +109,17 @@ final class OperationSetter {
                 let stored = memory.assumingMemoryBound(to: StateValue<Property>.self)
                 set(OperationSetter.target(object, Target.self), stored.pointee.value, stored.pointee.state)
             }
+            self.captureAndApplyStored = { object, memory in
+                let target = OperationSetter.target(object, Target.self)
+                let stored = memory.assumingMemoryBound(to: StateValue<Property>.self)
+                let index = store.insert(get(target, stored.pointee.state))
+                set(target, stored.pointee.value, stored.pointee.state)
+                return index
+            }
             self.destroyStored = { @Sendable memory in
                 memory.assumingMemoryBound(to: StateValue<Property>.self).deinitialize(count: 1)
             }
         }
-        let store = OriginalStore<Property>()
         self.capture = { object, state in
             store.insert(get(OperationSetter.target(object, Target.self), state))
         }
@@ -138,7 +156,8 @@ final class OriginalStore<Property> {
     @exclusivity(unchecked) private var free: [Int32] = []
 
     func insert(_ value: Property) -> Int32 {
-        if let index = free.popLast() {
+        if !free.isEmpty {
+            let index = free.removeLast()
             values[Int(index)] = value
             return index
         }
@@ -217,7 +236,7 @@ public struct ComponentBinding<Target: AnyObject> {
             operation: operation, takesState: false, component: component, target: Target.self,
             property: Property.self,
             decode: { resolved, context in Self.decode(resolved, param: param, context: context) },
-            get: { target, _ in get(target) }, set: { target, value, _ in set(target, value) }, plainSet: set)
+            get: { target, _ in get(target) }, set: { target, value, _ in set(target, value) }, plain: (get, set))
     }
 
     /// The one-param forms: the param is picked by name (or is the only one) and converted
@@ -296,11 +315,21 @@ final class ResolvedBinding {
         self.setters = setters
     }
 
+    /// The class asked last and the answer: registering a screen asks about the same class
+    /// many times in a row.
+    @exclusivity(unchecked) private var lastClass: (type: ObjectIdentifier, accepted: Bool)?
+
     func takes(_ object: AnyObject) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: object))
-        if let known = acceptedClasses[type] { return known }
-        let result = accepts(object)
-        acceptedClasses[type] = result
+        if let last = lastClass, last.type == type { return last.accepted }
+        let result: Bool
+        if let known = acceptedClasses[type] {
+            result = known
+        } else {
+            result = accepts(object)
+            acceptedClasses[type] = result
+        }
+        lastClass = (type, result)
         return result
     }
 }
@@ -311,6 +340,10 @@ final class ResolvedBinding {
 final class BindingTable {
     private(set) var bindings: [String: AnyComponentBinding] = [:]
     private var resolved: [String: ResolvedBinding] = [:]
+    /// Every setter a resolved binding ever held. Recorded originals point to their setters
+    /// without retaining them (the first application records eight per component), so the
+    /// setters must outlive a binding that is replaced; apps register a bounded number.
+    private var everySetter: [ObjectIdentifier: OperationSetter] = [:]
     private(set) var generation = 0
     var schema: Schema {
         didSet { invalidate() }
@@ -357,6 +390,7 @@ final class BindingTable {
             }
             current = parent(of: ancestor)
         }
+        for setter in setters.values { everySetter[ObjectIdentifier(setter)] = setter }
         let result = ResolvedBinding(component: component, typeName: own.typeName, accepts: own.accepts, setters: setters)
         resolved[component] = result
         return result

@@ -61,14 +61,18 @@ struct PlanStep {
     enum Kind: UInt8 {
         /// Apply the new theme's operation.
         case set
-        /// Apply it, recording the property's original first (the old theme did not set it).
+        /// Apply it, recording the property's original first unless one is recorded (the old
+        /// theme did not set it).
         case setCapturing
+        /// Apply it, recording the original: a full application to a component that has no
+        /// original recorded for the key.
+        case setRecording
         /// Put the original of `key` back (the new theme no longer sets it).
         case revert
     }
 
     var kind: Kind
-    /// The operation in the new theme (`set`, `setCapturing`).
+    /// The operation in the new theme (`set`, `setCapturing`, `setRecording`).
     var operation: Int32
     /// The interned (name, state).
     var key: Int32
