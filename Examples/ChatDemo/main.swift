@@ -14,6 +14,11 @@ if arguments.contains("--profile-register") {
     for _ in 0..<8 { SwitchBenchmark.run(identifiers: 100, switches: 1) }
     exit(0)
 }
+if arguments.contains("--profile-register-many") {
+    // One identifier per component: registration then prepares every instance.
+    SwitchBenchmark.run(identifiers: 10_000, switches: 1)
+    exit(0)
+}
 if arguments.contains("--profile-switch") {
     // Many warm switches and little else, for a profiler.
     SwitchBenchmark.run(identifiers: 100, switches: 401)

@@ -235,7 +235,7 @@ public struct ComponentBinding<Target: AnyObject> {
         setters[operation] = OperationSetter(
             operation: operation, takesState: false, component: component, target: Target.self,
             property: Property.self,
-            decode: { resolved, context in Self.decode(resolved, param: param, context: context) },
+            decode: Self.decoder(param: param),
             get: { target, _ in get(target) }, set: { target, value, _ in set(target, value) }, plain: (get, set))
     }
 
@@ -249,7 +249,7 @@ public struct ComponentBinding<Target: AnyObject> {
         setters[operation] = OperationSetter(
             operation: operation, takesState: takesState, component: component, target: Target.self,
             property: Property.self,
-            decode: { resolved, context in Self.decode(resolved, param: param, context: context) },
+            decode: Self.decoder(param: param),
             get: get, set: set)
     }
 
@@ -258,6 +258,17 @@ public struct ComponentBinding<Target: AnyObject> {
         _ operation: String, param: String? = nil, _ keyPath: ReferenceWritableKeyPath<Target, Property>
     ) {
         bind(operation, param: param, get: { $0[keyPath: keyPath] }, set: { $0[keyPath: keyPath] = $1 })
+    }
+
+    /// The decoding closure of the one-param forms. Made here and returned, not written as a
+    /// closure literal in the argument list: there the compiler gives it a dynamic main-actor
+    /// check in its prologue, which cost more than the decoding (every operation of every
+    /// instance a theme prepares goes through it).
+    static func decoder<Property: ThemeValueConvertible>(
+        param: String?
+    ) -> @MainActor (ResolvedOperation, ValueContext) -> Property? {
+        guard let param else { return { resolved, context in decode(resolved, param: nil, context: context) } }
+        return { resolved, context in decode(resolved, param: param, context: context) }
     }
 
     @inline(__always)

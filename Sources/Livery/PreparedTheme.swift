@@ -226,7 +226,10 @@ final class PreparedTheme {
         if slot >= byIdentifier.count {
             byIdentifier.append(contentsOf: repeatElement(-2, count: slot + 1 - byIdentifier.count))
         }
-        let prepared = themeIndex(of: name).map(prepare) ?? -1
+        // `if let`, not `Optional.map(prepare)`: a main-actor function handed to the standard
+        // library gets a dynamic isolation check per call (see `withBuffers`).
+        var prepared: Int32 = -1
+        if let index = themeIndex(of: name) { prepared = prepare(themeIndex: index) }
         byIdentifier[slot] = prepared
         return prepared
     }
@@ -314,10 +317,15 @@ final class PreparedTheme {
             }
             let state = ControlState(rawValue: operation.state)
             if let files { imageFiles[Int32(operations.count)] = files }
+            var revertible = false
+            var unretained: Unmanaged<OperationSetter>?
+            if let setter {
+                revertible = setter.takesState || state == .normal
+                unretained = Unmanaged.passUnretained(setter)
+            }
             operations.append(PreparedOperation(
                 key: key, instance: Int32(themeIndex),
-                index: Int32(index), setter: setter.map(Unmanaged.passUnretained), value: value,
-                revertible: setter.map { $0.takesState || state == .normal } ?? false))
+                index: Int32(index), setter: unretained, value: value, revertible: revertible))
             states.append(state)
         }
         instances.append(PreparedInstance(themeIndex: Int32(themeIndex), first: first,
