@@ -116,9 +116,9 @@ public final class ThemeScope {
 /// component weakly, applies the theme at once and, on every later switch, applies only the
 /// operations whose values changed; properties a new theme no longer sets get their original
 /// values back. Registration, re-targeting and removal cost O(1) whatever the number of live
-/// components; a released component's slot is reclaimed by an incremental sweep (a couple of
-/// slots per registration) and whenever an apply pass meets it, so no per-component observer
-/// is needed.
+/// components (amortised, like an array's growth); a released component's slot is reclaimed
+/// whenever an apply pass meets it, and by a sweep of the whole table before the table grows,
+/// so no per-component observer is needed.
 ///
 /// How a switch stays cheap: components are grouped by (scope, identifier); a group holds the
 /// prepared instance its members show. Switching computes, once per pair of prepared
@@ -225,7 +225,6 @@ public final class Applicator {
     @exclusivity(unchecked) var scopes: [ScopeState] = []
     @exclusivity(unchecked) private var identifierNumbers: [String: Int32] = [:]
     @exclusivity(unchecked) private var identifiers: [String] = []
-    @exclusivity(unchecked) private var sweepCursor = 0
     /// The buffer of the queue of plans a switch runs in its second phase; kept between passes,
     /// so that a warm switch allocates nothing.
     @exclusivity(unchecked) private var pendingBuffer: ContiguousArray<PendingPlan> = []
@@ -305,9 +304,7 @@ public final class Applicator {
 
     /// Counts live components, reclaiming the slots of released ones; O(n), for tests and tools.
     public func liveComponentCount() -> Int {
-        for index in 0..<slots.count where slots.base[index].objectID != nil && slots.base[index].object == nil {
-            releaseSlot(Int32(index))
-        }
+        releaseDeadSlots()
         return slotByObject.count
     }
 
@@ -342,7 +339,6 @@ public final class Applicator {
     }
 
     func style(_ component: AnyObject, as identifier: String, scope: Int32) {
-        sweep(steps: 2)
         let group = group(scope: scope, identifier: intern(identifier))
         counters = ApplyStatistics()
         if let existing = liveSlot(of: component) {
@@ -904,6 +900,7 @@ public final class Applicator {
     }
 
     private func allocateSlot(for component: AnyObject) -> Int32 {
+        if freeSlots.isEmpty && slots.count == slots.capacity { sweepBeforeGrowing() }
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -954,17 +951,20 @@ public final class Applicator {
         freeSlots.append(slot)
     }
 
-    /// Looks at a few slots per call, reclaiming released components' slots, so the table
-    /// never fills with dead entries and no call pays for more than a constant amount.
-    private func sweep(steps: Int) {
-        guard slots.count > 0 else { return }
-        for _ in 0..<steps {
-            if sweepCursor >= slots.count { sweepCursor = 0 }
-            if slots.base[sweepCursor].objectID != nil, slots.base[sweepCursor].object == nil {
-                releaseSlot(Int32(sweepCursor))
-            }
-            sweepCursor += 1
+    private func releaseDeadSlots() {
+        for index in 0..<slots.count where slots.base[index].objectID != nil && slots.base[index].object == nil {
+            releaseSlot(Int32(index))
         }
+    }
+
+    /// Reclaims released components' slots when the table is full, before it grows; grows it
+    /// at once unless a quarter came free. Either way the next sweep is at least a quarter of
+    /// the table's capacity of registrations away, so the work is O(1) per registration,
+    /// amortised, and the table stays within a few times the peak of live components. (It
+    /// replaced a sweep of two slots per registration, whose two weak loads were 5% of one.)
+    private func sweepBeforeGrowing() {
+        releaseDeadSlots()
+        if freeSlots.count < slots.capacity / 4 { slots.grow() }
     }
 }
 
@@ -975,7 +975,7 @@ final class SlotStorage {
     // Read on every step of a pass; only `append` writes it, never during another access.
     @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<Applicator.Slot>
     private(set) var count = 0
-    private var capacity = 64
+    private(set) var capacity = 64
 
     init() {
         base = .allocate(capacity: capacity)
@@ -988,16 +988,19 @@ final class SlotStorage {
 
     /// Appends a slot and returns its index; amortised O(1).
     func append(_ slot: Applicator.Slot) -> Int32 {
-        if count == capacity {
-            let grown = UnsafeMutablePointer<Applicator.Slot>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = grown
-            capacity *= 2
-        }
+        if count == capacity { grow() }
         (base + count).initialize(to: slot)
         count += 1
         return Int32(count - 1)
+    }
+
+    /// Doubles the capacity, moving the slots.
+    func grow() {
+        let grown = UnsafeMutablePointer<Applicator.Slot>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity *= 2
     }
 }
 

@@ -42,20 +42,23 @@ import Testing
         #expect(counter.total == 3, "a released component is never touched again")
     }
 
-    @Test func releasedSlotsAreReclaimedByTheIncrementalSweep() {
+    @Test func releasedSlotsAreReclaimedBeforeTheTableGrows() {
         let (a, _) = probeThemes()
         let (_, applicator) = makeApplicator(a, activate: "a")
         applicator.register(probeBinding())
         let counter = Counter()
-        var released: [Probe]? = (0..<10).map { _ in Probe(counter) }
-        for probe in released! { applicator.style(probe, as: "p") }
-        #expect(applicator.registeredCount == 10)
-        released = nil
-        // Every registration looks at two slots: ten more registrations reclaim all ten.
-        let kept = (0..<10).map { _ in Probe(counter) }
-        for probe in kept { applicator.style(probe, as: "p") }
-        #expect(applicator.registeredCount == 10)
-        #expect(applicator.components(styledAs: "p").count == 10)
+        // Screens of 1,000 components come and go, with no switch to meet the dead ones: the
+        // registry reclaims their slots when its table is full, so it never holds more than the
+        // live components plus one screen's worth of released ones.
+        var screen: [Probe] = []
+        for _ in 0..<8 {
+            screen = (0..<1_000).map { _ in Probe(counter) }
+            for probe in screen { applicator.style(probe, as: "p") }
+            #expect(applicator.registeredCount <= 2_000)
+        }
+        #expect(applicator.components(styledAs: "p").count == 1_000)
+        #expect(applicator.liveComponentCount() == 1_000)
+        withExtendedLifetime(screen) {}
     }
 
     @Test func switchAppliesOnlyChangedOperationsAndRevertsDroppedOnes() {
