@@ -130,6 +130,8 @@ public final class CompiledTheme: @unchecked Sendable {
     public var instanceRecordCount: Int { layout.instanceCount }
     public var operationRecordCount: Int { layout.operationCount }
     public var operationListLength: Int { layout.operationListLength }
+    /// Entries of `PTCH`: operations that replace one position of a shared list.
+    public var listPatchCount: Int { layout.patchCount }
     public var valueSlotCount: Int { layout.valueCount }
     public var idCount: Int { layout.idCount }
     public var variantCount: Int { layout.variantCount }
@@ -237,9 +239,9 @@ public final class CompiledTheme: @unchecked Sendable {
 
     /// The fastest path: an instance by handle in a variant, built from its record alone.
     public func instance(_ handle: InstanceHandle, in variant: VariantHandle) -> ResolvedInstance? {
-        guard let record = recordIndex(handle, variant) else { return nil }
+        guard let record = recordIndex(handle, variant), let id = id(of: handle) else { return nil }
         var budget = limits.maxMaterializedValues
-        return instance(record: record, budget: &budget)
+        return instance(record: record, id: id, budget: &budget)
     }
 
     /// The effective operations of `id` for an app running with `traits`, without building
@@ -254,22 +256,31 @@ public final class CompiledTheme: @unchecked Sendable {
         return instance(handle, in: variant)
     }
 
-    /// Builds one record. Records, operations and values can be shared, so a hostile file could
-    /// expand enormously: `budget` counts what is built and nil means it ran out.
-    func instance(record index: Int, budget: inout Int) -> ResolvedInstance? {
+    /// Builds one record (records carry no id: every id resolving the same way shares one).
+    /// Records, lists, operations and values can be shared, so a hostile file could expand
+    /// enormously: `budget` counts what is built and nil means it ran out.
+    func instance(record index: Int, id: String, budget: inout Int) -> ResolvedInstance? {
         let record = layout.instanceRecords + index * Format.instanceRecordSize
-        let first = raw.int(record + 8)
-        let count = raw.int(record + 12)
+        let first = raw.int(record + 4)
+        let count = raw.int(record + 8)
+        // The record's patches run from the previous record's end to its own (verified: in
+        // increasing positions, each below `count`).
+        var patch = index == 0 ? 0 : raw.int(record - Format.instanceRecordSize + 12)
+        let patchEnd = raw.int(record + 12)
         budget -= 1 + count
         guard budget >= 0 else { return nil }
         var operations: [ResolvedOperation] = []
         operations.reserveCapacity(count)
-        for entry in first..<first + count {
-            guard let operation = operation(raw.int(layout.operationLists + 4 * entry), budget: &budget) else { return nil }
+        for position in 0..<count {
+            var number = raw.int(layout.operationLists + 4 * (first + position))
+            if patch < patchEnd, raw.int(layout.patches + Format.patchEntrySize * patch) == position {
+                number = raw.int(layout.patches + Format.patchEntrySize * patch + 4)
+                patch += 1
+            }
+            guard let operation = operation(number, budget: &budget) else { return nil }
             operations.append(operation)
         }
-        return ResolvedInstance(id: id(of: InstanceHandle(rawValue: raw.u32(record))) ?? "",
-                                component: string(raw.u32(record + 4)), operations: operations)
+        return ResolvedInstance(id: id, component: string(raw.u32(record)), operations: operations)
     }
 
     func operation(_ index: Int, budget: inout Int) -> ResolvedOperation? {
@@ -374,11 +385,13 @@ public final class CompiledTheme: @unchecked Sendable {
             for handle in 0..<layout.idCount {
                 guard let record = recordIndex(InstanceHandle(rawValue: UInt32(handle)), VariantHandle(rawValue: variant))
                 else { continue }
-                if let known = cache[record] {
+                let id = string(raw.u32(layout.idStrings + 4 * handle))
+                if var known = cache[record] {
+                    known.id = id
                     instances.append(known)
                     continue
                 }
-                guard let built = instance(record: record, budget: &budget) else {
+                guard let built = instance(record: record, id: id, budget: &budget) else {
                     throw .limitExceeded(what: "materialised values", value: UInt64(limits.maxMaterializedValues) + 1,
                                          limit: UInt64(limits.maxMaterializedValues))
                 }
@@ -403,8 +416,7 @@ public final class CompiledTheme: @unchecked Sendable {
     }
 
     /// Checksums plus what checksums cannot vouch for in a hand-made file: strings are UTF-8,
-    /// every id is found by its own hash within the probe limit, and variant rows point at
-    /// records of the right id.
+    /// and every id is found by its own hash within the probe limit (and only once).
     public func verifyContents() throws(BinaryFormatError) {
         try verifyChecksums()
         for index in 0..<layout.stringCount where !Self.isValidUTF8(stringBuffer(UInt32(index))) {
@@ -415,17 +427,6 @@ public final class CompiledTheme: @unchecked Sendable {
             let id = string(raw.u32(field))
             guard self.handle(for: id)?.rawValue == UInt32(handle) else {
                 throw .malformed(offset: field, reason: "id '\(id)' is not found by its hash (or appears twice)")
-            }
-        }
-        for variant in 0..<layout.variantCount {
-            for handle in 0..<layout.idCount {
-                let field = layout.variantRows + 4 * (variant * layout.idCount + handle)
-                let entry = raw.int(field)
-                guard entry != 0 else { continue }
-                let record = layout.instanceRecords + (entry - 1) * Format.instanceRecordSize
-                guard raw.int(record) == handle else {
-                    throw .malformed(offset: field, reason: "variant \(variant) maps an id to another id's record")
-                }
             }
         }
     }

@@ -9,7 +9,8 @@ public enum BinaryFormatError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The file is longer than the header says: probably two writes interleaved.
     case trailingBytes(expected: UInt64, actual: UInt64)
     case badMagic
-    /// A future major version: its layout is unknown to this reader.
+    /// Another major version: a future one's layout is unknown to this reader, an older one's is
+    /// no longer read (recompile the theme).
     case unsupportedVersion(major: UInt16, minor: UInt16)
     case headerChecksumMismatch(stored: UInt32, computed: UInt32)
     /// A required flag this reader does not know.
@@ -34,6 +35,9 @@ public enum BinaryFormatError: Error, Hashable, Sendable, CustomStringConvertibl
             return "file has trailing bytes: \(actual) bytes, header says \(expected)"
         case .badMagic: return "not a compiled Livery theme (bad magic at offset 0)"
         case .unsupportedVersion(let major, let minor):
+            if major < Format.major {
+                return "format version \(major).\(minor) is older than this reader (\(Format.major).\(Format.minor)) and no longer read; recompile the theme"
+            }
             return "format version \(major).\(minor) is newer than this reader (\(Format.major).\(Format.minor)); recompile the theme or update Livery"
         case .headerChecksumMismatch(let stored, let computed):
             return "header checksum mismatch at offset \(Format.headerChecksumOffset): stored \(hex(stored)), computed \(hex(computed))"

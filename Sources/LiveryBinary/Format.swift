@@ -2,17 +2,18 @@
 // docs/BinaryFormat.md describes every byte; keep the two in step.
 import LiveryModel
 
-/// The layout constants of format version 1. Changing any of them is a major version bump.
+/// The layout constants of format version 2. Changing any of them is a major version bump.
+/// (1.0 gave every instance record an id handle and had no `PTCH` section: 2.0 readers refuse it.)
 enum Format {
     /// `\x89 L V R Y \r \n \x1A`: the high byte and the line endings catch text-mode transfers.
     static let magic: [UInt8] = [0x89, 0x4C, 0x56, 0x52, 0x59, 0x0D, 0x0A, 0x1A]
-    static let major: UInt16 = 1
+    static let major: UInt16 = 2
     static let minor: UInt16 = 0
     static let headerSize = 64
     static let sectionEntrySize = 32
     /// Where the header checksum lives; it covers the bytes before it plus the section table.
     static let headerChecksumOffset = 60
-    /// Flags 0-15 must be understood by a reader; 16-31 may be ignored. None are defined in 1.0.
+    /// Flags 0-15 must be understood by a reader; 16-31 may be ignored. None are defined in 2.0.
     static let requiredFlagsMask: UInt32 = 0x0000_FFFF
     static let sectionRequiredFlag: UInt32 = 1
     /// "No string" / "no variant" in u32 index fields.
@@ -20,6 +21,8 @@ enum Format {
     static let chainEntrySize = 56
     static let digestSize = 32
     static let instanceRecordSize = 16
+    /// A list patch: u32 position in the base list, u32 operation.
+    static let patchEntrySize = 8
     static let operationRecordSize = 16
     static let valueSlotSize = 40
     static let assetRecordSize = 40
@@ -30,7 +33,7 @@ enum Format {
     static let alignment = 8
 }
 
-/// The sections of a version 1 file, by their four-character kind.
+/// The sections of a version 2 file, by their four-character kind.
 enum SectionKind: UInt32, CaseIterable {
     case strings = 0x5352_5453   // "STRS"
     case chain = 0x4E41_4843     // "CHAN"
@@ -38,6 +41,7 @@ enum SectionKind: UInt32, CaseIterable {
     case variants = 0x5352_4156  // "VARS"
     case instances = 0x5453_4E49 // "INST"
     case operationLists = 0x534C_504F // "OPLS"
+    case listPatches = 0x4843_5450 // "PTCH"
     case operations = 0x5245_504F // "OPER"
     case values = 0x4D52_4150    // "PARM"
     case assets = 0x4553_5341    // "ASSE"

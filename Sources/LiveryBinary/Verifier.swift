@@ -82,6 +82,8 @@ struct Layout {
     var instanceRecords = 0
     var operationListLength = 0
     var operationLists = 0
+    var patchCount = 0
+    var patches = 0
     var operationCount = 0
     var operationRecords = 0
     var valueCount = 0
@@ -310,6 +312,7 @@ enum Verifier {
         (layout.instanceCount, layout.instanceRecords) = try records(.instances, size: Format.instanceRecordSize)
         try limit("instance record count", layout.instanceCount, limits.maxInstances)
         (layout.operationListLength, layout.operationLists) = try records(.operationLists, size: 4)
+        (layout.patchCount, layout.patches) = try records(.listPatches, size: Format.patchEntrySize)
         (layout.operationCount, layout.operationRecords) = try records(.operations, size: Format.operationRecordSize)
         (layout.valueCount, layout.valueSlots) = try records(.values, size: Format.valueSlotSize)
     }
@@ -353,15 +356,42 @@ enum Verifier {
         }
     }
 
+    /// Records: a component, a range of `OPLS`, and the end of their patches in `PTCH`. Patches
+    /// tile `PTCH` in record order (each record's start where the previous one's ended), so each
+    /// patch entry is checked exactly once, against its own record: positions strictly increasing
+    /// and inside the list. Records point only into `OPLS` and `PTCH`, never at each other, so
+    /// there is nothing to loop.
     static func instances(_ raw: RawBytes, layout: Layout) throws(BinaryFormatError) {
+        var patch = 0
         for index in 0..<layout.instanceCount {
             let record = layout.instanceRecords + index * Format.instanceRecordSize
-            guard raw.int(record) < layout.idCount else {
-                throw fail(record, "instance record names id handle \(raw.u32(record)) of \(layout.idCount)")
+            try stringIndex(raw, record, layout)
+            let count = raw.int(record + 8)
+            guard UInt64(raw.u32(record + 4)) + UInt64(count) <= UInt64(layout.operationListLength) else {
+                throw fail(record + 4, "operation list \(raw.u32(record + 4)) + \(count) runs past the \(layout.operationListLength) entries")
             }
-            try stringIndex(raw, record + 4, layout)
-            guard UInt64(raw.u32(record + 8)) + UInt64(raw.u32(record + 12)) <= UInt64(layout.operationListLength) else {
-                throw fail(record + 8, "operation list \(raw.u32(record + 8)) + \(raw.u32(record + 12)) runs past the \(layout.operationListLength) entries")
+            let end = raw.int(record + 12)
+            guard end >= patch, end <= layout.patchCount else {
+                throw fail(record + 12, "patches end at \(end), expected \(patch)...\(layout.patchCount)")
+            }
+            var next = 0
+            while patch < end {
+                let entry = layout.patches + patch * Format.patchEntrySize
+                let position = raw.int(entry)
+                guard position >= next, position < count else {
+                    throw fail(entry, "patch position \(position) is not in \(next)..<\(count) (positions increase, inside the list)")
+                }
+                next = position + 1
+                patch += 1
+            }
+        }
+        guard patch == layout.patchCount else {
+            throw fail(layout.patches + patch * Format.patchEntrySize, "\(layout.patchCount - patch) patches belong to no record")
+        }
+        for patch in 0..<layout.patchCount {
+            let field = layout.patches + patch * Format.patchEntrySize + 4
+            guard raw.int(field) < layout.operationCount else {
+                throw fail(field, "patch names operation \(raw.u32(field)) of \(layout.operationCount)")
             }
         }
         let lists = layout.operationListLength

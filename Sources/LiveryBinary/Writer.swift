@@ -122,17 +122,28 @@ private struct EncoderState {
     var stringIndex: [ExactString: UInt32] = [:]
     var instances = ByteBuffer()
     var instanceCount = 0
-    var instanceIndex: [ResolvedInstance: UInt32] = [:]
+    /// Records are shared by every (id, variant) that resolves to the same component and list.
+    var instanceIndex: [RecordKey: UInt32] = [:]
     var operations = ByteBuffer()
     var operationCount = 0
     var operationIndex: [ResolvedOperation: UInt32] = [:]
-    /// Operation numbers, one list per distinct effective-operation list.
-    var operationLists = ByteBuffer()
-    var operationListLength = 0
-    var operationListIndex: [[ResolvedOperation]: UInt32] = [:]
+    /// Operation numbers: one full list per distinct list that is not stored as a patch.
+    var operationLists: [UInt32] = []
+    var operationListIndex: [[UInt32]: UInt32] = [:]
+    /// `(position, operation)` pairs, in record order (record r's patches follow record r-1's).
+    var patches: [UInt32] = []
+    /// Per handle, the full lists its earlier records use: the candidate bases of its next patch.
+    var baseLists: [[(first: Int, count: Int)]] = []
+    /// Per record, its list when it has no patches (a full list, so a possible base).
+    var recordLists: [(first: Int, count: Int)?] = []
     /// Top-level params in operation order; array elements go to `elements` (see `appendValues`).
     var values: [PendingValue] = []
     var cachedImages: Set<String> = []
+
+    struct RecordKey: Hashable {
+        var component: UInt32
+        var operations: [UInt32]
+    }
 
     /// A value slot before the final layout: arrays know their elements, placed after every param.
     struct PendingValue {
@@ -172,6 +183,7 @@ private struct EncoderState {
         ids = ids.reduce(into: []) { result, id in if result.last != id { result.append(id) } }
         var handleOf: [String: Int] = [:]
         for (handle, id) in ids.enumerated() { handleOf[id] = handle }
+        baseLists = Array(repeating: [], count: ids.count)
 
         // Chain first so the theme's own strings come early in the pool.
         let chain = theme.ancestors + [theme.info]
@@ -284,44 +296,84 @@ private struct EncoderState {
         operationSection.u32(0)
         operationSection.bytes += operations.bytes
         var listSection = ByteBuffer()
-        listSection.u32(operationListLength)
+        listSection.u32(operationLists.count)
         listSection.u32(0)
-        listSection.bytes += operationLists.bytes
+        for entry in operationLists { listSection.u32(entry) }
+        var patchSection = ByteBuffer()
+        patchSection.u32(patches.count / 2)
+        patchSection.u32(0)
+        for word in patches { patchSection.u32(word) }
 
         let sections: [(SectionKind, [UInt8])] = [
             (.strings, stringSection.bytes), (.chain, chainSection.bytes), (.ids, idSection.bytes),
             (.variants, variantSection.bytes), (.instances, instanceSection.bytes),
-            (.operationLists, listSection.bytes), (.operations, operationSection.bytes), (.values, valueSection.bytes),
+            (.operationLists, listSection.bytes), (.listPatches, patchSection.bytes),
+            (.operations, operationSection.bytes), (.values, valueSection.bytes),
             (.assets, assetSection.bytes), (.data, dataSection.bytes),
         ]
         return ThemeWriter.assemble(sections.map { ($0.0.rawValue, true, $0.1) })
     }
 
-    /// Interns an instance record (identical resolutions across variants share one record).
+    /// Interns an instance record: every (id, variant) resolving to the same component and
+    /// operations shares one. A list that is new is stored in full, or, when it differs from a
+    /// list of the same length that an earlier variant of this id stored in full in fewer than
+    /// half of its positions, as that list plus patches (a patch costs two words, an entry one).
     mutating func record(_ instance: ResolvedInstance, handle: Int) throws(BinaryFormatError) -> UInt32 {
-        if let index = instanceIndex[instance] { return index }
-        let firstOperation: UInt32
-        if let first = operationListIndex[instance.operations] {
-            firstOperation = first
+        let list = instance.operations.map { operation($0) }
+        let key = RecordKey(component: string(instance.component), operations: list)
+        if let index = instanceIndex[key] {
+            if let shared = recordLists[Int(index)] { addBase(shared, handle: handle) }
+            return index
+        }
+        let first: Int
+        var changed: [Int] = []
+        if let known = operationListIndex[list] {
+            first = Int(known)
         } else {
-            firstOperation = UInt32(operationListLength)
-            operationListIndex[instance.operations] = firstOperation
-            for operation in instance.operations {
-                operationLists.u32(self.operation(operation))
-                operationListLength += 1
+            var best: (first: Int, changed: [Int])?
+            for base in baseLists[handle] where base.count == list.count {
+                var differences: [Int] = []
+                for position in 0..<list.count where operationLists[base.first + position] != list[position] {
+                    differences.append(position)
+                    if 2 * differences.count >= list.count { break }
+                }
+                if 2 * differences.count < list.count, differences.count < best?.changed.count ?? Int.max {
+                    best = (base.first, differences)
+                }
+            }
+            if let best {
+                first = best.first
+                changed = best.changed
+            } else {
+                first = operationLists.count
+                operationListIndex[list] = UInt32(first)
+                operationLists += list
             }
         }
+        recordLists.append(changed.isEmpty ? (first, list.count) : nil)
+        if changed.isEmpty { addBase((first, list.count), handle: handle) }
+        for position in changed {
+            patches.append(UInt32(position))
+            patches.append(list[position])
+        }
         let index = UInt32(instanceCount)
-        instanceIndex[instance] = index
-        instances.u32(handle)
-        instances.u32(string(instance.component))
-        instances.u32(firstOperation)
-        instances.u32(instance.operations.count)
+        instanceIndex[key] = index
+        instances.u32(key.component)
+        instances.u32(first)
+        instances.u32(list.count)
+        instances.u32(patches.count / 2)
         instanceCount += 1
-        guard instanceCount < Int(Format.none), operationListLength < Int(Format.none) else {
+        guard instanceCount < Int(Format.none), operationLists.count < Int(Format.none),
+              patches.count / 2 < Int(Format.none) else {
             throw .unencodable("more than 2^32 records")
         }
         return index
+    }
+
+    mutating func addBase(_ list: (first: Int, count: Int), handle: Int) {
+        if !baseLists[handle].contains(where: { $0.first == list.first && $0.count == list.count }) {
+            baseLists[handle].append(list)
+        }
     }
 
     /// Interns an operation: variants that differ in one colour share every other operation.

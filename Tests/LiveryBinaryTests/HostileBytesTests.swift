@@ -210,10 +210,14 @@ import LiveryModel
         #expect(Self.rejected(rebuilt { $0.removeAll() }) != nil)
     }
 
-    @Test func futureMajorIsRejectedFutureMinorIsRead() throws {
+    @Test func otherMajorsAreRejectedFutureMinorIsRead() throws {
         var major = sample
-        major[8] = 2
-        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 2, minor: 0))
+        major[8] = 3
+        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 3, minor: 0))
+        // 1.0 records began with an id handle and it had no PTCH: a 2.0 layout labelled 1.0 is refused too
+        var older = sample
+        older[8] = 1
+        #expect(Self.rejected(Self.resealed(older)) == .unsupportedVersion(major: 1, minor: 0))
         var zero = sample
         zero[8] = 0
         #expect(Self.rejected(Self.resealed(zero)) == .unsupportedVersion(major: 0, minor: 0))
@@ -221,7 +225,7 @@ import LiveryModel
         var minor = sample
         minor[10] = 9
         let theme = try CompiledTheme(bytes: Self.resealed(minor))
-        #expect(theme.formatVersion == (1, 9))
+        #expect(theme.formatVersion == (2, 9))
         #expect(try theme.materialize() == SampleThemes.theme)
 
         var requiredFlag = sample
@@ -230,6 +234,112 @@ import LiveryModel
         var optionalFlag = sample
         optionalFlag[26] = 1
         #expect(try CompiledTheme(bytes: Self.resealed(optionalFlag)).materialize() == SampleThemes.theme)
+    }
+
+    // MARK: - Records and list patches (format 2)
+
+    /// The sample's records: component, first list entry, count, end of its patches.
+    func records() -> [(offset: Int, first: UInt32, count: UInt32, patchEnd: UInt32)] {
+        let instances = section(.instances)
+        let count = Int(sample.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: instances.offset, as: UInt32.self) })
+        return (0..<count).map { index in
+            let offset = instances.offset + 8 + index * Format.instanceRecordSize
+            let word = { (field: Int) in self.sample.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + field, as: UInt32.self) } }
+            return (offset, word(4), word(8), word(12))
+        }
+    }
+
+    /// The first record with at least `patches` patches, with where its patches start.
+    func patchedRecord(patches: Int = 1) -> (offset: Int, count: UInt32, patchStart: Int, patchEnd: Int) {
+        let all = records()
+        let index = all.indices.first { Int(all[$0].patchEnd) - ($0 == 0 ? 0 : Int(all[$0 - 1].patchEnd)) >= patches }!
+        let start = index == 0 ? 0 : Int(all[index - 1].patchEnd)
+        return (all[index].offset, all[index].count, start, Int(all[index].patchEnd))
+    }
+
+    @Test func theSampleStoresSomeListsAsPatches() {
+        let patches = section(.listPatches)
+        #expect(patches.length == 8 + 4 * Format.patchEntrySize)
+        #expect(records().last?.patchEnd == 4)
+        #expect(try! CompiledTheme(bytes: sample).listPatchCount == 4)
+    }
+
+    @Test func patchPositionsOutsideTheListOrOutOfOrderAreRejected() {
+        let patches = section(.listPatches).offset + 8
+        let record = patchedRecord()
+        let entry = patches + record.patchStart * Format.patchEntrySize
+        for position in [record.count, record.count + 1, UInt32(Int32.max), UInt32.max] {
+            var bytes = sample
+            Self.put32(position, at: entry, in: &bytes)
+            #expect(Self.rejected(bytes)?.description.contains("patch position") == true, "position \(position)")
+        }
+        // a record's two patches swapped, then repeated: positions must increase
+        let lastStart = patches + patchedRecord(patches: 2).patchStart * Format.patchEntrySize
+        let first = Array(sample[lastStart..<lastStart + 8])
+        let second = Array(sample[lastStart + 8..<lastStart + 16])
+        var swapped = sample
+        swapped.replaceSubrange(lastStart..<lastStart + 16, with: second + first)
+        #expect(Self.rejected(swapped)?.description.contains("patch position") == true)
+        var repeated = sample
+        repeated.replaceSubrange(lastStart + 8..<lastStart + 16, with: first)
+        #expect(Self.rejected(repeated)?.description.contains("patch position") == true)
+    }
+
+    @Test func patchOperationsOutOfRangeAreRejected() throws {
+        let operations = try CompiledTheme(bytes: sample).operationRecordCount
+        let entry = section(.listPatches).offset + 8 + patchedRecord().patchStart * Format.patchEntrySize
+        for operation in [UInt32(operations), UInt32(operations + 1), UInt32(Int32.max), UInt32.max] {
+            var bytes = sample
+            Self.put32(operation, at: entry + 4, in: &bytes)
+            #expect(Self.rejected(bytes) == .malformed(
+                offset: entry + 4, reason: "patch names operation \(operation) of \(operations)"))
+        }
+        var last = sample
+        Self.put32(UInt32(operations - 1), at: entry + 4, in: &last) // any real operation is fine
+        #expect(Self.rejected(last) == nil)
+    }
+
+    /// Patches tile PTCH in record order: a record cannot reach back into another's patches
+    /// (sharing, or a quadratic check), past the section, or leave patches to no one.
+    @Test func patchRangesCannotOverlapRunPastTheSectionOrBeOrphaned() {
+        let all = records()
+        let record = patchedRecord()
+        for end in [UInt32(record.patchStart) &- 1, 5, 6, UInt32(Int32.max), UInt32.max] {
+            var bytes = sample
+            Self.put32(end, at: record.offset + 12, in: &bytes)
+            #expect(Self.rejected(bytes) != nil, "patch end \(end)")
+        }
+        // every record that ends at the last patch ending one early: the last patch is nobody's
+        var orphaned = sample
+        for record in all where record.patchEnd == 4 { Self.put32(3, at: record.offset + 12, in: &orphaned) }
+        #expect(Self.rejected(orphaned)?.description.contains("patches belong to no record") == true)
+        // a count that claims more patches than the section holds is a length error
+        var count = sample
+        Self.put32(5, at: section(.listPatches).offset, in: &count)
+        #expect(Self.rejected(count)?.description.contains("its counts need") == true)
+    }
+
+    /// A record's list is a range of OPLS: out of range (or overflowing u32 arithmetic) is rejected.
+    @Test func recordListsOutOfRangeAreRejected() throws {
+        let length = UInt32(try CompiledTheme(bytes: sample).operationListLength)
+        let record = records().first!
+        for (first, count) in [(length, UInt32(1)), (0, length + 1), (UInt32.max, 2), (1, UInt32.max)] {
+            var bytes = sample
+            Self.put32(first, at: record.offset + 4, in: &bytes)
+            Self.put32(count, at: record.offset + 8, in: &bytes)
+            #expect(Self.rejected(bytes)?.description.contains("runs past") == true, "\(first) + \(count)")
+        }
+        var component = sample
+        Self.put32(UInt32.max, at: record.offset, in: &component)
+        #expect(Self.rejected(component)?.description.contains("string index") == true)
+    }
+
+    @Test func aMisalignedPatchSectionIsRejected() {
+        var misaligned = sample
+        Self.put64(UInt64(section(.listPatches).offset + 4), at: entry(.listPatches) + 8, in: &misaligned)
+        #expect(Self.rejected(Self.resealed(misaligned))?.description.contains("multiple of 8") == true)
+        let missing = rebuilt { $0.removeAll { $0.kind == SectionKind.listPatches.rawValue } }
+        #expect(Self.rejected(missing) == .missingSection(kind: "PTCH"))
     }
 
     @Test func nonFiniteFloatsAreRejected() {

@@ -60,10 +60,85 @@ import LiveryModel
         // 8 variants x 3-4 instances, but only label, custom, sidebar and 4 button colourings differ
         #expect(compiled.variantCount == 8)
         #expect(compiled.instanceRecordCount == 7)
+        // the button's colourings are one full list of 5 plus patches (1 + 1 + 2 changed operations):
+        // lists label 6 + bubble 2 + button 5 + sidebar 1
+        #expect(compiled.operationListLength == 14)
+        #expect(compiled.listPatchCount == 4)
         // strings are pooled: "normal" once, however many operations use it
         let pool = try #require(compiled.sections.first { $0.kind == "STRS" })
         let text = String(decoding: bytes[pool.offset..<pool.offset + pool.length], as: UTF8.self)
         #expect(text.components(separatedBy: "normal").count == 2)
+    }
+
+    /// Records carry no id: ids that resolve alike share one record, and each still reads as itself.
+    @Test func idsThatResolveAlikeShareARecord() throws {
+        let operations = [ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(0.5))]),
+                          ResolvedOperation(name: "hidden", params: [Param(name: "value", value: .bool(false))])]
+        let ids = ["a", "b", "c"]
+        let theme = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(appearances: [.dark]),
+            variants: [.none: ids.map { ResolvedInstance(id: $0, component: "uiview", operations: operations) },
+                       TraitSet(appearance: .dark): ids.map { ResolvedInstance(id: $0, component: "uiview", operations: operations) }
+                           + [ResolvedInstance(id: "d", component: "uilabel", operations: operations)]],
+            assets: .empty)
+        let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
+        #expect(compiled.instanceRecordCount == 2) // uiview and uilabel, one list
+        #expect(compiled.operationListLength == 2)
+        #expect(try compiled.materialize() == theme)
+        try compiled.verifyContents()
+        for id in ids + ["d"] {
+            #expect(compiled.instance(id, for: TraitSet(appearance: .dark))?.id == id)
+        }
+        #expect(compiled.instance("d", for: .none) == nil)
+    }
+
+    /// Lists that differ from an earlier variant's in half their positions or more are stored in
+    /// full; fewer, as patches; reordered ones are just different lists. All read back exactly.
+    @Test func patchedAndFullListsReadBackExactly() throws {
+        func operation(_ name: String, _ value: Double) -> ResolvedOperation {
+            ResolvedOperation(name: name, params: [Param(name: "value", value: .float(value))])
+        }
+        let base = (0..<6).map { operation("op\($0)", Double($0)) }
+        var oneChanged = base
+        oneChanged[5] = operation("op5", 50)
+        var threeChanged = base
+        for index in [0, 2, 4] { threeChanged[index] = operation("op\(index)", -1) }
+        let longer = base + [operation("extra", 1)]
+        let axes = TraitAxes(idioms: [.ipad], appearances: [.dark])
+        var variants: [TraitSet: [ResolvedInstance]] = [:]
+        for (traits, list) in zip(axes.traitSets, [base, oneChanged, threeChanged, longer]) {
+            variants[traits] = [ResolvedInstance(id: "x", component: "uiview", operations: list),
+                                ResolvedInstance(id: "y", component: "uiview", operations: list.reversed())]
+        }
+        let theme = ThemeVariants(info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: axes,
+                                  variants: variants, assets: .empty)
+        let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
+        #expect(try compiled.materialize() == theme)
+        #expect(compiled.listPatchCount == 2) // oneChanged, for x and for y
+        #expect(compiled.operationListLength == 2 * (6 + 6 + 7))
+        for traits in axes.traitSets {
+            #expect(compiled.operations(of: "x", for: traits) == variants[traits]![0].operations)
+            #expect(compiled.operations(of: "y", for: traits) == variants[traits]![1].operations)
+        }
+    }
+
+    /// A record that two ids share is a base for the patches of either.
+    @Test func aSharedRecordIsABaseForEveryIdSharingIt() throws {
+        let base = (0..<4).map { ResolvedOperation(name: "op\($0)", params: [Param(name: "value", value: .float(Double($0)))]) }
+        var changed = base
+        changed[3] = ResolvedOperation(name: "op3", params: [Param(name: "value", value: .float(30))])
+        let theme = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(appearances: [.dark]),
+            variants: [.none: [ResolvedInstance(id: "a", component: "uiview", operations: base),
+                               ResolvedInstance(id: "b", component: "uiview", operations: base)],
+                       TraitSet(appearance: .dark): [ResolvedInstance(id: "a", component: "uiview", operations: base),
+                                                     ResolvedInstance(id: "b", component: "uiview", operations: changed)]],
+            assets: .empty)
+        let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
+        #expect(compiled.instanceRecordCount == 2)
+        #expect(compiled.operationListLength == 4)
+        #expect(compiled.listPatchCount == 1)
+        #expect(try compiled.materialize() == theme)
     }
 
     @Test func assetsKeepBytesQualifiersAndTheCacheFlag() throws {

@@ -30,7 +30,7 @@ struct Inspect: ParsableCommand {
             lines.append("  \(section.kind)  offset \(pad(section.offset))  length \(pad(section.length))  crc32 \(hex(section.checksum))\(note)")
         }
         lines += [
-            "counts: \(theme.idCount) ids, \(theme.variantCount) variants, \(theme.instanceRecordCount) instance records, \(theme.operationRecordCount) operations (\(theme.operationListLength) references), \(theme.valueSlotCount) values, \(theme.stringCount) strings, \(theme.assets.count) assets",
+            "counts: \(theme.idCount) ids, \(theme.variantCount) variants, \(theme.instanceRecordCount) instance records, \(theme.operationRecordCount) operations (\(theme.operationListLength) references, \(theme.listPatchCount) patches), \(theme.valueSlotCount) values, \(theme.stringCount) strings, \(theme.assets.count) assets",
             "hash table: \(theme.bucketCount) buckets, longest probe \(theme.maxProbeLength)",
             "variants: " + theme.variantTraits.map(\.description).joined(separator: "; "),
             "parent chain (root first):",
