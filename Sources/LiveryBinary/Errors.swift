@@ -85,10 +85,9 @@ public struct VerificationLimits: Hashable, Sendable {
     /// values: a hostile file can share records to make a small file expand enormously. The budget
     /// actually used is `materializationBudget(fileSize:)`: proportional to the file, at most this.
     public var maxMaterializedValues = 1 << 24
-    /// Operations and values a file may expand to per byte of file. The writer shares equal
-    /// records, so real themes expand a little (the sample themes about 0.1 per byte, a synthetic
-    /// 10,000-instance theme about 0.6); 64 leaves room for themes that reuse one large array
-    /// constant many times, and keeps a 12 KB file below 800 Ki values instead of 16 Mi.
+    /// Operations and values a file may expand to per byte of file. Real themes expand to less
+    /// than one per byte (the sample themes 0.08 to 0.16, a synthetic 2,000-instance theme 0.13);
+    /// 64 leaves a wide margin, and keeps a 12 KB file below 800 Ki values instead of 16 Mi.
     public var maxMaterializedValuesPerByte = 64
     /// The budget for a file of any size (small files get at least this much).
     public var minMaterializedValues = 1 << 16

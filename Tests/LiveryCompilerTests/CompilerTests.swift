@@ -197,7 +197,7 @@ enum Repository {
                 total + 1 + instance.operations.reduce(0) { $0 + 1 + $1.params.reduce(0) { $0 + count($1.value) } }
             }
             let perByte = Double(built) / Double(bytes.count)
-            #expect(perByte < 4, "\(path): \(built) values from \(bytes.count) bytes")
+            #expect(perByte < 1, "\(path): \(built) values from \(bytes.count) bytes")
             #expect(theme.materializationBudget >= 16 * built)
         }
     }
