@@ -368,11 +368,9 @@ import LiveryModel
         let theme = try CompiledTheme(bytes: bytes)   // section checksums are checked on demand only
         let budget = bytes.count * 64
         #expect(bytes.count < 64_000 && theme.materializationBudget == budget && budget < 700 * 3_500 * 2)
-        let started = ContinuousClock.now
         #expect(throws: BinaryFormatError.limitExceeded(what: "materialised values", value: UInt64(budget) + 1, limit: UInt64(budget))) {
             _ = try theme.materialize()
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(theme.operations(of: "v1", for: .none)?.count == 3_500)   // one instance is within the budget
     }
 
