@@ -322,7 +322,13 @@ private final class TreeBuilder {
             : source.fileLocation
         let severity: Severity = error.level == XML_ERR_WARNING ? .warning : .error
         let diagnostic = Diagnostic(severity, .xmlSyntax, message, at: location)
-        if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
+        guard !stopped, reported.insert(diagnostic).inserted else { return }
+        guard reported.count <= limits.maxXMLErrorsPerFile else {
+            stop(.error(.limitExceeded, "more than \(limits.maxXMLErrorsPerFile) XML errors in this file; the rest is not read",
+                        at: location))
+            return
+        }
+        diagnostics.append(diagnostic)
     }
 
     static func makeHandler() -> xmlSAXHandler {
