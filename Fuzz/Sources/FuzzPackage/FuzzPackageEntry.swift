@@ -51,6 +51,13 @@ enum FuzzPackageEntry {
 
     static let root: String = {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        // libFuzzer does not always run atexit handlers: remove what runs of dead processes left.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("livery-fuzz-package-") {
+            let fields = name.split(separator: "-")
+            if fields.count == 5, let pid = Int32(fields[3]), kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: base + "/" + name)
+            }
+        }
         let path = base + "/livery-fuzz-package-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.removeItem(atPath: path)
         try! FileManager.default.createDirectory(atPath: path + "/bundled", withIntermediateDirectories: true)
