@@ -26,5 +26,10 @@ let package = Package(
             .product(name: "LiveryBinary", package: "Livery"),
             .product(name: "LiveryModel", package: "Livery"),
         ]),
+        // (4) Bytes as a downloaded package, installed into a fresh folder: nothing may be written
+        // outside it, and a failed install must leave it exactly as it was.
+        .executableTarget(name: "FuzzPackage", dependencies: [
+            .product(name: "LiveryStore", package: "Livery"),
+        ]),
     ]
 )

@@ -3,7 +3,8 @@
 #
 #   bash Scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags...]
 #   TARGET: FuzzXML (theme XML through the front end), FuzzCompiled (compiled-file bytes through
-#           the verifier and every accessor), FuzzRoundTrip (generated model -> compile -> read back)
+#           the verifier and every accessor), FuzzRoundTrip (generated model -> compile -> read back),
+#           FuzzPackage (package bytes through the installer into a fresh folder)
 #
 # The corpus lives in Fuzz/corpus/TARGET (seeded from Themes/, Tests/Fixtures and the regression
 # folder on first use; it is not committed); crashes land in Fuzz/crashes/TARGET. Minimise a crash
@@ -39,6 +40,16 @@ if [ -z "$(ls -A "$corpus")" ]; then
             head -c 4096 /dev/urandom > "$corpus/random-1"
             head -c 512 /dev/urandom > "$corpus/random-2"
             ;;
+        FuzzPackage)
+            # Packages `livery pack` writes from Themes/, hostile variants of one, and the
+            # entry-list form of each theme (Fuzz/package-seeds.py).
+            nice -n 19 swift build --product livery >/dev/null
+            for theme in Themes/*.theme; do
+                name=$(basename "$theme" .theme)
+                .build/debug/livery pack "$theme" --themes Themes --output "$corpus/$name.liverypkg" >/dev/null
+            done
+            python3 Fuzz/package-seeds.py "$corpus" "$corpus/Light.liverypkg" Themes/*.theme
+            ;;
     esac
     if [ -d "Tests/Fixtures/Regressions/$target" ]; then
         cp "Tests/Fixtures/Regressions/$target"/* "$corpus"/ 2>/dev/null || true
@@ -47,6 +58,9 @@ fi
 
 dictionary=()
 if [ "$target" = FuzzXML ]; then dictionary=(-dict="$root/Fuzz/xml.dict"); fi
+
+# Leaks in dependencies that the targets cannot avoid (see the file); every other leak is reported.
+export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 cd "$crashes"
 echo "== $target for ${seconds}s, corpus $(ls "$corpus" | wc -l) files"

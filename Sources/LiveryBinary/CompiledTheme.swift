@@ -240,7 +240,7 @@ public final class CompiledTheme: @unchecked Sendable {
     /// The fastest path: an instance by handle in a variant, built from its record alone.
     public func instance(_ handle: InstanceHandle, in variant: VariantHandle) -> ResolvedInstance? {
         guard let record = recordIndex(handle, variant), let id = id(of: handle) else { return nil }
-        var budget = limits.maxMaterializedValues
+        var budget = materializationBudget
         return instance(record: record, id: id, budget: &budget)
     }
 
@@ -371,12 +371,17 @@ public final class CompiledTheme: @unchecked Sendable {
 
     // MARK: - The whole model
 
+    /// Operations and values `materialize()` (or one instance lookup) may build from this file:
+    /// `limits.materializationBudget(fileSize:)`, proportional to the file's size.
+    public var materializationBudget: Int { limits.materializationBudget(fileSize: fileSize) }
+
     /// The full resolved model, as the XML front end builds it (what `dump` and tests compare).
-    /// Throws only when record sharing would expand past `limits.maxMaterializedValues`.
+    /// Throws only when record sharing would expand past `materializationBudget` operations and values.
     public func materialize() throws(BinaryFormatError) -> ThemeVariants {
         let chain = self.chain
         var cache: [Int: ResolvedInstance] = [:]
-        var budget = limits.maxMaterializedValues
+        let limit = materializationBudget
+        var budget = limit
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for slot in 0..<Format.variantSlotCount {
             let variant = raw.u32(layout.variantSlots + 4 * slot)
@@ -392,8 +397,7 @@ public final class CompiledTheme: @unchecked Sendable {
                     continue
                 }
                 guard let built = instance(record: record, id: id, budget: &budget) else {
-                    throw .limitExceeded(what: "materialised values", value: UInt64(limits.maxMaterializedValues) + 1,
-                                         limit: UInt64(limits.maxMaterializedValues))
+                    throw .limitExceeded(what: "materialised values", value: UInt64(limit) + 1, limit: UInt64(limit))
                 }
                 cache[record] = built
                 instances.append(built)

@@ -32,18 +32,38 @@ public enum ThemeCompiler {
         for folder in folders {
             folderOfTheme[folder.info.id] = folder.path
             do {
-                contents.sourceDigests[folder.info.id] = try digest(of: folder)
+                contents.sourceDigests[folder.info.id] = try digest(of: folder, limits: workspace.limits)
             } catch {
                 diagnostics.append(.error(.compileUnreadable, "cannot read a source file: \(error)", at: SourceLocation(file: folder.path)))
             }
         }
+        // The front end checked the assets' sizes when it listed them, but a file can change
+        // before it is read here: the same caps apply again, and links are not followed.
+        let limits = workspace.limits
+        var totalAssetBytes = 0
         for asset in theme.assets.variants {
+            let key = AssetFileKey(themeID: asset.themeID, file: asset.file)
+            guard contents.assetBytes[key] == nil else { continue }
             let file = (folderOfTheme[asset.themeID] ?? "") + "/" + asset.file
-            guard let data = FileManager.default.contents(atPath: file) else {
-                diagnostics.append(.error(.compileUnreadable, "cannot read the asset file", at: SourceLocation(file: file)))
+            let bytes: [UInt8]
+            switch CappedFile.contents(file, limit: limits.maxAssetBytes) {
+            case .success(let read):
+                bytes = read
+            case .failure(.tooLarge):
+                diagnostics.append(.error(.limitExceeded, "the asset file is larger than \(limits.maxAssetBytes) bytes, the limit for an asset",
+                                          at: SourceLocation(file: file)))
+                continue
+            case .failure(.unreadable(let reason)):
+                diagnostics.append(.error(.compileUnreadable, "cannot read the asset file: \(reason)", at: SourceLocation(file: file)))
                 continue
             }
-            contents.assetBytes[AssetFileKey(themeID: asset.themeID, file: asset.file)] = [UInt8](data)
+            totalAssetBytes += bytes.count
+            guard totalAssetBytes <= limits.maxTotalAssetBytes else {
+                diagnostics.append(.error(.limitExceeded, "the theme's assets exceed \(limits.maxTotalAssetBytes) bytes together",
+                                          at: SourceLocation(file: file)))
+                break
+            }
+            contents.assetBytes[key] = bytes
         }
         guard !diagnostics.hasErrors else { return Checked(value: nil, diagnostics: diagnostics) }
         do {
@@ -57,11 +77,16 @@ public enum ThemeCompiler {
     /// SHA-256 over the theme's own source files in sorted order, each as its relative path,
     /// a zero byte, its length (8 bytes, little-endian) and its bytes. Paths are in the digest so
     /// renaming `Chat~ipad.xml` (which changes its meaning) changes the digest.
-    public static func digest(of folder: ThemeFolder) throws -> SourceDigest {
+    public static func digest(of folder: ThemeFolder, limits: FrontEndLimits = .default) throws -> SourceDigest {
         var hasher = SHA256()
         for file in folder.sourceFiles.sorted() {
-            guard let data = FileManager.default.contents(atPath: folder.path + "/" + file) else {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: folder.path + "/" + file])
+            // Sources are XML files (at most `maxFileBytes`) or assets (at most `maxAssetBytes`).
+            let path = folder.path + "/" + file
+            let data: [UInt8]
+            switch CappedFile.contents(path, limit: max(limits.maxFileBytes, limits.maxAssetBytes)) {
+            case .success(let read): data = read
+            case .failure(.tooLarge): throw CocoaError(.fileReadTooLarge, userInfo: [NSFilePathErrorKey: path])
+            case .failure(.unreadable): throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
             }
             hasher.update(Array(file.utf8) + [0])
             withUnsafeBytes(of: UInt64(data.count).littleEndian) { hasher.update($0) }
@@ -79,7 +104,7 @@ public enum ThemeCompiler {
             return "the parent chain changed: compiled \(recorded.map(\.info.id).joined(separator: " > ")), now \(folders.map(\.info.id).joined(separator: " > "))"
         }
         for (entry, folder) in zip(recorded, folders) {
-            guard let current = try? digest(of: folder) else { return "cannot read the sources of \(folder.info.id)" }
+            guard let current = try? digest(of: folder, limits: workspace.limits) else { return "cannot read the sources of \(folder.info.id)" }
             if entry.sourceDigest != current { return "the sources of \(folder.info.id) changed since it was compiled" }
         }
         return nil
@@ -113,5 +138,50 @@ public enum ThemeCompiler {
             unlink(temporary)
             throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
         }
+    }
+}
+
+/// Reads a whole regular file, at most `limit` bytes, without following a final symbolic link.
+enum CappedFile {
+    enum Failure: Error, CustomStringConvertible {
+        case tooLarge
+        case unreadable(String)
+
+        var description: String {
+            switch self {
+            case .tooLarge: return "the file is larger than its limit"
+            case .unreadable(let reason): return reason
+            }
+        }
+    }
+
+    static func contents(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return .failure(.unreadable("not a regular file"))
+        }
+        guard Int(info.st_size) <= limit else { return .failure(.tooLarge) }
+        // The size can change while reading: read up to one byte past the limit and check.
+        var bytes = [UInt8](repeating: 0, count: min(Int(info.st_size), limit) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard count <= limit else { return .failure(.tooLarge) }
+                bytes += [UInt8](repeating: 0, count: min(max(count, 4096), limit + 1 - count))
+            }
+            let result = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return .failure(.unreadable(String(cString: strerror(errno))))
+            }
+            if result == 0 { break }
+            count += result
+        }
+        guard count <= limit else { return .failure(.tooLarge) }
+        bytes.removeSubrange(count...)
+        return .success(bytes)
     }
 }

@@ -440,6 +440,50 @@ import LiveryModel
         #expect(theme.operations(of: "sidebar", for: TraitSet(idiom: .ipad))?.count == 1)
     }
 
+    /// The default budget is proportional to the file (64 values per byte, at least 64 Ki, at most
+    /// 16 Mi). Before, any file could expand to 16 Mi values, seconds and gigabytes.
+    @Test func theDefaultBudgetIsProportionalToTheFile() throws {
+        let limits = VerificationLimits()
+        #expect(limits.materializationBudget(fileSize: 100) == 1 << 16)
+        #expect(limits.materializationBudget(fileSize: 12_760) == 12_760 * 64)
+        #expect(limits.materializationBudget(fileSize: 1 << 30) == 1 << 24)
+        #expect(limits.materializationBudget(fileSize: Int.max) == 1 << 24)
+        #expect(try CompiledTheme(bytes: sample).materializationBudget == max(1 << 16, sample.count * 64))
+        #expect(try CompiledTheme(bytes: sample).materialize() == SampleThemes.theme)
+
+        // 700 instances of 5 operations each (5 of 30 shared operation records, every list
+        // distinct). Then every instance record is pointed at the whole operation list: 700 x 3,500
+        // operations and as many values, about 4.9 Mi, from a file of 47 KB (budget 3 Mi).
+        let operations = (0..<700).map { index in
+            (0..<5).map { slot in
+                ResolvedOperation(name: "op\(slot)", state: "",
+                                  params: [Param(name: "value", value: .integer(Int64(slot < 3 ? (index / [1, 10, 100][slot]) % 10 : slot)))])
+            }
+        }
+        let contents = CompiledThemeContents(theme: ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
+            variants: [.none: (0..<700).map { ResolvedInstance(id: "v\($0)", component: "uiview", operations: operations[$0]) }],
+            assets: .empty))
+        var bytes = try ThemeWriter.encode(contents)
+        let honest = try CompiledTheme(bytes: bytes)
+        let records = try #require(honest.sections.first { $0.kind == "INST" })
+        #expect(honest.instanceRecordCount == 700 && honest.operationListLength == 3_500)
+        func store(_ value: Int, at offset: Int) {
+            for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+        }
+        for record in 0..<700 {
+            store(0, at: records.offset + 8 + 16 * record + 8)
+            store(3_500, at: records.offset + 8 + 16 * record + 12)
+        }
+        let theme = try CompiledTheme(bytes: bytes)   // section checksums are checked on demand only
+        let budget = bytes.count * 64
+        #expect(bytes.count < 64_000 && theme.materializationBudget == budget && budget < 700 * 3_500 * 2)
+        #expect(throws: BinaryFormatError.limitExceeded(what: "materialised values", value: UInt64(budget) + 1, limit: UInt64(budget))) {
+            _ = try theme.materialize()
+        }
+        #expect(theme.operations(of: "v1", for: .none)?.count == 3_500)   // one instance is within the budget
+    }
+
     @Test func errorsSayWhereTheyAre() {
         var bytes = sample
         bytes[0] = 0

@@ -139,4 +139,66 @@ enum Repository {
         #expect(readBack == workspace.variants(ofThemeAt: path).value)
         #expect(readBack.variants.values.allSatisfy { $0.count == 40 })
     }
+
+    /// The front end checks asset sizes when it lists a theme's files; the compiler reads them
+    /// again later, so it applies the same cap (and does not follow a link put there meanwhile).
+    @Test func theCompilerCapsAssetsItReadsAgain() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try SyntheticTheme.write(instances: 40, into: folder)
+        var limits = FrontEndLimits()
+        limits.maxAssetBytes = 1_000
+        let asset = path + "/assets/icon.png"
+
+        let grown = ThemeWorkspace(limits: limits)
+        #expect(grown.variants(ofThemeAt: path).value != nil)   // read and cached with an 8-byte asset
+        try Data(repeating: 0x89, count: 5_000).write(to: URL(fileURLWithPath: asset))
+        let refused = ThemeCompiler.compile(themeAt: path, workspace: grown)
+        #expect(refused.value == nil)
+        #expect(refused.diagnostics.contains { $0.code == .limitExceeded && $0.location?.file == asset },
+                "\(refused.diagnostics.map(\.description))")
+
+        let linked = ThemeWorkspace(limits: limits)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: asset))
+        #expect(linked.variants(ofThemeAt: path).value != nil)
+        try FileManager.default.removeItem(atPath: asset)
+        try FileManager.default.createSymbolicLink(atPath: asset, withDestinationPath: "/etc/hostname")
+        let unread = ThemeCompiler.compile(themeAt: path, workspace: linked)
+        #expect(unread.value == nil)
+        #expect(unread.diagnostics.contains { $0.code == .compileUnreadable && $0.location?.file == asset },
+                "\(unread.diagnostics.map(\.description))")
+
+        // Within the cap, the asset is compiled as before.
+        try FileManager.default.removeItem(atPath: asset)
+        try Data(repeating: 1, count: 1_000).write(to: URL(fileURLWithPath: asset))
+        let fine = ThemeCompiler.compile(themeAt: path, workspace: ThemeWorkspace(limits: limits))
+        let bytes = try #require(fine.value, "\(fine.diagnostics.map(\.description))")
+        let theme = try CompiledTheme(bytes: bytes)
+        #expect(theme.assets.compactMap { theme.bytes(of: $0) } == [[UInt8](repeating: 1, count: 1_000)])
+    }
+
+    /// Real themes expand far less than the materialisation budget allows per byte of file
+    /// (`VerificationLimits.maxMaterializedValuesPerByte`).
+    @Test func realThemesStayFarBelowTheMaterialisationBudget() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let synthetic = try SyntheticTheme.write(instances: 2_000, into: folder)
+        for path in Repository.sampleThemes() + [synthetic] {
+            let workspace = ThemeWorkspace(searchPaths: [Repository.root + "/Themes"])
+            let bytes = try #require(ThemeCompiler.compile(themeAt: path, workspace: workspace).value)
+            let theme = try CompiledTheme(bytes: bytes)
+            let model = try theme.materialize()
+            // Counted per variant, so shared records count every time: an upper bound.
+            func count(_ value: Value) -> Int {
+                if case .array(let items) = value { return 1 + items.reduce(0) { $0 + count($1) } }
+                return 1
+            }
+            let built = model.variants.values.joined().reduce(0) { total, instance in
+                total + 1 + instance.operations.reduce(0) { $0 + 1 + $1.params.reduce(0) { $0 + count($1.value) } }
+            }
+            let perByte = Double(built) / Double(bytes.count)
+            #expect(perByte < 1, "\(path): \(built) values from \(bytes.count) bytes")
+            #expect(theme.materializationBudget >= 16 * built)
+        }
+    }
 }

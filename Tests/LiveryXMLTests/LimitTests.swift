@@ -95,6 +95,23 @@ import Testing
         #expect(!relaxed.contains { $0.code == .limitExceeded || $0.code == .fileUnreadable || $0.code == .fileIgnored })
     }
 
+    /// libxml2 reports error after error; past `maxXMLErrorsPerFile` parsing stops with one more.
+    @Test func xmlErrorsPerFileAreCapped() throws {
+        let broken = "<theme>" + String(repeating: "<a></b>\n", count: 30)
+        let themes = try TemporaryThemes(Self.theme(broken))
+        var limits = FrontEndLimits()
+        limits.maxXMLErrorsPerFile = 10
+        let errors = ThemeWorkspace(limits: limits).validate(paths: [themes.theme("T.theme")]).filter { $0.severity == .error }
+        #expect(errors.filter { $0.code == .xmlSyntax }.count == 10)
+        let stops = errors.filter { $0.code == .limitExceeded }
+        #expect(stops.count == 1)
+        #expect(stops.first?.message == "more than 10 XML errors in this file; the rest is not read")
+        #expect(stops.first?.location?.file == themes.theme("T.theme/Chat.xml") && stops.first?.location?.line != nil)
+        let all = ThemeWorkspace().validate(paths: [themes.theme("T.theme")]).filter { $0.severity == .error }
+        #expect(all.count > 10 && all.count <= FrontEndLimits.default.maxXMLErrorsPerFile + 1)
+        #expect(!all.contains { $0.code == .limitExceeded })
+    }
+
     @Test func defaultsAreDocumentedValues() {
         let limits = FrontEndLimits.default
         #expect(limits.maxFileBytes == 64 << 20)

@@ -43,6 +43,10 @@ public struct FrontEndLimits: Sendable, Hashable {
     /// Longest text directly inside one element (a `<string>` value, say), in bytes after
     /// entities are decoded.
     public var maxTextBytes = 1 << 20
+    /// Most XML syntax errors reported for one file; past them parsing stops with a
+    /// `limit-exceeded` error. libxml2 goes on after the first error, and a few kilobytes of
+    /// broken XML can give thousands (found by fuzzing: 6 KB, 2,706 errors).
+    public var maxXMLErrorsPerFile = 100
 
     // Theme contents (checked while decoding)
 

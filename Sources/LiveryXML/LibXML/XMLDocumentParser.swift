@@ -236,6 +236,9 @@ private final class TreeBuilder {
     let limits: FrontEndLimits
     var parts = TreeParts()
     var diagnostics: [Diagnostic] = []
+    /// libxml2's messages already reported: it repeats some, and a few kilobytes of broken XML can
+    /// make it report thousands (a linear search per message made that quadratic).
+    private var reported: Set<Diagnostic> = []
     var stopped = false
 
     init(source: SourceText, context: xmlParserCtxtPtr, limits: FrontEndLimits) {
@@ -319,7 +322,13 @@ private final class TreeBuilder {
             : source.fileLocation
         let severity: Severity = error.level == XML_ERR_WARNING ? .warning : .error
         let diagnostic = Diagnostic(severity, .xmlSyntax, message, at: location)
-        if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
+        guard !stopped, reported.insert(diagnostic).inserted else { return }
+        guard reported.count <= limits.maxXMLErrorsPerFile else {
+            stop(.error(.limitExceeded, "more than \(limits.maxXMLErrorsPerFile) XML errors in this file; the rest is not read",
+                        at: location))
+            return
+        }
+        diagnostics.append(diagnostic)
     }
 
     static func makeHandler() -> xmlSAXHandler {

@@ -1,0 +1,1 @@
+../../../Fuzz/Sources/FuzzPackage/FuzzCheck.swift

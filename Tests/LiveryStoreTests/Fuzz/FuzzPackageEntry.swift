@@ -1,0 +1,1 @@
+../../../Fuzz/Sources/FuzzPackage/FuzzPackageEntry.swift
