@@ -471,9 +471,9 @@ import LiveryModel
         func store(_ value: Int, at offset: Int) {
             for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
         }
-        for record in 0..<700 {
-            store(0, at: records.offset + 8 + 16 * record + 8)
-            store(3_500, at: records.offset + 8 + 16 * record + 12)
+        for record in 0..<700 {   // format 2.0 records: component, first, count, patch end
+            store(0, at: records.offset + 8 + 16 * record + 4)
+            store(3_500, at: records.offset + 8 + 16 * record + 8)
         }
         let theme = try CompiledTheme(bytes: bytes)   // section checksums are checked on demand only
         let budget = bytes.count * 64
