@@ -166,28 +166,39 @@ public enum SourceResolver {
         result.reserveCapacity(definitions.count)
         for id in definitions.keys.sorted() {
             let list = definitions[id]!
-            var order: [String] = []
-            var operations: [String: SourceOperation] = [:]
-            func add(_ operation: SourceOperation) {
-                let key = operation.name + "\u{0}" + (operation.state ?? OperationState.normal)
-                if operations[key] != nil { order.removeAll { $0 == key } }
-                order.append(key)
-                operations[key] = operation
-            }
+            var merged = MergedOperations()
             for definition in list {
-                for name in definition.classes { try context.classOperations(name).forEach(add) }
-                definition.operations.forEach(add)
+                for name in definition.classes { try merged.add(context.classOperations(name)) }
+                merged.add(definition.operations)
             }
             var resolved: [ResolvedOperation] = []
-            resolved.reserveCapacity(order.count)
-            for key in order {
-                let operation = operations[key]!
+            let ordered = merged.ordered
+            resolved.reserveCapacity(ordered.count)
+            for operation in ordered {
                 let params = try operation.params.map { Param(name: $0.name, value: try context.value($0.value)) }
                 resolved.append(ResolvedOperation(name: operation.name, state: operation.state ?? OperationState.normal, params: params))
             }
             result.append(ResolvedInstance(id: id, component: list[0].component, operations: resolved))
         }
         return result
+    }
+
+    /// Operations merged in definition order: a later one with the same (name, state) replaces
+    /// the earlier and moves to the end, as the front end's identity override does.
+    struct MergedOperations {
+        private var order: [String] = []
+        private var operations: [String: SourceOperation] = [:]
+
+        mutating func add(_ list: [SourceOperation]) {
+            for operation in list {
+                let key = operation.name + "\u{0}" + (operation.state ?? OperationState.normal)
+                if operations[key] != nil { order.removeAll { $0 == key } }
+                order.append(key)
+                operations[key] = operation
+            }
+        }
+
+        var ordered: [SourceOperation] { order.map { operations[$0]! } }
     }
 
     struct Context {
@@ -199,17 +210,10 @@ public enum SourceResolver {
         mutating func classOperations(_ name: String) throws -> [SourceOperation] {
             if let cached = classCache[name] { return cached }
             guard let definition = classes[name] else { throw LoaderError.invalid(name, "unknown class") }
-            var order: [String] = []
-            var operations: [String: SourceOperation] = [:]
-            func add(_ operation: SourceOperation) {
-                let key = operation.name + "\u{0}" + (operation.state ?? OperationState.normal)
-                if operations[key] != nil { order.removeAll { $0 == key } }
-                order.append(key)
-                operations[key] = operation
-            }
-            for inner in definition.classes { try classOperations(inner).forEach(add) }
-            definition.operations.forEach(add)
-            let result = order.map { operations[$0]! }
+            var merged = MergedOperations()
+            for inner in definition.classes { try merged.add(classOperations(inner)) }
+            merged.add(definition.operations)
+            let result = merged.ordered
             classCache[name] = result
             return result
         }

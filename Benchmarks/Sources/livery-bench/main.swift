@@ -181,40 +181,38 @@ func measurePeak(_ loader: Loader, _ fixture: Fixture) -> Int? {
     case .plist: path = fixture.plist
     case .compiled: path = fixture.compiled
     }
+    // No interposer: its per-allocation header would inflate the numbers.
+    guard let object = runChild(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                ["peak", loader.key, path], preload: nil),
+          let baseline = object["baseline"], let peak = object["peak"] else { return nil }
+    return peak - baseline
+}
+
+/// Runs a measuring child process (with `preload` as its `LD_PRELOAD`, or none) and reads the
+/// JSON object of counts it prints; nil when it fails.
+func runChild(_ executable: URL, _ arguments: [String], preload: String?) -> [String: Int]? {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = ["peak", loader.key, path]
+    process.executableURL = executable
+    process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
-    environment["LD_PRELOAD"] = nil  // the interposer's per-allocation header would inflate the numbers
+    environment["LD_PRELOAD"] = preload
     process.environment = environment
     let pipe = Pipe()
     process.standardOutput = pipe
     do { try process.run() } catch { return nil }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0,
-          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Int],
-          let baseline = object["baseline"], let peak = object["peak"] else { return nil }
-    return peak - baseline
+    guard process.terminationStatus == 0 else { return nil }
+    return try? JSONSerialization.jsonObject(with: data) as? [String: Int]
 }
 
 // MARK: - Allocation counting (child process with the malloc interposer)
 
 func countAllocations(components: Int, work: String) -> [String: Int]? {
-    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let process = Process()
-    process.executableURL = executable.appendingPathComponent("livery-bench-allocs")
-    process.arguments = [String(components), work + "/allocs"]
-    var environment = ProcessInfo.processInfo.environment
-    environment["LD_PRELOAD"] = executable.appendingPathComponent("libMallocInterposerSwift.so").path
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    do { try process.run() } catch { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0,
-          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Int], object["active"] == 1 else { return nil }
+    let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    guard let object = runChild(folder.appendingPathComponent("livery-bench-allocs"), [String(components), work + "/allocs"],
+                                preload: folder.appendingPathComponent("libMallocInterposerSwift.so").path),
+          object["active"] == 1 else { return nil }
     return object
 }
 
