@@ -24,12 +24,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation.
+        // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation,
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // and declarations of four Swift runtime entry points (no code) for the registry's
+        // references to components (Sources/Livery/HeldComponent.swift).
+        .systemLibrary(name: "CSwiftRuntime"),
         // Values only, no dependencies: what every other module speaks.
         .target(name: "LiveryModel"),
         // The XML front end: parse, validate and resolve `.theme` folders.
@@ -41,7 +44,7 @@ let package = Package(
             "LiveryModel", "LiveryXML", "LiveryBinary", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The runtime apps link: theme manager, applicator, bindings, headless components.
-        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler"]),
+        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "CSwiftRuntime"]),
         // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
         // identifiers, SARIF, file watching. A library so every one of them is testable.
         .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),

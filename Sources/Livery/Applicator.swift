@@ -152,28 +152,17 @@ public final class Applicator {
     // MARK: Registry storage
 
     struct Slot {
-        weak var object: AnyObject?
         /// Nil when the slot is free.
+        var held: HeldComponent?
         var objectID: ObjectIdentifier?
         var group: Int32 = -1
         var previous: Int32 = -1
         var next: Int32 = -1
         /// Whether the group's binding takes this object (a mismatch is reported, never applied).
         var accepted = false
-        /// The newest original recorded for this component (a list through `originals`), -1: none.
-        var originals: Int32 = -1
-    }
-
-    /// A property's value from before the theme first wrote it. The value itself is in the
-    /// setter's typed store, at `index`. Plain numbers only (the state is the key's), so the
-    /// table of originals grows by copying bytes.
-    struct Original {
-        /// Unretained: the binding table keeps every setter it ever resolved alive.
-        var setter: Unmanaged<OperationSetter>
-        /// The interned (operation, state).
-        var key: Int32
-        var index: Int32
-        var next: Int32
+        /// Changes whenever the originals are dropped or replaced (see `Originals.swift`).
+        var generation: UInt32 = 0
+        var originals = ComponentOriginals()
     }
 
     struct Group {
@@ -211,17 +200,21 @@ public final class Applicator {
     struct Plan {
         let table: PlanTable
         let steps: Range<Int>
+        /// The layout of the originals a full-apply plan records in a block; -1 for other plans.
+        var layout: Int32 = -1
     }
 
-    let slots = SlotStorage()
+    let slots: SlotStorage
     @exclusivity(unchecked) private var freeSlots: [Int32] = []
     private let slotByObject = SlotIndex()
     // The registry's arrays are read and written by index from the main actor only, and no
     // access spans a call into app code: dynamic exclusivity checks on them would be pure cost
     // on the per-component path.
     @exclusivity(unchecked) var groups: ContiguousArray<Group> = []
-    @exclusivity(unchecked) private var originals: ContiguousArray<Original> = []
-    @exclusivity(unchecked) private var freeOriginals: [Int32] = []
+    /// How many passes that call app code are running (they nest when a setter re-enters), and
+    /// the memory of originals given back meanwhile, freed when the outermost ends.
+    @exclusivity(unchecked) var passDepth = 0
+    @exclusivity(unchecked) var retiredMemory: [UnsafeMutableRawPointer] = []
     @exclusivity(unchecked) var scopes: [ScopeState] = []
     @exclusivity(unchecked) private var identifierNumbers: [String: Int32] = [:]
     @exclusivity(unchecked) private var identifiers: [String] = []
@@ -241,6 +234,7 @@ public final class Applicator {
         self.manager = manager
         self.imageCache = imageCache
         self.bindings = BindingTable(schema: manager.schema, diagnostics: manager.diagnostics)
+        self.slots = SlotStorage(bindings: bindings)
         scopes.append(ScopeState(parent: -1, overrides: ScopeOverrides()))
         rootScope = ThemeScope(applicator: self, index: 0)
         scopes[0].handle = rootScope
@@ -317,7 +311,7 @@ public final class Applicator {
             var slot = groups[Int(group)].head
             while slot >= 0 {
                 let next = slots.base[Int(slot)].next
-                if let object = slots.base[Int(slot)].object { result.append(object) } else { releaseSlot(slot) }
+                if let object = slots.base[Int(slot)].held?.load() { result.append(object) } else { releaseSlot(slot) }
                 slot = next
             }
         }
@@ -359,8 +353,8 @@ public final class Applicator {
         guard slots.base[Int(slot)].accepted else { return }
         let plan = fullApplyPlan(theme, instance, group: group)
         var statistics = ApplyStatistics()
-        run(plan, on: slot, object: component, theme: theme, group: group,
-            context: ValueContext(images: theme.images), statistics: &statistics)
+        applyInFull(plan, on: slot, object: component, theme: theme, group: group,
+                    context: ValueContext(images: theme.images), statistics: &statistics)
         counters = statistics
         theme.images.endPass()
         emitChanges(group: group, plan: plan, theme: theme, components: 1)
@@ -488,14 +482,14 @@ public final class Applicator {
             var slot = groups[Int(group)].head
             while slot >= 0 {
                 let next = slots.base[Int(slot)].next
-                if let object = slots.base[Int(slot)].object {
+                if let object = slots.base[Int(slot)].held?.load() {
                     statistics.operationsReverted += revertAll(slot: slot, object: object)
                     slots.base[Int(slot)].accepted = false
                     if let plan {
                         slots.base[Int(slot)].accepted = accepts(theme, new, object, group: group)
                         if slots.base[Int(slot)].accepted {
-                            run(plan, on: slot, object: object, theme: theme, group: group, context: context,
-                                statistics: &statistics)
+                            applyInFull(plan, on: slot, object: object, theme: theme, group: group,
+                                        context: context, statistics: &statistics)
                         }
                     }
                     updated += 1
@@ -525,7 +519,7 @@ public final class Applicator {
                 var slot = groups[Int(group)].head
                 while slot >= 0 {
                     let next = slots.base[Int(slot)].next
-                    if let object = slots.base[Int(slot)].object {
+                    if let object = slots.base[Int(slot)].held?.load() {
                         if slots.base[Int(slot)].accepted {
                             runSteps(steps, range, operations, on: slot, object: object, theme: theme, group: group,
                                      context: context, statistics: &statistics)
@@ -568,8 +562,9 @@ public final class Applicator {
             if let newTheme, new >= 0 {
                 slots.base[Int(slot)].accepted = accepts(newTheme, new, object, group: group)
                 if slots.base[Int(slot)].accepted {
-                    run(fullApplyPlan(newTheme, new, group: group), on: slot, object: object, theme: newTheme,
-                        group: group, context: ValueContext(images: newTheme.images), statistics: &statistics)
+                    applyInFull(fullApplyPlan(newTheme, new, group: group), on: slot, object: object,
+                                theme: newTheme, group: group, context: ValueContext(images: newTheme.images),
+                                statistics: &statistics)
                 }
             }
         }
@@ -583,17 +578,35 @@ public final class Applicator {
     /// step records without looking for an earlier original; a repeated key only sets.
     private func fullApplyPlan(_ theme: PreparedTheme, _ instance: Int32, group: Int32) -> Plan {
         let table = theme.fullApplyPlans
-        if let steps = table.plan(instance) { return Plan(table: table, steps: steps) }
+        if let steps = table.plan(instance) { return Plan(table: table, steps: steps, layout: table.layout(of: instance)) }
         let first = table.steps.count
         let record = theme.instances[Int(instance)]
+        var recorded: [(key: Int32, setter: Unmanaged<OperationSetter>)] = []
         for operation in record.first..<record.first + record.count
         where usable(operation, in: theme, instance: instance, group: group) {
             let key = theme.operations[Int(operation)].key
             var repeated = false
             for index in first..<table.steps.count where table.steps[index].key == key { repeated = true }
-            table.steps.append(PlanStep(kind: repeated ? .set : .setRecording, operation: operation, key: key))
+            if repeated {
+                table.steps.append(PlanStep(kind: .set, operation: operation, key: key))
+            } else if let setter = theme.operations[Int(operation)].setter,
+                      recorded.count < OriginalLayouts.maxEntries, OriginalLayouts.fits(setter) {
+                table.steps.append(PlanStep(kind: .setRecording, operation: operation, key: key,
+                                            entry: UInt8(recorded.count)))
+                recorded.append((key, setter))
+            } else {
+                // Outside the block: recorded on the component's overflow list.
+                table.steps.append(PlanStep(kind: .setCapturing, operation: operation, key: key))
+            }
         }
-        return Plan(table: table, steps: table.finish(instance, first: first))
+        let layout = recorded.isEmpty ? -1 : slots.layouts.number(of: recorded)
+        if layout >= 0 {
+            let entries = slots.layouts.layouts[Int(layout)].entries
+            for index in first..<table.steps.count where table.steps[index].kind == .setRecording {
+                table.steps[index].offset = entries[Int(table.steps[index].entry)].offset
+            }
+        }
+        return Plan(table: table, steps: table.finish(instance, first: first, layout: layout), layout: layout)
     }
 
     /// Appends to `table` the steps that turn instance `old` of `oldTheme` into `new` of
@@ -660,6 +673,16 @@ public final class Applicator {
 
     // MARK: Applying
 
+    /// Applies a full-apply plan to a component with no originals (new, or just reverted in
+    /// full), in the block its plan lays out.
+    private func applyInFull(_ plan: Plan, on slot: Int32, object: AnyObject, theme: PreparedTheme, group: Int32,
+                             context: ValueContext, statistics: inout ApplyStatistics) {
+        // Only app code re-entering the applicator during a revert can leave originals here; what
+        // it applied then stands.
+        guard prepareBlock(slot: slot, layout: plan.layout) else { return }
+        run(plan, on: slot, object: object, theme: theme, group: group, context: context, statistics: &statistics)
+    }
+
     /// Runs a plan on one component (registration, re-targeting, full re-apply).
     private func run(_ plan: Plan, on slot: Int32, object: AnyObject, theme: PreparedTheme, group: Int32,
                      context: ValueContext, statistics: inout ApplyStatistics) {
@@ -681,7 +704,11 @@ public final class Applicator {
                           theme: PreparedTheme, group: Int32, context: ValueContext,
                           statistics: inout ApplyStatistics) {
         var applied = 0
+        let generation = slots.base[Int(slot)].generation
         for index in range {
+            // App code that ran in the last step re-targeted or unstyled this component: the
+            // rest of the plan is not its plan any more (see `Originals.swift`).
+            if slots.base[Int(slot)].generation != generation { break }
             let step = steps[index]
             if step.kind == .revert {
                 if revert(slot: slot, key: step.key, object: object) { statistics.operationsReverted += 1 }
@@ -689,11 +716,12 @@ public final class Applicator {
             }
             let operation = operations[Int(step.operation)]
             guard let setter = operation.setter else { continue }
-            if step.kind == .setRecording, let value = operation.value {
-                // A first application: one call reads the original and sets the value.
+            if step.kind == .setRecording, let value = operation.value, let block = slots.base[Int(slot)].originals.block {
+                // A first application: one call writes the original into the component's block
+                // and sets the value.
                 assert(!hasOriginal(slot: slot, key: step.key), "a recording step met a recorded original")
-                let index = setter.withGuaranteedSetter { $0.captureAndApplyStored(object, value) }
-                addOriginal(slot: slot, key: step.key, setter: setter, index: index)
+                setter.withGuaranteedSetter { $0.captureAndApplyStored(object, value, block + Int(step.offset)) }
+                if slots.base[Int(slot)].generation == generation { markRecorded(slot: slot, entry: step.entry) }
                 applied += 1
                 continue
             }
@@ -720,77 +748,6 @@ public final class Applicator {
             }
         }
         statistics.operationsApplied += applied
-    }
-
-    private func hasOriginal(slot: Int32, key: Int32) -> Bool {
-        var cursor = slots.base[Int(slot)].originals
-        while cursor >= 0 {
-            if originals[Int(cursor)].key == key { return true }
-            cursor = originals[Int(cursor)].next
-        }
-        return false
-    }
-
-    /// Records the property's current value unless one is recorded already for `key`.
-    private func recordOriginal(slot: Int32, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
-                                object: AnyObject) {
-        if hasOriginal(slot: slot, key: key) { return }
-        let index = setter.withGuaranteedSetter { $0.capture(object, state) }
-        addOriginal(slot: slot, key: key, setter: setter, index: index)
-    }
-
-    /// Puts an original recorded in the setter's store at `index` on the component's list.
-    @inline(__always)
-    private func addOriginal(slot: Int32, key: Int32, setter: Unmanaged<OperationSetter>, index: Int32) {
-        let record = Original(setter: setter, key: key, index: index, next: slots.base[Int(slot)].originals)
-        let position: Int32
-        if !freeOriginals.isEmpty {
-            position = freeOriginals.removeLast()
-            originals[Int(position)] = record
-        } else {
-            position = Int32(originals.count)
-            originals.append(record)
-        }
-        slots.base[Int(slot)].originals = position
-    }
-
-    /// Takes the original of `key` off the component's list; nil when there is none.
-    private func takeOriginal(slot: Int32, key: Int32?) -> Original? {
-        var previous: Int32 = -1
-        var cursor = slots.base[Int(slot)].originals
-        while cursor >= 0 {
-            let next = originals[Int(cursor)].next
-            if key == nil || originals[Int(cursor)].key == key {
-                if previous >= 0 { originals[Int(previous)].next = next } else { slots.base[Int(slot)].originals = next }
-                let record = originals[Int(cursor)]
-                freeOriginals.append(cursor)
-                return record
-            }
-            previous = cursor
-            cursor = next
-        }
-        return nil
-    }
-
-    private func revert(slot: Int32, key: Int32, object: AnyObject) -> Bool {
-        guard let original = takeOriginal(slot: slot, key: key) else { return false }
-        restore(original, on: object)
-        return true
-    }
-
-    private func restore(_ original: Original, on object: AnyObject) {
-        let state = operationKeys.names[Int(original.key)].state
-        original.setter.withGuaranteedSetter { $0.restore(object, state, original.index) }
-    }
-
-    /// Puts back every recorded original, newest first (the order that undoes the writes).
-    private func revertAll(slot: Int32, object: AnyObject) -> Int {
-        var reverted = 0
-        while let original = takeOriginal(slot: slot, key: nil) {
-            restore(original, on: object)
-            reverted += 1
-        }
-        return reverted
     }
 
     private func accepts(_ theme: PreparedTheme, _ instance: Int32, _ object: AnyObject, group: Int32) -> Bool {
@@ -894,7 +851,7 @@ public final class Applicator {
     /// whose address was reused by `component` is reclaimed here.
     private func liveSlot(of component: AnyObject) -> Int32? {
         guard let slot = slotByObject[ObjectIdentifier(component)] else { return nil }
-        if slots.base[Int(slot)].object === component { return slot }
+        if slots.base[Int(slot)].held?.load() === component { return slot }
         releaseSlot(slot)
         return nil
     }
@@ -907,7 +864,7 @@ public final class Applicator {
         } else {
             slot = slots.append(Slot())
         }
-        slots.base[Int(slot)].object = component
+        slots.base[Int(slot)].held = HeldComponent(component)
         slots.base[Int(slot)].objectID = ObjectIdentifier(component)
         slotByObject.set(slot, for: ObjectIdentifier(component))
         return slot
@@ -942,17 +899,16 @@ public final class Applicator {
         guard let objectID = slots.base[Int(slot)].objectID else { return }
         unlink(slot: slot)
         if slotByObject[objectID] == slot { slotByObject.remove(objectID) }
-        slots.base[Int(slot)].object = nil
+        slots.base[Int(slot)].held?.release()
+        slots.base[Int(slot)].held = nil
         slots.base[Int(slot)].objectID = nil
         slots.base[Int(slot)].accepted = false
-        while let original = takeOriginal(slot: slot, key: nil) {
-            original.setter.withGuaranteedSetter { $0.discard(original.index) }
-        }
+        discardOriginals(slot: slot)
         freeSlots.append(slot)
     }
 
     private func releaseDeadSlots() {
-        for index in 0..<slots.count where slots.base[index].objectID != nil && slots.base[index].object == nil {
+        for index in 0..<slots.count where slots.base[index].held?.isReleased == true {
             releaseSlot(Int32(index))
         }
     }
@@ -968,22 +924,54 @@ public final class Applicator {
     }
 }
 
-/// The registry's slots in one manually managed buffer: an apply pass reads a slot's weak
-/// reference and links in place, without copying the slot (an `Array` of structs holding a
-/// weak reference would copy, and pay exclusivity checks, on every access).
-final class SlotStorage {
-    // Read on every step of a pass; only `append` writes it, never during another access.
+/// The registry's slots in one manually managed buffer, with the memory their originals are in
+/// (see `Originals.swift`): an apply pass reads a slot's component and links in place, without
+/// copying the slot (an `Array` of structs would copy, and pay exclusivity checks, on every
+/// access).
+final class SlotStorage: @unchecked Sendable {
+    // Used on the main actor only; `Sendable` so that its nonisolated deinit may give back what
+    // the slots hold.
+    // Read on every step of a pass; only `append` and `grow` write it, never during another access.
     @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<Applicator.Slot>
     private(set) var count = 0
     private(set) var capacity = 64
+    /// The layouts of the slots' blocks of originals.
+    let layouts = OriginalLayouts()
+    /// Originals outside the blocks, in lists per slot, and the free entries.
+    @exclusivity(unchecked) var overflow: ContiguousArray<OverflowOriginal> = []
+    @exclusivity(unchecked) var freeOverflow: [Int32] = []
+    /// Keeps every setter that originals point to alive as long as the originals.
+    private let bindings: BindingTable
 
-    init() {
+    init(bindings: BindingTable) {
+        self.bindings = bindings
         base = .allocate(capacity: capacity)
     }
 
     deinit {
+        for index in 0..<count {
+            base[index].held?.release()
+            discardOriginals(base[index].originals)
+        }
         base.deinitialize(count: count)
         base.deallocate()
+    }
+
+    /// Deinitialises and frees what one slot's originals hold, without writing anything back.
+    private func discardOriginals(_ originals: ComponentOriginals) {
+        var cursor = originals.overflow
+        while cursor >= 0 {
+            let record = overflow[Int(cursor)]
+            record.setter._withUnsafeGuaranteedRef { $0.discard(record.memory) }
+            record.memory.deallocate()
+            cursor = record.next
+        }
+        guard let block = originals.block else { return }
+        for (index, entry) in layouts.layouts[Int(originals.layout)].entries.enumerated()
+        where originals.present & (1 << UInt64(index)) != 0 {
+            entry.setter._withUnsafeGuaranteedRef { $0.discard(block + Int(entry.offset)) }
+        }
+        block.deallocate()
     }
 
     /// Appends a slot and returns its index; amortised O(1).

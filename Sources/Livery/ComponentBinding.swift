@@ -18,9 +18,9 @@ enum SetterOutcome {
 /// value, and nothing is boxed, cast dynamically or copied through value witnesses. (Methods
 /// of a generic subclass would run unspecialised, through the vtable.)
 ///
-/// Originals (what makes revert possible) are kept in the setter's own typed store, indexed by
-/// a number the applicator records per component: recording one allocates nothing once the
-/// store has grown, and no original is boxed in an `Any`.
+/// Originals (what makes revert possible) are written by these closures, typed, into memory the
+/// applicator owns (one block per component, see `Originals.swift`): recording one allocates
+/// nothing, and no original is boxed in an `Any`.
 @MainActor
 final class OperationSetter {
     let operation: String
@@ -43,15 +43,22 @@ final class OperationSetter {
     let applyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Void
     /// Deinitialises a value written by `decodeInto`.
     let destroyStored: @Sendable (UnsafeMutableRawPointer) -> Void
-    /// Reads the property's current value into the store; returns its index there.
-    let capture: @MainActor (AnyObject, ControlState) -> Int32
-    /// A first application's hot call: `capture` (for the state stored with the value), then
-    /// `applyStored`, in one specialised call.
-    let captureAndApplyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Int32
-    /// Writes the original at `index` back and frees it.
-    let restore: @MainActor (AnyObject, ControlState, Int32) -> Void
-    /// Frees the original at `index` without writing it (the component is gone).
-    let discard: @MainActor (Int32) -> Void
+    /// Size and alignment of an original (the property's type).
+    let originalSize: Int
+    let originalAlignment: Int
+    /// Whether an original needs no deinitialisation (`discard` may be skipped).
+    let originalIsTrivial: Bool
+    /// Reads the property's current value into uninitialised memory.
+    let capture: @MainActor (AnyObject, ControlState, UnsafeMutableRawPointer) -> Void
+    /// A first application's hot call: `capture` into the third pointer (for the state stored
+    /// with the value), then `applyStored`, in one specialised call. The original is written
+    /// before the setter runs, so app code that re-enters the applicator finds it in place.
+    let captureAndApplyStored: @MainActor (AnyObject, UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+    /// Moves the original out of the memory (leaving it uninitialised) and writes it back.
+    let restore: @MainActor (AnyObject, ControlState, UnsafeMutableRawPointer) -> Void
+    /// Deinitialises an original without writing it back (the component is gone). Nonisolated:
+    /// the registry's storage discards what is left when the applicator goes.
+    let discard: @Sendable (UnsafeMutableRawPointer) -> Void
 
     /// `plain` is the getter and setter of a property with one value whatever the state: the
     /// hot calls then go straight to them instead of through the wrappers `get` and `set`.
@@ -73,7 +80,9 @@ final class OperationSetter {
             set(target, value, ControlState(rawValue: resolved.state))
             return .applied
         }
-        let store = OriginalStore<Property>()
+        self.originalSize = MemoryLayout<Property>.size
+        self.originalAlignment = MemoryLayout<Property>.alignment
+        self.originalIsTrivial = _isPOD(Property.self)
         if let (plainGet, plainSet) = plain {
             // One call, straight to the app's closure, with the value read in place.
             self.valueSize = MemoryLayout<Property>.size
@@ -86,11 +95,10 @@ final class OperationSetter {
             self.applyStored = { object, memory in
                 plainSet(OperationSetter.target(object, Target.self), memory.assumingMemoryBound(to: Property.self).pointee)
             }
-            self.captureAndApplyStored = { object, memory in
+            self.captureAndApplyStored = { object, memory, original in
                 let target = OperationSetter.target(object, Target.self)
-                let index = store.insert(plainGet(target))
+                original.initializeMemory(as: Property.self, to: plainGet(target))
                 plainSet(target, memory.assumingMemoryBound(to: Property.self).pointee)
-                return index
             }
             // Nonisolated: a prepared theme's values are destroyed wherever it is released.
             self.destroyStored = { @Sendable memory in
@@ -109,24 +117,23 @@ final class OperationSetter {
                 let stored = memory.assumingMemoryBound(to: StateValue<Property>.self)
                 set(OperationSetter.target(object, Target.self), stored.pointee.value, stored.pointee.state)
             }
-            self.captureAndApplyStored = { object, memory in
+            self.captureAndApplyStored = { object, memory, original in
                 let target = OperationSetter.target(object, Target.self)
                 let stored = memory.assumingMemoryBound(to: StateValue<Property>.self)
-                let index = store.insert(get(target, stored.pointee.state))
+                original.initializeMemory(as: Property.self, to: get(target, stored.pointee.state))
                 set(target, stored.pointee.value, stored.pointee.state)
-                return index
             }
             self.destroyStored = { @Sendable memory in
                 memory.assumingMemoryBound(to: StateValue<Property>.self).deinitialize(count: 1)
             }
         }
-        self.capture = { object, state in
-            store.insert(get(OperationSetter.target(object, Target.self), state))
+        self.capture = { object, state, original in
+            original.initializeMemory(as: Property.self, to: get(OperationSetter.target(object, Target.self), state))
         }
-        self.restore = { object, state, index in
-            set(OperationSetter.target(object, Target.self), store.remove(index), state)
+        self.restore = { object, state, original in
+            set(OperationSetter.target(object, Target.self), original.assumingMemoryBound(to: Property.self).move(), state)
         }
-        self.discard = { index in _ = store.remove(index) }
+        self.discard = { @Sendable original in original.assumingMemoryBound(to: Property.self).deinitialize(count: 1) }
     }
 
     /// The applicator calls a setter only on objects its binding accepted (`object is
@@ -144,33 +151,6 @@ final class OperationSetter {
 struct StateValue<Property> {
     var value: Property
     var state: ControlState
-}
-
-/// The originals one setter recorded, one per component (and state) it wrote: a growable
-/// array with a free list, so recording allocates only when the store grows.
-@MainActor
-final class OriginalStore<Property> {
-    // Only the setter's closures touch these, and never while another access is open: the
-    // dynamic exclusivity checks would cost more than the store itself.
-    @exclusivity(unchecked) private var values: ContiguousArray<Property?> = []
-    @exclusivity(unchecked) private var free: [Int32] = []
-
-    func insert(_ value: Property) -> Int32 {
-        if !free.isEmpty {
-            let index = free.removeLast()
-            values[Int(index)] = value
-            return index
-        }
-        values.append(value)
-        return Int32(values.count - 1)
-    }
-
-    func remove(_ index: Int32) -> Property {
-        let value = values[Int(index)]!
-        values[Int(index)] = nil
-        free.append(index)
-        return value
-    }
 }
 
 /// Binds a component type of the theme (`uibutton`, `chatbubble`...) to a Swift class: each

@@ -64,18 +64,29 @@ struct PlanStep {
         /// Apply it, recording the property's original first unless one is recorded (the old
         /// theme did not set it).
         case setCapturing
-        /// Apply it, recording the original: a full application to a component that has no
-        /// original recorded for the key.
+        /// Apply it, recording the original in the component's block at `offset`: a full
+        /// application to a component that has no original recorded.
         case setRecording
         /// Put the original of `key` back (the new theme no longer sets it).
         case revert
     }
 
     var kind: Kind
+    /// `setRecording`: the entry of the plan's layout of originals (its presence bit).
+    var entry: UInt8 = 0
     /// The operation in the new theme (`set`, `setCapturing`, `setRecording`).
     var operation: Int32
     /// The interned (name, state).
     var key: Int32
+    /// `setRecording`: where in the component's block the original goes.
+    var offset: Int32 = 0
+
+    init(kind: Kind, operation: Int32, key: Int32, entry: UInt8 = 0) {
+        self.kind = kind
+        self.operation = operation
+        self.key = key
+        self.entry = entry
+    }
 }
 
 /// Apply plans towards the instances of one prepared theme, computed lazily per instance: from
@@ -95,6 +106,8 @@ final class PlanTable {
     @exclusivity(unchecked) var start: ContiguousArray<Int32> = []
     @exclusivity(unchecked) var count: ContiguousArray<Int32> = []
     @exclusivity(unchecked) var steps: ContiguousArray<PlanStep> = []
+    /// Full-apply plans: the layout of the originals each plan records, by instance.
+    @exclusivity(unchecked) private var layouts: ContiguousArray<Int32> = []
 
     init(from: PreparedTheme?, isFullApply: Bool) {
         self.from = from?.token
@@ -108,14 +121,23 @@ final class PlanTable {
         return first..<first + Int(count[Int(instance)])
     }
 
-    /// Records the steps appended since `first` as the plan of `instance`.
-    func finish(_ instance: Int32, first: Int) -> Range<Int> {
+    /// The layout of originals of a full-apply plan that is computed.
+    func layout(of instance: Int32) -> Int32 {
+        layouts[Int(instance)]
+    }
+
+    /// Records the steps appended since `first` as the plan of `instance` (recording originals
+    /// in `layout`, for a full-apply plan).
+    func finish(_ instance: Int32, first: Int, layout: Int32 = -1) -> Range<Int> {
         if Int(instance) >= start.count {
-            start.append(contentsOf: repeatElement(-1, count: Int(instance) + 1 - start.count))
-            count.append(contentsOf: repeatElement(0, count: Int(instance) + 1 - count.count))
+            let missing = Int(instance) + 1 - start.count
+            start.append(contentsOf: repeatElement(-1, count: missing))
+            count.append(contentsOf: repeatElement(0, count: missing))
+            layouts.append(contentsOf: repeatElement(-1, count: missing))
         }
         start[Int(instance)] = Int32(first)
         count[Int(instance)] = Int32(steps.count - first)
+        layouts[Int(instance)] = layout
         return first..<steps.count
     }
 }
