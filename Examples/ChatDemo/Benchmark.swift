@@ -31,7 +31,16 @@ enum SwitchBenchmark {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
-    static func run(components: Int = 10_000, identifiers: Int, switches: Int = 41) {
+    /// The timings of one round: a fresh manager, applicator and components.
+    struct Round {
+        var register: Double
+        var firstSwitch: Double
+        var firstSwitchBack: Double
+        var warmSwitches: [Double]
+        var setterCalls: Int
+    }
+
+    static func round(components: Int, identifiers: Int, switches: Int) -> Round {
         let manager = ThemeManager()
         manager.add(theme("a", identifiers: identifiers, seed: 0.25))
         manager.add(theme("b", identifiers: identifiers, seed: 0.75))
@@ -46,26 +55,42 @@ enum SwitchBenchmark {
         let register = clock.measure {
             for (index, view) in views.enumerated() { applicator.style(view, as: names[index % identifiers]) }
         }
-        let cold = clock.measure { manager.activate(themeID: "b") }
-        let coldBack = clock.measure { manager.activate(themeID: "a") }
+        let first = clock.measure { manager.activate(themeID: "b") }
+        let firstBack = clock.measure { manager.activate(themeID: "a") }
         var warm: [Double] = []
-        var operationsPerSwitch = 0
         for index in 0..<switches {
             let elapsed = clock.measure { manager.activate(themeID: index % 2 == 0 ? "b" : "a") }
             warm.append(milliseconds(elapsed))
-            operationsPerSwitch = applicator.lastPass.operationsApplied
         }
-        warm.sort()
-        let median = warm[warm.count / 2]
-        let p90 = warm[warm.count * 9 / 10]
-        let label = "\(components) components, \(identifiers) identifiers, 8 operations each"
-        print(label)
-        print("  register all:                 \(format(milliseconds(register))) ms (\(format(milliseconds(register) * 1e6 / Double(components))) ns per component)")
-        print("  first switch a->b (prepare):  \(format(milliseconds(cold))) ms")
-        print("  first switch b->a (prepare):  \(format(milliseconds(coldBack))) ms")
-        print("  warm switch, median of \(switches): \(format(median)) ms (p90 \(format(p90)) ms, min \(format(warm[0])) ms), \(operationsPerSwitch) setter calls")
-        print("  register all + first switch:  \(format(milliseconds(register) + milliseconds(cold))) ms; register all + warm switch: \(format(milliseconds(register) + median)) ms")
+        let setterCalls = applicator.lastPass.operationsApplied
         withExtendedLifetime(views) {}
+        return Round(register: milliseconds(register), firstSwitch: milliseconds(first),
+                     firstSwitchBack: milliseconds(firstBack), warmSwitches: warm, setterCalls: setterCalls)
+    }
+
+    /// Runs `rounds` rounds and prints medians. The process's first round is reported apart: it
+    /// also pays one-time costs (page faults of a growing heap, lazy symbol binding, type
+    /// metadata), as an app's first screen does.
+    static func run(components: Int = 10_000, identifiers: Int, rounds: Int = 9, switches: Int = 41) {
+        let results = (0..<rounds).map { _ in round(components: components, identifiers: identifiers, switches: switches) }
+        let later = results.count > 1 ? Array(results.dropFirst()) : results
+        let register = median(later.map(\.register))
+        let firstSwitch = median(later.map(\.firstSwitch))
+        let warm = later.flatMap(\.warmSwitches).sorted()
+        let warmMedian = median(warm)
+        let perComponent = register * 1e6 / Double(components)
+        print("\(components) components, \(identifiers) identifiers, 8 operations each; \(rounds) rounds")
+        print("  register all:                 \(format(register)) ms median (\(format(perComponent)) ns per component; min \(format(later.map(\.register).min()!)) ms); the process's first round \(format(results[0].register)) ms")
+        print("  first switch a->b (prepare):  \(format(firstSwitch)) ms median; b->a \(format(median(later.map(\.firstSwitchBack)))) ms")
+        if !warm.isEmpty {
+            print("  warm switch, median of \(warm.count): \(format(warmMedian)) ms (p90 \(format(warm[warm.count * 9 / 10])) ms, min \(format(warm[0])) ms), \(results[0].setterCalls) setter calls")
+        }
+        print("  register all + first switch:  \(format(register + firstSwitch)) ms; register all + warm switch: \(format(register + warmMedian)) ms")
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        return values.sorted()[values.count / 2]
     }
 
     /// Heap allocations during warm switches, counted by the preloaded counter of

