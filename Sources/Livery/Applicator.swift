@@ -285,6 +285,8 @@ public final class Applicator {
 
     /// Stops styling `component` and puts back every original value the theme replaced.
     public func unstyle(_ component: AnyObject) {
+        enterPass()
+        defer { leavePass() }
         guard let slot = liveSlot(of: component) else { return }
         counters = ApplyStatistics()
         counters.operationsReverted += revertAll(slot: slot, object: component)
@@ -336,6 +338,8 @@ public final class Applicator {
     }
 
     func style(_ component: AnyObject, as identifier: String, scope: Int32) {
+        enterPass()
+        defer { leavePass() }
         let group = group(scope: scope, identifier: intern(identifier))
         counters = ApplyStatistics()
         if let existing = liveSlot(of: component) {
@@ -372,6 +376,8 @@ public final class Applicator {
     /// Re-resolves every scope against the manager's theme and traits and applies what
     /// changed. The manager's observers call it; apps rarely need to.
     public func refresh() {
+        enterPass()
+        defer { leavePass() }
         counters = ApplyStatistics()
         var themeChanged = false
         var targets: [(Int, PreparedTheme)] = []
