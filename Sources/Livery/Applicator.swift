@@ -152,17 +152,19 @@ public final class Applicator {
     // MARK: Registry storage
 
     struct Slot {
+        // Fields ordered largest first (64 bytes, not 72): registering 10,000 components
+        // touches every byte of the slots for the first time, and first touches are page faults.
         /// Nil when the slot is free.
         var held: HeldComponent?
         var objectID: ObjectIdentifier?
+        var originals = ComponentOriginals()
         var group: Int32 = -1
         var previous: Int32 = -1
         var next: Int32 = -1
-        /// Whether the group's binding takes this object (a mismatch is reported, never applied).
-        var accepted = false
         /// Changes whenever the originals are dropped or replaced (see `Originals.swift`).
         var generation: UInt32 = 0
-        var originals = ComponentOriginals()
+        /// Whether the group's binding takes this object (a mismatch is reported, never applied).
+        var accepted = false
     }
 
     struct Group {
@@ -947,7 +949,7 @@ final class SlotStorage: @unchecked Sendable {
     private(set) var capacity = 64
     /// The layouts of the slots' blocks of originals, and the memory originals are in.
     let layouts = OriginalLayouts()
-    let memory = OriginalMemory()
+    @exclusivity(unchecked) var memory = OriginalMemory()
     /// Originals outside the blocks, in lists per slot, and the free entries.
     @exclusivity(unchecked) var overflow: ContiguousArray<OverflowOriginal> = []
     @exclusivity(unchecked) var freeOverflow: [Int32] = []
@@ -966,6 +968,7 @@ final class SlotStorage: @unchecked Sendable {
         }
         base.deinitialize(count: count)
         base.deallocate()
+        memory.releaseAll()
     }
 
     /// Deinitialises and frees what one slot's originals hold, without writing anything back.

@@ -96,24 +96,25 @@ final class OriginalLayouts: @unchecked Sendable {
 /// and carved from 64 KiB chunks. Registration allocates one block per component; `malloc`
 /// with the alignment blocks need (`posix_memalign`) cost about 216 instructions each, a free
 /// list pop costs a handful. Sizes over 1 KiB, and alignments over 16, go to the system.
-final class OriginalMemory {
+/// A value stored in `SlotStorage` (a class of its own cost a retain and a release per
+/// registration); its owner calls `releaseAll()` once.
+struct OriginalMemory {
     private static let granule = 16
     private static let largestPooled = 1024
     private static let chunkSize = 64 << 10
 
     /// Free memory per size class, linked through its first word.
-    @exclusivity(unchecked) private var freeLists = ContiguousArray<UnsafeMutableRawPointer?>(
-        repeating: nil, count: largestPooled / granule + 1)
-    @exclusivity(unchecked) private var chunks: [UnsafeMutableRawPointer] = []
-    @exclusivity(unchecked) private var cursor: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) private var remaining = 0
+    private var freeLists = ContiguousArray<UnsafeMutableRawPointer?>(repeating: nil, count: largestPooled / granule + 1)
+    private var chunks: [UnsafeMutableRawPointer] = []
+    private var cursor: UnsafeMutableRawPointer?
+    private var remaining = 0
 
     @inline(__always)
     private static func sizeClass(_ size: Int) -> Int {
         (max(size, 1) + granule - 1) / granule
     }
 
-    func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+    mutating func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
         guard size <= Self.largestPooled, alignment <= Self.granule else {
             return .allocate(byteCount: max(size, 1), alignment: alignment)
         }
@@ -136,7 +137,7 @@ final class OriginalMemory {
     }
 
     /// Takes back memory from `allocate` with the same size and alignment.
-    func free(_ memory: UnsafeMutableRawPointer, size: Int, alignment: Int) {
+    mutating func free(_ memory: UnsafeMutableRawPointer, size: Int, alignment: Int) {
         guard size <= Self.largestPooled, alignment <= Self.granule else {
             memory.deallocate()
             return
@@ -146,18 +147,24 @@ final class OriginalMemory {
         freeLists[sizeClass] = memory
     }
 
-    deinit {
+    /// Gives every chunk back; nothing allocated from them may be used after.
+    mutating func releaseAll() {
         for chunk in chunks { chunk.deallocate() }
+        chunks = []
+        cursor = nil
+        remaining = 0
+        freeLists = ContiguousArray(repeating: nil, count: freeLists.count)
     }
 }
 
 /// One component's originals: a block laid out by its full-apply plan, and a list for the rest.
 struct ComponentOriginals {
+    // Fields ordered largest first: 24 bytes, not 32.
     var block: UnsafeMutableRawPointer?
-    /// The block's layout, -1 without a block.
-    var layout: Int32 = -1
     /// Which of the layout's entries hold an original.
     var present: UInt64 = 0
+    /// The block's layout, -1 without a block.
+    var layout: Int32 = -1
     /// The newest original outside the block (through `SlotStorage.overflow`), -1: none.
     var overflow: Int32 = -1
 

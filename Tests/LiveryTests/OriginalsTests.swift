@@ -161,7 +161,8 @@ import Testing
     }
 
     @Test func originalMemoryReusesWhatIsFreedAndServesLargeAndAlignedRequests() {
-        let memory = OriginalMemory()
+        var memory = OriginalMemory()
+        defer { memory.releaseAll() }
         let first = memory.allocate(size: 40, alignment: 8)
         #expect(Int(bitPattern: first) % 16 == 0)
         memory.free(first, size: 40, alignment: 8)
