@@ -41,8 +41,9 @@ final class OperationSetter {
     /// Setters with states read the state stored beside the value; the others get none, so
     /// the hot call copies no string.
     let applyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Void
-    /// Deinitialises a value written by `decodeInto`.
-    let destroyStored: @Sendable (UnsafeMutableRawPointer) -> Void
+    /// Deinitialises a value written by `decodeInto`; nil when the value is trivial (plain
+    /// numbers, colours...), so a prepared theme records nothing to destroy for it.
+    let destroyStored: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// Reads the property's current value into the store; returns its index there.
     let capture: @MainActor (AnyObject, ControlState) -> Int32
     /// A first application's hot call: `capture` (for the state stored with the value), then
@@ -93,7 +94,7 @@ final class OperationSetter {
                 return index
             }
             // Nonisolated: a prepared theme's values are destroyed wherever it is released.
-            self.destroyStored = { @Sendable memory in
+            self.destroyStored = _isPOD(Property.self) ? nil : { @Sendable memory in
                 memory.assumingMemoryBound(to: Property.self).deinitialize(count: 1)
             }
         } else {
@@ -116,7 +117,7 @@ final class OperationSetter {
                 set(target, stored.pointee.value, stored.pointee.state)
                 return index
             }
-            self.destroyStored = { @Sendable memory in
+            self.destroyStored = _isPOD(StateValue<Property>.self) ? nil : { @Sendable memory in
                 memory.assumingMemoryBound(to: StateValue<Property>.self).deinitialize(count: 1)
             }
         }
