@@ -41,8 +41,9 @@ final class OperationSetter {
     /// Setters with states read the state stored beside the value; the others get none, so
     /// the hot call copies no string.
     let applyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Void
-    /// Deinitialises a value written by `decodeInto`.
-    let destroyStored: @Sendable (UnsafeMutableRawPointer) -> Void
+    /// Deinitialises a value written by `decodeInto`; nil when the value is trivial (plain
+    /// numbers, colours...), so a prepared theme records nothing to destroy for it.
+    let destroyStored: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// Size and alignment of an original (the property's type).
     let originalSize: Int
     let originalAlignment: Int
@@ -101,7 +102,7 @@ final class OperationSetter {
                 plainSet(target, memory.assumingMemoryBound(to: Property.self).pointee)
             }
             // Nonisolated: a prepared theme's values are destroyed wherever it is released.
-            self.destroyStored = { @Sendable memory in
+            self.destroyStored = _isPOD(Property.self) ? nil : { @Sendable memory in
                 memory.assumingMemoryBound(to: Property.self).deinitialize(count: 1)
             }
         } else {
@@ -123,7 +124,7 @@ final class OperationSetter {
                 original.initializeMemory(as: Property.self, to: get(target, stored.pointee.state))
                 set(target, stored.pointee.value, stored.pointee.state)
             }
-            self.destroyStored = { @Sendable memory in
+            self.destroyStored = _isPOD(StateValue<Property>.self) ? nil : { @Sendable memory in
                 memory.assumingMemoryBound(to: StateValue<Property>.self).deinitialize(count: 1)
             }
         }
