@@ -598,6 +598,7 @@ public final class Applicator {
         let first = table.steps.count
         let record = theme.instances[Int(instance)]
         var recorded: [(key: Int32, setter: Unmanaged<OperationSetter>)] = []
+        recorded.reserveCapacity(Int(record.count))
         for operation in record.first..<record.first + record.count
         where usable(operation, in: theme, instance: instance, group: group) {
             let key = theme.operations[Int(operation)].key
@@ -664,6 +665,9 @@ public final class Applicator {
 
     /// Whether the operation can be applied; reports once why not.
     private func usable(_ operation: Int32, in theme: PreparedTheme, instance: Int32, group: Int32) -> Bool {
+        // The common answer without retaining the binding: a setter that takes the operation's
+        // state is exactly what `revertible` records.
+        if theme.operations[Int(operation)].setter != nil, theme.operations[Int(operation)].revertible { return true }
         guard let binding = theme.binding(of: instance) else { return false }
         let record = theme.operations[Int(operation)]
         guard let setter = record.setter?.takeUnretainedValue() else {

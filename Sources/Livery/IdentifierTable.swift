@@ -37,18 +37,17 @@ final class IdentifierTable {
                 index = (index + 1) & mask
             }
         }
-        let number: Int32
         if let known = numbers[identifier] {
-            number = known
-        } else {
-            number = Int32(names.count)
-            names.append(identifier)
-            numbers[identifier] = number
+            // Only a spelling equal to the stored name byte for byte goes in the fast table (its
+            // comparison is `==`, but the hash is of bytes): another spelling keeps asking the
+            // dictionary, which is right, only slower.
+            if hash != 0, names[Int(known)].utf8.elementsEqual(identifier.utf8) { insertFast(hash, known) }
+            return known
         }
-        // Only a spelling equal to the stored name byte for byte is found by the fast table (its
-        // comparison is `==`, but the hash is of bytes): another spelling keeps asking the
-        // dictionary, which is right, only slower.
-        if hash != 0, names[Int(number)].utf8.elementsEqual(identifier.utf8) { insertFast(hash, number) }
+        let number = Int32(names.count)
+        names.append(identifier)
+        numbers[identifier] = number
+        if hash != 0 { insertFast(hash, number) }
         return number
     }
 
