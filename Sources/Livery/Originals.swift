@@ -1,15 +1,15 @@
-/// Where the originals of a component's properties are kept: what makes revert possible.
-///
-/// A first application records an original for every operation it applies, eight or so per
-/// component, and it is the most common thing the applicator does (a screen of new components).
-/// So those originals go into one block of memory per component, at offsets fixed by the
-/// component's full-apply plan (its *layout*, shared by every component styled as the same
-/// kind of instance): recording one is a typed store at a known offset and a bit set, with no
-/// record, table or allocation per original. Keys recorded later, by switches that set
-/// properties the first theme did not, go on a short list per component (`OverflowOriginal`).
-///
-/// Every original is written and read by the setter's typed closures; the applicator only owns
-/// the memory (in `SlotStorage`, whose deinit gives it back).
+// Where the originals of a component's properties are kept: what makes revert possible.
+//
+// A first application records an original for every operation it applies, eight or so per
+// component, and it is the most common thing the applicator does (a screen of new components).
+// So those originals go into one block of memory per component, at offsets fixed by the
+// component's full-apply plan (its *layout*, shared by every component styled as the same
+// kind of instance): recording one is a typed store at a known offset and a bit set, with no
+// record, table or allocation per original. Keys recorded later, by switches that set
+// properties the first theme did not, go on a short list per component (`OverflowOriginal`).
+//
+// Every original is written and read by the setter's typed closures; the applicator only owns
+// the memory (in `SlotStorage`, whose deinit gives it back).
 
 import LiveryModel
 
