@@ -5,6 +5,7 @@ import Livery
 @testable import LiveryStore
 import LiveryXML
 import NIOCore
+import ServiceLifecycle
 import Testing
 import ZIPFoundation
 
@@ -196,22 +197,35 @@ enum TestServer {
                               configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
                               logger: logger)
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { server.cancel() }
-        let port = try await withThrowingTaskGroup(of: Int?.self) { group in
-            group.addTask { await ports.stream.first { _ in true } }
-            group.addTask {
-                try await Task.sleep(for: .seconds(30))
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
+        // Stopped by a graceful shutdown, never by cancelling its task: cancelling while an
+        // accepted connection is still queued makes swift-nio trap ("Deinited NIOAsyncWriter
+        // without calling finish()", apple/swift-nio#3481); it crashed a CI run.
+        var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(20)
+        let services = ServiceGroup(configuration: configuration)
+        let server = Task { try await services.run() }
+        func stop() async {
+            await services.triggerGracefulShutdown()
+            _ = await server.result
         }
-        guard let port, port > 0 else { throw StoreError.network("the test server did not start") }
-        let result = try await body("http://127.0.0.1:\(port)")
-        server.cancel()
-        _ = await server.result
-        return result
+        do {
+            let port = try await withThrowingTaskGroup(of: Int?.self) { group in
+                group.addTask { await ports.stream.first { _ in true } }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(30))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            guard let port, port > 0 else { throw StoreError.network("the test server did not start") }
+            let result = try await body("http://127.0.0.1:\(port)")
+            await stop()
+            return result
+        } catch {
+            await stop()
+            throw error
+        }
     }
 
 }
