@@ -204,10 +204,14 @@ extension Applicator {
         return true
     }
 
+    // A key is looked up in the block first, then on the overflow list: a key of the layout goes
+    // on the list if a setter other than the layout's records it. (No path does today: a new
+    // binding reverts the component in full first. The lookups stay consistent anyway.)
     func hasOriginal(slot: Int32, key: Int32) -> Bool {
         let originals = slots.base[Int(slot)].originals
-        if originals.layout >= 0, let entry = slots.layouts.layouts[Int(originals.layout)].entry(of: key) {
-            return originals.present & (1 << UInt64(entry)) != 0
+        if originals.layout >= 0, let entry = slots.layouts.layouts[Int(originals.layout)].entry(of: key),
+           originals.present & (1 << UInt64(entry)) != 0 {
+            return true
         }
         var cursor = originals.overflow
         while cursor >= 0 {
@@ -266,8 +270,8 @@ extension Applicator {
     func revert(slot: Int32, key: Int32, object: AnyObject) -> Bool {
         let originals = slots.base[Int(slot)].originals
         if originals.layout >= 0, let block = originals.block,
-           let entry = slots.layouts.layouts[Int(originals.layout)].entry(of: key) {
-            guard originals.present & (1 << UInt64(entry)) != 0 else { return false }
+           let entry = slots.layouts.layouts[Int(originals.layout)].entry(of: key),
+           originals.present & (1 << UInt64(entry)) != 0 {
             restoreBlockEntry(entry, slot: slot, block: block, layout: originals.layout, object: object)
             return true
         }
