@@ -315,12 +315,7 @@ public final class Applicator {
         var result: [AnyObject] = []
         for scope in scopes.indices {
             guard let group = existingGroup(scope: Int32(scope), identifier: number) else { continue }
-            var slot = groups[Int(group)].head
-            while slot >= 0 {
-                let next = slots.base[Int(slot)].next
-                if let object = slots.base[Int(slot)].held?.load() { result.append(object) } else { releaseSlot(slot) }
-                slot = next
-            }
+            forEachLiveMember(of: group) { _, object in result.append(object) }
         }
         return result
     }
@@ -495,24 +490,17 @@ public final class Applicator {
             statistics.identifiersChanged += 1
             var updated = 0
             let plan = new >= 0 ? fullApplyPlan(theme, new, group: group) : nil
-            var slot = groups[Int(group)].head
-            while slot >= 0 {
-                let next = slots.base[Int(slot)].next
-                if let object = slots.base[Int(slot)].held?.load() {
-                    statistics.operationsReverted += revertAll(slot: slot, object: object)
-                    slots.base[Int(slot)].accepted = false
-                    if let plan {
-                        slots.base[Int(slot)].accepted = accepts(theme, new, object, group: group)
-                        if slots.base[Int(slot)].accepted {
-                            applyInFull(plan, on: slot, object: object, theme: theme, group: group,
-                                        context: context, statistics: &statistics)
-                        }
+            forEachLiveMember(of: group) { slot, object in
+                statistics.operationsReverted += revertAll(slot: slot, object: object)
+                slots.base[Int(slot)].accepted = false
+                if let plan {
+                    slots.base[Int(slot)].accepted = accepts(theme, new, object, group: group)
+                    if slots.base[Int(slot)].accepted {
+                        applyInFull(plan, on: slot, object: object, theme: theme, group: group,
+                                    context: context, statistics: &statistics)
                     }
-                    updated += 1
-                } else {
-                    releaseSlot(slot)
                 }
-                slot = next
+                updated += 1
             }
             statistics.componentsUpdated += updated
             if let plan { emitChanges(group: group, plan: plan, theme: theme, components: updated) }
@@ -532,19 +520,11 @@ public final class Applicator {
                 let group = entry.group
                 let range = Int(entry.first)..<Int(entry.first + entry.count)
                 var updated = 0
-                var slot = groups[Int(group)].head
-                while slot >= 0 {
-                    let next = slots.base[Int(slot)].next
-                    if let object = slots.base[Int(slot)].held?.load() {
-                        if slots.base[Int(slot)].accepted {
-                            runSteps(steps, range, operations, on: slot, object: object, theme: theme, group: group,
-                                     context: context, statistics: &statistics)
-                            updated += 1
-                        }
-                    } else {
-                        releaseSlot(slot)
-                    }
-                    slot = next
+                forEachLiveMember(of: group) { slot, object in
+                    guard slots.base[Int(slot)].accepted else { return }
+                    runSteps(steps, range, operations, on: slot, object: object, theme: theme, group: group,
+                             context: context, statistics: &statistics)
+                    updated += 1
                 }
                 statistics.componentsUpdated += updated
                 if onChange != nil {
@@ -884,6 +864,18 @@ public final class Applicator {
         slots.base[Int(slot)].objectID = ObjectIdentifier(component)
         slotByObject.set(slot, for: ObjectIdentifier(component))
         return slot
+    }
+
+    /// Calls `body` with each live member of `group` and reclaims the slots of released ones.
+    /// The next member is read before `body` runs, so `body` may move its own slot elsewhere.
+    @inline(__always)
+    private func forEachLiveMember(of group: Int32, _ body: (_ slot: Int32, _ object: AnyObject) -> Void) {
+        var slot = groups[Int(group)].head
+        while slot >= 0 {
+            let next = slots.base[Int(slot)].next
+            if let object = slots.base[Int(slot)].held?.load() { body(slot, object) } else { releaseSlot(slot) }
+            slot = next
+        }
     }
 
     private func link(slot: Int32, into group: Int32) {
