@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Livery
 import LiveryModel
@@ -38,6 +40,20 @@ enum SwitchBenchmark {
         var firstSwitchBack: Double
         var warmSwitches: [Double]
         var setterCalls: Int
+        /// Pages the kernel mapped in while registering and during the first switch.
+        var registerFaults: Int
+        var firstSwitchFaults: Int
+    }
+
+    /// Minor page faults of the process so far: first touches of memory.
+    static func pageFaults() -> Int {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Int(usage.ru_minflt)
     }
 
     static func round(components: Int, identifiers: Int, switches: Int) -> Round {
@@ -52,10 +68,13 @@ enum SwitchBenchmark {
         // The names are made before timing: the benchmark measures the engine, not string
         // interpolation.
         let names = (0..<identifiers).map { "view_\($0)" }
+        let faultsBefore = pageFaults()
         let register = clock.measure {
             for (index, view) in views.enumerated() { applicator.style(view, as: names[index % identifiers]) }
         }
+        let faultsRegistering = pageFaults()
         let first = clock.measure { manager.activate(themeID: "b") }
+        let faultsSwitching = pageFaults()
         let firstBack = clock.measure { manager.activate(themeID: "a") }
         var warm: [Double] = []
         for index in 0..<switches {
@@ -65,7 +84,8 @@ enum SwitchBenchmark {
         let setterCalls = applicator.lastPass.operationsApplied
         withExtendedLifetime(views) {}
         return Round(register: milliseconds(register), firstSwitch: milliseconds(first),
-                     firstSwitchBack: milliseconds(firstBack), warmSwitches: warm, setterCalls: setterCalls)
+                     firstSwitchBack: milliseconds(firstBack), warmSwitches: warm, setterCalls: setterCalls,
+                     registerFaults: faultsRegistering - faultsBefore, firstSwitchFaults: faultsSwitching - faultsRegistering)
     }
 
     /// Runs `rounds` rounds and prints medians. The process's first round is reported apart: it
@@ -86,6 +106,13 @@ enum SwitchBenchmark {
             print("  warm switch, median of \(warm.count): \(format(warmMedian)) ms (p90 \(format(warm[warm.count * 9 / 10])) ms, min \(format(warm[0])) ms), \(results[0].setterCalls) setter calls")
         }
         print("  register all + first switch:  \(format(register + firstSwitch)) ms; register all + warm switch: \(format(register + warmMedian)) ms")
+        // Every round, because the medians hide how they spread: with an identifier per
+        // component, a round whose memory the allocator maps afresh (page faults, about 2 µs
+        // each on this VM) takes half as long again as one that reuses the last round's.
+        print("  each round, register / first switch, ms (page faults): "
+              + results.map {
+                  "\(format($0.register)) (\($0.registerFaults)) / \(format($0.firstSwitch)) (\($0.firstSwitchFaults))"
+              }.joined(separator: ", "))
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -208,6 +208,9 @@ public final class Applicator {
         let steps: Range<Int>
         /// The layout of the originals a full-apply plan records in a block; -1 for other plans.
         var layout: Int32 = -1
+        /// Added to every step's operation: the first operation of the instance a full-apply
+        /// plan runs for (instances of one shape share the plan); 0 for other plans.
+        var base: Int32 = 0
     }
 
     let slots: SlotStorage
@@ -447,7 +450,7 @@ public final class Applicator {
         let images = ImageLoader(theme: resolved, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
                                  cache: imageCache, diagnostics: diagnostics)
         let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings,
-                                  operationKeys: operationKeys)
+                                  operationKeys: operationKeys, identifiers: identifiers)
         if prepared.count >= max(1, preparedThemeLimit),
            let oldest = prepared.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             prepared[oldest] = nil
@@ -572,11 +575,15 @@ public final class Applicator {
     /// Every usable operation of `instance`, recording originals first. It runs only on
     /// components with no original recorded (new, or just reverted in full), so a key's first
     /// step records without looking for an earlier original; a repeated key only sets.
+    /// The plan is the instance's shape's (see `PreparedInstance.shape`), its steps' operations
+    /// counted from the instance's first.
     private func fullApplyPlan(_ theme: PreparedTheme, _ instance: Int32, group: Int32) -> Plan {
         let table = theme.fullApplyPlans
-        if let steps = table.plan(instance) { return Plan(table: table, steps: steps, layout: table.layout(of: instance)) }
-        let first = table.steps.count
         let record = theme.instances[Int(instance)]
+        if let steps = table.plan(record.shape) {
+            return Plan(table: table, steps: steps, layout: table.layout(of: record.shape), base: record.first)
+        }
+        let first = table.steps.count
         var recorded: [(key: Int32, setter: Unmanaged<OperationSetter>)] = []
         recorded.reserveCapacity(Int(record.count))
         for operation in record.first..<record.first + record.count
@@ -584,16 +591,17 @@ public final class Applicator {
             let key = theme.operations[Int(operation)].key
             var repeated = false
             for index in first..<table.steps.count where table.steps[index].key == key { repeated = true }
+            let offset = operation - record.first
             if repeated {
-                table.steps.append(PlanStep(kind: .set, operation: operation, key: key))
+                table.steps.append(PlanStep(kind: .set, operation: offset, key: key))
             } else if let setter = theme.operations[Int(operation)].setter,
                       recorded.count < OriginalLayouts.maxEntries, OriginalLayouts.fits(setter) {
-                table.steps.append(PlanStep(kind: .setRecording, operation: operation, key: key,
+                table.steps.append(PlanStep(kind: .setRecording, operation: offset, key: key,
                                             entry: UInt8(recorded.count)))
                 recorded.append((key, setter))
             } else {
                 // Outside the block: recorded on the component's overflow list.
-                table.steps.append(PlanStep(kind: .setCapturing, operation: operation, key: key))
+                table.steps.append(PlanStep(kind: .setCapturing, operation: offset, key: key))
             }
         }
         let layout = recorded.isEmpty ? -1 : slots.layouts.number(of: recorded)
@@ -603,41 +611,54 @@ public final class Applicator {
                 table.steps[index].offset = entries[Int(table.steps[index].entry)].offset
             }
         }
-        return Plan(table: table, steps: table.finish(instance, first: first, layout: layout), layout: layout)
+        return Plan(table: table, steps: table.finish(record.shape, first: first, layout: layout), layout: layout,
+                    base: record.first)
     }
 
     /// Appends to `table` the steps that turn instance `old` of `oldTheme` into `new` of
     /// `theme`: operations whose values changed, new ones (recording originals first) and
     /// reverts of those `new` no longer has.
+    // Not inlined into `switchGroup`: there it made every warm switch retain and release per
+    // group (the buffers' arrays), for work only a group's first switch does.
+    @inline(never)
     private func buildDiff(from oldTheme: PreparedTheme, _ old: Int32, to theme: PreparedTheme, _ new: Int32,
                            into table: PlanTable, group: Int32) -> Range<Int> {
         let first = table.steps.count
         let oldRecord = oldTheme.instances[Int(old)]
         let newRecord = theme.instances[Int(new)]
-        let oldRange = oldRecord.first..<oldRecord.first + oldRecord.count
-        // Plain loops over interned keys: instances have a handful of operations.
-        for operation in newRecord.first..<newRecord.first + newRecord.count {
-            let key = theme.operations[Int(operation)].key
-            var previous: Int32 = -1
-            for candidate in oldRange where oldTheme.operations[Int(candidate)].key == key {
-                previous = candidate
-                break
+        let oldRange = Int(oldRecord.first)..<Int(oldRecord.first + oldRecord.count)
+        let newRange = Int(newRecord.first)..<Int(newRecord.first + newRecord.count)
+        // Through the buffers: indexing the themes' arrays retained and released them per
+        // access, 64 times per pair of instances of 8 operations. (A diagnostic hook that
+        // re-enters the applicator and prepares more makes the arrays copy, not these buffers
+        // move.) Plain loops over interned keys: instances have a handful of operations.
+        withBuffers(oldTheme.operations, theme.operations) { oldOperations, operations in
+            for operation in newRange {
+                let key = operations[operation].key
+                var previous = -1
+                for candidate in oldRange where oldOperations[candidate].key == key {
+                    previous = candidate
+                    break
+                }
+                if previous >= 0,
+                   PreparedTheme.sameEffect(operations[operation], as: oldOperations[previous])
+                    ?? theme.sameEffect(Int32(operation), as: Int32(previous), in: oldTheme) {
+                    continue
+                }
+                guard usable(Int32(operation), in: theme, instance: new, group: group) else { continue }
+                let capture = previous < 0 || !oldOperations[previous].revertible
+                table.steps.append(PlanStep(kind: capture ? .setCapturing : .set, operation: Int32(operation), key: key))
             }
-            if previous >= 0, theme.sameEffect(operation, as: previous, in: oldTheme) { continue }
-            guard usable(operation, in: theme, instance: new, group: group) else { continue }
-            let capture = previous < 0 || !oldTheme.operations[Int(previous)].revertible
-            table.steps.append(PlanStep(kind: capture ? .setCapturing : .set, operation: operation, key: key))
-        }
-        for operation in oldRange {
-            let key = oldTheme.operations[Int(operation)].key
-            var kept = false
-            for candidate in newRecord.first..<newRecord.first + newRecord.count
-            where theme.operations[Int(candidate)].key == key {
-                kept = true
-                break
-            }
-            if !kept, oldTheme.operations[Int(operation)].revertible {
-                table.steps.append(PlanStep(kind: .revert, operation: -1, key: key))
+            for operation in oldRange {
+                let key = oldOperations[operation].key
+                var kept = false
+                for candidate in newRange where operations[candidate].key == key {
+                    kept = true
+                    break
+                }
+                if !kept, oldOperations[operation].revertible {
+                    table.steps.append(PlanStep(kind: .revert, operation: -1, key: key))
+                }
             }
         }
         return table.finish(new, first: first)
@@ -659,7 +680,7 @@ public final class Applicator {
                    key: "operation|\(resolved.component)|\(name)", group: group)
             return false
         }
-        let state = theme.states[Int(operation)]
+        let state = theme.state(of: operation)
         if !setter.takesState && state != .normal {
             let resolved = theme.resolvedInstance(instance)
             report(.error(.runtimeUnexpectedState,
@@ -689,8 +710,11 @@ public final class Applicator {
         let steps = plan.table.steps
         let operations = theme.operations
         withBuffers(steps, operations) { steps, operations in
-            runSteps(steps, plan.steps, operations, on: slot, object: object, theme: theme, group: group,
-                     context: context, statistics: &statistics)
+            // A full-apply plan counts its operations from its instance's first: it reads them
+            // through the buffer rebased there.
+            let base = Int(plan.base)
+            runSteps(steps, plan.steps, UnsafeBufferPointer(rebasing: operations[base...]), on: slot, object: object,
+                     theme: theme, group: group, context: context, statistics: &statistics)
         }
     }
 
@@ -698,6 +722,10 @@ public final class Applicator {
     /// an unretained reference (the prepared theme's bindings keep it alive) with a value
     /// decoded when the theme was prepared; nothing is allocated once the originals are
     /// recorded, and nothing is reference counted but the component's own weak load.
+    ///
+    /// `operations` starts where the steps count from (see `Plan.base`); the paths off the hot
+    /// one find what they need from the operation's record, not its index (one more value live
+    /// through the loop cost 3 instructions a step, 4% of a warm switch).
     @inline(__always)
     private func runSteps(_ steps: UnsafeBufferPointer<PlanStep>, _ range: Range<Int>,
                           _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: Int32, object: AnyObject,
@@ -726,7 +754,7 @@ public final class Applicator {
                 continue
             }
             if step.kind != .set {
-                recordOriginal(slot: slot, key: operation.key, setter: setter, state: theme.states[Int(step.operation)],
+                recordOriginal(slot: slot, key: operation.key, setter: setter, state: theme.state(of: operation),
                                object: object)
             }
             if let value = operation.value {
@@ -734,7 +762,7 @@ public final class Applicator {
                 applied += 1
                 continue
             }
-            let resolved = theme.resolvedOperation(step.operation)
+            let resolved = theme.resolvedOperation(operation)
             switch setter.takeUnretainedValue().apply(object, resolved, context) {
             case .applied:
                 applied += 1
@@ -796,7 +824,7 @@ public final class Applicator {
                 onChange(StyleChange(identifier: identifier, operation: name, state: state, kind: .reverted,
                                      components: components))
             } else {
-                let operation = theme.resolvedOperation(step.operation)
+                let operation = theme.resolvedOperation(plan.base + step.operation)
                 onChange(StyleChange(identifier: identifier, operation: operation.name,
                                      state: ControlState(rawValue: operation.state),
                                      kind: .set(operation.params.count == 1 ? operation.params[0].value
@@ -817,7 +845,7 @@ public final class Applicator {
     private func instance(of group: Int32, in theme: PreparedTheme) -> Int32 {
         let identifier = groups[Int(group)].identifier
         let known = theme.knownInstance(identifier: identifier)
-        return known != -2 ? known : theme.instance(identifier: identifier, name: identifiers.names[Int(identifier)])
+        return known != -2 ? known : theme.instance(identifier: identifier)
     }
 
     /// Reads the scope's table in place (a method on the `ScopeState` copy would retain each
@@ -832,10 +860,12 @@ public final class Applicator {
 
     private func group(scope: Int32, identifier: Int32) -> Int32 {
         if let group = existingGroup(scope: scope, identifier: identifier) { return group }
+        // Found before the group is numbered: preparing the instance may run app code that
+        // styles other components, and so makes other groups (perhaps this one).
+        let instance = scopes[Int(scope)].current?.instance(identifier: identifier) ?? -1
+        if let group = existingGroup(scope: scope, identifier: identifier) { return group }
         let group = Int32(groups.count)
-        let theme = scopes[Int(scope)].current
-        groups.append(Group(scope: scope, identifier: identifier,
-                            instance: theme?.instance(identifier: identifier, name: identifiers.names[Int(identifier)]) ?? -1))
+        groups.append(Group(scope: scope, identifier: identifier, instance: instance))
         let missing = Int(identifier) + 1 - scopes[Int(scope)].groupByIdentifier.count
         if missing > 0 { scopes[Int(scope)].groupByIdentifier.append(contentsOf: repeatElement(-1, count: missing)) }
         scopes[Int(scope)].groupByIdentifier[Int(identifier)] = group

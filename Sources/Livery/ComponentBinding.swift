@@ -44,6 +44,9 @@ final class OperationSetter {
     /// Deinitialises a value written by `decodeInto`; nil when the value is trivial (plain
     /// numbers, colours...), so a prepared theme records nothing to destroy for it.
     let destroyStored: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+    /// Whether a decoded value is plain bits (no references, nothing to deinitialise): two of
+    /// them with equal bytes are equal.
+    var valueIsTrivial: Bool { destroyStored == nil }
     /// Size and alignment of an original (the property's type).
     let originalSize: Int
     let originalAlignment: Int

@@ -4,13 +4,20 @@
 /// (String hashing must respect canonical equivalence): about 390 instructions a lookup, 13% of
 /// a registration (callgrind, `livery-chat-demo --profile-register`). Identifiers are nearly
 /// always ASCII, where canonical equivalence is byte equality, so an open-addressing table keyed
-/// by a cheap hash of the UTF-8 bytes answers first, in about 60. The dictionary stays the
-/// authority: every string misses the fast table once and is numbered there, so non-ASCII
-/// identifiers, and any two canonically equal spellings, get one number exactly as before.
+/// by a cheap hash of the UTF-8 bytes answers first, in about 60.
+///
+/// While every identifier is ASCII, that table is the whole answer: two ASCII strings are
+/// canonically equal exactly when their bytes are, so a miss is a new identifier. (Numbering
+/// one in the dictionary too cost 1,900 instructions, 15% of a registration that prepares its
+/// own instance, `--profile-register-many`.) The first non-ASCII identifier fills the dictionary
+/// with every name so far, and from then on it is the authority as before: any two canonically
+/// equal spellings ("K" and KELVIN SIGN) get one number.
 final class IdentifierTable {
     /// Number -> identifier, as first styled.
     @exclusivity(unchecked) private(set) var names: [String] = []
+    /// Every name by number once `dictionaryFilled`; empty before (see above).
     @exclusivity(unchecked) private var numbers: [String: Int32] = [:]
+    private var dictionaryFilled = false
     /// The fast table: hash (0: empty bucket) and the number of an ASCII identifier.
     @exclusivity(unchecked) private var hashes: ContiguousArray<UInt64>
     @exclusivity(unchecked) private var fastNumbers: ContiguousArray<Int32>
@@ -21,22 +28,37 @@ final class IdentifierTable {
         fastNumbers = ContiguousArray(repeating: -1, count: 64)
     }
 
+    var count: Int { names.count }
+
+    /// Room for `count` more identifiers without rehashing the fast table on the way.
+    func reserveCapacity(adding count: Int) {
+        names.reserveCapacity(names.count + count)
+        if (fastCount + count) * 2 > hashes.count { growFast(toHold: fastCount + count) }
+    }
+
     /// The number of `identifier`, nil when it was never numbered.
     func existingNumber(_ identifier: String) -> Int32? {
-        numbers[identifier]
+        let hash = Self.asciiHash(identifier)
+        if hash != 0 {
+            if let known = fastNumber(identifier, hash: hash) { return known }
+            if !dictionaryFilled { return nil }
+        }
+        fillDictionary()
+        return numbers[identifier]
     }
 
     /// The number of `identifier`, numbering it on first use.
     func number(_ identifier: String) -> Int32 {
         let hash = Self.asciiHash(identifier)
         if hash != 0 {
-            let mask = hashes.count - 1
-            var index = Int(truncatingIfNeeded: hash) & mask
-            while hashes[index] != 0 {
-                if hashes[index] == hash, names[Int(fastNumbers[index])] == identifier { return fastNumbers[index] }
-                index = (index + 1) & mask
+            if let known = fastNumber(identifier, hash: hash) { return known }
+            if !dictionaryFilled {
+                let number = append(identifier)
+                insertFast(hash, number)
+                return number
             }
         }
+        fillDictionary()
         if let known = numbers[identifier] {
             // Only a spelling equal to the stored name byte for byte goes in the fast table (its
             // comparison is `==`, but the hash is of bytes): another spelling keeps asking the
@@ -44,11 +66,35 @@ final class IdentifierTable {
             if hash != 0, names[Int(known)].utf8.elementsEqual(identifier.utf8) { insertFast(hash, known) }
             return known
         }
-        let number = Int32(names.count)
-        names.append(identifier)
+        let number = append(identifier)
         numbers[identifier] = number
         if hash != 0 { insertFast(hash, number) }
         return number
+    }
+
+    @inline(__always)
+    private func fastNumber(_ identifier: String, hash: UInt64) -> Int32? {
+        let mask = hashes.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while hashes[index] != 0 {
+            if hashes[index] == hash, names[Int(fastNumbers[index])] == identifier { return fastNumbers[index] }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    private func append(_ identifier: String) -> Int32 {
+        names.append(identifier)
+        return Int32(names.count - 1)
+    }
+
+    /// Makes the dictionary the authority (once): a non-ASCII string may be canonically equal
+    /// to an ASCII name, so it must be compared with all of them.
+    private func fillDictionary() {
+        guard !dictionaryFilled else { return }
+        dictionaryFilled = true
+        numbers.reserveCapacity(names.count)
+        for (number, name) in names.enumerated() { numbers[name] = Int32(number) }
     }
 
     /// A hash of the UTF-8 bytes of an ASCII string, never 0; 0 for other strings (and for
@@ -69,7 +115,7 @@ final class IdentifierTable {
     }
 
     private func insertFast(_ hash: UInt64, _ number: Int32) {
-        if (fastCount + 1) * 2 > hashes.count { growFast() }
+        if (fastCount + 1) * 2 > hashes.count { growFast(toHold: fastCount + 1) }
         let mask = hashes.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while hashes[index] != 0 { index = (index + 1) & mask }
@@ -78,11 +124,14 @@ final class IdentifierTable {
         fastCount += 1
     }
 
-    private func growFast() {
+    /// Rehashes into a table at most half full with `count` entries.
+    private func growFast(toHold count: Int) {
         let oldHashes = hashes
         let oldNumbers = fastNumbers
-        hashes = ContiguousArray(repeating: 0, count: oldHashes.count * 2)
-        fastNumbers = ContiguousArray(repeating: -1, count: oldHashes.count * 2)
+        var size = oldHashes.count * 2
+        while count * 2 > size { size *= 2 }
+        hashes = ContiguousArray(repeating: 0, count: size)
+        fastNumbers = ContiguousArray(repeating: -1, count: size)
         fastCount = 0
         for index in oldHashes.indices where oldHashes[index] != 0 { insertFast(oldHashes[index], oldNumbers[index]) }
     }

@@ -54,6 +54,9 @@ struct PreparedInstance {
     var count: Int32
     /// Index into `PreparedTheme.bindings`, or -1 when no binding exists for the component type.
     var binding: Int32
+    /// Instances of one shape (binding, and operation keys in order) share a full-apply plan:
+    /// it depends on nothing else, and a theme repeats a few shapes over many instances.
+    var shape: Int32
     /// The binding's identity, nil without one: a switch compares it across themes without
     /// retaining either binding.
     var bindingIdentity: ObjectIdentifier?
@@ -77,7 +80,8 @@ struct PlanStep {
     var kind: Kind
     /// `setRecording`: the entry of the plan's layout of originals (its presence bit).
     var entry: UInt8 = 0
-    /// The operation in the new theme (`set`, `setCapturing`, `setRecording`).
+    /// The operation in the new theme (`set`, `setCapturing`, `setRecording`); in a full-apply
+    /// plan, counted from the instance's first operation.
     var operation: Int32
     /// The interned (name, state).
     var key: Int32
@@ -92,8 +96,9 @@ struct PlanStep {
     }
 }
 
-/// Apply plans towards the instances of one prepared theme, computed lazily per instance: from
-/// one other prepared theme (a switch), or from nothing (a full apply to a new component).
+/// Apply plans towards the instances of one prepared theme, computed lazily: per instance from
+/// one other prepared theme (a switch), or per shape from nothing (a full apply to a new
+/// component; see `PreparedInstance.shape`).
 /// Prepared themes are cached, so toggling between two themes or trait sets finds its plans
 /// here instead of diffing every identifier again.
 @MainActor
@@ -117,7 +122,7 @@ final class PlanTable {
         self.isFullApply = isFullApply
     }
 
-    /// The plan of a prepared instance, if computed.
+    /// The plan of a prepared instance (of a shape, in full-apply tables), if computed.
     func plan(_ instance: Int32) -> Range<Int>? {
         guard Int(instance) < start.count, start[Int(instance)] >= 0 else { return nil }
         let first = Int(start[Int(instance)])
@@ -133,7 +138,9 @@ final class PlanTable {
     /// in `layout`, for a full-apply plan).
     func finish(_ instance: Int32, first: Int, layout: Int32 = -1) -> Range<Int> {
         if Int(instance) >= start.count {
-            let missing = Int(instance) + 1 - start.count
+            // Geometric: plans are mostly made for instances in the order they were prepared,
+            // and growing by one cost three generic appends per plan.
+            let missing = max(Int(instance) + 1 - start.count, start.count, 16)
             start.append(contentsOf: repeatElement(-1, count: missing))
             count.append(contentsOf: repeatElement(0, count: missing))
             layouts.append(contentsOf: repeatElement(-1, count: missing))
@@ -241,10 +248,14 @@ final class PreparedTheme {
     // Appended to as instances are prepared; read by index (see `PlanTable` for why the
     // exclusivity checks are off).
     @exclusivity(unchecked) private(set) var operations: ContiguousArray<PreparedOperation> = []
-    @exclusivity(unchecked) private(set) var states: ContiguousArray<ControlState> = []
     @exclusivity(unchecked) private(set) var instances: ContiguousArray<PreparedInstance> = []
     /// Identifier number -> prepared instance: -2 not looked up yet, -1 absent from the theme.
     @exclusivity(unchecked) private var byIdentifier: ContiguousArray<Int32> = []
+    /// Identifier number -> index in `theme.instances` (-1 or past the end: not in the theme),
+    /// built at the first lookup by numbering every instance's id (see `indexIdentifiers`).
+    @exclusivity(unchecked) private var themeIndexByIdentifier: ContiguousArray<Int32> = []
+    private var indexed = false
+    private let identifiers: IdentifierTable
     /// The bindings the instances use; they keep the setters `operations` point to alive.
     @exclusivity(unchecked) private(set) var bindings: [ResolvedBinding] = []
     @exclusivity(unchecked) private var bindingIndex: [String: Int32] = [:]
@@ -253,54 +264,114 @@ final class PreparedTheme {
     @exclusivity(unchecked) private var imageFiles: [Int32: String] = [:]
     private let arena = ValueArena()
     /// The last lookups of (name, state) -> what preparing the operation needs, by position in
-    /// an instance.
+    /// an instance, for the binding being prepared.
     private struct Lookup {
         var binding: Int32
         var name: String
         var state: String
+        var found: Found
+    }
+    /// What a lookup finds: plain values, read out of `lookups` without retaining its strings.
+    private struct Found {
         var key: Int32
         /// Unowned: `bindings` keeps the setter alive.
         var setter: Unmanaged<OperationSetter>?
-        var controlState: ControlState
         var revertible: Bool
         /// The arena's destroyer for the setter's values (-1: none needed).
         var destroyer: Int32
     }
     @exclusivity(unchecked) private var lookups: ContiguousArray<Lookup> = []
-    /// The component type of the last instance prepared and its binding index: instances of
-    /// one type usually come together, and this saves hashing the type name per instance.
-    @exclusivity(unchecked) private var lastComponent: (name: String, binding: Int32)?
+    /// Per binding (index + 1): its lookups while another binding's are in `lookups`, and the
+    /// shape and operation count of its last instance prepared. Themes interleave component
+    /// types (a label, a button, a label...), and one cache for all of them missed on every
+    /// operation: 8 hash lookups per instance instead of 16 string comparisons.
+    private struct LookupCache {
+        var lookups: ContiguousArray<Lookup> = []
+        var lastCount = -1
+        var lastShape: Int32 = -1
+    }
+    @exclusivity(unchecked) private var lookupCaches: [LookupCache] = []
+    /// The component types of the last instances prepared, with their binding indices, most
+    /// recent first: comparing a few short strings is cheaper than hashing one.
+    @exclusivity(unchecked) private var recentComponents: [(name: String, binding: Int32)] = []
+    /// Shape number by (binding, operation keys in order).
+    private struct Shape: Hashable {
+        var binding: Int32
+        var keys: [Int32]
+    }
+    @exclusivity(unchecked) private var shapes: [Shape: Int32] = [:]
     private var plans: [PlanTable] = []
     let fullApplyPlans = PlanTable(from: nil, isFullApply: true)
 
-    init(key: Key, theme: ResolvedTheme, images: ImageLoader, bindings: BindingTable, operationKeys: OperationKeys) {
+    init(key: Key, theme: ResolvedTheme, images: ImageLoader, bindings: BindingTable, operationKeys: OperationKeys,
+         identifiers: IdentifierTable) {
         self.key = key
         self.theme = theme
         self.images = images
         self.bindingTable = bindings
         self.operationKeys = operationKeys
+        self.identifiers = identifiers
     }
 
     /// The prepared instance styled as identifier `number`, -1 when the theme has none, or -2
-    /// when it was not looked up yet (then `instance(identifier:name:)` prepares it).
+    /// when it was not looked up yet (then `instance(identifier:)` prepares it).
     @inline(__always)
     func knownInstance(identifier number: Int32) -> Int32 {
         Int(number) < byIdentifier.count ? byIdentifier[Int(number)] : -2
     }
 
-    /// The prepared instance styled as identifier `number` (whose string is `name`), or -1.
-    func instance(identifier number: Int32, name: String) -> Int32 {
+    /// The prepared instance styled as identifier `number`, or -1.
+    func instance(identifier number: Int32) -> Int32 {
         let slot = Int(number)
         if slot < byIdentifier.count, byIdentifier[slot] != -2 { return byIdentifier[slot] }
+        if !indexed { indexIdentifiers() }
         if slot >= byIdentifier.count {
             byIdentifier.append(contentsOf: repeatElement(-2, count: slot + 1 - byIdentifier.count))
         }
-        // `if let`, not `Optional.map(prepare)`: a main-actor function handed to the standard
-        // library gets a dynamic isolation check per call (see `withBuffers`).
-        var prepared: Int32 = -1
-        if let index = themeIndex(of: name) { prepared = prepare(themeIndex: index) }
+        let index = slot < themeIndexByIdentifier.count ? Int(themeIndexByIdentifier[slot]) : -1
+        let prepared = index >= 0 ? prepare(themeIndex: index) : -1
         byIdentifier[slot] = prepared
         return prepared
+    }
+
+    /// Numbers every instance's id in the applicator's identifier table, once: then finding
+    /// an identifier's instance is an array read, and the app styling a component as one of
+    /// them finds its number already there. About 380 instructions an instance, once, where a
+    /// binary search by string and numbering the new identifier had cost 2,750 per registration
+    /// (callgrind, `livery-chat-demo --profile-register-many`).
+    private func indexIdentifiers() {
+        indexed = true
+        // Room for the whole theme, reserved once: untouched capacity costs address space, not
+        // memory (pages are mapped when first written). Growing by doubling instead copied the
+        // records into fresh pages four times over, and on this machine page faults, not
+        // instructions, were most of the time preparing 10,000 instances took.
+        let operationCount = withBuffer(theme.instances) { instances in
+            var total = 0
+            for index in instances.indices { total += instances[index].operations.count }
+            return total
+        }
+        operations.reserveCapacity(operationCount)
+        instances.reserveCapacity(theme.instances.count)
+        identifiers.reserveCapacity(adding: theme.instances.count)
+        var table = ContiguousArray<Int32>(repeating: -1, count: identifiers.count + theme.instances.count)
+        withBuffer(theme.instances) { instances in
+            for index in instances.indices {
+                let number = Int(identifiers.number(instances[index].id))
+                if number >= table.count { table.append(contentsOf: repeatElement(-1, count: number + 1 - table.count)) }
+                if table[number] < 0 { table[number] = Int32(index) }  // the first of equal ids, as before
+            }
+        }
+        themeIndexByIdentifier = table
+    }
+
+    /// The state an operation sets (the one its key was interned with: a switch's records
+    /// carry no string).
+    func state(of operation: Int32) -> ControlState {
+        state(of: operations[Int(operation)])
+    }
+
+    func state(of record: PreparedOperation) -> ControlState {
+        operationKeys.names[Int(record.key)].state
     }
 
     func binding(of instance: Int32) -> ResolvedBinding? {
@@ -313,8 +384,46 @@ final class PreparedTheme {
     }
 
     func resolvedOperation(_ operation: Int32) -> ResolvedOperation {
-        let record = operations[Int(operation)]
-        return theme.instances[Int(record.instance)].operations[Int(record.index)]
+        resolvedOperation(operations[Int(operation)])
+    }
+
+    func resolvedOperation(_ record: PreparedOperation) -> ResolvedOperation {
+        theme.instances[Int(record.instance)].operations[Int(record.index)]
+    }
+
+    /// Whether applying `new` after `old` (operations of one key, so of one setter, as a diff
+    /// pairs them) changes nothing, answered from their decoded values when they are plain
+    /// bits; nil when only their params can tell (`sameEffect(_:as:in:)`).
+    ///
+    /// Equal bits are equal values, so nothing is ever skipped wrongly; the reverse may not
+    /// hold (-0.0 and 0.0, padding bytes), and such a value is applied again, harmlessly.
+    /// Comparing params instead cost 2,900 instructions per pair of instances of 8 operations,
+    /// most of a first switch's diff (`--profile-switch-many`).
+    @inline(__always)
+    static func sameEffect(_ new: PreparedOperation, as old: PreparedOperation) -> Bool? {
+        guard let newValue = new.value, let oldValue = old.value, let setter = new.setter,
+              setter.toOpaque() == old.setter?.toOpaque() else { return nil }
+        return setter.withGuaranteedSetter { setter -> Bool? in
+            guard setter.valueIsTrivial else { return nil }
+            return bytesEqual(newValue, oldValue, count: setter.valueSize)
+        }
+    }
+
+    @inline(__always)
+    private static func bytesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < count {
+            if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            offset += 1
+        }
+        return true
     }
 
     /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
@@ -353,45 +462,76 @@ final class PreparedTheme {
         for table in plans where table.from === other.token { return table }
         plans.removeAll { $0.from == nil }  // themes evicted from the cache
         let table = PlanTable(from: other, isFullApply: false)
+        // A diff has at most a step per operation of either theme: room for them all at once,
+        // for the reason given at `indexIdentifiers`.
+        table.steps.reserveCapacity(max(operations.capacity, other.operations.capacity))
         plans.append(table)
         return table
     }
 
     // MARK: Preparing
 
-    private func themeIndex(of id: String) -> Int? {
-        let instances = theme.instances
-        var low = 0
-        var high = instances.count
-        while low < high {
-            let middle = (low + high) / 2
-            if instances[middle].id < id { low = middle + 1 } else { high = middle }
-        }
-        return low < instances.count && instances[low].id == id ? low : nil
-    }
-
+    /// Prepares an instance: its operations' lookups, decoded values and shape.
+    ///
+    /// App code may run in here (a binding's decoding closure, a diagnostics observer) and
+    /// style a component, which prepares another instance in the middle of this one. So the
+    /// operations are made in scratch memory on the stack and appended together at the end,
+    /// where nothing else can come between them, and the per-binding lookup cache is swapped in
+    /// and out whole.
     private func prepare(themeIndex: Int) -> Int32 {
         let binding = bindingNumber(for: theme.instances[themeIndex].component)
-        let first = Int32(operations.count)
-        // Through the buffer, with `prepareOperation` inlined: `enumerated()` and a call per
-        // operation copied each operation through outlined value-witness calls (its strings
-        // and params retained and released), 21 M of the 124 M that preparing 2 x 10,000
-        // instances took.
-        withBuffer(theme.instances[themeIndex].operations) { resolved in
-            reserveOperations(resolved.count)
-            for index in resolved.indices {
-                prepareOperation(resolved[index], index: index, themeIndex: themeIndex, binding: binding)
-            }
+        let cache = Int(binding) + 1
+        if cache >= lookupCaches.count {
+            lookupCaches.append(contentsOf: repeatElement(LookupCache(), count: cache + 1 - lookupCaches.count))
         }
-        instances.append(PreparedInstance(themeIndex: Int32(themeIndex), first: first,
-                                          count: Int32(operations.count) - first, binding: binding,
+        let count = theme.instances[themeIndex].operations.count
+        // The shape of the binding's last instance, if every lookup repeats one of it: all its
+        // positions were written by that instance, which had as many operations.
+        let previous = (count: lookupCaches[cache].lastCount, shape: lookupCaches[cache].lastShape)
+        var sameShape = previous.count == count
+        var withImages: [(index: Int, files: String)] = []
+        swap(&lookups, &lookupCaches[cache].lookups)
+        let first = withScratch(of: PreparedOperation.self, count: count) { scratch -> Int32 in
+            // Through the buffer, with `prepareOperation` inlined: `enumerated()` and a call per
+            // operation copied each operation through outlined value-witness calls (its strings
+            // and params retained and released), 21 M of the 124 M that preparing 2 x 10,000
+            // instances took.
+            withBuffer(theme.instances[themeIndex].operations) { resolved in
+                for index in resolved.indices {
+                    let (operation, repeated, files) = prepareOperation(resolved[index], index: index,
+                                                                        themeIndex: themeIndex, binding: binding)
+                    (scratch.baseAddress! + index).initialize(to: operation)
+                    sameShape = sameShape && repeated
+                    if let files { withImages.append((index, files)) }
+                }
+            }
+            let first = Int32(operations.count)
+            operations.append(contentsOf: UnsafeBufferPointer(scratch))
+            return first
+        }
+        for (index, files) in withImages { imageFiles[first + Int32(index)] = files }
+        let shape = sameShape ? previous.shape : shapeNumber(binding: binding, count: count)
+        swap(&lookups, &lookupCaches[cache].lookups)
+        lookupCaches[cache].lastCount = count
+        lookupCaches[cache].lastShape = shape
+        instances.append(PreparedInstance(themeIndex: Int32(themeIndex), first: first, count: Int32(count),
+                                          binding: binding, shape: shape,
                                           bindingIdentity: binding < 0 ? nil : ObjectIdentifier(bindings[Int(binding)])))
         return Int32(instances.count - 1)
     }
 
+    /// The number of the shape of the instance whose `count` lookups are in `lookups`.
+    private func shapeNumber(binding: Int32, count: Int) -> Int32 {
+        let shape = Shape(binding: binding, keys: lookups.prefix(count).map(\.found.key))
+        if let known = shapes[shape] { return known }
+        let number = Int32(shapes.count)
+        shapes[shape] = number
+        return number
+    }
+
     /// The index in `bindings` of the binding for `component`, -1 without one.
     private func bindingNumber(for component: String) -> Int32 {
-        if let last = lastComponent, last.name == component { return last.binding }
+        for recent in recentComponents where recent.name == component { return recent.binding }
         let binding: Int32
         if let known = bindingIndex[component] {
             binding = known
@@ -403,60 +543,54 @@ final class PreparedTheme {
             binding = -1
             bindingIndex[component] = -1
         }
-        lastComponent = (component, binding)
+        recentComponents.insert((component, binding), at: 0)
+        if recentComponents.count > 8 { recentComponents.removeLast() }
         return binding
     }
 
-    /// Room for `count` more operations, growing geometrically (`reserveCapacity` alone would
-    /// allocate exactly, and copy the arrays once per instance).
-    private func reserveOperations(_ count: Int) {
-        let needed = operations.count + count
-        guard needed > operations.capacity else { return }
-        let capacity = max(needed, operations.capacity * 2, 64)
-        operations.reserveCapacity(capacity)
-        states.reserveCapacity(capacity)
-    }
-
+    /// The prepared operation, whether the lookup at `index` was already the operation's (see
+    /// `lookUp`), and the files of its images if it has any (then its value is read when
+    /// applied, not decoded here).
     @inline(__always)  // see `prepare`
-    private func prepareOperation(_ operation: ResolvedOperation, index: Int, themeIndex: Int, binding: Int32) {
-        lookUp(operation, at: index, binding: binding)
+    private func prepareOperation(_ operation: ResolvedOperation, index: Int, themeIndex: Int, binding: Int32)
+        -> (PreparedOperation, repeated: Bool, files: String?) {
+        let (found, repeated) = lookUp(operation, at: index, binding: binding)
         let files = Self.imageFiles(of: operation, images: images)
         var value: UnsafeMutableRawPointer?
-        if let setter = lookups[index].setter, files == nil {
-            value = setter.withGuaranteedSetter { decode(operation, with: $0, destroyer: lookups[index].destroyer) }
+        if let setter = found.setter, files == nil {
+            value = setter.withGuaranteedSetter { decode(operation, with: $0, destroyer: found.destroyer) }
         }
-        if let files { imageFiles[Int32(operations.count)] = files }
-        operations.append(PreparedOperation(
-            setter: lookups[index].setter, value: value, key: lookups[index].key, instance: Int32(themeIndex),
-            index: Int32(index), revertible: lookups[index].revertible))
-        states.append(lookups[index].controlState)
+        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key, instance: Int32(themeIndex),
+                                         index: Int32(index), revertible: found.revertible)
+        return (prepared, repeated, files)
     }
 
     /// Makes `lookups[index]` the lookup of `operation`. Instances of a theme mostly repeat
     /// the same operations in the same order: the previous instance's lookup at this position
     /// usually answers, with two string comparisons (short names are compared inline) instead
-    /// of two hash lookups, and keeps the state, revertibility and destroyer with it.
+    /// of two hash lookups, and keeps the key, revertibility and destroyer with it. Returns
+    /// what it found and whether that lookup answered.
     @inline(__always)
-    private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32) {
+    private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32) -> (Found, repeated: Bool) {
         if index < lookups.count, lookups[index].binding == binding, lookups[index].name == operation.name,
            lookups[index].state == operation.state {
-            return
+            return (lookups[index].found, true)
         }
         let lookup = makeLookup(operation, binding: binding)
         if index < lookups.count { lookups[index] = lookup } else { lookups.append(lookup) }
+        return (lookup.found, false)
     }
 
     private func makeLookup(_ operation: ResolvedOperation, binding: Int32) -> Lookup {
         let key = operationKeys.number(operation.name, operation.state)
         let state = ControlState(rawValue: operation.state)
-        var lookup = Lookup(binding: binding, name: operation.name, state: operation.state, key: key, setter: nil,
-                            controlState: state, revertible: false, destroyer: -1)
+        var found = Found(key: key, setter: nil, revertible: false, destroyer: -1)
         if binding >= 0, let setter = bindings[Int(binding)].setters[operation.name] {
-            lookup.setter = Unmanaged.passUnretained(setter)
-            lookup.revertible = setter.takesState || state == .normal
-            lookup.destroyer = arena.destroyer(for: setter)
+            found.setter = Unmanaged.passUnretained(setter)
+            found.revertible = setter.takesState || state == .normal
+            found.destroyer = arena.destroyer(for: setter)
         }
-        return lookup
+        return Lookup(binding: binding, name: operation.name, state: operation.state, found: found)
     }
 
     /// The operation's value decoded into the arena, nil when it does not decode.
@@ -469,17 +603,24 @@ final class PreparedTheme {
         return memory
     }
 
+    /// The files of the operation's images, nil when it has none. Most operations hold no
+    /// image: the check is inlined into `prepareOperation`, and nothing is built for them.
+    @inline(__always)
     private static func imageFiles(of operation: ResolvedOperation, images: ImageLoader) -> String? {
-        // Most operations hold no image: answer without building anything (this runs for
-        // every operation an app shows).
-        var mayHoldImages = false
-        for param in operation.params {
-            switch param.value {
-            case .image, .array: mayHoldImages = true
-            default: continue
+        // Through the buffer: a `for` loop copied each param (its name and value retained).
+        let mayHoldImages = withBuffer(operation.params) { params in
+            for index in params.indices {
+                switch params[index].value {
+                case .image, .array: return true
+                default: continue
+                }
             }
+            return false
         }
-        guard mayHoldImages else { return nil }
+        return mayHoldImages ? collectImageFiles(of: operation, images: images) : nil
+    }
+
+    private static func collectImageFiles(of operation: ResolvedOperation, images: ImageLoader) -> String? {
         var files: [String] = []
         func collect(_ value: Value) {
             switch value {
@@ -493,6 +634,14 @@ final class PreparedTheme {
         for param in operation.params { collect(param.value) }
         return files.isEmpty ? nil : files.joined(separator: "|")
     }
+}
+
+/// Lends uninitialised memory for `count` values of a trivial type, on the stack when it is
+/// small. Compiled in Swift 6 mode for the reason given at `withBuffers`.
+@inline(__always)
+func withScratch<Element, Result>(of type: Element.Type, count: Int,
+                                  _ body: (UnsafeMutableBufferPointer<Element>) -> Result) -> Result {
+    withUnsafeTemporaryAllocation(of: type, capacity: count, body)
 }
 
 /// Lends the buffer of an array: elements read from it are borrowed, not copied. Compiled in
