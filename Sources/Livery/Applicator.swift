@@ -762,20 +762,32 @@ public final class Applicator {
                 applied += 1
                 continue
             }
-            let resolved = theme.resolvedOperation(operation)
-            switch setter.takeUnretainedValue().apply(object, resolved, context) {
-            case .applied:
+            if applyUndecoded(operation, setter: setter, to: object, theme: theme, group: group, context: context) {
                 applied += 1
-            case .wrongTarget:
-                break
-            case .valueMismatch(let reason):
-                let id = theme.theme.instances[Int(operation.instance)].id
-                report(.error(.runtimeValueMismatch,
-                              "operation '\(resolved.name)' of instance '\(id)': \(reason); it is skipped", at: nil),
-                       key: "value|\(id)|\(resolved.name)|\(resolved.state)", group: group)
             }
         }
         statistics.operationsApplied += applied
+    }
+
+    /// The general path of `runSteps`, for an operation whose value was not decoded when the
+    /// theme was prepared (images): decodes and applies it, or reports why not. Kept out of
+    /// the hot loop.
+    @inline(never)
+    private func applyUndecoded(_ operation: PreparedOperation, setter: Unmanaged<OperationSetter>, to object: AnyObject,
+                                theme: PreparedTheme, group: Int32, context: ValueContext) -> Bool {
+        let resolved = theme.resolvedOperation(operation)
+        switch setter.takeUnretainedValue().apply(object, resolved, context) {
+        case .applied:
+            return true
+        case .wrongTarget:
+            return false
+        case .valueMismatch(let reason):
+            let id = theme.theme.instances[Int(operation.instance)].id
+            report(.error(.runtimeValueMismatch,
+                          "operation '\(resolved.name)' of instance '\(id)': \(reason); it is skipped", at: nil),
+                   key: "value|\(id)|\(resolved.name)|\(resolved.state)", group: group)
+            return false
+        }
     }
 
     private func accepts(_ theme: PreparedTheme, _ instance: Int32, _ object: AnyObject, group: Int32) -> Bool {
