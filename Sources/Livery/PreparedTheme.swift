@@ -462,8 +462,9 @@ final class PreparedTheme {
         for table in plans where table.from === other.token { return table }
         plans.removeAll { $0.from == nil }  // themes evicted from the cache
         let table = PlanTable(from: other, isFullApply: false)
-        // A diff has at most a step per operation of either theme: room for them all at once,
-        // for the reason given at `indexIdentifiers`.
+        // When everything changes, the table gets about a step per operation of the theme:
+        // room for that much at once, for the reason given at `indexIdentifiers` (reverts may
+        // add more, and then the array grows as usual).
         table.steps.reserveCapacity(max(operations.capacity, other.operations.capacity))
         plans.append(table)
         return table
