@@ -56,12 +56,15 @@ enum SwitchBenchmark {
         return Int(usage.ru_minflt)
     }
 
-    static func round(components: Int, identifiers: Int, switches: Int) -> Round {
+    /// With `preload`, both themes are prepared ahead on other threads (`Applicator.preload`),
+    /// as an app does at launch, before timing starts.
+    static func round(components: Int, identifiers: Int, switches: Int, preload: Bool) async -> Round {
         let manager = ThemeManager()
         manager.add(theme("a", identifiers: identifiers, seed: 0.25))
         manager.add(theme("b", identifiers: identifiers, seed: 0.75))
         manager.activate(themeID: "a")
         let applicator = Applicator(manager: manager)
+        if preload { await applicator.preload(["a", "b"]) }
         let views = (0..<components).map { _ in View() }
         let clock = ContinuousClock()
 
@@ -91,15 +94,21 @@ enum SwitchBenchmark {
     /// Runs `rounds` rounds and prints medians. The process's first round is reported apart: it
     /// also pays one-time costs (page faults of a growing heap, lazy symbol binding, type
     /// metadata), as an app's first screen does.
-    static func run(components: Int = 10_000, identifiers: Int, rounds: Int = 9, switches: Int = 41) {
-        let results = (0..<rounds).map { _ in round(components: components, identifiers: identifiers, switches: switches) }
+    static func run(components: Int = 10_000, identifiers: Int, rounds: Int = 9, switches: Int = 41,
+                    preload: Bool = false) async {
+        var results: [Round] = []
+        for _ in 0..<rounds {
+            results.append(await round(components: components, identifiers: identifiers, switches: switches,
+                                       preload: preload))
+        }
         let later = results.count > 1 ? Array(results.dropFirst()) : results
         let register = median(later.map(\.register))
         let firstSwitch = median(later.map(\.firstSwitch))
         let warm = later.flatMap(\.warmSwitches).sorted()
         let warmMedian = median(warm)
         let perComponent = register * 1e6 / Double(components)
-        print("\(components) components, \(identifiers) identifiers, 8 operations each; \(rounds) rounds")
+        print("\(components) components, \(identifiers) identifiers, 8 operations each; \(rounds) rounds"
+              + (preload ? "; both themes prepared ahead (preload)" : "; themes prepared as components are styled"))
         print("  register all:                 \(format(register)) ms median (\(format(perComponent)) ns per component; min \(format(later.map(\.register).min()!)) ms); the process's first round \(format(results[0].register)) ms")
         print("  first switch a->b (prepare):  \(format(firstSwitch)) ms median; b->a \(format(median(later.map(\.firstSwitchBack)))) ms")
         if !warm.isEmpty {

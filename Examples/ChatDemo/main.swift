@@ -10,23 +10,25 @@ import LiveryModel
 //   Examples/ChatDemo/Scripts/count-allocations.sh     # heap allocations per warm switch
 
 let arguments = CommandLine.arguments.dropFirst()
+/// With the profiling modes: prepare both themes ahead (`Applicator.preload`), as an app does at launch.
+let preload = arguments.contains("--preload")
 if arguments.contains("--profile-register") {
-    SwitchBenchmark.run(identifiers: 100, rounds: 8, switches: 1)
+    await SwitchBenchmark.run(identifiers: 100, rounds: 8, switches: 1, preload: preload)
     exit(0)
 }
 if arguments.contains("--profile-register-many") {
     // One identifier per component: registration then prepares every instance.
-    SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 1)
+    await SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 1, preload: preload)
     exit(0)
 }
 if arguments.contains("--profile-switch") {
     // Many warm switches and little else, for a profiler.
-    SwitchBenchmark.run(identifiers: 100, rounds: 1, switches: 401)
+    await SwitchBenchmark.run(identifiers: 100, rounds: 1, switches: 401, preload: preload)
     exit(0)
 }
 if arguments.contains("--profile-switch-many") {
     // The same with one identifier per component (every group holds one component).
-    SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 41)
+    await SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 41, preload: preload)
     exit(0)
 }
 if arguments.contains("--count-allocations") {
@@ -35,8 +37,10 @@ if arguments.contains("--count-allocations") {
     exit(0)
 }
 if arguments.contains("--benchmark") {
-    SwitchBenchmark.run(identifiers: 100)
-    SwitchBenchmark.run(identifiers: 10_000)
+    await SwitchBenchmark.run(identifiers: 100)
+    await SwitchBenchmark.run(identifiers: 10_000)
+    await SwitchBenchmark.run(identifiers: 100, preload: true)
+    await SwitchBenchmark.run(identifiers: 10_000, preload: true)
     exit(0)
 }
 

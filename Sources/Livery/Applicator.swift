@@ -225,12 +225,12 @@ public final class Applicator {
     @exclusivity(unchecked) var passDepth = 0
     @exclusivity(unchecked) var retiredMemory: [(memory: UnsafeMutableRawPointer, size: Int, alignment: Int)] = []
     @exclusivity(unchecked) var scopes: [ScopeState] = []
-    private let identifiers = IdentifierTable()
+    let identifiers = IdentifierTable()
     /// The buffer of the queue of plans a switch runs in its second phase; kept between passes,
     /// so that a warm switch allocates nothing.
     @exclusivity(unchecked) private var pendingBuffer: ContiguousArray<PendingPlan> = []
-    private var prepared: [PreparedTheme.Key: (theme: PreparedTheme, lastUse: Int)] = [:]
-    private var preparedClock = 0
+    var prepared: [PreparedTheme.Key: (theme: PreparedTheme, lastUse: Int)] = [:]
+    var preparedClock = 0
     /// How many prepared themes are kept (switching back and forth between a few themes
     /// and trait sets then costs only the plans' execution).
     public var preparedThemeLimit = 8
@@ -449,14 +449,19 @@ public final class Applicator {
         let resolved = loaded.variants.resolved(for: wanted.traits)
         let images = ImageLoader(theme: resolved, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
                                  cache: imageCache, diagnostics: diagnostics)
-        let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings,
+        let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings.snapshot(),
                                   operationKeys: operationKeys, identifiers: identifiers)
+        keep(theme)
+        return theme
+    }
+
+    /// Caches a prepared theme, evicting the least recently used beyond `preparedThemeLimit`.
+    func keep(_ theme: PreparedTheme) {
         if prepared.count >= max(1, preparedThemeLimit),
            let oldest = prepared.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             prepared[oldest] = nil
         }
-        prepared[key] = (theme, preparedClock)
-        return theme
+        prepared[theme.key] = (theme, preparedClock)
     }
 
     /// Moves a group from the scope's previous theme to its new one. The common case, same
@@ -623,7 +628,6 @@ public final class Applicator {
     @inline(never)
     private func buildDiff(from oldTheme: PreparedTheme, _ old: Int32, to theme: PreparedTheme, _ new: Int32,
                            into table: PlanTable, group: Int32) -> Range<Int> {
-        let first = table.steps.count
         let oldRecord = oldTheme.instances[Int(old)]
         let newRecord = theme.instances[Int(new)]
         let oldRange = Int(oldRecord.first)..<Int(oldRecord.first + oldRecord.count)
@@ -631,37 +635,18 @@ public final class Applicator {
         // Through the buffers: indexing the themes' arrays retained and released them per
         // access, 64 times per pair of instances of 8 operations. (A diagnostic hook that
         // re-enters the applicator and prepares more makes the arrays copy, not these buffers
-        // move.) Plain loops over interned keys: instances have a handful of operations.
-        withBuffers(oldTheme.operations, theme.operations) { oldOperations, operations in
-            for operation in newRange {
-                let key = operations[operation].key
-                var previous = -1
-                for candidate in oldRange where oldOperations[candidate].key == key {
-                    previous = candidate
-                    break
-                }
-                if previous >= 0,
-                   PreparedTheme.sameEffect(operations[operation], as: oldOperations[previous])
-                    ?? theme.sameEffect(Int32(operation), as: Int32(previous), in: oldTheme) {
-                    continue
-                }
-                guard usable(Int32(operation), in: theme, instance: new, group: group) else { continue }
-                let capture = previous < 0 || !oldOperations[previous].revertible
-                table.steps.append(PlanStep(kind: capture ? .setCapturing : .set, operation: Int32(operation), key: key))
+        // move.)
+        return withScratch(of: PlanStep.self, count: PlanDiff.maximumSteps(old: oldRange.count, new: newRange.count)) {
+            scratch in
+            let written = withBuffers(oldTheme.operations, theme.operations) { oldOperations, operations in
+                PlanDiff.steps(from: oldOperations, oldRange, to: operations, newRange, into: scratch,
+                               sameEffect: { theme.sameEffect(Int32($0), as: Int32($1), in: oldTheme) },
+                               usable: { usable(Int32($0), in: theme, instance: new, group: group) })
             }
-            for operation in oldRange {
-                let key = oldOperations[operation].key
-                var kept = false
-                for candidate in newRange where operations[candidate].key == key {
-                    kept = true
-                    break
-                }
-                if !kept, oldOperations[operation].revertible {
-                    table.steps.append(PlanStep(kind: .revert, operation: -1, key: key))
-                }
-            }
+            let first = table.steps.count
+            table.steps.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<written]))
+            return table.finish(new, first: first)
         }
-        return table.finish(new, first: first)
     }
 
     /// Whether the operation can be applied; reports once why not.
@@ -877,9 +862,19 @@ public final class Applicator {
         let instance = scopes[Int(scope)].current?.instance(identifier: identifier) ?? -1
         if let group = existingGroup(scope: scope, identifier: identifier) { return group }
         let group = Int32(groups.count)
+        // Room for a group per identifier known (the themes' ids are numbered when a theme is
+        // first looked up), reserved at once: untouched capacity costs address space, not
+        // memory, and growing by doubling copied the groups into fresh pages again and again
+        // (page faults were a third of registering 10,000 components under 10,000 identifiers).
+        if groups.count == groups.capacity { groups.reserveCapacity(max(groups.count * 2, identifiers.count)) }
         groups.append(Group(scope: scope, identifier: identifier, instance: instance))
         let missing = Int(identifier) + 1 - scopes[Int(scope)].groupByIdentifier.count
-        if missing > 0 { scopes[Int(scope)].groupByIdentifier.append(contentsOf: repeatElement(-1, count: missing)) }
+        if missing > 0 {
+            if scopes[Int(scope)].groupByIdentifier.capacity < Int(identifier) + 1 {
+                scopes[Int(scope)].groupByIdentifier.reserveCapacity(max(Int(identifier) + 1, identifiers.count))
+            }
+            scopes[Int(scope)].groupByIdentifier.append(contentsOf: repeatElement(-1, count: missing))
+        }
         scopes[Int(scope)].groupByIdentifier[Int(identifier)] = group
         scopes[Int(scope)].groups.append(group)
         return group
@@ -970,7 +965,12 @@ public final class Applicator {
     /// replaced a sweep of two slots per registration, whose two weak loads were 5% of one.)
     private func sweepBeforeGrowing() {
         releaseDeadSlots()
-        if freeSlots.count < slots.capacity / 4 { slots.grow() }
+        // Growing, to room for a component per identifier known at least, for the reason given
+        // in `group(scope:identifier:)`.
+        if freeSlots.count < slots.capacity / 4 {
+            slots.grow(toHold: identifiers.count)
+            slotByObject.reserveCapacity(slots.capacity)
+        }
     }
 }
 
@@ -1030,15 +1030,16 @@ final class SlotStorage: @unchecked Sendable {
 
     /// Appends a slot and returns its index; amortised O(1).
     func append(_ slot: Applicator.Slot) -> Int32 {
-        if count == capacity { grow() }
+        if count == capacity { grow(toHold: 0) }
         (base + count).initialize(to: slot)
         count += 1
         return Int32(count - 1)
     }
 
-    /// Doubles the capacity, moving the slots.
-    func grow() {
-        let grown = UnsafeMutablePointer<Applicator.Slot>.allocate(capacity: capacity * 2)
+    /// Doubles the capacity, or more to hold `minimum` slots, moving the slots.
+    func grow(toHold minimum: Int) {
+        let newCapacity = max(capacity * 2, minimum)
+        let grown = UnsafeMutablePointer<Applicator.Slot>.allocate(capacity: newCapacity)
         if _isPOD(Applicator.Slot.self) {
             // Without Objective-C a slot is plain bytes; `moveInitialize` moved them one by one
             // (235 instructions per registration, growing to 10,000 slots).
@@ -1048,7 +1049,7 @@ final class SlotStorage: @unchecked Sendable {
         }
         base.deallocate()
         base = grown
-        capacity *= 2
+        capacity = newCapacity
     }
 }
 

@@ -156,6 +156,11 @@ final class ImageLoader {
     /// The file the format's rule picks, for diffing: the same name can mean another file
     /// after a theme, trait or scale change.
     func variant(_ reference: ImageReference) -> AssetVariant? {
+        Self.variant(reference, of: theme, scale: scale)
+    }
+
+    /// The same, for a theme prepared on another thread (`InstancePreparer`).
+    nonisolated static func variant(_ reference: ImageReference, of theme: ResolvedTheme, scale: Int) -> AssetVariant? {
         theme.assets.select(reference.name, traits: theme.traits, scale: scale)
     }
 

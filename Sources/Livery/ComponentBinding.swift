@@ -34,8 +34,9 @@ final class OperationSetter {
     let valueSize: Int
     let valueAlignment: Int
     /// Decodes an operation (without images) into uninitialised memory; false when it does not
-    /// decode (the general path then reports why).
-    let decodeInto: @MainActor (ResolvedOperation, UnsafeMutableRawPointer) -> Bool
+    /// decode (the general path then reports why). Not isolated: a theme prepared ahead decodes
+    /// its values on another thread (`Applicator.preload`).
+    nonisolated let decodeInto: @Sendable (ResolvedOperation, UnsafeMutableRawPointer) -> Bool
     /// The switch's hot call: sets a value written by `decodeInto`. The object must be one the
     /// binding accepted.
     /// Setters with states read the state stored beside the value; the others get none, so
@@ -46,7 +47,7 @@ final class OperationSetter {
     let destroyStored: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// Whether a decoded value is plain bits (no references, nothing to deinitialise): two of
     /// them with equal bytes are equal.
-    var valueIsTrivial: Bool { destroyStored == nil }
+    nonisolated var valueIsTrivial: Bool { destroyStored == nil }
     /// Size and alignment of an original (the property's type).
     let originalSize: Int
     let originalAlignment: Int
@@ -68,7 +69,7 @@ final class OperationSetter {
     /// hot calls then go straight to them instead of through the wrappers `get` and `set`.
     init<Target: AnyObject, Property>(
         operation: String, takesState: Bool, component: String, target: Target.Type, property: Property.Type,
-        decode: @escaping @MainActor (ResolvedOperation, ValueContext) -> Property?,
+        decode: @escaping @Sendable (ResolvedOperation, ValueContext) -> Property?,
         get: @escaping @MainActor (Target, ControlState) -> Property,
         set: @escaping @MainActor (Target, Property, ControlState) -> Void,
         plain: (get: @MainActor (Target) -> Property, set: @MainActor (Target, Property) -> Void)? = nil
@@ -187,10 +188,12 @@ public struct ComponentBinding<Target: AnyObject> {
     public var operations: [String] { setters.keys.sorted() }
 
     /// The general form: `decode` turns the whole operation (every param) into the value the
-    /// setter takes; use it for operations with several params.
+    /// setter takes; use it for operations with several params. `decode` is not isolated to the
+    /// main actor (a theme prepared ahead decodes on another thread): like
+    /// `ThemeValueConvertible`, it must depend on the operation alone.
     public mutating func bind<Property>(
         _ operation: String,
-        decode: @escaping @MainActor (ResolvedOperation, ValueContext) -> Property?,
+        decode: @escaping @Sendable (ResolvedOperation, ValueContext) -> Property?,
         get: @escaping @MainActor (Target, ControlState) -> Property,
         set: @escaping @MainActor (Target, Property, ControlState) -> Void,
         takesState: Bool = true
@@ -248,15 +251,15 @@ public struct ComponentBinding<Target: AnyObject> {
     /// named (the common case). Every operation of every instance a theme prepares is decoded
     /// through it, and the capturing closure cost 8.8 M more instructions to prepare 10,000
     /// instances (callgrind, `livery-chat-demo --profile-register-many`).
-    static func decoder<Property: ThemeValueConvertible>(
+    nonisolated static func decoder<Property: ThemeValueConvertible>(
         param: String?
-    ) -> @MainActor (ResolvedOperation, ValueContext) -> Property? {
+    ) -> @Sendable (ResolvedOperation, ValueContext) -> Property? {
         guard let param else { return { resolved, context in decode(resolved, param: nil, context: context) } }
         return { resolved, context in decode(resolved, param: param, context: context) }
     }
 
     @inline(__always)
-    static func decode<Property: ThemeValueConvertible>(
+    nonisolated static func decode<Property: ThemeValueConvertible>(
         _ resolved: ResolvedOperation, param: String?, context: ValueContext
     ) -> Property? {
         let value: Value?
@@ -357,7 +360,27 @@ final class BindingTable {
 
     private func invalidate() {
         resolved.removeAll()
+        cachedSnapshot = nil
         generation += 1
+    }
+
+    private var cachedSnapshot: BindingSnapshot?
+
+    /// Every registered binding, resolved: what prepared themes look setters up in (on any
+    /// thread). Made once per generation; resolving reports inheritance problems, as
+    /// `binding(for:)` does.
+    func snapshot() -> BindingSnapshot {
+        if let cachedSnapshot { return cachedSnapshot }
+        var bindings: [ResolvedBinding] = []
+        var index: [String: Int32] = [:]
+        for component in self.bindings.keys.sorted() {
+            guard let binding = binding(for: component) else { continue }
+            index[component] = Int32(bindings.count)
+            bindings.append(binding)
+        }
+        let snapshot = BindingSnapshot(bindings: bindings, index: index)
+        cachedSnapshot = snapshot
+        return snapshot
     }
 
     /// The parent the binding names, else the one the schema declares.

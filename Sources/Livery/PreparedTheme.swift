@@ -134,6 +134,17 @@ final class PlanTable {
         layouts[Int(instance)]
     }
 
+    /// Takes plans computed on another thread, with `key` giving the applicator's key numbers.
+    func adopt(_ contents: PlanContents, key: (Int32) -> Int32) {
+        start = contents.start
+        count = contents.count
+        layouts = ContiguousArray(repeating: -1, count: contents.start.count)
+        steps = contents.steps
+        steps.withUnsafeMutableBufferPointer { steps in
+            for index in steps.indices { steps[index].key = key(steps[index].key) }
+        }
+    }
+
     /// Records the steps appended since `first` as the plan of `instance` (recording originals
     /// in `layout`, for a full-apply plan).
     func finish(_ instance: Int32, first: Int, layout: Int32 = -1) -> Range<Int> {
@@ -242,8 +253,9 @@ final class PreparedTheme {
     let token = Token()
     let theme: ResolvedTheme
     let images: ImageLoader
-    private let bindingTable: BindingTable
     private let operationKeys: OperationKeys
+    /// Prepares instances as they are first styled; it also owns the decoded values.
+    private let preparer: InstancePreparer
 
     // Appended to as instances are prepared; read by index (see `PlanTable` for why the
     // exclusivity checks are off).
@@ -257,60 +269,49 @@ final class PreparedTheme {
     private var indexed = false
     private let identifiers: IdentifierTable
     /// The bindings the instances use; they keep the setters `operations` point to alive.
-    @exclusivity(unchecked) private(set) var bindings: [ResolvedBinding] = []
-    @exclusivity(unchecked) private var bindingIndex: [String: Int32] = [:]
+    let bindings: [ResolvedBinding]
     /// The files an operation's images resolve to, by operation: the same image name may be
     /// another file after a theme, trait or scale change.
     @exclusivity(unchecked) private var imageFiles: [Int32: String] = [:]
-    private let arena = ValueArena()
-    /// The last lookups of (name, state) -> what preparing the operation needs, by position in
-    /// an instance, for the binding being prepared.
-    private struct Lookup {
-        var binding: Int32
-        var name: String
-        var state: String
-        var found: Found
-    }
-    /// What a lookup finds: plain values, read out of `lookups` without retaining its strings.
-    private struct Found {
-        var key: Int32
-        /// Unowned: `bindings` keeps the setter alive.
-        var setter: Unmanaged<OperationSetter>?
-        var revertible: Bool
-        /// The arena's destroyer for the setter's values (-1: none needed).
-        var destroyer: Int32
-    }
-    @exclusivity(unchecked) private var lookups: ContiguousArray<Lookup> = []
-    /// Per binding (index + 1): its lookups while another binding's are in `lookups`, and the
-    /// shape and operation count of its last instance prepared. Themes interleave component
-    /// types (a label, a button, a label...), and one cache for all of them missed on every
-    /// operation: 8 hash lookups per instance instead of 16 string comparisons.
-    private struct LookupCache {
-        var lookups: ContiguousArray<Lookup> = []
-        var lastCount = -1
-        var lastShape: Int32 = -1
-    }
-    @exclusivity(unchecked) private var lookupCaches: [LookupCache] = []
-    /// The component types of the last instances prepared, with their binding indices, most
-    /// recent first: comparing a few short strings is cheaper than hashing one.
-    @exclusivity(unchecked) private var recentComponents: [(name: String, binding: Int32)] = []
-    /// Shape number by (binding, operation keys in order).
-    private struct Shape: Hashable {
-        var binding: Int32
-        var keys: [Int32]
-    }
-    @exclusivity(unchecked) private var shapes: [Shape: Int32] = [:]
+    /// The preparer's key numbers -> the applicator's (`OperationKeys`), grown as it meets keys.
+    @exclusivity(unchecked) private var keyNumbers: ContiguousArray<Int32> = []
     private var plans: [PlanTable] = []
     let fullApplyPlans = PlanTable(from: nil, isFullApply: true)
+    /// Whether every instance was prepared ahead (`Applicator.preload`).
+    let isComplete: Bool
 
-    init(key: Key, theme: ResolvedTheme, images: ImageLoader, bindings: BindingTable, operationKeys: OperationKeys,
+    /// A theme whose instances are prepared as they are first styled.
+    init(key: Key, theme: ResolvedTheme, images: ImageLoader, bindings: BindingSnapshot, operationKeys: OperationKeys,
          identifiers: IdentifierTable) {
         self.key = key
         self.theme = theme
         self.images = images
-        self.bindingTable = bindings
+        self.bindings = bindings.bindings
         self.operationKeys = operationKeys
         self.identifiers = identifiers
+        self.preparer = InstancePreparer(theme: theme, scale: key.scale, bindings: bindings)
+        isComplete = false
+    }
+
+    /// A theme whose every instance `preparer` prepared on another thread (`prepareAll`): its
+    /// keys are mapped to the applicator's and its ids numbered, and no lookup prepares more.
+    init(key: Key, images: ImageLoader, preparer: InstancePreparer, contents: PreparedContents,
+         operationKeys: OperationKeys, identifiers: IdentifierTable) {
+        self.key = key
+        self.theme = preparer.theme
+        self.images = images
+        self.bindings = preparer.bindings.bindings
+        self.operationKeys = operationKeys
+        self.identifiers = identifiers
+        self.preparer = preparer
+        isComplete = true
+        operations = contents.operations
+        instances = contents.instances
+        imageFiles = contents.imageFiles
+        operations.withUnsafeMutableBufferPointer { mapKeys(of: $0, numbering: contents.keys) }
+        indexIdentifiers()
+        // Instance `i` is the theme's instance `i`: the index is the answer to every lookup.
+        byIdentifier = themeIndexByIdentifier
     }
 
     /// The prepared instance styled as identifier `number`, -1 when the theme has none, or -2
@@ -345,12 +346,7 @@ final class PreparedTheme {
         // memory (pages are mapped when first written). Growing by doubling instead copied the
         // records into fresh pages four times over, and on this machine page faults, not
         // instructions, were most of the time preparing 10,000 instances took.
-        let operationCount = withBuffer(theme.instances) { instances in
-            var total = 0
-            for index in instances.indices { total += instances[index].operations.count }
-            return total
-        }
-        operations.reserveCapacity(operationCount)
+        operations.reserveCapacity(Self.operationCount(of: theme))
         instances.reserveCapacity(theme.instances.count)
         identifiers.reserveCapacity(adding: theme.instances.count)
         var table = ContiguousArray<Int32>(repeating: -1, count: identifiers.count + theme.instances.count)
@@ -362,6 +358,15 @@ final class PreparedTheme {
             }
         }
         themeIndexByIdentifier = table
+    }
+
+    /// How many operations the theme's instances have in all.
+    nonisolated static func operationCount(of theme: ResolvedTheme) -> Int {
+        withBuffer(theme.instances) { instances in
+            var total = 0
+            for index in instances.indices { total += instances[index].operations.count }
+            return total
+        }
     }
 
     /// The state an operation sets (the one its key was interned with: a switch's records
@@ -400,7 +405,7 @@ final class PreparedTheme {
     /// Comparing params instead cost 2,900 instructions per pair of instances of 8 operations,
     /// most of a first switch's diff (`--profile-switch-many`).
     @inline(__always)
-    static func sameEffect(_ new: PreparedOperation, as old: PreparedOperation) -> Bool? {
+    nonisolated static func sameEffect(_ new: PreparedOperation, as old: PreparedOperation) -> Bool? {
         guard let newValue = new.value, let oldValue = old.value, let setter = new.setter,
               setter.toOpaque() == old.setter?.toOpaque() else { return nil }
         return setter.withGuaranteedSetter { setter -> Bool? in
@@ -410,7 +415,7 @@ final class PreparedTheme {
     }
 
     @inline(__always)
-    private static func bytesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
+    private nonisolated static func bytesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
         var offset = 0
         while offset + 8 <= count {
             if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -428,23 +433,30 @@ final class PreparedTheme {
 
     /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
     func sameEffect(_ new: Int32, as old: Int32, in other: PreparedTheme) -> Bool {
+        Self.sameEffect(operations[Int(new)], new, of: theme, imageFiles, as: other.operations[Int(old)], old,
+                        of: other.theme, other.imageFiles)
+    }
+
+    /// The same from the parts (the records, their indices, themes and image files): what a
+    /// theme prepared on another thread has before it is a `PreparedTheme`.
+    nonisolated static func sameEffect(_ newRecord: PreparedOperation, _ new: Int32, of newTheme: ResolvedTheme,
+                                       _ newFiles: [Int32: String], as oldRecord: PreparedOperation, _ old: Int32,
+                                       of oldTheme: ResolvedTheme, _ oldFiles: [Int32: String]) -> Bool {
         // An operation with a decoded value has no image files (they are only recorded for
         // operations that are not decoded): the two dictionary lookups are needed only when
         // either is undecoded.
-        let newRecord = operations[Int(new)]
-        let oldRecord = other.operations[Int(old)]
-        if newRecord.value == nil || oldRecord.value == nil, imageFiles[new] != other.imageFiles[old] { return false }
+        if newRecord.value == nil || oldRecord.value == nil, newFiles[new] != oldFiles[old] { return false }
         // The params read in place: `resolvedOperation` copied each whole operation (its
         // strings and params retained and released). With the check above, 6,380 -> 2,920
         // instructions per pair of instances of 8 operations (`--profile-register-many`).
-        return Self.sameParams(theme.instances[Int(newRecord.instance)].operations[Int(newRecord.index)].params,
-                               other.theme.instances[Int(oldRecord.instance)].operations[Int(oldRecord.index)].params)
+        return sameParams(newTheme.instances[Int(newRecord.instance)].operations[Int(newRecord.index)].params,
+                          oldTheme.instances[Int(oldRecord.instance)].operations[Int(oldRecord.index)].params)
     }
 
     /// `lhs == rhs`, element by element through the buffers: the same answer as `Array.==`
     /// (identical buffers are equal without comparing, as there), without copying each
     /// param (retaining its name and value) as that did.
-    private static func sameParams(_ lhs: [Param], _ rhs: [Param]) -> Bool {
+    private nonisolated static func sameParams(_ lhs: [Param], _ rhs: [Param]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         return withBuffer(lhs) { lhs in
             withBuffer(rhs) { rhs in
@@ -472,168 +484,41 @@ final class PreparedTheme {
 
     // MARK: Preparing
 
-    /// Prepares an instance: its operations' lookups, decoded values and shape.
-    ///
-    /// App code may run in here (a binding's decoding closure, a diagnostics observer) and
-    /// style a component, which prepares another instance in the middle of this one. So the
-    /// operations are made in scratch memory on the stack and appended together at the end,
-    /// where nothing else can come between them, and the per-binding lookup cache is swapped in
-    /// and out whole.
+    /// Prepares an instance (see `InstancePreparer.prepare`), its operations appended with the
+    /// applicator's key numbers.
     private func prepare(themeIndex: Int) -> Int32 {
-        let binding = bindingNumber(for: theme.instances[themeIndex].component)
-        let cache = Int(binding) + 1
-        if cache >= lookupCaches.count {
-            lookupCaches.append(contentsOf: repeatElement(LookupCache(), count: cache + 1 - lookupCaches.count))
-        }
-        let count = theme.instances[themeIndex].operations.count
-        // The shape of the binding's last instance, if every lookup repeats one of it: all its
-        // positions were written by that instance, which had as many operations.
-        let previous = (count: lookupCaches[cache].lastCount, shape: lookupCaches[cache].lastShape)
-        var sameShape = previous.count == count
-        var withImages: [(index: Int, files: String)] = []
-        swap(&lookups, &lookupCaches[cache].lookups)
-        let first = withScratch(of: PreparedOperation.self, count: count) { scratch -> Int32 in
-            // Through the buffer, with `prepareOperation` inlined: `enumerated()` and a call per
-            // operation copied each operation through outlined value-witness calls (its strings
-            // and params retained and released), 21 M of the 124 M that preparing 2 x 10,000
-            // instances took.
-            withBuffer(theme.instances[themeIndex].operations) { resolved in
-                for index in resolved.indices {
-                    let (operation, repeated, files) = prepareOperation(resolved[index], index: index,
-                                                                        themeIndex: themeIndex, binding: binding)
-                    (scratch.baseAddress! + index).initialize(to: operation)
-                    sameShape = sameShape && repeated
-                    if let files { withImages.append((index, files)) }
-                }
-            }
+        assert(!isComplete, "a theme prepared whole has every instance already")
+        let instance = preparer.prepare(themeIndex: themeIndex) { scratch, withImages in
+            mapKeys(of: scratch, numbering: preparer.keys)
             let first = Int32(operations.count)
             operations.append(contentsOf: UnsafeBufferPointer(scratch))
+            for (index, files) in withImages { imageFiles[first + Int32(index)] = files }
             return first
         }
-        for (index, files) in withImages { imageFiles[first + Int32(index)] = files }
-        let shape = sameShape ? previous.shape : shapeNumber(binding: binding, count: count)
-        swap(&lookups, &lookupCaches[cache].lookups)
-        lookupCaches[cache].lastCount = count
-        lookupCaches[cache].lastShape = shape
-        instances.append(PreparedInstance(themeIndex: Int32(themeIndex), first: first, count: Int32(count),
-                                          binding: binding, shape: shape,
-                                          bindingIdentity: binding < 0 ? nil : ObjectIdentifier(bindings[Int(binding)])))
+        instances.append(instance)
         return Int32(instances.count - 1)
     }
 
-    /// The number of the shape of the instance whose `count` lookups are in `lookups`.
-    private func shapeNumber(binding: Int32, count: Int) -> Int32 {
-        let shape = Shape(binding: binding, keys: lookups.prefix(count).map(\.found.key))
-        if let known = shapes[shape] { return known }
-        let number = Int32(shapes.count)
-        shapes[shape] = number
-        return number
+    /// Replaces the key numbers of `records`, which number `keys` (the preparer's numbering,
+    /// which only grows), by the applicator's.
+    private func mapKeys(of records: UnsafeMutableBufferPointer<PreparedOperation>,
+                         numbering keys: [(name: String, state: String)]) {
+        for index in records.indices { records[index].key = applicatorKey(records[index].key, numbering: keys) }
     }
 
-    /// The index in `bindings` of the binding for `component`, -1 without one.
-    private func bindingNumber(for component: String) -> Int32 {
-        for recent in recentComponents where recent.name == component { return recent.binding }
-        let binding: Int32
-        if let known = bindingIndex[component] {
-            binding = known
-        } else if let resolved = bindingTable.binding(for: component) {
-            binding = Int32(bindings.count)
-            bindings.append(resolved)
-            bindingIndex[component] = binding
-        } else {
-            binding = -1
-            bindingIndex[component] = -1
+    private func applicatorKey(_ key: Int32, numbering keys: [(name: String, state: String)]) -> Int32 {
+        if Int(key) >= keyNumbers.count {
+            for (name, state) in keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(name, state)) }
         }
-        recentComponents.insert((component, binding), at: 0)
-        if recentComponents.count > 8 { recentComponents.removeLast() }
-        return binding
+        return keyNumbers[Int(key)]
     }
 
-    /// The prepared operation, whether the lookup at `index` was already the operation's (see
-    /// `lookUp`), and the files of its images if it has any (then its value is read when
-    /// applied, not decoded here).
-    @inline(__always)  // see `prepare`
-    private func prepareOperation(_ operation: ResolvedOperation, index: Int, themeIndex: Int, binding: Int32)
-        -> (PreparedOperation, repeated: Bool, files: String?) {
-        let (found, repeated) = lookUp(operation, at: index, binding: binding)
-        let files = Self.imageFiles(of: operation, images: images)
-        var value: UnsafeMutableRawPointer?
-        if let setter = found.setter, files == nil {
-            value = setter.withGuaranteedSetter { decode(operation, with: $0, destroyer: found.destroyer) }
-        }
-        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key, instance: Int32(themeIndex),
-                                         index: Int32(index), revertible: found.revertible)
-        return (prepared, repeated, files)
-    }
-
-    /// Makes `lookups[index]` the lookup of `operation`. Instances of a theme mostly repeat
-    /// the same operations in the same order: the previous instance's lookup at this position
-    /// usually answers, with two string comparisons (short names are compared inline) instead
-    /// of two hash lookups, and keeps the key, revertibility and destroyer with it. Returns
-    /// what it found and whether that lookup answered.
-    @inline(__always)
-    private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32) -> (Found, repeated: Bool) {
-        if index < lookups.count, lookups[index].binding == binding, lookups[index].name == operation.name,
-           lookups[index].state == operation.state {
-            return (lookups[index].found, true)
-        }
-        let lookup = makeLookup(operation, binding: binding)
-        if index < lookups.count { lookups[index] = lookup } else { lookups.append(lookup) }
-        return (lookup.found, false)
-    }
-
-    private func makeLookup(_ operation: ResolvedOperation, binding: Int32) -> Lookup {
-        let key = operationKeys.number(operation.name, operation.state)
-        let state = ControlState(rawValue: operation.state)
-        var found = Found(key: key, setter: nil, revertible: false, destroyer: -1)
-        if binding >= 0, let setter = bindings[Int(binding)].setters[operation.name] {
-            found.setter = Unmanaged.passUnretained(setter)
-            found.revertible = setter.takesState || state == .normal
-            found.destroyer = arena.destroyer(for: setter)
-        }
-        return Lookup(binding: binding, name: operation.name, state: operation.state, found: found)
-    }
-
-    /// The operation's value decoded into the arena, nil when it does not decode.
-    @inline(__always)
-    private func decode(_ operation: ResolvedOperation, with setter: OperationSetter, destroyer: Int32)
-        -> UnsafeMutableRawPointer? {
-        let memory = arena.allocate(size: setter.valueSize, alignment: setter.valueAlignment)
-        guard setter.decodeInto(operation, memory) else { return nil }
-        arena.adopt(memory, destroyer: destroyer)
-        return memory
-    }
-
-    /// The files of the operation's images, nil when it has none. Most operations hold no
-    /// image: the check is inlined into `prepareOperation`, and nothing is built for them.
-    @inline(__always)
-    private static func imageFiles(of operation: ResolvedOperation, images: ImageLoader) -> String? {
-        // Through the buffer: a `for` loop copied each param (its name and value retained).
-        let mayHoldImages = withBuffer(operation.params) { params in
-            for index in params.indices {
-                switch params[index].value {
-                case .image, .array: return true
-                default: continue
-                }
-            }
-            return false
-        }
-        return mayHoldImages ? collectImageFiles(of: operation, images: images) : nil
-    }
-
-    private static func collectImageFiles(of operation: ResolvedOperation, images: ImageLoader) -> String? {
-        var files: [String] = []
-        func collect(_ value: Value) {
-            switch value {
-            case .image(let reference):
-                let variant = images.variant(reference)
-                files.append(variant.map { "\($0.themeID):\($0.file)" } ?? "-")
-            case .array(let items): items.forEach(collect)
-            default: break
-            }
-        }
-        for param in operation.params { collect(param.value) }
-        return files.isEmpty ? nil : files.joined(separator: "|")
+    /// Takes the plans from `other` computed with this theme on another thread, whose keys
+    /// number `keys` as this theme's contents did (`Applicator.preload`).
+    func adoptPlans(_ contents: PlanContents, from other: PreparedTheme, numbering keys: [(name: String, state: String)]) {
+        let table = plans(from: other)
+        guard table.steps.isEmpty else { return }  // plans were made meanwhile: keep them
+        table.adopt(contents) { applicatorKey($0, numbering: keys) }
     }
 }
 

@@ -16,23 +16,31 @@ public struct ControlState: RawRepresentable, Hashable, Sendable, CustomStringCo
 
 /// What a setter needs besides the value itself: images are resolved to files (and decoded,
 /// possibly from the shared cache) only when a setter asks for them.
-@MainActor
+///
+/// Not isolated: values are decoded off the main actor when a theme is prepared ahead
+/// (`Applicator.preload`). Such a context has no images (operations with images are decoded
+/// when applied, on the main actor), and only one made on the main actor has them.
 public struct ValueContext {
     /// One reference only: the context is passed to every setter call of a switch.
     let images: ImageLoader?
 
     /// The image the reference names for the active traits and scale, or nil (with a finding)
-    /// when its file cannot be read.
+    /// when its file cannot be read; always nil while a theme is prepared ahead.
     public func image(_ reference: ImageReference) -> ThemeImage? {
-        images?.image(reference)
+        guard let images else { return nil }
+        return MainActor.assumeIsolated { images.image(reference) }
     }
 }
 
 /// A Swift type a theme value can be turned into. Setters declare the type they take; the
 /// runtime converts once per operation and reports a mismatch instead of trapping.
-public protocol ThemeValueConvertible {
+///
+/// The conversion is not isolated to the main actor: a theme prepared ahead
+/// (`Applicator.preload`) converts its values on another thread. It must be a pure function of
+/// the value (creating a colour or font object is; touching a view is not).
+public protocol ThemeValueConvertible: SendableMetatype {
     /// The value as `Self`, or nil when the theme's value has another type.
-    @MainActor static func fromThemeValue(_ value: Value, in context: ValueContext) -> Self?
+    static func fromThemeValue(_ value: Value, in context: ValueContext) -> Self?
 }
 
 extension Double: ThemeValueConvertible {
@@ -126,10 +134,9 @@ extension Optional: ThemeValueConvertible where Wrapped: ThemeValueConvertible {
     /// Lets a setter take `Color?` (the property's type) while the theme always gives a colour;
     /// the optional is what revert restores when the original was "unset".
     public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Wrapped?? {
-        // `if let`, not `Optional.map`: a closure literal of main-actor code handed to the
-        // standard library gets a dynamic isolation check per call, which was 17.8 M of the
-        // 203 M instructions that preparing 2 x 10,000 instances took (callgrind,
-        // `livery-chat-demo --profile-register-many`).
+        // `if let`, not `Optional.map`: when this was main-actor code, a closure literal handed
+        // to the standard library got a dynamic isolation check per call (17.8 M of the 203 M
+        // instructions that preparing 2 x 10,000 instances took).
         if let wrapped = Wrapped.fromThemeValue(value, in: context) { return .some(wrapped) }
         return nil
     }

@@ -98,10 +98,13 @@ import Testing
         ])
         let (manager, applicator) = makeApplicator(theme, loadedTheme("empty", []), activate: "t")
         applicator.register(probeBinding())
-        let inner = Probe(Counter())
+        // Decoding is not isolated (themes prepared ahead decode on another thread), but a
+        // theme prepared as components are styled decodes on the main actor, and an app's
+        // closure may know it.
+        nonisolated(unsafe) let inner = Probe(Counter())
         var binding = ComponentBinding<Probe>("decoder", extends: "probe")
         binding.bind("stroke", decode: { [weak applicator] resolved, _ in
-            applicator?.style(inner, as: "inner")
+            MainActor.assumeIsolated { applicator?.style(inner, as: "inner") }
             if case .float(let width) = resolved.params[0].value { return width }
             return nil
         }, get: { probe, _ in probe.stroke }, set: { probe, width, _ in probe.stroke = width }, takesState: false)

@@ -67,6 +67,37 @@ import Testing
         let manager = makeManager()
         let applicator = Applicator(manager: manager)
         applicator.register(chatBubbleBinding())
+        switchEverywhere(manager, applicator)
+    }
+
+    /// The same with every theme prepared ahead for every trait set and scale, with the plans
+    /// between them (`Applicator.preload`).
+    @Test func preloadedThemesMatchTheDumpToo() async {
+        let manager = makeManager()
+        let applicator = Applicator(manager: manager)
+        applicator.register(chatBubbleBinding())
+        applicator.preparedThemeLimit = 1_000
+        for traits in traitSets(manager) {
+            for scale in [1, 2, 3] { await applicator.preload(Self.themeIDs, traits: traits, scale: scale) }
+        }
+        let complete = applicator.prepared.values.filter { $0.theme.isComplete }.count
+        #expect(complete == traitSets(manager).count * 3 * Self.themeIDs.count)
+        switchEverywhere(manager, applicator)
+        // Every theme the switches used was one prepared ahead.
+        let allComplete = applicator.prepared.values.allSatisfy { $0.theme.isComplete }
+        #expect(allComplete)
+    }
+
+    /// The trait sets the switches go through: every theme's, and one no theme has.
+    func traitSets(_ manager: ThemeManager) -> [TraitSet] {
+        var all: Set<TraitSet> = [TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast)]
+        for id in Self.themeIDs { all.formUnion(manager.theme(id)?.variants.axes.traitSets ?? []) }
+        return Array(all)
+    }
+
+    /// Styles every identifier of every theme once, then switches through every theme, trait
+    /// set and scale, checking every component against the dump each time.
+    func switchEverywhere(_ manager: ThemeManager, _ applicator: Applicator) {
         // Every identifier of every theme, each styled once with the class its type needs,
         // then kept across all switches so that reverts are exercised.
         var types: [String: String] = [:]

@@ -1,0 +1,301 @@
+import LiveryModel
+
+/// The bindings a prepared theme uses, resolved on the main actor when the theme is made (so
+/// that a theme can be prepared on another thread): every registered component type's, with
+/// its inherited operations.
+struct BindingSnapshot: Sendable {
+    /// Kept alive here, they keep alive the setters that prepared operations point to.
+    let bindings: [ResolvedBinding]
+    /// Component type -> index in `bindings`; a type without a binding is absent.
+    let index: [String: Int32]
+}
+
+/// What preparing a whole theme on another thread produced (`InstancePreparer.prepareAll`),
+/// handed to the main actor in one piece: every instance of the theme, in the theme's order,
+/// with operation keys numbered by the preparer (`InstancePreparer.keys`).
+struct PreparedContents: @unchecked Sendable {
+    // Unchecked: the records point to setters and into the preparer's arena, which travel
+    // with them; nothing here is shared while it crosses.
+    var operations: ContiguousArray<PreparedOperation> = []
+    var instances: ContiguousArray<PreparedInstance> = []
+    var imageFiles: [Int32: String] = [:]
+    /// The (name, state) pairs that the operations' keys number.
+    var keys: [(name: String, state: String)] = []
+
+    /// Gives every contents one numbering of keys (the first's, extended), so that plans
+    /// between them can compare keys (`PlanContents`).
+    static func unifyKeys(_ all: inout [PreparedContents]) {
+        guard var merged = all.first?.keys else { return }
+        var numbers: [String: [String: Int32]] = [:]
+        for (number, key) in merged.enumerated() { numbers[key.name, default: [:]][key.state] = Int32(number) }
+        for index in all.indices.dropFirst() {
+            let map = all[index].keys.map { key -> Int32 in
+                if let number = numbers[key.name]?[key.state] { return number }
+                let number = Int32(merged.count)
+                merged.append(key)
+                numbers[key.name, default: [:]][key.state] = number
+                return number
+            }
+            for operation in all[index].operations.indices {
+                all[index].operations[operation].key = map[Int(all[index].operations[operation].key)]
+            }
+        }
+        for index in all.indices { all[index].keys = merged }
+    }
+}
+
+/// Turns a resolved theme's instances into prepared records (see `PreparedTheme`): setters
+/// looked up, values decoded into the arena, instances numbered by shape.
+///
+/// Not isolated to the main actor. On the main actor a prepared theme asks it for instances
+/// one at a time, as they are first styled; `Applicator.preload` runs it over a whole theme on
+/// another thread and hands it to the main actor when done. One thread uses it at a time,
+/// never two (hence `@unchecked Sendable`: that hand-over is its only crossing).
+///
+/// Operation keys are its own numbers (`keys`): the applicator's table of keys is main-actor
+/// state, so the prepared theme maps them to the applicator's numbers there.
+final class InstancePreparer: @unchecked Sendable {
+    let theme: ResolvedTheme
+    let scale: Int
+    let bindings: BindingSnapshot
+    /// The decoded values; they live as long as the prepared theme, which keeps the preparer.
+    let arena = ValueArena()
+
+    /// The (name, state) pairs met, numbered in order: the keys of the operations prepared.
+    private(set) var keys: [(name: String, state: String)] = []
+    private struct KeyPair: Hashable {
+        var name: String
+        var state: String
+    }
+    private var keyNumbers: [KeyPair: Int32] = [:]
+
+    /// The last lookups of (name, state) -> what preparing the operation needs, by position in
+    /// an instance, for the binding being prepared.
+    private struct Lookup {
+        var binding: Int32
+        var name: String
+        var state: String
+        var found: Found
+    }
+    /// What a lookup finds: plain values, read out of `lookups` without retaining its strings.
+    private struct Found {
+        var key: Int32
+        /// Unowned: `bindings` keeps the setter alive.
+        var setter: Unmanaged<OperationSetter>?
+        var revertible: Bool
+        /// The arena's destroyer for the setter's values (-1: none needed).
+        var destroyer: Int32
+    }
+    // Nothing here is accessed across a call that could reach it again except through `prepare`,
+    // which swaps the caches whole (see there): the dynamic exclusivity checks are pure cost.
+    @exclusivity(unchecked) private var lookups: ContiguousArray<Lookup> = []
+    /// Per binding (index + 1): its lookups while another binding's are in `lookups`, and the
+    /// shape and operation count of its last instance prepared. Themes interleave component
+    /// types (a label, a button, a label...), and one cache for all of them missed on every
+    /// operation: 8 hash lookups per instance instead of 16 string comparisons.
+    private struct LookupCache {
+        var lookups: ContiguousArray<Lookup> = []
+        var lastCount = -1
+        var lastShape: Int32 = -1
+    }
+    @exclusivity(unchecked) private var lookupCaches: [LookupCache] = []
+    /// The component types of the last instances prepared, with their binding indices, most
+    /// recent first: comparing a few short strings is cheaper than hashing one.
+    @exclusivity(unchecked) private var recentComponents: [(name: String, binding: Int32)] = []
+    /// Shape number by (binding, operation keys in order).
+    private struct Shape: Hashable {
+        var binding: Int32
+        var keys: [Int32]
+    }
+    @exclusivity(unchecked) private var shapes: [Shape: Int32] = [:]
+
+    init(theme: ResolvedTheme, scale: Int, bindings: BindingSnapshot) {
+        self.theme = theme
+        self.scale = scale
+        self.bindings = bindings
+    }
+
+    /// Prepares every instance of the theme, in order (instance `i` is the theme's instance
+    /// `i`): what `Applicator.preload` does on another thread.
+    func prepareAll() -> PreparedContents {
+        var contents = PreparedContents()
+        contents.operations.reserveCapacity(PreparedTheme.operationCount(of: theme))
+        contents.instances.reserveCapacity(theme.instances.count)
+        for index in theme.instances.indices {
+            let instance = prepare(themeIndex: index) { scratch, withImages in
+                let first = Int32(contents.operations.count)
+                contents.operations.append(contentsOf: UnsafeBufferPointer(scratch))
+                for (index, files) in withImages { contents.imageFiles[first + Int32(index)] = files }
+                return first
+            }
+            contents.instances.append(instance)
+        }
+        contents.keys = keys
+        return contents
+    }
+
+    /// Prepares an instance: its operations' lookups, decoded values and shape. `store` receives
+    /// the operations (which it may change in place) with the files of those that hold images,
+    /// by position, stores them and returns where the first went.
+    ///
+    /// On the main actor, app code may run in here (a decoding closure that assumes it) and
+    /// style a component, which prepares another instance in the middle of this one. So the
+    /// operations are made in scratch memory on the stack and handed to `store` together at the
+    /// end, where nothing else can come between them, and the per-binding lookup cache is
+    /// swapped in and out whole.
+    func prepare(themeIndex: Int,
+                 store: (UnsafeMutableBufferPointer<PreparedOperation>, [(index: Int, files: String)]) -> Int32)
+        -> PreparedInstance {
+        let binding = bindingNumber(for: theme.instances[themeIndex].component)
+        let cache = Int(binding) + 1
+        if cache >= lookupCaches.count {
+            lookupCaches.append(contentsOf: repeatElement(LookupCache(), count: cache + 1 - lookupCaches.count))
+        }
+        let count = theme.instances[themeIndex].operations.count
+        // The shape of the binding's last instance, if every lookup repeats one of it: all its
+        // positions were written by that instance, which had as many operations.
+        let previous = (count: lookupCaches[cache].lastCount, shape: lookupCaches[cache].lastShape)
+        var sameShape = previous.count == count
+        var withImages: [(index: Int, files: String)] = []
+        swap(&lookups, &lookupCaches[cache].lookups)
+        let first = withScratch(of: PreparedOperation.self, count: count) { scratch -> Int32 in
+            // Through the buffer, with `prepareOperation` inlined: `enumerated()` and a call per
+            // operation copied each operation through outlined value-witness calls (its strings
+            // and params retained and released), 21 M of the 124 M that preparing 2 x 10,000
+            // instances took.
+            withBuffer(theme.instances[themeIndex].operations) { resolved in
+                for index in resolved.indices {
+                    let (operation, repeated, files) = prepareOperation(resolved[index], index: index,
+                                                                        themeIndex: themeIndex, binding: binding)
+                    (scratch.baseAddress! + index).initialize(to: operation)
+                    sameShape = sameShape && repeated
+                    if let files { withImages.append((index, files)) }
+                }
+            }
+            return store(scratch, withImages)
+        }
+        let shape = sameShape ? previous.shape : shapeNumber(binding: binding, count: count)
+        swap(&lookups, &lookupCaches[cache].lookups)
+        lookupCaches[cache].lastCount = count
+        lookupCaches[cache].lastShape = shape
+        return PreparedInstance(themeIndex: Int32(themeIndex), first: first, count: Int32(count), binding: binding,
+                                shape: shape,
+                                bindingIdentity: binding < 0 ? nil : ObjectIdentifier(bindings.bindings[Int(binding)]))
+    }
+
+    /// The number of the shape of the instance whose `count` lookups are in `lookups`.
+    private func shapeNumber(binding: Int32, count: Int) -> Int32 {
+        let shape = Shape(binding: binding, keys: lookups.prefix(count).map(\.found.key))
+        if let known = shapes[shape] { return known }
+        let number = Int32(shapes.count)
+        shapes[shape] = number
+        return number
+    }
+
+    /// The index in `bindings` of the binding for `component`, -1 without one.
+    private func bindingNumber(for component: String) -> Int32 {
+        for recent in recentComponents where recent.name == component { return recent.binding }
+        let binding = bindings.index[component] ?? -1
+        recentComponents.insert((component, binding), at: 0)
+        if recentComponents.count > 8 { recentComponents.removeLast() }
+        return binding
+    }
+
+    /// The prepared operation, whether the lookup at `index` was already the operation's (see
+    /// `lookUp`), and the files of its images if it has any (then its value is read when
+    /// applied, not decoded here).
+    @inline(__always)  // see `prepare`
+    private func prepareOperation(_ operation: ResolvedOperation, index: Int, themeIndex: Int, binding: Int32)
+        -> (PreparedOperation, repeated: Bool, files: String?) {
+        let (found, repeated) = lookUp(operation, at: index, binding: binding)
+        let files = imageFiles(of: operation)
+        var value: UnsafeMutableRawPointer?
+        if let setter = found.setter, files == nil {
+            value = decode(operation, with: setter, destroyer: found.destroyer)
+        }
+        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key, instance: Int32(themeIndex),
+                                         index: Int32(index), revertible: found.revertible)
+        return (prepared, repeated, files)
+    }
+
+    /// Makes `lookups[index]` the lookup of `operation`. Instances of a theme mostly repeat
+    /// the same operations in the same order: the previous instance's lookup at this position
+    /// usually answers, with two string comparisons (short names are compared inline) instead
+    /// of two hash lookups, and keeps the key, revertibility and destroyer with it. Returns
+    /// what it found and whether that lookup answered.
+    @inline(__always)
+    private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32) -> (Found, repeated: Bool) {
+        if index < lookups.count, lookups[index].binding == binding, lookups[index].name == operation.name,
+           lookups[index].state == operation.state {
+            return (lookups[index].found, true)
+        }
+        let lookup = makeLookup(operation, binding: binding)
+        if index < lookups.count { lookups[index] = lookup } else { lookups.append(lookup) }
+        return (lookup.found, false)
+    }
+
+    private func makeLookup(_ operation: ResolvedOperation, binding: Int32) -> Lookup {
+        let key = keyNumber(operation.name, operation.state)
+        let state = ControlState(rawValue: operation.state)
+        var found = Found(key: key, setter: nil, revertible: false, destroyer: -1)
+        if binding >= 0, let setter = bindings.bindings[Int(binding)].setters[operation.name] {
+            found.setter = Unmanaged.passUnretained(setter)
+            found.revertible = setter.takesState || state == .normal
+            found.destroyer = arena.destroyer(for: setter)
+        }
+        return Lookup(binding: binding, name: operation.name, state: operation.state, found: found)
+    }
+
+    private func keyNumber(_ name: String, _ state: String) -> Int32 {
+        let pair = KeyPair(name: name, state: state)
+        if let number = keyNumbers[pair] { return number }
+        let number = Int32(keys.count)
+        keyNumbers[pair] = number
+        keys.append((name, state))
+        return number
+    }
+
+    /// The operation's value decoded into the arena, nil when it does not decode.
+    @inline(__always)
+    private func decode(_ operation: ResolvedOperation, with setter: Unmanaged<OperationSetter>, destroyer: Int32)
+        -> UnsafeMutableRawPointer? {
+        setter.withGuaranteedSetter { setter in
+            let memory = arena.allocate(size: setter.valueSize, alignment: setter.valueAlignment)
+            guard setter.decodeInto(operation, memory) else { return nil }
+            arena.adopt(memory, destroyer: destroyer)
+            return memory
+        }
+    }
+
+    /// The files of the operation's images, nil when it has none. Most operations hold no
+    /// image: the check is inlined into `prepareOperation`, and nothing is built for them.
+    @inline(__always)
+    private func imageFiles(of operation: ResolvedOperation) -> String? {
+        // Through the buffer: a `for` loop copied each param (its name and value retained).
+        let mayHoldImages = withBuffer(operation.params) { params in
+            for index in params.indices {
+                switch params[index].value {
+                case .image, .array: return true
+                default: continue
+                }
+            }
+            return false
+        }
+        return mayHoldImages ? collectImageFiles(of: operation) : nil
+    }
+
+    private func collectImageFiles(of operation: ResolvedOperation) -> String? {
+        var files: [String] = []
+        func collect(_ value: Value) {
+            switch value {
+            case .image(let reference):
+                let variant = ImageLoader.variant(reference, of: theme, scale: scale)
+                files.append(variant.map { "\($0.themeID):\($0.file)" } ?? "-")
+            case .array(let items): items.forEach(collect)
+            default: break
+            }
+        }
+        for param in operation.params { collect(param.value) }
+        return files.isEmpty ? nil : files.joined(separator: "|")
+    }
+}
