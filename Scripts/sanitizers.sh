@@ -2,7 +2,8 @@
 # Runs the tests under the sanitizers (docs/Security.md):
 #   bash Scripts/sanitizers.sh address   # the whole suite under AddressSanitizer
 #   bash Scripts/sanitizers.sh thread    # the concurrent parts under ThreadSanitizer: background
-#                                        # loading while the main actor applies, and the runtime tests
+#                                        # loading while the main actor applies, themes prepared ahead
+#                                        # (Applicator.preload), and the runtime tests
 #   bash Scripts/sanitizers.sh           # both
 # Each sanitizer builds into its own folder (.build-asan, .build-tsan) so the normal build stays warm.
 # Exit status is non-zero if any test fails or a sanitizer reports (sanitizer reports abort the run).
@@ -25,6 +26,6 @@ if [ "$which" = all ] || [ "$which" = thread ]; then
     echo "== ThreadSanitizer: swift test --sanitize=thread (concurrency and runtime tests)"
     TSAN_OPTIONS=halt_on_error=1 \
         swift test --sanitize=thread --scratch-path .build-tsan \
-        --filter 'ConcurrencyTests|ApplicatorTests|ScopeTests|SampleThemeTests|StandardBindingTests' || status=1
+        --filter 'ConcurrencyTests|ApplicatorTests|ScopeTests|SampleThemeTests|StandardBindingTests|PreloadTests|PreparationTests' || status=1
 fi
 exit $status

@@ -44,14 +44,7 @@ public final class RuntimeScenario {
 
     /// Makes the components and styles every one: the first application. Returns nanoseconds.
     public func applyFirstTime() -> Double {
-        components = (0..<instances).map { index in
-            switch index % 4 {
-            case 0: Label()
-            case 1: Button()
-            case 2: View()
-            default: TextField()
-            }
-        }
+        components = Self.makeComponents(instances)
         applicator = Applicator(manager: manager)
         // The identifiers are made before timing, as an app's are string literals: made in the
         // loop (`String(format:)`), they added 14 ms to the engine's time.
@@ -61,6 +54,39 @@ public final class RuntimeScenario {
             applicator.style(component, as: identifiers[index])
         }
         return Double(now() - start)
+    }
+
+    /// The first application and the first switch to B (everything changes) with both themes
+    /// prepared ahead (`Applicator.preload`, untimed, as an app does at launch), on a manager
+    /// and components of their own. Returns nanoseconds.
+    public func applyAndSwitchPreloaded(folder: String) async -> (apply: Double, firstSwitch: Double) {
+        let manager = ThemeManager(configuration: LiveryConfiguration(searchPaths: [folder]))
+        manager.activate(themeID: themeA.id)
+        let applicator = Applicator(manager: manager)
+        await applicator.preload([themeA.id, themeB.id])
+        let components = Self.makeComponents(instances)
+        let identifiers = (0..<instances).map(ThemeGenerator.identifier)
+        let start = now()
+        for (index, component) in components.enumerated() {
+            applicator.style(component, as: identifiers[index])
+        }
+        let styled = now()
+        manager.activate(themeID: themeB.id)
+        let switched = now()
+        withExtendedLifetime(components) {}
+        return (Double(styled - start), Double(switched - styled))
+    }
+
+    /// Label, button, view, text field, in turn.
+    static func makeComponents(_ count: Int) -> [View] {
+        (0..<count).map { index in
+            switch index % 4 {
+            case 0: Label()
+            case 1: Button()
+            case 2: View()
+            default: TextField()
+            }
+        }
     }
 
     /// Looks every identifier up in the compiled file; returns how many were found.
