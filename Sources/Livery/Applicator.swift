@@ -966,11 +966,9 @@ public final class Applicator {
     private func sweepBeforeGrowing() {
         releaseDeadSlots()
         // Growing, to room for a component per identifier known at least, for the reason given
-        // in `group(scope:identifier:)`.
-        if freeSlots.count < slots.capacity / 4 {
-            slots.grow(toHold: identifiers.count)
-            slotByObject.reserveCapacity(slots.capacity)
-        }
+        // in `group(scope:identifier:)`. (Not the address table: its buckets are all written
+        // when it is made, so room there costs memory whether components come or not.)
+        if freeSlots.count < slots.capacity / 4 { slots.grow(toHold: identifiers.count) }
     }
 }
 

@@ -22,13 +22,16 @@ struct PreparedContents: @unchecked Sendable {
     /// The (name, state) pairs that the operations' keys number.
     var keys: [(name: String, state: String)] = []
 
-    /// Gives every contents one numbering of keys (the first's, extended), so that plans
-    /// between them can compare keys (`PlanContents`).
-    static func unifyKeys(_ all: inout [PreparedContents]) {
-        guard var merged = all.first?.keys else { return }
+    /// Gives every contents one numbering of keys, the applicator's as far as `known` (its keys
+    /// when the work began) goes, then the keys met here in order; returns that numbering. Plans
+    /// between the contents can then compare keys (`PlanContents`), and unless the applicator
+    /// numbered other keys meanwhile, the main actor has no key to map.
+    static func numberKeys(_ all: inout [PreparedContents], startingWith known: [(name: String, state: String)])
+        -> [(name: String, state: String)] {
+        var merged = known
         var numbers: [String: [String: Int32]] = [:]
         for (number, key) in merged.enumerated() { numbers[key.name, default: [:]][key.state] = Int32(number) }
-        for index in all.indices.dropFirst() {
+        for index in all.indices {
             let map = all[index].keys.map { key -> Int32 in
                 if let number = numbers[key.name]?[key.state] { return number }
                 let number = Int32(merged.count)
@@ -36,11 +39,12 @@ struct PreparedContents: @unchecked Sendable {
                 numbers[key.name, default: [:]][key.state] = number
                 return number
             }
-            for operation in all[index].operations.indices {
-                all[index].operations[operation].key = map[Int(all[index].operations[operation].key)]
+            all[index].operations.withUnsafeMutableBufferPointer { operations in
+                for operation in operations.indices { operations[operation].key = map[Int(operations[operation].key)] }
             }
         }
         for index in all.indices { all[index].keys = merged }
+        return merged
     }
 }
 

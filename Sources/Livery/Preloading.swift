@@ -21,6 +21,7 @@ extension Applicator {
         let traits = traits ?? manager.traits
         let scale = max(1, scale ?? manager.scale)
         let snapshot = bindings.snapshot()
+        let knownKeys = operationKeys.names.map { (name: $0.name, state: $0.state.rawValue) }
         var jobs: [(key: PreparedTheme.Key, loaded: LoadedTheme)] = []
         for themeID in themeIDs {
             let key = PreparedTheme.Key(themeID: themeID, traits: traits, scale: scale,
@@ -31,26 +32,41 @@ extension Applicator {
         }
         guard !jobs.isEmpty else { return }
         let sources = jobs.map(\.loaded)
-        let work = await Task.detached { await Self.prepare(sources, traits: traits, scale: scale, bindings: snapshot) }.value
+        let work = await Task.detached {
+            await Self.prepare(sources, traits: traits, scale: scale, bindings: snapshot, knownKeys: knownKeys)
+        }.value
         guard jobs.allSatisfy({ $0.key.themeGeneration == manager.generation
                                 && $0.key.bindingGeneration == bindings.generation }) else { return }
+        // The keys met are numbered after the ones the applicator had; unless it numbered
+        // others meanwhile, they get the same numbers here, and nothing needs mapping.
+        var keyMap = ContiguousArray<Int32>()
+        for key in work.keys { keyMap.append(operationKeys.number(key.name, key.state)) }
+        let mapping = keyMap.indices.allSatisfy { keyMap[$0] == Int32($0) } ? nil : keyMap
         var themes: [PreparedTheme] = []
+        // Whether `themes[i]` is the one made here: plans made here number keys as its
+        // contents do, and only such a theme can take them.
+        var made: [Bool] = []
         for (index, job) in jobs.enumerated() {
             let preparer = work.preparers[index]
             let images = ImageLoader(theme: preparer.theme, scale: scale, source: job.loaded.assets,
                                      decoder: imageDecoder, cache: imageCache, diagnostics: diagnostics)
             let theme = PreparedTheme(key: job.key, images: images, preparer: preparer, contents: work.contents[index],
-                                      operationKeys: operationKeys, identifiers: identifiers)
+                                      keyMap: mapping, operationKeys: operationKeys, identifiers: identifiers)
             if let partial = prepared[job.key]?.theme {
-                if partial.isComplete { themes.append(partial); continue }  // another preload was first
+                if partial.isComplete {  // another preload was first
+                    themes.append(partial)
+                    made.append(false)
+                    continue
+                }
                 replace(partial, with: theme)
             }
             preparedClock += 1
             keep(theme)
             themes.append(theme)
+            made.append(true)
         }
-        for plans in work.plans {
-            themes[plans.to].adoptPlans(plans.contents, from: themes[plans.from], numbering: work.contents[plans.to].keys)
+        for plans in work.plans where made[plans.from] && made[plans.to] {
+            themes[plans.to].adoptPlans(plans.contents, from: themes[plans.from], keyMap: mapping)
         }
     }
 
@@ -59,12 +75,15 @@ extension Applicator {
         var preparers: [InstancePreparer]
         var contents: [PreparedContents]
         var plans: [(from: Int, to: Int, contents: PlanContents)]
+        /// The numbering of the keys in `contents` and `plans` (see `PreparedContents.numberKeys`).
+        var keys: [(name: String, state: String)]
     }
 
     /// Prepares the themes, a task each (a machine with two cores prepares two themes in the
     /// time of one), then the plans between every two of them, a task each way.
     private nonisolated static func prepare(_ sources: [LoadedTheme], traits: TraitSet, scale: Int,
-                                            bindings: BindingSnapshot) async -> PreloadWork {
+                                            bindings: BindingSnapshot,
+                                            knownKeys: [(name: String, state: String)]) async -> PreloadWork {
         let prepared = await withTaskGroup(of: (Int, InstancePreparer, PreparedContents).self) { group in
             for (index, source) in sources.enumerated() {
                 group.addTask {
@@ -79,7 +98,7 @@ extension Applicator {
         }
         let preparers = prepared.map(\.1)
         var contents = prepared.map(\.2)
-        PreparedContents.unifyKeys(&contents)
+        let keys = PreparedContents.numberKeys(&contents, startingWith: knownKeys)
         let all = contents
         let plans = await withTaskGroup(of: (from: Int, to: Int, contents: PlanContents).self) { group in
             for from in all.indices {
@@ -94,7 +113,7 @@ extension Applicator {
             for await result in group { results.append(result) }
             return results
         }
-        return PreloadWork(preparers: preparers, contents: contents, plans: plans)
+        return PreloadWork(preparers: preparers, contents: contents, plans: plans, keys: keys)
     }
 
     /// Puts `complete` (the same theme, traits and scale, every instance prepared) in place of

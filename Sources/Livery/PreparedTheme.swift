@@ -134,14 +134,16 @@ final class PlanTable {
         layouts[Int(instance)]
     }
 
-    /// Takes plans computed on another thread, with `key` giving the applicator's key numbers.
-    func adopt(_ contents: PlanContents, key: (Int32) -> Int32) {
+    /// Takes plans computed on another thread, their keys mapped through `keyMap` to the
+    /// applicator's (nil: they are the applicator's already).
+    func adopt(_ contents: PlanContents, keyMap: ContiguousArray<Int32>?) {
         start = contents.start
         count = contents.count
         layouts = ContiguousArray(repeating: -1, count: contents.start.count)
         steps = contents.steps
+        guard let keyMap else { return }
         steps.withUnsafeMutableBufferPointer { steps in
-            for index in steps.indices { steps[index].key = key(steps[index].key) }
+            for index in steps.indices { steps[index].key = keyMap[Int(steps[index].key)] }
         }
     }
 
@@ -274,7 +276,7 @@ final class PreparedTheme {
     /// another file after a theme, trait or scale change.
     @exclusivity(unchecked) private var imageFiles: [Int32: String] = [:]
     /// The preparer's key numbers -> the applicator's (`OperationKeys`), grown as it meets keys.
-    @exclusivity(unchecked) private var keyNumbers: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) private var keyNumbers: [Int32] = []
     private var plans: [PlanTable] = []
     let fullApplyPlans = PlanTable(from: nil, isFullApply: true)
     /// Whether every instance was prepared ahead (`Applicator.preload`).
@@ -293,10 +295,12 @@ final class PreparedTheme {
         isComplete = false
     }
 
-    /// A theme whose every instance `preparer` prepared on another thread (`prepareAll`): its
-    /// keys are mapped to the applicator's and its ids numbered, and no lookup prepares more.
+    /// A theme whose every instance `preparer` prepared on another thread (`prepareAll`), its
+    /// keys numbered as `keyMap` maps to the applicator's (see `PreparedContents.numberKeys`;
+    /// nil when they are the applicator's numbers already). Its ids are numbered here, and no
+    /// lookup prepares more.
     init(key: Key, images: ImageLoader, preparer: InstancePreparer, contents: PreparedContents,
-         operationKeys: OperationKeys, identifiers: IdentifierTable) {
+         keyMap: ContiguousArray<Int32>?, operationKeys: OperationKeys, identifiers: IdentifierTable) {
         self.key = key
         self.theme = preparer.theme
         self.images = images
@@ -308,7 +312,14 @@ final class PreparedTheme {
         operations = contents.operations
         instances = contents.instances
         imageFiles = contents.imageFiles
-        operations.withUnsafeMutableBufferPointer { mapKeys(of: $0, numbering: contents.keys) }
+        if let keyMap {
+            keyNumbers = Array(keyMap)
+            // Rare (the applicator numbered keys while this was prepared): the records are
+            // copied here, which is why the numbering is otherwise the applicator's already.
+            operations.withUnsafeMutableBufferPointer { records in
+                for index in records.indices { records[index].key = keyMap[Int(records[index].key)] }
+            }
+        }
         indexIdentifiers()
         // Instance `i` is the theme's instance `i`: the index is the answer to every lookup.
         byIdentifier = themeIndexByIdentifier
@@ -489,7 +500,7 @@ final class PreparedTheme {
     private func prepare(themeIndex: Int) -> Int32 {
         assert(!isComplete, "a theme prepared whole has every instance already")
         let instance = preparer.prepare(themeIndex: themeIndex) { scratch, withImages in
-            mapKeys(of: scratch, numbering: preparer.keys)
+            mapKeys(of: scratch)
             let first = Int32(operations.count)
             operations.append(contentsOf: UnsafeBufferPointer(scratch))
             for (index, files) in withImages { imageFiles[first + Int32(index)] = files }
@@ -499,26 +510,27 @@ final class PreparedTheme {
         return Int32(instances.count - 1)
     }
 
-    /// Replaces the key numbers of `records`, which number `keys` (the preparer's numbering,
-    /// which only grows), by the applicator's.
-    private func mapKeys(of records: UnsafeMutableBufferPointer<PreparedOperation>,
-                         numbering keys: [(name: String, state: String)]) {
-        for index in records.indices { records[index].key = applicatorKey(records[index].key, numbering: keys) }
-    }
-
-    private func applicatorKey(_ key: Int32, numbering keys: [(name: String, state: String)]) -> Int32 {
-        if Int(key) >= keyNumbers.count {
-            for (name, state) in keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(name, state)) }
+    /// Replaces the preparer's key numbers in `records` by the applicator's.
+    private func mapKeys(of records: UnsafeMutableBufferPointer<PreparedOperation>) {
+        var highest: Int32 = -1
+        for index in records.indices { highest = max(highest, records[index].key) }
+        if Int(highest) >= keyNumbers.count {
+            // The preparer's numbering only grows: number the keys it met since.
+            for (name, state) in preparer.keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(name, state)) }
         }
-        return keyNumbers[Int(key)]
+        // Through the buffer: indexing the array per key retained and released it (285
+        // instructions an instance, `--profile-register-many`).
+        withBuffer(keyNumbers) { map in
+            for index in records.indices { records[index].key = map[Int(records[index].key)] }
+        }
     }
 
-    /// Takes the plans from `other` computed with this theme on another thread, whose keys
-    /// number `keys` as this theme's contents did (`Applicator.preload`).
-    func adoptPlans(_ contents: PlanContents, from other: PreparedTheme, numbering keys: [(name: String, state: String)]) {
+    /// Takes the plans from `other` computed with this theme on another thread, their keys
+    /// numbered as this theme's contents were (`keyMap` as at `init`).
+    func adoptPlans(_ contents: PlanContents, from other: PreparedTheme, keyMap: ContiguousArray<Int32>?) {
         let table = plans(from: other)
         guard table.steps.isEmpty else { return }  // plans were made meanwhile: keep them
-        table.adopt(contents) { applicatorKey($0, numbering: keys) }
+        table.adopt(contents, keyMap: keyMap)
     }
 }
 

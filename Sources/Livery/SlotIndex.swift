@@ -98,19 +98,11 @@ final class SlotIndex {
         buckets[hole] = Bucket(key: 0, slot: -1)
     }
 
-    /// Room for `count` entries without growing on the way: one rehash instead of several,
-    /// each of which writes a whole new table.
-    func reserveCapacity(_ count: Int) {
-        var doublings = 0
-        while count * 2 > capacity << doublings { doublings += 1 }
-        if doublings > 0 { grow(doublings: doublings) }
-    }
-
-    private func grow(doublings: Int = 1) {
+    private func grow() {
         let old = buckets
         let oldCapacity = capacity
-        capacity <<= doublings
-        shift -= doublings
+        capacity *= 2
+        shift -= 1
         buckets = .allocate(capacity: capacity)
         buckets.initialize(repeating: Bucket(key: 0, slot: -1), count: capacity)
         let mask = capacity - 1

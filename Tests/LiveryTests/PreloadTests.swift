@@ -158,6 +158,37 @@ import Testing
         #expect(late.stroke == 119 && late.label == "b19")
     }
 
+    @Test func keysNumberedWhilePreloadingAreMappedWhenItEnds() async throws {
+        let (a, b, empty) = themes()
+        let labels = loadedTheme("labels", [instance("l", "probe", [op("label", "text", .string("L"))])])
+        // Prepared as styled, with the applicator's numbers: a switch from b to it pairs
+        // operations by key, so wrongly numbered keys would keep or revert the wrong ones.
+        let onlyLabels = loadedTheme("c", (0..<20).map { instance("p\($0)", "logged", [op("label", "text", .string("c\($0)"))]) })
+        let (manager, applicator) = makeApplicator(a, b, empty, labels, onlyLabels, activate: "a")
+        applicator.register(probeBinding())
+        applicator.register(loggedBinding(DecodeLog()))
+        let preloading = Task { await applicator.preload(["a", "b"]) }
+        await Task.yield()  // the preload takes its snapshot of keys, then waits for its work
+        // Meanwhile a scope styles with another theme: "label" is numbered first, so the
+        // preloaded themes' keys (fill, stroke, label) must be mapped when they arrive.
+        let scope = applicator.makeScope(ScopeOverrides(themeID: "labels"))
+        let other = Probe(Counter())
+        scope.style(other, as: "l")
+        await preloading.value
+        #expect(applicator.operationKeys.names.first?.name == "label")
+        #expect(applicator.scopes[0].current?.isComplete == true)
+
+        let probes = (0..<20).map { _ in Probe(Counter()) }
+        for (index, probe) in probes.enumerated() { applicator.style(probe, as: "p\(index)") }
+        #expect(probes[4].label == "a4" && probes[4].stroke == 4)
+        manager.activate(themeID: "b")
+        #expect(applicator.lastPass.operationsApplied == 20 && applicator.lastPass.operationsReverted == 10)
+        #expect(probes[4].label == "original" && probes[5].stroke == 105 && probes[15].label == "b15")
+        manager.activate(themeID: "c")
+        #expect(probes[5].fill == nil && probes[5].stroke == 1 && probes[5].label == "c5")
+        #expect(other.label == "L")
+    }
+
     @Test func anOperationThatCannotApplyIsStillReportedAtTheFirstSwitch() async {
         let a = loadedTheme("a", [instance("p", "probe", [op("fill", "color", red)])])
         let b = loadedTheme("b", [instance("p", "probe", [op("fill", "color", blue), op("glow", "value", .float(1))])])
