@@ -189,6 +189,36 @@ import Testing
         #expect(other.label == "L")
     }
 
+    @Test func overlappingPreloadsAndABindingRegisteredMeanwhileLeaveEverythingRight() async {
+        let (a, b, empty) = themes()
+        let (manager, applicator) = makeApplicator(a, b, empty, activate: "a")
+        applicator.register(probeBinding())
+        applicator.register(loggedBinding(DecodeLog()))
+        // Two preloads of one theme at once: whichever ends second finds it prepared.
+        async let both: Void = applicator.preload(["a", "b"])
+        async let one: Void = applicator.preload(["a"])
+        _ = await (both, one)
+        #expect(applicator.scopes[0].current?.isComplete == true)
+        // A preload whose bindings change while it runs is dropped: its setters are stale.
+        let stale = Task { await applicator.preload(["empty"]) }
+        await Task.yield()
+        var doubled = ComponentBinding<Probe>("logged", extends: "probe")
+        doubled.bind("stroke", decode: { resolved, _ in
+            if case .float(let width) = resolved.params[0].value { return width * 2 }
+            return nil
+        }, get: { probe, _ in probe.stroke }, set: { probe, width, _ in probe.stroke = width }, takesState: false)
+        applicator.register(doubled)
+        await stale.value
+        let generation = applicator.bindings.generation
+        #expect(applicator.prepared.values.allSatisfy { $0.theme.key.bindingGeneration == generation })
+
+        let probes = (0..<20).map { _ in Probe(Counter()) }
+        for (index, probe) in probes.enumerated() { applicator.style(probe, as: "p\(index)") }
+        #expect(probes[3].stroke == 6 && probes[3].label == "a3")
+        manager.activate(themeID: "b")
+        #expect(probes[3].stroke == 206 && probes[3].label == "original" && probes[12].label == "b12")
+    }
+
     @Test func anOperationThatCannotApplyIsStillReportedAtTheFirstSwitch() async {
         let a = loadedTheme("a", [instance("p", "probe", [op("fill", "color", red)])])
         let b = loadedTheme("b", [instance("p", "probe", [op("fill", "color", blue), op("glow", "value", .float(1))])])
