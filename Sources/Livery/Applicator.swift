@@ -358,7 +358,11 @@ public final class Applicator {
         let instance = groups[Int(group)].instance
         let type = ObjectIdentifier(Swift.type(of: component))
         if groups[Int(group)].acceptedClass != type {
-            guard accepts(theme, instance, component, group: group) else { return }
+            let binding = theme.instances[Int(instance)].bindingIdentity
+            if !recentlyAccepted(binding: binding, type: type) {
+                guard accepts(theme, instance, component, group: group) else { return }
+                rememberAccepted(theme.binding(of: instance), type: type)
+            }
             groups[Int(group)].acceptedClass = type
         }
         slots.base[Int(slot)].accepted = true
@@ -369,6 +373,26 @@ public final class Applicator {
         counters = statistics
         theme.images.endPass()
         emitChanges(group: group, plan: plan, theme: theme, components: 1)
+    }
+
+    /// The last (binding, class) pairs found accepted: with an identifier per component every
+    /// registration makes a new group, and asking the binding (retaining it and the theme's
+    /// array of bindings) was a tenth of registering in `Scripts/bench.sh`, whose screen
+    /// interleaves four component types. A binding's answer for a class never changes, and the
+    /// pairs hold their bindings, so an identity here is never another binding's.
+    @exclusivity(unchecked) private var recentAcceptances: [(binding: ResolvedBinding, type: ObjectIdentifier)] = []
+
+    @inline(__always)
+    private func recentlyAccepted(binding: ObjectIdentifier?, type: ObjectIdentifier) -> Bool {
+        guard let binding else { return false }
+        for pair in recentAcceptances where ObjectIdentifier(pair.binding) == binding && pair.type == type { return true }
+        return false
+    }
+
+    private func rememberAccepted(_ binding: ResolvedBinding?, type: ObjectIdentifier) {
+        guard let binding else { return }
+        recentAcceptances.insert((binding, type), at: 0)
+        if recentAcceptances.count > 8 { recentAcceptances.removeLast() }
     }
 
     // MARK: Switching

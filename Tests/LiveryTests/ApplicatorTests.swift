@@ -197,6 +197,32 @@ import Testing
         #expect(recorder.count(.runtimeComponentMismatch) == 1)
     }
 
+    @Test func acceptanceRememberedForOneGroupDoesNotAcceptAnotherClassInTheNext() {
+        // With an identifier per component every registration makes a new group; the
+        // applicator remembers which classes each binding took, per (binding, class).
+        let theme = loadedTheme("a", [
+            instance("ok", "uibutton", [op("backgroundColor", "color", blue)]),
+            instance("cancel", "uibutton", [op("backgroundColor", "color", red)]),
+            instance("plain", "uiview", [op("backgroundColor", "color", blue)]),
+        ])
+        let (manager, applicator) = makeApplicator(theme, activate: "a")
+        let recorder = DiagnosticsRecorder(manager.diagnostics)
+        let ok = Button()
+        applicator.style(ok, as: "ok")
+        let label = Label()
+        applicator.style(label, as: "cancel")
+        #expect(recorder.count(.runtimeComponentMismatch) == 1)
+        #expect(label.backgroundColor == nil)
+        let cancel = Button()
+        applicator.style(cancel, as: "cancel")
+        let plain = Button()  // a button is a view: the uiview binding takes it
+        applicator.style(plain, as: "plain")
+        #expect(ok.backgroundColor == Color(red: 0, green: 0, blue: 1))
+        #expect(cancel.backgroundColor == Color(red: 1, green: 0, blue: 0))
+        #expect(plain.backgroundColor == Color(red: 0, green: 0, blue: 1))
+        #expect(recorder.count(.runtimeComponentMismatch) == 1)
+    }
+
     @Test func unknownOperationsAndBadValuesAreReportedWithoutStoppingTheRest() {
         let theme = loadedTheme("a", [instance("p", "probe", [
             op("sparkle", "amount", .float(1)),
