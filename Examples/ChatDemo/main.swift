@@ -57,6 +57,10 @@ guard manager.currentThemeID != nil else {
 }
 print("Themes found: " + manager.themes.values.map { "\($0.info.name) (\($0.id))" }.sorted().joined(separator: ", "))
 
+// Optional: the themes the screen switches between, prepared on other threads before it is
+// built (setters looked up, values decoded, switch plans made). Worth it for big screens.
+await applicator.preload(["com.livery.light", "com.livery.dark", "com.livery.highcontrast"])
+
 let screen = ChatScreen(applicator: applicator)
 print("\nStarted with \(manager.currentThemeID!), traits \(manager.traits), scale \(manager.scale):")
 print(screen.describe())
