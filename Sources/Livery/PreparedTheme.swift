@@ -237,7 +237,8 @@ final class ValueArena: @unchecked Sendable {
 /// A resolved theme in the shape apply passes want: instances found by interned identifier
 /// number, setters looked up and values decoded once, in flat arrays of plain records.
 /// Instances are prepared on first use, so a theme of 10,000 instances costs only what the app
-/// actually shows. Built once per (theme, traits, scale, bindings) and cached.
+/// actually shows, unless the theme was prepared whole on other threads (`Applicator.preload`,
+/// `isComplete`). Built once per (theme, traits, scale, bindings) and cached.
 @MainActor
 final class PreparedTheme {
     struct Key: Hashable {
