@@ -101,7 +101,7 @@ import Testing
         // Decoding is not isolated (themes prepared ahead decode on another thread), but a
         // theme prepared as components are styled decodes on the main actor, and an app's
         // closure may know it.
-        nonisolated(unsafe) let inner = Probe(Counter())
+        let inner = Probe(Counter())
         var binding = ComponentBinding<Probe>("decoder", extends: "probe")
         binding.bind("stroke", decode: { [weak applicator] resolved, _ in
             MainActor.assumeIsolated { applicator?.style(inner, as: "inner") }
