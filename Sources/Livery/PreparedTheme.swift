@@ -314,7 +314,6 @@ final class PreparedTheme {
         instances = contents.instances
         imageFiles = contents.imageFiles
         if let keyMap {
-            keyNumbers = Array(keyMap)
             // Rare (the applicator numbered keys while this was prepared): the records are
             // copied here, which is why the numbering is otherwise the applicator's already.
             operations.withUnsafeMutableBufferPointer { records in
@@ -354,12 +353,16 @@ final class PreparedTheme {
     /// (callgrind, `livery-chat-demo --profile-register-many`).
     private func indexIdentifiers() {
         indexed = true
-        // Room for the whole theme, reserved once: untouched capacity costs address space, not
-        // memory (pages are mapped when first written). Growing by doubling instead copied the
-        // records into fresh pages four times over, and on this machine page faults, not
-        // instructions, were most of the time preparing 10,000 instances took.
-        operations.reserveCapacity(Self.operationCount(of: theme))
-        instances.reserveCapacity(theme.instances.count)
+        if !isComplete {
+            // Room for the whole theme, reserved once: untouched capacity costs address space,
+            // not memory (pages are mapped when first written). Growing by doubling instead
+            // copied the records into fresh pages four times over, and on this machine page
+            // faults, not instructions, were most of the time preparing 10,000 instances took.
+            // (A theme prepared whole has its records, still shared with the work that made
+            // them: reserving would copy them.)
+            operations.reserveCapacity(Self.operationCount(of: theme))
+            instances.reserveCapacity(theme.instances.count)
+        }
         identifiers.reserveCapacity(adding: theme.instances.count)
         var table = ContiguousArray<Int32>(repeating: -1, count: identifiers.count + theme.instances.count)
         withBuffer(theme.instances) { instances in
