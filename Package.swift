@@ -8,10 +8,13 @@ let package = Package(
         .library(name: "LiveryXML", targets: ["LiveryXML"]),
         .library(name: "LiveryBinary", targets: ["LiveryBinary"]),
         .library(name: "Livery", targets: ["Livery"]),
+        .library(name: "LiveryDevelopment", targets: ["LiveryDevelopment"]),
+        .library(name: "LiveryHeadless", targets: ["LiveryHeadless"]),
         .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
         .library(name: "LiveryStore", targets: ["LiveryStore"]),
         .library(name: "LiveryServe", targets: ["LiveryServe"]),
         .executable(name: "livery", targets: ["livery"]),
+        .executable(name: "livery-build-tool", targets: ["livery-build-tool"]),
         .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
         .plugin(name: "LiveryThemePlugin", targets: ["LiveryThemePlugin"]),
     ],
@@ -44,8 +47,17 @@ let package = Package(
         .target(name: "LiveryCompiler", dependencies: [
             "LiveryModel", "LiveryXML", "LiveryBinary", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // The runtime apps link: theme manager, applicator, bindings, headless components.
-        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "CSwiftRuntime"]),
+        // The runtime apps link: theme manager, applicator, bindings, compiled files. Nothing of
+        // the XML front end, the compiler or swift-crypto (Scripts/check-release-app.sh).
+        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryBinary", "CSwiftRuntime"]),
+        // What an app adds in debug builds: `.theme` folders through the XML front end, the
+        // staleness check of compiled files, live reload, compiling into a `<compiled-path>` cache.
+        .target(name: "LiveryDevelopment", dependencies: [
+            "Livery", "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler",
+        ]),
+        // The headless reference components (View, Label, Button...) and their bindings, for
+        // tests, benchmarks and examples; registered only when asked for.
+        .target(name: "LiveryHeadless", dependencies: ["Livery", "LiveryModel"]),
         // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
         // identifiers, SARIF, file watching. A library so every one of them is testable.
         .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
@@ -72,10 +84,20 @@ let package = Package(
             ],
             path: "Tools/livery"
         ),
+        // The lean tool the build-tool plugin runs (validate, compile, generate Swift): what an
+        // app's build compiles for the plugin, without the CLI's server (Hummingbird, NIO).
+        .executableTarget(
+            name: "livery-build-tool",
+            dependencies: [
+                "LiveryModel", "LiveryXML", "LiveryCompiler", "LiveryTooling",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/livery-build-tool"
+        ),
         // The chat-screen example: headless components styled from Themes/, switched live.
         .executableTarget(
             name: "livery-chat-demo",
-            dependencies: ["Livery", "LiveryModel"],
+            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryHeadless"],
             path: "Examples/ChatDemo",
             exclude: ["Livery.xml", "Scripts"]
         ),
@@ -84,16 +106,20 @@ let package = Package(
         .plugin(
             name: "LiveryThemePlugin",
             capability: .buildTool(),
-            dependencies: ["livery"]
+            dependencies: ["livery-build-tool"]
         ),
         .testTarget(name: "LiveryModelTests", dependencies: ["LiveryModel"]),
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
-        .testTarget(name: "LiveryTests", dependencies: ["Livery", "LiveryCompiler", "LiveryBinary"]),
-        .testTarget(name: "LiveryToolingTests", dependencies: ["LiveryTooling", "LiveryXML", "LiveryModel", "Livery"]),
+        .testTarget(name: "LiveryTests", dependencies: [
+            "Livery", "LiveryDevelopment", "LiveryHeadless", "LiveryCompiler", "LiveryBinary",
+        ]),
+        .testTarget(name: "LiveryToolingTests", dependencies: [
+            "LiveryTooling", "LiveryXML", "LiveryModel", "Livery", "LiveryDevelopment", "LiveryHeadless",
+        ]),
         .testTarget(name: "LiveryStoreTests", dependencies: [
-            "LiveryStore", "LiveryServe", "Livery", "LiveryModel", "LiveryCompiler",
+            "LiveryStore", "LiveryServe", "Livery", "LiveryModel", "LiveryCompiler", "LiveryDevelopment",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

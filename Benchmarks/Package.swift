@@ -25,6 +25,8 @@ let package = Package(
                 .product(name: "LiveryXML", package: "Livery"),
                 .product(name: "LiveryBinary", package: "Livery"),
                 .product(name: "Livery", package: "Livery"),
+                .product(name: "LiveryDevelopment", package: "Livery"),
+                .product(name: "LiveryHeadless", package: "Livery"),
             ]
         ),
         // The report: every loader on every N in one process, runtime, memory, compile; writes

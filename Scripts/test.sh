@@ -9,8 +9,18 @@ bash Scripts/install-dependencies.sh
 # Build-tool plugin example: LiveryThemePlugin validates, compiles and turns Examples/PluginExample's
 # themes into Swift identifiers at build time; running it styles components with those identifiers
 # and opens the compiled files from its bundle.
-swift build --package-path Examples/PluginExample
+plugin_log="${TMPDIR:-/tmp}/livery-plugin-example.log"
+swift build --package-path Examples/PluginExample 2>&1 | tee "$plugin_log"
+# The plugin runs the lean livery-build-tool: an app's build compiles no server (NIO, Hummingbird).
+if grep -E '(Compiling|Emitting module) _?C?(NIO|Hummingbird)' "$plugin_log"; then
+  echo "building an app with the plugin compiled NIO or Hummingbird (above)" >&2
+  exit 1
+fi
 swift run --skip-build --package-path Examples/PluginExample PluginExample
+
+# An app that links `Livery` alone, built in release, holds nothing of the XML front end, the
+# compiler or BoringSSL.
+bash Scripts/check-release-app.sh
 
 # --- Benchmarks quick pass (issue 5; owned by Benchmarks/) -------------------------------------
 # Before the test run, whose summary must close the output. Keeps the benchmark package

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Livery
+import LiveryHeadless
 import LiveryModel
 
 /// Registers 10,000 headless components and switches themes under them, printing timings.
@@ -63,7 +64,7 @@ enum SwitchBenchmark {
         manager.add(theme("a", identifiers: identifiers, seed: 0.25))
         manager.add(theme("b", identifiers: identifiers, seed: 0.75))
         manager.activate(themeID: "a")
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         if preload { await applicator.preload(["a", "b"]) }
         let views = (0..<components).map { _ in View() }
         let clock = ContinuousClock()
@@ -141,7 +142,7 @@ enum SwitchBenchmark {
         manager.add(theme("a", identifiers: identifiers, seed: 0.25))
         manager.add(theme("b", identifiers: identifiers, seed: 0.75))
         manager.activate(themeID: "a")
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         let views = (0..<components).map { _ in View() }
         let names = (0..<identifiers).map { "view_\($0)" }
         let beforeRegistering = count()

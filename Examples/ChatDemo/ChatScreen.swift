@@ -1,4 +1,5 @@
 import Livery
+import LiveryHeadless
 import LiveryModel
 
 /// The app's own component: a chat bubble, declared for themes in `Components.xml`.

@@ -1,5 +1,7 @@
 import Foundation
 import Livery
+import LiveryDevelopment
+import LiveryHeadless
 import LiveryModel
 
 // The chat demo: a small chat screen of headless components, styled from the sample themes
@@ -47,9 +49,9 @@ if arguments.contains("--benchmark") {
 let configuration = arguments.first { !$0.hasPrefix("-") } ?? "Examples/ChatDemo/Livery.xml"
 
 // Step 1 is the XML (Themes/*.theme); step 2 is this: a manager, an applicator, one call per component.
-let manager = ThemeManager(configurationFile: configuration)
+let manager = ThemeManager.development(configurationFile: configuration)
 manager.diagnostics.observe { print("  [\($0.severity.rawValue)] \($0.message) [\($0.code)]") }
-let applicator = Applicator(manager: manager)
+let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
 applicator.register(chatBubbleBinding())
 guard manager.currentThemeID != nil else {
     print("No theme could be activated from \(configuration); run from the repository root.")

@@ -15,10 +15,11 @@ let package = Package(
             dependencies: [
                 .product(name: "Livery", package: "Livery"),
                 .product(name: "LiveryBinary", package: "Livery"),
+                .product(name: "LiveryHeadless", package: "Livery"),
             ],
-            // The theme folders ship as they are (the runtime can read them, live reload can watch
-            // them); the plugin adds the compiled `.livery` files beside them in the bundle.
-            resources: [.copy("Themes")],
+            // The theme folders are the plugin's input, not resources: the app ships the compiled
+            // `.livery` files the plugin writes and reads them without any XML (a release build).
+            exclude: ["Themes"],
             plugins: [.plugin(name: "LiveryThemePlugin", package: "Livery")]
         ),
     ],

@@ -12,7 +12,8 @@ import PackagePlugin
 struct LiveryThemePlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let livery = try context.tool(named: "livery").url
+        // The lean tool, not the `livery` CLI: the app's build compiles it, and it has no server.
+        let livery = try context.tool(named: "livery-build-tool").url
         let themes = Self.themeFolders(in: URL(fileURLWithPath: target.directory.string))
         guard !themes.isEmpty else { return [] }
         let inputs = themes.flatMap(Self.files(in:))

@@ -235,10 +235,14 @@ public final class Applicator {
     /// and trait sets then costs only the plans' execution).
     public var preparedThemeLimit = 8
     private var observation: ObservationToken?
-    /// True while init registers the standard bindings: one refresh at the end is enough.
+    /// True while init registers the first bindings: one refresh at the end is enough.
     private var isStarting = true
 
-    public init(manager: ThemeManager, imageCache: ImageCache = ImageCache(), registerStandardBindings: Bool = true) {
+    /// - Parameter register: registers the app's bindings before the first refresh, so that
+    ///   registering many costs one preparation of the theme, not one per binding (the headless
+    ///   reference components: `bindings: StandardBindings.register(in:)`, in `LiveryHeadless`).
+    public init(manager: ThemeManager, imageCache: ImageCache = ImageCache(),
+                bindings register: (Applicator) -> Void = { _ in }) {
         self.manager = manager
         self.imageCache = imageCache
         self.bindings = BindingTable(schema: manager.schema, diagnostics: manager.diagnostics)
@@ -246,7 +250,7 @@ public final class Applicator {
         scopes.append(ScopeState(parent: -1, overrides: ScopeOverrides()))
         rootScope = ThemeScope(applicator: self, index: 0)
         scopes[0].handle = rootScope
-        if registerStandardBindings { StandardBindings.register(in: self) }
+        register(self)
         isStarting = false
         observation = manager.observe { [weak self] _ in self?.refresh() }
         refresh()

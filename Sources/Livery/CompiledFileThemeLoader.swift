@@ -1,8 +1,6 @@
 import Foundation
 import LiveryBinary
-import LiveryCompiler
 import LiveryModel
-import LiveryXML
 
 extension DiagnosticCode {
     /// A compiled theme file could not be used (truncated, corrupt, unreadable): the theme's
@@ -17,13 +15,11 @@ extension DiagnosticCode {
 ///
 /// The file is mapped and verified, its variants are built once per load, and images are read
 /// from the file's own asset section (`CompiledAssetSource`), so a release build needs no theme
-/// folder at all. Whether a compiled file is still current is decided by the source digests
-/// recorded for every theme of its chain (`ThemeCompiler.staleness`): editing a parent makes
-/// its children's compiled files stale too.
+/// folder at all. Whether a compiled file is still current with sources beside it is a
+/// development question, answered by a `StalenessCheck` the manager is given
+/// (`LiveryDevelopment`'s compares the source digests recorded for every theme of its chain).
 public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Sendable {
     public let fileExtension: String
-    /// Folder extensions of theme sources, for finding parents when checking staleness.
-    public let themeExtensions: [String]
     /// Whether every section's CRC-32 is checked when a theme is loaded. The structural
     /// verification on open already makes every read safe; the checksums also catch flipped
     /// bits inside values (a wrong colour rather than a crash). One pass over the file, cheaper
@@ -37,10 +33,9 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
     private let lock = NSLock()
     private var opened: [String: CompiledTheme] = [:]
 
-    public init(fileExtension: String = "livery", themeExtensions: [String] = ["theme"],
+    public init(fileExtension: String = "livery",
                 verifiesChecksums: Bool = true, limits: VerificationLimits = VerificationLimits()) {
         self.fileExtension = fileExtension
-        self.themeExtensions = themeExtensions
         self.verifiesChecksums = verifiesChecksums
         self.limits = limits
     }
@@ -75,14 +70,6 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
         case .success(let theme): return LoadResult(value: theme.info)
         case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
         }
-    }
-
-    public func staleness(ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
-                          schemaFiles: [String]) -> String? {
-        guard case .success(let theme) = open(compiledFile) else { return "it cannot be read" }
-        // A fresh workspace: the check must see the sources as they are on disk now.
-        let workspace = ThemeWorkspace(searchPaths: searchPaths, schemaFiles: schemaFiles, themeExtensions: themeExtensions)
-        return ThemeCompiler.staleness(of: theme, themeAt: folder, workspace: workspace)
     }
 
     public func load(_ descriptor: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> LoadResult<LoadedTheme> {

@@ -68,20 +68,22 @@ extension ThemeLoader {
     public func forgetCachedReads() {}
 }
 
-/// Reads compiled theme files. Preferred over the folder whenever a compiled file exists and
-/// is up to date with its source, which is what ships in a release build.
+/// Reads compiled theme files: what ships in a release build. Preferred over the folder
+/// whenever a compiled file exists (and, in development, is up to date with its source).
 public protocol CompiledThemeLoader: ThemeLoader {
     /// The compiled files' extension, e.g. `livery`.
     var fileExtension: String { get }
-    /// Why the compiled file no longer says what the folder (and its parents) say, or nil when
-    /// it still does. When it does not, the folder is loaded instead: an outdated compiled file
-    /// is never mixed with the source.
-    func staleness(ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
-                   schemaFiles: [String]) -> String?
 }
 
-extension CompiledThemeLoader {
-    public func isUpToDate(compiledFile: String, source folder: String, searchPaths: [String], schemaFiles: [String]) -> Bool {
-        staleness(ofCompiledFile: compiledFile, source: folder, searchPaths: searchPaths, schemaFiles: schemaFiles) == nil
-    }
+/// Decides whether a compiled file still says what its source folder (and its parents) say.
+///
+/// A development-path check: a compiled file is validated when it is compiled, and a release
+/// app, which ships compiled files only, has no sources to compare with, so the runtime has no
+/// check of its own (`LiveryDevelopment` supplies one that reads the sources). When a check
+/// finds a file stale, the manager loads the folder instead: an outdated compiled file is never
+/// mixed with the source.
+public protocol StalenessCheck: Sendable {
+    /// Why the compiled file no longer says what the folder says, or nil when it still does.
+    func staleness(ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
+                   schemaFiles: [String]) -> String?
 }

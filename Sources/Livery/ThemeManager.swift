@@ -27,12 +27,13 @@ public final class ThemeManager {
     public private(set) var traits: TraitSet
     /// The display scale images are picked for (1, 2, 3...).
     public private(set) var scale: Int
-    /// The schema themes are checked against and bindings inherit by: the standard schema
-    /// plus the configured schema files.
+    /// The schema bindings inherit by when a binding names no parent: in development, the
+    /// standard schema plus the configured schema files; empty on the release path.
     public private(set) var schema: Schema
 
     private let folderLoader: (any ThemeLoader)?
     private let compiledLoader: (any CompiledThemeLoader)?
+    private let stalenessCheck: (any StalenessCheck)?
     private var memoryThemes: [String: LoadedTheme] = [:]
     private var loaded: [String: LoadedTheme] = [:]
     /// Grows with every reload, so caches keyed by it never serve a stale theme.
@@ -41,18 +42,23 @@ public final class ThemeManager {
     private var nextObserver = 0
 
     /// - Parameters:
-    ///   - folderLoader: reads `.theme` folders (the development path).
-    ///   - compiledLoader: reads compiled files; used whenever one is up to date.
-    ///   - schema: the schema with the configured schema files already merged.
+    ///   - folderLoader: reads `.theme` folders (the development path, `LiveryDevelopment`).
+    ///   - compiledLoader: reads compiled files; used whenever one is found and not stale.
+    ///   - stalenessCheck: tells a compiled file that no longer matches the folder beside it
+    ///     (development only); without one, a compiled file always wins over its folder.
+    ///   - schema: the component schema bindings inherit by when a binding names no parent;
+    ///     empty on the release path, where bindings name their parents (`extends:`).
     public init(configuration: LiveryConfiguration = LiveryConfiguration(),
                 folderLoader: (any ThemeLoader)? = nil,
                 compiledLoader: (any CompiledThemeLoader)? = nil,
+                stalenessCheck: (any StalenessCheck)? = nil,
                 schema: Schema = Schema(),
                 traits: TraitSet = .none, scale: Int = 1,
                 diagnostics: DiagnosticHook = DiagnosticHook()) {
         self.configuration = configuration
         self.folderLoader = folderLoader
         self.compiledLoader = compiledLoader
+        self.stalenessCheck = stalenessCheck
         self.schema = schema
         self.traits = traits
         self.scale = max(1, scale)
@@ -175,8 +181,8 @@ public final class ThemeManager {
         theme(themeID)?.variants.resolved(for: traits)
     }
 
-    /// The one rule deciding semantics: a compiled file that is up to date with its sources
-    /// wins; otherwise the folder. Never both: the result comes from exactly one loader. A
+    /// The one rule deciding semantics: a compiled file wins unless the staleness check (in
+    /// development) finds it out of date with its sources; otherwise the folder. Never both: the result comes from exactly one loader. A
     /// compiled file that is stale or cannot be read is reported (once per reload) and the
     /// folder is loaded instead, so a broken cache never takes a theme away.
     private func load(_ descriptor: ThemeDescriptor) -> LoadResult<LoadedTheme> {
@@ -184,8 +190,8 @@ public final class ThemeManager {
         let schemas = configuration.schemaFiles
         let canFallBack = descriptor.folder != nil && folderLoader != nil
         if let compiled = descriptor.compiledFile, let compiledLoader {
-            let stale = descriptor.folder.flatMap {
-                compiledLoader.staleness(ofCompiledFile: compiled, source: $0, searchPaths: paths, schemaFiles: schemas)
+            let stale = descriptor.folder.flatMap { folder in
+                stalenessCheck?.staleness(ofCompiledFile: compiled, source: folder, searchPaths: paths, schemaFiles: schemas)
             }
             if let stale {
                 diagnostics.report(

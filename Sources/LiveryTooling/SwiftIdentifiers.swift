@@ -1,3 +1,4 @@
+import Foundation
 import LiveryModel
 import LiveryXML
 
@@ -164,5 +165,43 @@ public struct SwiftIdentifiers {
 
     static func comment(_ text: String) -> String {
         text.replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "\n", with: " ")
+    }
+}
+
+extension SwiftIdentifiers {
+    /// The generated source for the themes at `paths` (theme folders, or folders holding theme
+    /// folders), with what it names; nil with the findings when a theme has errors (every
+    /// trait set is validated first). Shared by `livery generate-swift` and the build plugin's tool.
+    public struct Output: Sendable {
+        public var source: String
+        public var names: ThemeNames
+        /// The ids of the themes the names come from.
+        public var themes: [String]
+
+        /// Writes the source to `path`, creating its folder, unless the file already holds it:
+        /// an unchanged file keeps its date, so the build does not compile it again.
+        public func write(to path: String) throws {
+            guard FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }) != source else { return }
+            let folder = (path as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+            try source.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+    }
+
+    public func generate(themesAt paths: [String], workspace: ThemeWorkspace) -> Checked<Output> {
+        let diagnostics = workspace.validate(paths: paths)
+        if diagnostics.hasErrors { return Checked(value: nil, diagnostics: diagnostics) }
+        let folders = paths.flatMap { workspace.isThemeFolder($0) ? [$0] : workspace.themeFolders(in: $0) }
+        var names = ThemeNames()
+        var ids: [String] = []
+        for folder in folders {
+            let result = workspace.names(ofThemeAt: folder)
+            guard let found = result.value else { return Checked(value: nil, diagnostics: diagnostics + result.diagnostics) }
+            names.instances.merge(found.instances) { first, _ in first }
+            names.classes.formUnion(found.classes)
+            names.constants.merge(found.constants) { first, _ in first }
+            if let id = workspace.chain(ofThemeAt: folder).value?.last?.info.id { ids.append(id) }
+        }
+        return Checked(value: Output(source: generate(names, themes: ids), names: names, themes: ids), diagnostics: diagnostics)
     }
 }

@@ -8,6 +8,7 @@ import NIOCore
 import ServiceLifecycle
 import Testing
 import ZIPFoundation
+import LiveryDevelopment
 
 enum Repository {
     static let root: String = {
@@ -126,7 +127,7 @@ final class Fixture: @unchecked Sendable {
 
     @MainActor
     func makeManager() -> ThemeManager {
-        ThemeManager(configuration: LiveryConfiguration(
+        ThemeManager.development(configuration: LiveryConfiguration(
             defaultThemeID: "com.livery.light", searchPaths: [Repository.themes, installed],
             themeExtensions: ["theme", "purchasedTheme"]))
     }

@@ -2,6 +2,7 @@ import Foundation
 import LiveryModel
 import Testing
 @testable import Livery
+import LiveryHeadless
 
 @MainActor
 @Suite struct ApplicatorTests {

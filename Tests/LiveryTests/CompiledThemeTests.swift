@@ -5,6 +5,8 @@ import LiveryModel
 import LiveryXML
 import Testing
 @testable import Livery
+import LiveryHeadless
+import LiveryDevelopment
 
 /// Compiled themes in the manager: an up-to-date `.livery` file beside its folder is what gets
 /// loaded; a stale or broken one falls back to the folder, with a finding; either way the
@@ -67,7 +69,7 @@ import Testing
     @Test func upToDateCompiledFileIsLoadedInsteadOfTheFolder() throws {
         let copy = try ThemesCopy()
         try copy.compileAll()
-        let manager = ThemeManager(configuration: copy.configuration)
+        let manager = ThemeManager.development(configuration: copy.configuration)
         for id in Self.themeIDs {
             let descriptor = try #require(manager.themes[id])
             #expect(descriptor.compiledFile?.hasSuffix(".livery") == true, "\(id) paired with its compiled file")
@@ -97,7 +99,7 @@ import Testing
         #expect(manager.themes["com.livery.dark"]?.folder == nil)
         #expect(manager.currentThemeID == "com.livery.dark")
         #expect(manager.theme("com.livery.dark")?.origin == .compiled)
-        let applicator = Applicator(manager: manager, registerStandardBindings: true)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         manager.setScale(2)
         let avatar = ImageView()
         applicator.style(avatar, as: "image_avatar")
@@ -112,7 +114,7 @@ import Testing
         try copy.compileAll()
         let old = try darkPaletteColor(copy)
         try copy.edit("Dark.theme/Palette.xml", replacing: old, with: "#123456")
-        let manager = ThemeManager(configuration: copy.configuration)
+        let manager = ThemeManager.development(configuration: copy.configuration)
         let dark = try #require(manager.theme("com.livery.dark"))
         #expect(dark.origin == .folder)
         #expect(manager.theme("com.livery.light")?.origin == .compiled, "only the edited theme is stale")
@@ -130,7 +132,7 @@ import Testing
         try copy.compileAll()
         // Any change of Base's sources changes its digest, recorded in every child's chain.
         try copy.edit("Base.theme/Info.xml", replacing: "name=\"", with: "name=\"Edited ")
-        let manager = ThemeManager(configuration: copy.configuration)
+        let manager = ThemeManager.development(configuration: copy.configuration)
         for id in Self.themeIDs {
             #expect(manager.theme(id)?.origin == .folder, "\(id) inherits from the edited Base")
         }
@@ -150,7 +152,7 @@ import Testing
         default: bytes = []
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let manager = ThemeManager(configuration: copy.configuration)
+        let manager = ThemeManager.development(configuration: copy.configuration)
         #expect(manager.theme("com.livery.dark")?.origin == .folder)
         #expect(manager.theme("com.livery.light")?.origin == .compiled)
         let codes = manager.diagnostics.reported.map(\.code)
@@ -162,9 +164,9 @@ import Testing
 
     @Test func resolvedResultIsTheSameCompiledOrNot() throws {
         let copy = try ThemesCopy()
-        let folders = ThemeManager(configuration: copy.configuration)
+        let folders = ThemeManager.development(configuration: copy.configuration)
         try copy.compileAll()
-        let compiled = ThemeManager(configuration: copy.configuration)
+        let compiled = ThemeManager.development(configuration: copy.configuration)
         var compared = 0
         for id in Self.themeIDs {
             let fromFolder = try #require(folders.theme(id))
@@ -192,8 +194,8 @@ import Testing
 
     @Test func reloadThemesPicksUpCompiledFilesAndEditsAndReapplies() throws {
         let copy = try ThemesCopy()
-        let manager = ThemeManager(configuration: copy.configuration)
-        let applicator = Applicator(manager: manager)
+        let manager = ThemeManager.development(configuration: copy.configuration)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         manager.activate(themeID: "com.livery.dark")
         #expect(manager.theme("com.livery.dark")?.origin == .folder)
         let title = Label()
@@ -231,8 +233,8 @@ import Testing
 
     @Test func aReloadThatBreaksTheThemeInUseKeepsTheLastGoodOne() throws {
         let copy = try ThemesCopy()
-        let manager = ThemeManager(configuration: copy.configuration)
-        let applicator = Applicator(manager: manager)
+        let manager = ThemeManager.development(configuration: copy.configuration)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         manager.activate(themeID: "com.livery.dark")
         let title = Label()
         applicator.style(title, as: "label_title")

@@ -4,6 +4,8 @@ import LiveryModel
 import LiveryXML
 import Testing
 @testable import Livery
+import LiveryHeadless
+import LiveryDevelopment
 
 /// Loading off the main actor while the main actor applies: what ThreadSanitizer checks
 /// (`Scripts/sanitizers.sh`). Background tasks read theme folders (each with its own loader, as
@@ -23,10 +25,10 @@ import Testing
     }
 
     @Test func loadingInTheBackgroundWhileTheMainActorApplies() async throws {
-        let manager = ThemeManager(configuration: LiveryConfiguration(
+        let manager = ThemeManager.development(configuration: LiveryConfiguration(
             defaultThemeID: "com.livery.light", searchPaths: [themesFolder],
             schemaFiles: [themesFolder + "/Base.theme/Components.xml"]))
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         var components: [View] = []
         for index in 0..<200 {
             let component: View = index % 2 == 0 ? Label() : Button()

@@ -2,6 +2,7 @@ import Foundation
 import LiveryModel
 import Testing
 @testable import Livery
+import LiveryHeadless
 
 /// Themes prepared ahead on other threads (`Applicator.preload`): they apply exactly what
 /// themes prepared as components are styled apply, decode nothing on the main actor afterwards,

@@ -3,6 +3,8 @@ import LiveryModel
 import LiveryXML
 import Testing
 @testable import Livery
+import LiveryHeadless
+import LiveryDevelopment
 
 /// The sample themes, loaded from their folders, applied to headless components and switched
 /// live: every property must equal what `dump` says for the theme, traits and scale at hand,
@@ -12,7 +14,7 @@ import Testing
     static let themeIDs = ["com.livery.base", "com.livery.light", "com.livery.dark", "com.livery.highcontrast"]
 
     func makeManager() -> ThemeManager {
-        ThemeManager(configuration: LiveryConfiguration(
+        ThemeManager.development(configuration: LiveryConfiguration(
             defaultThemeID: "com.livery.light", searchPaths: [themesFolder],
             schemaFiles: [themesFolder + "/Base.theme/Components.xml"]))
     }
@@ -65,7 +67,7 @@ import Testing
 
     @Test func liveSwitchingMatchesTheDumpForEveryThemeTraitSetAndScale() {
         let manager = makeManager()
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.register(chatBubbleBinding())
         switchEverywhere(manager, applicator)
     }
@@ -74,7 +76,7 @@ import Testing
     /// between them (`Applicator.preload`).
     @Test func preloadedThemesMatchTheDumpToo() async {
         let manager = makeManager()
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.register(chatBubbleBinding())
         applicator.preparedThemeLimit = 1_000
         for traits in traitSets(manager) {
@@ -131,7 +133,7 @@ import Testing
 
     @Test func switchingLightToDarkTouchesOnlyWhatDiffers() {
         let manager = makeManager()
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.register(chatBubbleBinding())
         let title = Label()
         let background = View()
@@ -153,7 +155,7 @@ import Testing
 
     @Test func customComponentInheritsViewOperationsFromTheSchema() {
         let manager = makeManager()
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.register(chatBubbleBinding())  // no `extends`: Components.xml says uiview
         #expect(applicator.boundOperations(of: "chatbubble").contains("backgroundColor"))
         #expect(applicator.unboundOperations(in: manager.schema).isEmpty)
@@ -168,7 +170,7 @@ import Testing
 
     @Test func imagesComeFromTheFolderAndCachedOnesAreShared() throws {
         let manager = makeManager()
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         manager.setScale(2)
         let avatars = [ImageView(), ImageView()]
         let bubbles = [ImageView(), ImageView()]
@@ -219,11 +221,11 @@ import Testing
         </livery-configuration>
         """.write(toFile: folder + "/Livery.xml", atomically: true, encoding: .utf8)
 
-        let manager = ThemeManager(configurationFile: folder + "/Livery.xml")
+        let manager = ThemeManager.development(configurationFile: folder + "/Livery.xml")
         #expect(manager.configuration.themeExtensions == ["theme", "purchasedTheme"])
         #expect(manager.themes.count == 5)
         #expect(manager.currentThemeID == "com.shop.neon")
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         let title = Label()
         applicator.style(title, as: "label_title")
         #expect(title.textColor == Color(red: 1, green: 0, blue: 1))
@@ -231,7 +233,7 @@ import Testing
     }
 
     @Test func brokenConfigurationIsReportedNotFatal() {
-        let missing = ThemeManager(configurationFile: "/nonexistent/Livery.xml")
+        let missing = ThemeManager.development(configurationFile: "/nonexistent/Livery.xml")
         #expect(missing.themes.isEmpty)
         #expect(missing.diagnostics.reported.map(\.code) == [.runtimeConfiguration])
 

@@ -1,6 +1,7 @@
 import LiveryModel
 import Testing
 @testable import Livery
+import LiveryHeadless
 
 @MainActor
 @Suite struct ScopeTests {

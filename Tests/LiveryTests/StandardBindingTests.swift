@@ -3,6 +3,7 @@ import LiveryModel
 import LiveryXML
 import Testing
 @testable import Livery
+import LiveryHeadless
 
 /// Every operation of the standard schema, for every state it allows, with values generated
 /// from the schema itself (so an operation added to the schema without a setter fails here).

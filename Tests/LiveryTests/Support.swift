@@ -1,6 +1,7 @@
 import Foundation
 import LiveryModel
 @testable import Livery
+import LiveryHeadless
 
 // Themes built by hand, so these tests do not depend on the XML front end.
 
@@ -35,7 +36,7 @@ func makeApplicator(_ themes: LoadedTheme..., activate: String? = nil) -> (Theme
     let manager = ThemeManager()
     for theme in themes { manager.add(theme) }
     if let activate { manager.activate(themeID: activate) }
-    return (manager, Applicator(manager: manager))
+    return (manager, Applicator(manager: manager, bindings: StandardBindings.register(in:)))
 }
 
 /// A custom component whose setters count their calls, shared with the test through `Counter`

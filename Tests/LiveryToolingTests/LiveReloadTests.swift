@@ -2,6 +2,8 @@ import Foundation
 import Livery
 import LiveryModel
 import Testing
+import LiveryHeadless
+import LiveryDevelopment
 
 /// Live reload in the runtime: a save re-applies; a save with errors keeps the last good theme
 /// on screen and reports the findings.
@@ -21,8 +23,8 @@ import Testing
 
     init() throws {
         scratch = try Scratch(["App.theme/Info.xml": Scratch.info("app"), "App.theme/Chat.xml": Self.chat("#FF0000")])
-        manager = ThemeManager(configuration: LiveryConfiguration(defaultThemeID: "app", searchPaths: [scratch.path]))
-        applicator = Applicator(manager: manager)
+        manager = ThemeManager.development(configuration: LiveryConfiguration(defaultThemeID: "app", searchPaths: [scratch.path]))
+        applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.style(label, as: "label_title")
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Livery
 import LiveryBinary
+import LiveryDevelopment
+import LiveryHeadless
 import LiveryModel
 import LiveryXML
 
@@ -35,7 +37,7 @@ public final class RuntimeScenario {
         }
         compiled = try CompiledTheme(bytes: ThemeWriter.encode(CompiledThemeContents(theme: variants)))
         lookupOrder = (0..<instances).map { ThemeGenerator.identifier(($0 &* 7_919) % instances) }
-        manager = ThemeManager(configuration: LiveryConfiguration(searchPaths: [folder]))
+        manager = ThemeManager.development(configuration: LiveryConfiguration(searchPaths: [folder]))
         for id in [themeA.id, themeB.id, child.id] where manager.theme(id) == nil {
             throw LoaderError.invalid(id, "the runtime could not load it")
         }
@@ -45,7 +47,7 @@ public final class RuntimeScenario {
     /// Makes the components and styles every one: the first application. Returns nanoseconds.
     public func applyFirstTime() -> Double {
         components = Self.makeComponents(instances)
-        applicator = Applicator(manager: manager)
+        applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         // The identifiers are made before timing, as an app's are string literals: made in the
         // loop (`String(format:)`), they added 14 ms to the engine's time.
         let identifiers = (0..<instances).map(ThemeGenerator.identifier)
@@ -60,9 +62,9 @@ public final class RuntimeScenario {
     /// prepared ahead (`Applicator.preload`, untimed, as an app does at launch), on a manager
     /// and components of their own. Returns nanoseconds.
     public func applyAndSwitchPreloaded(folder: String) async -> (apply: Double, firstSwitch: Double) {
-        let manager = ThemeManager(configuration: LiveryConfiguration(searchPaths: [folder]))
+        let manager = ThemeManager.development(configuration: LiveryConfiguration(searchPaths: [folder]))
         manager.activate(themeID: themeA.id)
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         await applicator.preload([themeA.id, themeB.id])
         let components = Self.makeComponents(instances)
         let identifiers = (0..<instances).map(ThemeGenerator.identifier)

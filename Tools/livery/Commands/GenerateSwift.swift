@@ -38,36 +38,18 @@ struct GenerateSwift: ParsableCommand {
     }
 
     func run() throws {
-        let workspace = themes.workspace()
-        let diagnostics = workspace.validate(paths: paths)
-        DiagnosticPrinter(format: format).print(diagnostics)
-        if diagnostics.hasErrors { throw ExitCode.failure }
-        let folders = paths.flatMap { workspace.isThemeFolder($0) ? [$0] : workspace.themeFolders(in: $0) }
-        var names = ThemeNames()
-        var ids: [String] = []
-        for folder in folders {
-            let result = workspace.names(ofThemeAt: folder)
-            guard let found = result.value else {
-                DiagnosticPrinter(format: format).print(result.diagnostics)
-                throw ExitCode.failure
-            }
-            names.instances.merge(found.instances) { first, _ in first }
-            names.classes.formUnion(found.classes)
-            names.constants.merge(found.constants) { first, _ in first }
-            if let id = workspace.chain(ofThemeAt: folder).value?.last?.info.id { ids.append(id) }
-        }
         let generator = SwiftIdentifiers(accessLevel: accessLevel == .public ? .public : .internal,
                                          stringExtension: !noStringExtension)
-        let source = generator.generate(names, themes: ids)
-        if FileManager.default.contents(atPath: output).map({ String(decoding: $0, as: UTF8.self) }) != source {
-            do {
-                try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try source.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                writeError("\(output): error: cannot write the file: \(error.localizedDescription)\n")
-                throw ExitCode.failure
-            }
+        let result = generator.generate(themesAt: paths, workspace: themes.workspace())
+        DiagnosticPrinter(format: format).print(result.diagnostics)
+        guard let generated = result.value else { throw ExitCode.failure }
+        do {
+            try generated.write(to: output)
+        } catch {
+            writeError("\(output): error: cannot write the file: \(error.localizedDescription)\n")
+            throw ExitCode.failure
         }
+        let (names, ids) = (generated.names, generated.themes)
         if format == .text {
             print("wrote \(output): \(names.instances.count) identifiers, \(names.classes.count) classes, \(names.constants.count) constants from \(ids.count) theme\(ids.count == 1 ? "" : "s")")
         }

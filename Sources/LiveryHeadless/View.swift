@@ -1,3 +1,4 @@
+import Livery
 import LiveryModel
 
 /// Headless reference components: plain Swift objects with the properties the standard schema

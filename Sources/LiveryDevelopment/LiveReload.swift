@@ -1,4 +1,5 @@
 import Foundation
+import Livery
 import LiveryModel
 import LiveryXML
 
@@ -8,6 +9,7 @@ import LiveryXML
 /// the manager's `DiagnosticHook`; the next good save applies.
 ///
 /// ```swift
+/// let manager = ThemeManager.development(configurationFile: "Livery.xml")
 /// let reload = LiveReload(manager: manager)
 /// reload.start()          // debug builds only, typically
 /// ```

@@ -1,3 +1,4 @@
+import Livery
 import LiveryModel
 
 /// Bindings of the headless reference components to the whole standard schema. Closures

@@ -1,4 +1,5 @@
 import Foundation
+import Livery
 import LiveryModel
 import LiveryXML
 
@@ -60,36 +61,5 @@ public final class FolderThemeLoader: ThemeLoader, @unchecked Sendable {
             return LoadResult(value: LoadedTheme(variants: value, assets: FolderAssetSource(roots: roots), origin: .folder),
                               diagnostics: variants.diagnostics)
         }
-    }
-}
-
-extension ThemeManager {
-    /// A manager for the themes a configuration names: compiled files through the mapped
-    /// reader when they are up to date, folders through the XML front end otherwise; the
-    /// standard schema plus the configured schema files.
-    public convenience init(configuration: LiveryConfiguration, traits: TraitSet = .none, scale: Int = 1,
-                            diagnostics: DiagnosticHook = DiagnosticHook()) {
-        var schema = StandardSchema.schema
-        var findings: [Diagnostic] = []
-        for file in configuration.schemaFiles {
-            let loaded = SchemaFile.load(path: file)
-            findings += loaded.diagnostics
-            if let extra = loaded.value { schema.merge(extra) }
-        }
-        for finding in findings { diagnostics.report(finding, key: "schema|\(finding)") }
-        self.init(configuration: configuration,
-                  folderLoader: FolderThemeLoader(themeExtensions: configuration.themeExtensions),
-                  compiledLoader: CompiledFileThemeLoader(themeExtensions: configuration.themeExtensions),
-                  schema: schema, traits: traits, scale: scale, diagnostics: diagnostics)
-    }
-
-    /// A manager configured by a configuration file (see `LiveryConfiguration`). A missing or
-    /// broken file is reported and leaves a manager without themes, never a crash.
-    public convenience init(configurationFile path: String, traits: TraitSet = .none, scale: Int = 1,
-                            diagnostics: DiagnosticHook = DiagnosticHook()) {
-        let loaded = LiveryConfiguration.load(path: path)
-        for finding in loaded.diagnostics { diagnostics.report(finding, key: "configuration|\(finding)") }
-        self.init(configuration: loaded.value ?? LiveryConfiguration(), traits: traits, scale: scale,
-                  diagnostics: diagnostics)
     }
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds Examples/ReleaseApp (an app that links the `Livery` product alone) in release and fails
+# if its binary holds anything of the development path: the XML front end (LiveryXML, libxml2's
+# xml* functions, a libxml2 dependency of its own), the compiler (LiveryCompiler) or swift-crypto
+# (BoringSSL). Foundation's XMLParser, which reads the configuration file, lives in
+# libFoundationXML and is allowed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+package=Examples/ReleaseApp
+swift build -c release --package-path "$package" --product ReleaseApp
+binary="$(swift build -c release --package-path "$package" --show-bin-path)/ReleaseApp"
+
+# Swift symbols carry their module's name with its length (9LiveryXML); C symbols are plain.
+forbidden='9LiveryXML|14LiveryCompiler|CCryptoBoringSSL|(^|[ _])xml[A-Z][A-Za-z]+|(^|[ _])(SHA256_Init|EVP_[A-Za-z]+)$'
+found="$(nm "$binary" | grep -E "$forbidden" || true)"
+needed="$(readelf -d "$binary" | grep NEEDED | grep -Ei 'libxml2|libcrypto|libssl' || true)"
+if [[ -n "$found" || -n "$needed" ]]; then
+    echo "release app check FAILED: $binary links what only development builds need:" >&2
+    [[ -n "$found" ]] && echo "$found" | head -20 >&2 && echo "($(echo "$found" | wc -l) symbols)" >&2
+    [[ -n "$needed" ]] && echo "$needed" >&2
+    exit 1
+fi
+echo "release app check ok: $(nm "$binary" | wc -l) symbols, none of LiveryXML, libxml2, LiveryCompiler or BoringSSL"
