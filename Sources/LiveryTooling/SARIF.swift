@@ -17,7 +17,7 @@ public enum SARIF {
     ///     the current folder by default.
     ///   - descriptions: a sentence per code for the rules' `fullDescription`.
     public static func log(_ diagnostics: [Diagnostic], toolVersion: String, root: String = FileManager.default.currentDirectoryPath,
-                           descriptions: [DiagnosticCode: String] = [:], lines: SourceLines = SourceLines(),
+                           descriptions: [DiagnosticCode: String] = RuleDescriptions.all, lines: SourceLines = SourceLines(),
                            documentationURL: String = ProcessInfo.processInfo.environment["LIVERY_DOCS_URL"] ?? documentationURL) -> JSONValue {
         let codes = Array(Set(diagnostics.map(\.code))).sorted()
         let rules = codes.map { code in

@@ -49,35 +49,11 @@ import Testing
         }
     }
 
-    /// A scratch folder with Themes/ copied in, and a shell that finds `livery` there.
-    final class Scratch {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livery-readme-\(UUID().uuidString)").path
-        init() throws {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: Livery.root + "/Themes", toPath: path + "/Themes")
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-
-        func run(_ script: String) throws -> LiveryRun {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-euo", "pipefail", "-c", script]
-            process.currentDirectoryURL = URL(fileURLWithPath: path)
-            var environment = ProcessInfo.processInfo.environment
-            environment["LIVERY"] = Livery.executable.path
-            environment["PATH"] = Livery.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            environment["NO_COLOR"] = "1"
-            process.environment = environment
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return LiveryRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                             stderr: String(decoding: stderr, as: UTF8.self))
-        }
+    /// Runs one line in bash, in a copy of Themes/'s folder, finding `livery` on PATH and as $LIVERY.
+    static func shell(_ script: String, in copy: ThemesCopy) throws -> LiveryRun {
+        let path = Livery.executable.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try Livery.run(URL(fileURLWithPath: "/bin/bash"), ["-euo", "pipefail", "-c", script], in: copy.path,
+                              environment: ["LIVERY": Livery.executable.path, "PATH": path])
     }
 
     @Test func theReadmeShowsCommandsToCheck() {
@@ -86,47 +62,47 @@ import Testing
     }
 
     @Test func everyShellCommandRuns() throws {
-        let scratch = try Scratch()
+        let scratch = try ThemesCopy()
         // in order, in one folder: later lines use what earlier ones made
         for command in Self.shellCommands where !Self.isSkipped(command) {
-            let run = try scratch.run(command)
+            let run = try Self.shell(command, in: scratch)
             #expect(run.status == 0, "README command failed: \(command)\n\(run.stderr)")
         }
     }
 
     @Test func everyTableCommandRunsOrMatchesItsHelp() throws {
-        let scratch = try Scratch()
+        let scratch = try ThemesCopy()
         try FileManager.default.createDirectory(atPath: scratch.path + "/out", withIntermediateDirectories: true)
         for command in Self.tableCommands where !Self.isSkipped(command) {
             let isSynopsis = command.contains("...") || command.range(of: #"\b[A-Z]{3,}\b"#, options: .regularExpression) != nil
             if isSynopsis {
                 let words = command.split(separator: " ")
-                let help = try scratch.run("livery \(words[1]) --help")
+                let help = try Self.shell("livery \(words[1]) --help", in: scratch)
                 #expect(help.status == 0, "no subcommand: \(command)")
                 for option in command.matches(of: /--[a-z-]+/) {
                     #expect(help.stdout.contains(String(option.0)), "'\(command)': --help lists no \(option.0)")
                 }
                 for values in command.matches(of: /--format ([a-z|]+)/) {
                     for value in values.1.split(separator: "|") {
-                        let run = try scratch.run("livery \(words[1]) --help | grep -q -- '\(value)'")
+                        let run = try Self.shell("livery \(words[1]) --help | grep -q -- '\(value)'", in: scratch)
                         #expect(run.status == 0, "'\(command)': --format \(value) not in --help")
                     }
                 }
             } else {
                 let runnable = command.replacingOccurrences(of: #"\s*\[[^\]]*\]"#, with: "", options: .regularExpression)
-                let run = try scratch.run(runnable)
+                let run = try Self.shell(runnable, in: scratch)
                 #expect(run.status == 0, "README command failed: \(runnable)\n\(run.stderr)")
             }
         }
     }
 
     @Test func shownOutputMatches() throws {
-        let scratch = try Scratch()
+        let scratch = try ThemesCopy()
         let lines = Self.readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var checked = 0
         for (index, line) in lines.enumerated() where line.hasPrefix("== livery ") && index + 1 < lines.count {
             let command = String(line.dropFirst(3))
-            let run = try scratch.run(command)
+            let run = try Self.shell(command, in: scratch)
             #expect(run.status == 0, "\(command): \(run.stderr)")
             let first = run.stdout.split(separator: "\n").first.map { $0.split(separator: " ").joined(separator: " ") }
             #expect(first == lines[index + 1].split(separator: " ").joined(separator: " "), "\(command) prints \(first ?? "nothing")")

@@ -3,28 +3,8 @@ import Testing
 
 /// Issue 16's reporting options, end to end through the built binary, on copies of the samples.
 @Suite struct ReportingTests {
-    /// A copy of Themes/ in a temporary folder (removed afterwards), with edits applied.
-    final class Copy {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livery-report-\(UUID().uuidString)").path
-        init() throws {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: Livery.root + "/Themes", toPath: path + "/Themes")
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-        func edit(_ file: String, _ old: String, _ new: String) throws {
-            let url = URL(fileURLWithPath: path + "/" + file)
-            let text = try String(contentsOf: url, encoding: .utf8)
-            let range = try #require(text.range(of: old), "'\(old)' is not in \(file)")
-            try text.replacingCharacters(in: range, with: new).write(to: url, atomically: true, encoding: .utf8)
-        }
-        func write(_ file: String, _ text: String) throws {
-            try text.write(toFile: path + "/" + file, atomically: true, encoding: .utf8)
-        }
-        func read(_ file: String) throws -> String { try String(contentsOfFile: path + "/" + file, encoding: .utf8) }
-    }
-
     /// A typo that drops a class: a warning (and, since the class is then unused, a second one).
-    static func misspellClass(_ copy: Copy) throws {
+    static func misspellClass(_ copy: ThemesCopy) throws {
         try copy.edit("Themes/Base.theme/Chat.xml", "<uilabel id=\"label_timestamp\" class=", "<uilabel id=\"label_timestamp\" clas=")
     }
 
@@ -35,7 +15,7 @@ import Testing
     }
 
     @Test func strictFailsOnWarnings() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         try Self.misspellClass(copy)
         let lenient = try Livery.run(["validate", "Themes"], in: copy.path)
         #expect(lenient.status == 0, "\(lenient.stderr)")
@@ -52,7 +32,7 @@ import Testing
     }
 
     @Test func theSeverityConfigurationBesideTheThemesApplies() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         try Self.misspellClass(copy)
         try copy.write("Themes/.livery-diagnostics", "# team policy\nattribute-unknown: error\nclass-unused: off\n")
         let run = try Livery.run(["validate", "Themes"], in: copy.path)
@@ -67,7 +47,7 @@ import Testing
     }
 
     @Test func aBaselineHidesKnownFindingsEvenWhenLinesMove() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         try Self.misspellClass(copy)
         let write = try Livery.run(["validate", "Themes", "--write-baseline", "baseline.json"], in: copy.path)
         #expect(write.status == 0, "\(write.stderr)")
@@ -87,7 +67,7 @@ import Testing
     }
 
     @Test func outputWritesTheReportToAFile() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         try Self.misspellClass(copy)
         let run = try Livery.run(["validate", "Themes", "--format", "json", "--output", "report.json"], in: copy.path)
         #expect(run.status == 0)
@@ -98,7 +78,7 @@ import Testing
     }
 
     @Test func buildPrintsOneJSONDocumentAndEachErrorOnce() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>header_art</image>")
         let run = try Livery.run(["build", "Themes", "-o", "out", "--format", "json"], in: copy.path)
         #expect(run.status == 1)
@@ -109,7 +89,7 @@ import Testing
     }
 
     @Test func sarifHasRelativeURIsRulesFingerprintsAndFixes() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>nav_backgrund</image>")
         func result() throws -> [String: Any] {
             let run = try Livery.run(["validate", "Themes", "--format", "sarif"], in: copy.path)
@@ -139,7 +119,7 @@ import Testing
     }
 
     @Test func watchSeesAParentFixedAfterAFailedRun() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>header_art</image>")
         let out = copy.path + "/watch.out"
         FileManager.default.createFile(atPath: out, contents: nil)
@@ -163,7 +143,7 @@ import Testing
     }
 
     @Test func previewOfAThemeWithErrorsListsThemAndRendersTheRest() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>header_art</image>")
         let run = try Livery.run(["preview", "Themes/Base.theme", "-o", "preview.html"], in: copy.path)
         #expect(run.status == 1, "errors still fail the command")
@@ -192,21 +172,10 @@ import Testing
     }
 
     @Test func thePreCommitHookRefusesAStagedWarning() throws {
-        let copy = try Copy()
+        let copy = try ThemesCopy()
         func shell(_ command: String) throws -> Int32 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", command]
-            process.currentDirectoryURL = URL(fileURLWithPath: copy.path)
-            var environment = ProcessInfo.processInfo.environment
-            environment["LIVERY"] = Livery.executable.path
-            environment["NO_COLOR"] = "1"
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
+            try Livery.run(URL(fileURLWithPath: "/bin/bash"), ["-c", command], in: copy.path,
+                           environment: ["LIVERY": Livery.executable.path]).status
         }
         let hook = Livery.root + "/Scripts/pre-commit"
         #expect(try shell("git init -q . && git add Themes && git -c user.name=t -c user.email=t@t commit -qm themes") == 0)

@@ -231,4 +231,25 @@ import Testing
         quiet.finish()
         #expect(off.text.isEmpty)
     }
+
+    @Test func everyCodeLiveryReportsHasARuleDescription() {
+        let compilerAndTools: [DiagnosticCode] = [
+            "compile-unreadable", "compile-unencodable", "compile-write-failed", "compiled-invalid", "config-invalid", "pack-failed",
+        ]
+        for code in DiagnosticCode.frontEndCodes + compilerAndTools {
+            #expect(RuleDescriptions.all[code] != nil, "no SARIF fullDescription for \(code)")
+        }
+    }
+
+    /// `frontEndCodes` (what a severity configuration may name) lists every code declared beside it.
+    @Test func theFrontEndCodeListIsComplete() throws {
+        var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(3)
+        let source = try String(contentsOfFile: components.joined(separator: "/") + "/Sources/LiveryXML/API/DiagnosticCodes.swift", encoding: .utf8)
+        let declared = source.split(separator: "\n").filter { $0.contains(": DiagnosticCode = \"") }
+            .map { DiagnosticCode(rawValue: String($0.split(separator: "\"")[1])) }
+        #expect(declared.count > 50)
+        #expect(Set(declared) == Set(DiagnosticCode.frontEndCodes))
+        #expect(declared.count == DiagnosticCode.frontEndCodes.count)
+    }
 }
