@@ -38,4 +38,7 @@ if [[ "${LIVERY_SKIP_BENCHMARKS:-}" != "1" ]]; then
   fi
 fi
 
+# The README's first command, as a designer runs it (issue 16: the README test runs the others).
+bash Scripts/build-themes.sh >/dev/null
+
 swift test

@@ -28,26 +28,73 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var code: DiagnosticCode
     public var message: String
     public var location: SourceLocation?
+    /// Further places and context for the same cause (where a mismatched tag opened, the trait
+    /// sets and themes a finding applies to), so one cause stays one finding.
+    public var notes: [Note]
+    /// A replacement that fixes the finding where one is certain enough to offer (a did-you-mean):
+    /// editors and SARIF consumers can apply it.
+    public var fix: Fix?
 
-    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at location: SourceLocation?) {
+    /// A remark attached to a finding, with its own location (swift-format's `Finding.Note`).
+    public struct Note: Hashable, Sendable, CustomStringConvertible {
+        public var message: String
+        public var location: SourceLocation?
+
+        public init(_ message: String, at location: SourceLocation? = nil) {
+            self.message = message
+            self.location = location
+        }
+
+        /// `path:line:column: note: message`, the form compilers print under a finding.
+        public var description: String {
+            (location.map { "\($0): " } ?? "") + "note: " + message
+        }
+    }
+
+    /// Replace the text `replaced` at the finding's location with `replacement`.
+    public struct Fix: Hashable, Sendable {
+        public var replaced: String
+        public var replacement: String
+
+        public init(replacing replaced: String, with replacement: String) {
+            self.replaced = replaced
+            self.replacement = replacement
+        }
+    }
+
+    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
+                notes: [Note] = [], fix: Fix? = nil) {
         self.severity = severity
         self.code = code
         self.message = message
         self.location = location
+        self.notes = notes
+        self.fix = fix
     }
 
-    public static func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?) -> Diagnostic {
-        Diagnostic(.error, code, message, at: location)
+    public static func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
+                             notes: [Note] = [], fix: Fix? = nil) -> Diagnostic {
+        Diagnostic(.error, code, message, at: location, notes: notes, fix: fix)
     }
 
-    public static func warning(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?) -> Diagnostic {
-        Diagnostic(.warning, code, message, at: location)
+    public static func warning(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
+                               notes: [Note] = [], fix: Fix? = nil) -> Diagnostic {
+        Diagnostic(.warning, code, message, at: location, notes: notes, fix: fix)
     }
 
     /// The one-line form compilers use: `path:line:column: error: message [code]`.
     public var description: String {
         let prefix = location.map { "\($0): " } ?? ""
         return "\(prefix)\(severity.rawValue): \(message) [\(code)]"
+    }
+}
+
+extension Diagnostic {
+    /// The finding alone: what tells two findings of one cause apart from two causes.
+    public var withoutNotes: Diagnostic {
+        var finding = self
+        finding.notes = []
+        return finding
     }
 }
 
@@ -68,4 +115,21 @@ extension Diagnostic: Comparable {
 
 extension Array where Element == Diagnostic {
     public var hasErrors: Bool { contains { $0.severity == .error } }
+
+    /// One finding per cause: findings equal but for their notes become one, carrying every
+    /// distinct note of the group in first-seen order; the result is sorted by place.
+    public func mergingNotes() -> [Diagnostic] {
+        var order: [Diagnostic] = []
+        var index: [Diagnostic: Int] = [:]
+        for diagnostic in self {
+            let key = diagnostic.withoutNotes
+            if let at = index[key] {
+                for note in diagnostic.notes where !order[at].notes.contains(note) { order[at].notes.append(note) }
+            } else {
+                index[key] = order.count
+                order.append(diagnostic)
+            }
+        }
+        return order.sorted()
+    }
 }

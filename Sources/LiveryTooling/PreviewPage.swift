@@ -11,6 +11,8 @@ public struct PreviewSide {
     public var scale: Int
     /// The bytes of an asset file, or nil when it cannot be read.
     public var readAsset: (AssetVariant) -> [UInt8]?
+    /// Errors and warnings of a theme previewed as far as it resolves, listed at the top.
+    public var findings: [Diagnostic] = []
 
     public init(title: String, theme: ResolvedTheme, constants: [ResolvedConstant], scale: Int = 1,
                 readAsset: @escaping (AssetVariant) -> [UInt8]?) {
@@ -22,11 +24,16 @@ public struct PreviewSide {
     }
 
     /// A theme folder through a workspace: resolved, its constants, assets read from its chain's folders.
-    public static func load(themeAt path: String, traits: TraitSet, scale: Int, workspace: ThemeWorkspace) -> Checked<PreviewSide> {
-        let resolved = workspace.resolve(themeAt: path, traits: traits)
+    /// With `keepingWhatResolves`, a theme with errors gives a side too: what resolves, with its
+    /// findings.
+    public static func load(themeAt path: String, traits: TraitSet, scale: Int, workspace: ThemeWorkspace,
+                            keepingWhatResolves: Bool = false) -> Checked<PreviewSide> {
+        let resolved = workspace.resolve(themeAt: path, traits: traits, keepingWhatResolves: keepingWhatResolves)
         guard let theme = resolved.value else { return Checked(value: nil, diagnostics: resolved.diagnostics) }
-        let constants = workspace.constants(ofThemeAt: path, traits: traits)
-        let folders = Dictionary((workspace.chain(ofThemeAt: path).value ?? []).map { ($0.info.id, $0.path) }, uniquingKeysWith: { $1 })
+        let constants = workspace.constants(ofThemeAt: path, traits: traits, keepingWhatResolves: keepingWhatResolves)
+        let folders = Dictionary(workspace.ancestorFolders(ofThemeAt: path).compactMap { folder in
+            workspace.chain(ofThemeAt: folder).value?.last.map { ($0.info.id, $0.path) }
+        }, uniquingKeysWith: { $1 })
         let side = PreviewSide(title: "\(theme.info.name) (\(theme.info.id) \(theme.info.version))", theme: theme,
                                constants: constants.value ?? [], scale: scale) { variant in
             guard let folder = folders[variant.themeID],
@@ -34,7 +41,9 @@ public struct PreviewSide {
             else { return nil }
             return [UInt8](data)
         }
-        return Checked(value: side, diagnostics: resolved.diagnostics)
+        var withFindings = side
+        withFindings.findings = resolved.diagnostics
+        return Checked(value: withFindings, diagnostics: resolved.diagnostics)
     }
 }
 
@@ -56,6 +65,7 @@ public enum PreviewPage {
             html += "<div class=\"side-title\"><b>\(escape(side.title))</b> · \(escape(traits)) · @\(side.scale)x</div>"
         }
         html += "</header>\n"
+        html += findingsSection(sides)
 
         // summary of differences
         let ids = orderedUnion(sides.map { $0.theme.instances.map(\.id) })

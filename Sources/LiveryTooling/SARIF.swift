@@ -1,39 +1,62 @@
+import Foundation
 import LiveryModel
 
 /// Diagnostics as a SARIF 2.1.0 log, the format CI systems (GitHub code scanning, GitLab, Azure
-/// DevOps) read to annotate the lines of theme files in a pull request.
+/// DevOps) read to annotate the lines of theme files in a pull request. One log per run; a test
+/// validates it against the official schema (Tests/Fixtures/SARIF/sarif-schema-2.1.0.json).
 public enum SARIF {
     public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+    /// The page every rule's `helpUri` points into (an anchor per code). Override with the
+    /// environment variable `LIVERY_DOCS_URL` where the docs live elsewhere (a fork, a mirror).
+    public static let documentationURL = "https://github.com/livery-themes/livery/blob/main/docs/Diagnostics.md"
+    /// The name of the partial fingerprint results carry (see `Fingerprint`).
+    public static let fingerprintName = "liveryFinding/v1"
 
-    public static func log(_ diagnostics: [Diagnostic], toolVersion: String = "1.0.0") -> JSONValue {
+    /// - Parameters:
+    ///   - root: the folder relative paths are relative to (`%SRCROOT%`), as an absolute path;
+    ///     the current folder by default.
+    ///   - descriptions: a sentence per code for the rules' `fullDescription`.
+    public static func log(_ diagnostics: [Diagnostic], toolVersion: String, root: String = FileManager.default.currentDirectoryPath,
+                           descriptions: [DiagnosticCode: String] = RuleDescriptions.all, lines: SourceLines = SourceLines(),
+                           documentationURL: String = ProcessInfo.processInfo.environment["LIVERY_DOCS_URL"] ?? documentationURL) -> JSONValue {
         let codes = Array(Set(diagnostics.map(\.code))).sorted()
         let rules = codes.map { code in
             JSONValue.object([
                 ("id", .string(code.rawValue)),
-                ("shortDescription", .object([("text", .string("Livery diagnostic \(code.rawValue) (see docs/Diagnostics.md)"))])),
+                ("shortDescription", .object([("text", .string("Livery \(code.rawValue)"))])),
+                ("fullDescription", .object([("text", .string(descriptions[code] ?? "See docs/Diagnostics.md, \(code.rawValue)."))])),
+                ("helpUri", .string(documentationURL + "#" + code.rawValue)),
             ])
         }
         let results = diagnostics.map { diagnostic -> JSONValue in
+            var text = diagnostic.message
+            for note in diagnostic.notes where note.location == nil { text += " (note: \(note.message))" }
             var members: [(String, JSONValue)] = [
                 ("ruleId", .string(diagnostic.code.rawValue)),
                 ("ruleIndex", .integer(Int64(codes.firstIndex(of: diagnostic.code) ?? 0))),
                 ("level", .string(diagnostic.severity == .error ? "error" : "warning")),
-                ("message", .object([("text", .string(diagnostic.message))])),
+                ("message", .object([("text", .string(text))])),
             ]
             if let location = diagnostic.location {
-                var physical: [(String, JSONValue)] = [("artifactLocation", .object([
-                    ("uri", .string(uri(location.file))),
-                    ("uriBaseId", .string("%SRCROOT%")),
-                ]))]
-                if let line = location.line {
-                    var region: [(String, JSONValue)] = [("startLine", .integer(Int64(line)))]
-                    if let column = location.column { region.append(("startColumn", .integer(Int64(column)))) }
-                    physical.append(("region", .object(region)))
-                }
-                members.append(("locations", .array([.object([("physicalLocation", .object(physical))])])))
+                members.append(("locations", .array([.object([("physicalLocation", physical(location))])])))
+            }
+            let related = diagnostic.notes.compactMap { note in note.location.map { (note.message, $0) } }
+            if !related.isEmpty {
+                members.append(("relatedLocations", .array(related.enumerated().map { index, item in
+                    .object([("id", .integer(Int64(index))), ("physicalLocation", physical(item.1)),
+                             ("message", .object([("text", .string(item.0))]))])
+                })))
+            }
+            members.append(("partialFingerprints", .object([(fingerprintName, .string(Fingerprint.of(diagnostic, lines: lines)))])))
+            if let fix = diagnostic.fix, let location = diagnostic.location, let change = replacement(fix, at: location, lines: lines) {
+                members.append(("fixes", .array([.object([
+                    ("description", .object([("text", .string("Replace '\(fix.replaced)' with '\(fix.replacement)'"))])),
+                    ("artifactChanges", .array([.object([("artifactLocation", artifact(location.file)), ("replacements", .array([change]))])])),
+                ])])))
             }
             return .object(members)
         }
+        let base = URL(fileURLWithPath: root, isDirectory: true).absoluteString
         return .object([
             ("$schema", .string(schema)),
             ("version", .string("2.1.0")),
@@ -41,11 +64,53 @@ public enum SARIF {
                 ("tool", .object([("driver", .object([
                     ("name", .string("livery")),
                     ("version", .string(toolVersion)),
+                    ("informationUri", .string(documentationURL)),
                     ("rules", .array(rules)),
                 ]))])),
+                ("originalUriBaseIds", .object([("%SRCROOT%", .object([("uri", .string(base.hasSuffix("/") ? base : base + "/"))]))])),
                 ("results", .array(results)),
             ])])),
         ])
+    }
+
+    /// A relative path as a URI relative to `%SRCROOT%`; an absolute one as a `file:` URI on its own.
+    static func artifact(_ path: String) -> JSONValue {
+        if path.hasPrefix("/") {
+            return .object([("uri", .string(URL(fileURLWithPath: path).absoluteString))])
+        }
+        return .object([("uri", .string(uri(path))), ("uriBaseId", .string("%SRCROOT%"))])
+    }
+
+    static func physical(_ location: SourceLocation) -> JSONValue {
+        var physical: [(String, JSONValue)] = [("artifactLocation", artifact(location.file))]
+        if let line = location.line {
+            var region: [(String, JSONValue)] = [("startLine", .integer(Int64(line)))]
+            if let column = location.column { region.append(("startColumn", .integer(Int64(column)))) }
+            physical.append(("region", .object(region)))
+        }
+        return .object(physical)
+    }
+
+    /// The replacement of a did-you-mean: the first `replaced` on the finding's line at or after
+    /// its column. No fix is offered when the text is not found there (the file changed).
+    static func replacement(_ fix: Diagnostic.Fix, at location: SourceLocation, lines: SourceLines) -> JSONValue? {
+        guard let line = location.line, let text = lines.line(line, of: location.file), !fix.replaced.isEmpty else { return nil }
+        let characters = Array(text)
+        let target = Array(fix.replaced)
+        let from = max((location.column ?? 1) - 1, 0)
+        guard characters.count >= target.count, from <= characters.count - target.count else { return nil }
+        for start in from...(characters.count - target.count) where Array(characters[start..<(start + target.count)]) == target {
+            // the name must stand alone, not be part of a longer word
+            let before = start == 0 ? " " : characters[start - 1]
+            let after = start + target.count == characters.count ? " " : characters[start + target.count]
+            guard !(before.isLetter || before.isNumber), !(after.isLetter || after.isNumber) else { continue }
+            return .object([
+                ("deletedRegion", .object([("startLine", .integer(Int64(line))), ("startColumn", .integer(Int64(start + 1))),
+                                           ("endColumn", .integer(Int64(start + target.count + 1)))])),
+                ("insertedContent", .object([("text", .string(fix.replacement))])),
+            ])
+        }
+        return nil
     }
 
     /// A relative path as a URI reference: `./` dropped, characters outside the unreserved set

@@ -57,6 +57,18 @@ public final class SourceWatcher: @unchecked Sendable {
         self.snapshot = SourceSnapshot.take(roots)
     }
 
+    /// A changed file as a designer tells it apart from the others: relative to the folder the
+    /// watched root sits in when the root is a theme (`Base.theme/Chat.xml`), relative to the
+    /// root when it is a folder of themes; otherwise as given.
+    public func display(_ file: String) -> String {
+        for root in roots.sorted(by: { $0.count > $1.count }) where file.hasPrefix(root + "/") {
+            let isTheme = (root as NSString).pathExtension.isEmpty == false
+            let base = isTheme ? (root as NSString).deletingLastPathComponent : root
+            return base.isEmpty || base == "." ? file : String(file.dropFirst(base.count + (base.hasSuffix("/") ? 0 : 1)))
+        }
+        return file
+    }
+
     /// Blocks until something under the roots changes; returns the changed files.
     public func waitForChange() -> [String] {
         while true {

@@ -26,12 +26,18 @@ enum Livery {
     }()
 
     static func run(_ arguments: [String], in directory: String = root) throws -> LiveryRun {
+        try run(executable, arguments, in: directory)
+    }
+
+    /// Any program (a shell running README lines, a git hook), with `NO_COLOR` and `extra` set.
+    static func run(_ program: URL, _ arguments: [String], in directory: String, environment extra: [String: String] = [:]) throws -> LiveryRun {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()

@@ -149,7 +149,7 @@ import Testing
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!process.isRunning)
         #expect(process.terminationStatus == 1, "the last run had errors")
-        #expect(output().contains("] changed: Chat.xml\nfailed: 1 theme checked, 1 error, 0 warnings\n"), "\(output())")
+        #expect(output().contains("] changed: A.theme/Chat.xml\nfailed: 1 theme checked, 1 error, 0 warnings\n"), "\(output())")
         let errors = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         #expect(errors.contains("A.theme/Chat.xml:1:") && errors.contains("[value-invalid]"), "\(errors)")
     }

@@ -140,7 +140,7 @@ import Testing
             .error("operation-unknown", "unknown operation 'x'", at: SourceLocation(file: "./My Themes/A.theme/Chat.xml", line: 4, column: 7)),
             .warning("asset-unused", "asset 'old' is never used", at: SourceLocation(file: "A.theme/assets/old.png")),
         ]
-        let text = SARIF.log(diagnostics).rendered()
+        let text = SARIF.log(diagnostics, toolVersion: "9.9.9", root: "/work/themes").rendered()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["version"] as? String == "2.1.0")
         let run = try #require((object["runs"] as? [[String: Any]])?.first)
@@ -156,6 +156,50 @@ import Testing
         #expect((physical["region"] as? [String: Any])?["startColumn"] as? Int == 7)
         let second = ((results[1]["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any]
         #expect(second?["region"] == nil, "a whole-file finding has no region")
+        #expect(driver["version"] as? String == "9.9.9")
+        let bases = run["originalUriBaseIds"] as? [String: [String: String]]
+        #expect(bases?["%SRCROOT%"]?["uri"] == "file:///work/themes/")
+    }
+
+    @Test func absolutePathsAreFileURIsWithoutABase() throws {
+        let log = SARIF.log([.error("value-invalid", "bad", at: SourceLocation(file: "/tmp/A.theme/Chat.xml", line: 1))], toolVersion: "1")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(log.rendered().utf8)) as? [String: Any])
+        let result = try #require(((object["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+        let artifact = ((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: String]
+        #expect(artifact == ["uri": "file:///tmp/A.theme/Chat.xml"])
+    }
+
+    @Test func fingerprintsIgnoreLineNumbersButNotLineText() {
+        let lines = SourceLines { _ in "a\n  <x clas=\"y\"/>\nb\n  <x clas=\"y\"/>\n  <x clas=\"z\"/>" }
+        func finding(line: Int, message: String = "no attribute 'clas' (first at A.xml:2:3)") -> Diagnostic {
+            .warning("attribute-unknown", message, at: SourceLocation(file: "A.xml", line: line, column: 6))
+        }
+        #expect(Fingerprint.of(finding(line: 2), lines: lines) == Fingerprint.of(finding(line: 4), lines: lines))
+        #expect(Fingerprint.of(finding(line: 2), lines: lines) != Fingerprint.of(finding(line: 5), lines: lines))
+        #expect(Fingerprint.of(finding(line: 2), lines: lines)
+            == Fingerprint.of(finding(line: 2, message: "no attribute 'clas' (first at A.xml:9:1)"), lines: lines))
+    }
+
+    @Test func aBaselineAbsorbsOneFindingPerEntry() {
+        let lines = SourceLines { _ in "<x clas=\"y\"/>\n<x clas=\"y\"/>" }
+        let one = Diagnostic.warning("attribute-unknown", "no 'clas'", at: SourceLocation(file: "A.xml", line: 1, column: 4))
+        let two = Diagnostic.warning("attribute-unknown", "no 'clas'", at: SourceLocation(file: "A.xml", line: 2, column: 4))
+        let baseline = Baseline([one], lines: lines)
+        #expect(baseline.filter([one], lines: lines).isEmpty)
+        #expect(baseline.filter([one, two], lines: lines).count == 1, "a second copy of an old mistake is new")
+    }
+
+    @Test func thePolicyTurnsCodesOffAndChangesSeverities() {
+        let (policy, problems) = DiagnosticPolicy.parse("# c\nclass-unused: off\nattribute-unknown: error  # typo\n",
+                                                        path: "P", knownCodes: ["class-unused", "attribute-unknown"])
+        #expect(problems.isEmpty)
+        let applied = policy.apply([
+            .warning("class-unused", "x", at: nil), .warning("attribute-unknown", "y", at: nil), .warning("other", "z", at: nil),
+        ])
+        #expect(applied.map(\.code) == ["attribute-unknown", "other"])
+        #expect(applied.map(\.severity) == [.error, .warning])
+        let (_, bad) = DiagnosticPolicy.parse("class-unused off\n", path: "P", knownCodes: ["class-unused"])
+        #expect(bad.map(\.description) == ["P:1:1: error: 'class-unused off' is not a setting; write 'code: off', 'code: warning' or 'code: error', e.g. constant-unused: off [config-invalid]"])
     }
 }
 
@@ -186,5 +230,26 @@ import Testing
         quiet.update(1, of: 4, "x")
         quiet.finish()
         #expect(off.text.isEmpty)
+    }
+
+    @Test func everyCodeLiveryReportsHasARuleDescription() {
+        let compilerAndTools: [DiagnosticCode] = [
+            "compile-unreadable", "compile-unencodable", "compile-write-failed", "compiled-invalid", "config-invalid", "pack-failed",
+        ]
+        for code in DiagnosticCode.frontEndCodes + compilerAndTools {
+            #expect(RuleDescriptions.all[code] != nil, "no SARIF fullDescription for \(code)")
+        }
+    }
+
+    /// `frontEndCodes` (what a severity configuration may name) lists every code declared beside it.
+    @Test func theFrontEndCodeListIsComplete() throws {
+        var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(3)
+        let source = try String(contentsOfFile: components.joined(separator: "/") + "/Sources/LiveryXML/API/DiagnosticCodes.swift", encoding: .utf8)
+        let declared = source.split(separator: "\n").filter { $0.contains(": DiagnosticCode = \"") }
+            .map { DiagnosticCode(rawValue: String($0.split(separator: "\"")[1])) }
+        #expect(declared.count > 50)
+        #expect(Set(declared) == Set(DiagnosticCode.frontEndCodes))
+        #expect(declared.count == DiagnosticCode.frontEndCodes.count)
     }
 }

@@ -95,20 +95,28 @@ import Testing
         #expect(!relaxed.contains { $0.code == .limitExceeded || $0.code == .fileUnreadable || $0.code == .fileIgnored })
     }
 
-    /// libxml2 reports error after error; past `maxXMLErrorsPerFile` parsing stops with one more.
-    @Test func xmlErrorsPerFileAreCapped() throws {
+    /// libxml2 reports error after error, each following from the first: only the first is
+    /// reported (issue 16: one finding per cause).
+    @Test func onlyTheFirstXMLErrorOfAFileIsReported() throws {
         let broken = "<theme>" + String(repeating: "<a></b>\n", count: 30)
         let themes = try TemporaryThemes(Self.theme(broken))
+        let errors = ThemeWorkspace().validate(paths: [themes.theme("T.theme")]).filter { $0.severity == .error }
+        #expect(errors.map(\.code) == [.xmlSyntax], "\(errors)")
+        #expect(errors.first?.message == "</b> does not close the open <a>; add </a> before it, or correct the end tag")
+    }
+
+    /// libxml2 warnings keep coming after errors stop; past `maxXMLErrorsPerFile` parsing stops
+    /// with one more finding.
+    @Test func xmlWarningsPerFileAreCapped() throws {
+        let warned = "<theme>" + (0..<30).map { "<a xmlns=\"relative\($0)\"/>\n" }.joined() + "</theme>"
+        let themes = try TemporaryThemes(Self.theme(warned))
         var limits = FrontEndLimits()
         limits.maxXMLErrorsPerFile = 10
-        let errors = ThemeWorkspace(limits: limits).validate(paths: [themes.theme("T.theme")]).filter { $0.severity == .error }
-        #expect(errors.filter { $0.code == .xmlSyntax }.count == 10)
-        let stops = errors.filter { $0.code == .limitExceeded }
-        #expect(stops.count == 1)
-        #expect(stops.first?.message == "more than 10 XML errors in this file; the rest is not read")
-        #expect(stops.first?.location?.file == themes.theme("T.theme/Chat.xml") && stops.first?.location?.line != nil)
-        let all = ThemeWorkspace().validate(paths: [themes.theme("T.theme")]).filter { $0.severity == .error }
-        #expect(all.count > 10 && all.count <= FrontEndLimits.default.maxXMLErrorsPerFile + 1)
+        let found = ThemeWorkspace(limits: limits).validate(paths: [themes.theme("T.theme")])
+        #expect(found.filter { $0.code == .xmlSyntax && $0.severity == .warning }.count == 10, "\(found)")
+        let stops = found.filter { $0.code == .limitExceeded }
+        #expect(stops.map(\.message) == ["more than 10 XML errors in this file; the rest is not read"])
+        let all = ThemeWorkspace().validate(paths: [themes.theme("T.theme")])
         #expect(!all.contains { $0.code == .limitExceeded })
     }
 

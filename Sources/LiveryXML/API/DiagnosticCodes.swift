@@ -75,4 +75,18 @@ extension DiagnosticCode {
     public static let assetName: DiagnosticCode = "asset-name"
     public static let assetAmbiguous: DiagnosticCode = "asset-ambiguous"
     public static let assetUnused: DiagnosticCode = "asset-unused"
+
+    /// Every code above, for tools that check a code a designer wrote (the severity configuration).
+    public static let frontEndCodes: [DiagnosticCode] = [
+        .pathNotFound, .noThemes, .fileUnreadable, .fileIgnored, .fileLink, .limitExceeded,
+        .xmlSyntax, .xmlDoctype, .xmlEncoding, .xmlText,
+        .rootUnexpected, .elementUnknown, .elementDuplicate, .attributeMissing, .attributeInvalid, .attributeUnknown,
+        .infoMissing, .themeDuplicate, .parentMissing, .parentCycle, .qualifierUnknown, .qualifierConflict,
+        .valueInvalid, .referenceUnknown, .referenceType, .referenceCycle, .referenceContent,
+        .constantDuplicate, .constantTypeChange, .constantUnused, .classDuplicate, .classUnknown, .classCycle, .classUnused,
+        .instanceDuplicate, .instanceComponentMismatch, .overrideRedundant,
+        .componentUnknown, .operationUnknown, .operationDuplicate, .stateUnknown, .stateNotAllowed,
+        .paramMissing, .paramDuplicate, .paramUnknown, .paramType, .paramValueCount, .enumValue, .schemaInvalid,
+        .assetMissing, .assetName, .assetAmbiguous, .assetUnused,
+    ]
 }

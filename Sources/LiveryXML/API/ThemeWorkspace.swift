@@ -53,6 +53,7 @@ public final class ThemeWorkspace {
     /// about to be checked) before each theme, for a progress line on a terminal.
     public func validate(paths: [String], progress: ((Int, Int, String) -> Void)? = nil) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        var resolution = ResolutionFindings()
         var done = 0
         let total = progress == nil ? 0 : paths.reduce(0) { count, path in
             count + (isThemeFolder(path) ? 1 : themeFolders(in: path).count)
@@ -60,7 +61,7 @@ public final class ThemeWorkspace {
         func validateTheme(at path: String) -> [Diagnostic] {
             progress?(done, total, path)
             done += 1
-            return self.validateTheme(at: path)
+            return self.validateTheme(at: path, into: &resolution)
         }
         for path in paths {
             switch FileSystem.kind(of: path) {
@@ -80,7 +81,37 @@ public final class ThemeWorkspace {
                 diagnostics.append(.error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: path)))
             }
         }
-        return Array(Set(diagnostics)).sorted()
+        return resolution.noted(diagnostics).mergingNotes()
+    }
+
+    /// Where each finding of resolution was seen, over every theme validated: a finding in a
+    /// parent's file is found once per child theme and per trait set, and reported once, with
+    /// the themes and trait sets in notes.
+    struct ResolutionFindings {
+        var themes: [Diagnostic: [String]] = [:]
+        var traitSets: [Diagnostic: Set<TraitSet>] = [:]
+        /// Seen in only some of the trait sets of some theme.
+        var partial: Set<Diagnostic> = []
+
+        mutating func add(_ resolver: ThemeResolver, theme: String) {
+            for (diagnostic, sets) in resolver.traitSets {
+                themes[diagnostic, default: []].append(FileSystem.lastComponent(of: theme))
+                traitSets[diagnostic, default: []].formUnion(sets)
+                if !resolver.resolvedTraitSets.isSubset(of: sets) { partial.insert(diagnostic) }
+            }
+        }
+
+        func noted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+            diagnostics.map { diagnostic in
+                guard let sets = traitSets[diagnostic] else { return diagnostic }
+                var noted = partial.contains(diagnostic) ? ThemeResolver.noting(sets, on: diagnostic) : diagnostic
+                let names = themes[diagnostic] ?? []
+                if names.count > 1 {
+                    noted.notes.append(Diagnostic.Note("applies to themes \(names.sorted().joined(separator: ", "))"))
+                }
+                return noted
+            }
+        }
     }
 
     /// The theme for every trait set it distinguishes: what the compiler stores.
@@ -92,21 +123,23 @@ public final class ThemeWorkspace {
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
-        let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
+        let all = (diagnostics + resolver.notedDiagnostics).mergingNotes()
         guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
         let value = ThemeVariants(info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
                                   variants: variants, assets: resolver.assets)
         return Checked(value: value, diagnostics: all)
     }
 
-    /// The theme as an app running with `traits` sees it.
-    public func resolve(themeAt path: String, traits: TraitSet) -> Checked<ResolvedTheme> {
+    /// The theme as an app running with `traits` sees it. With `keepingWhatResolves`, a theme
+    /// with errors still has a value, holding every instance and operation that resolves (for a
+    /// preview of a half-fixed theme); without, errors mean no value.
+    public func resolve(themeAt path: String, traits: TraitSet, keepingWhatResolves: Bool = false) -> Checked<ResolvedTheme> {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
         let instances = resolver.resolve(traits)
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
-        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
+        guard !all.hasErrors || keepingWhatResolves else { return Checked(value: nil, diagnostics: all) }
         return Checked(value: ResolvedTheme(info: info, traits: traits, instances: instances, assets: resolver.assets),
                        diagnostics: all)
     }
@@ -119,6 +152,22 @@ public final class ThemeWorkspace {
             theme.info.map { ThemeFolder(info: $0, path: theme.path, sourceFiles: theme.sourceFiles) }
         }
         return Checked(value: folders, diagnostics: diagnostics)
+    }
+
+    /// The folders of the theme and of every ancestor that can be found, nearest first, whatever
+    /// errors the themes have: what a watcher must watch so that fixing a parent is seen.
+    public func ancestorFolders(ofThemeAt path: String) -> [String] {
+        var folders = [path]
+        var current = path
+        while let parentID = info(at: current).0?.info.parent, folders.count <= limits.maxReferenceDepth {
+            let candidates = searchFolders(for: path).flatMap(themeFolders)
+            guard let parent = candidates.first(where: { info(at: $0).0?.info.id == parentID })
+                    ?? candidates.first(where: { info(at: $0).0 == nil && claimsID(parentID, folder: $0) }),
+                  !folders.contains(parent) else { break }
+            folders.append(parent)
+            current = parent
+        }
+        return folders
     }
 
     /// The theme folders directly inside `folder`, sorted by name.
@@ -141,10 +190,11 @@ public final class ThemeWorkspace {
 
     // MARK: - Loading
 
-    private func validateTheme(at path: String) -> [Diagnostic] {
+    private func validateTheme(at path: String, into findings: inout ResolutionFindings) -> [Diagnostic] {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path) else { return loadFailure(path) }
         for traits in resolver.axes.traitSets { _ = resolver.resolve(traits) }
         resolver.finish()
+        findings.add(resolver, theme: path)
         return diagnostics + resolver.diagnostics
     }
 
@@ -215,9 +265,17 @@ public final class ThemeWorkspace {
                 unique.append(match)
             }
             guard let parentPath = unique.first else {
+                let candidates = folders.flatMap(themeFolders)
+                // The parent exists but its Info.xml is broken: that is the one finding, where it is.
+                if let broken = candidates.first(where: { info(at: $0).0 == nil && claimsID(parentID, folder: $0) }) {
+                    let infoFile = FileSystem.join(broken, "Info.xml")
+                    diagnostics += theme(at: broken).diagnostics.filter { $0.location?.file == infoFile }
+                    return (nil, diagnostics)
+                }
                 let list = folders.map { $0.hasSuffix("/") ? $0 : $0 + "/" }.joined(separator: ", ")
-                diagnostics.append(.error(.parentMissing, "parent theme '\(parentID)' not found in: \(list); add its folder with --themes DIR",
-                                          at: header.parentLocation))
+                let (hint, fix) = Suggestions.suggest(parentID, in: candidates.compactMap { info(at: $0).0?.info.id })
+                diagnostics.append(.error(.parentMissing, "parent theme '\(parentID)' not found in: \(list)\(hint.isEmpty ? "; add its folder with --themes DIR" : hint)",
+                                          at: header.parentLocation, fix: fix))
                 return (nil, diagnostics)
             }
             if unique.count > 1 {
@@ -228,6 +286,14 @@ public final class ThemeWorkspace {
             current = theme(at: parentPath)
         }
         return (chain, diagnostics)
+    }
+
+    /// Whether a folder's Info.xml, unreadable as a whole, still says `id="<id>"`: enough to know
+    /// a child's parent is that broken theme rather than missing.
+    private func claimsID(_ id: String, folder: String) -> Bool {
+        guard let bytes = FileSystem.read(FileSystem.join(folder, "Info.xml"), limit: limits.maxFileBytes) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.contains("id=\"\(id)\"") || text.contains("id='\(id)'")
     }
 
     /// The theme's own folder first, then the configured search paths, without repeats.

@@ -37,7 +37,7 @@ struct ConfigurationDecoder {
             context.checkAttributes(of: section, allowed: Self.none)
             context.checkNoText(in: section)
             switch section.name {
-            case "constants": file.constants = section.children.compactMap { constant($0) }
+            case "constants": file.constants = section.children.compactMap { constant($0, broken: &file.brokenConstants) }
             case "classes": file.classes = section.children.compactMap { classDefinition($0) }
             default: file.instances = section.children.compactMap { instance($0) }
             }
@@ -47,10 +47,13 @@ struct ConfigurationDecoder {
         return file
     }
 
-    private mutating func constant(_ element: XMLElement) -> ConstantSyntax? {
+    private mutating func constant(_ element: XMLElement, broken: inout Set<String>) -> ConstantSyntax? {
         guard let name = context.required("name", of: element, example: "<\(element.name) name=\"brand\">"),
-              context.checkName(name, of: element),
-              let object = context.typedObject(element, extraAttributes: Self.constantAttributes) else { return nil }
+              context.checkName(name, of: element) else { return nil }
+        guard let object = context.typedObject(element, extraAttributes: Self.constantAttributes) else {
+            broken.insert(name)
+            return nil
+        }
         return ConstantSyntax(name: name, object: object, mark: context.mark(element))
     }
 

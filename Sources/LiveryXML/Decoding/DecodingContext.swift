@@ -44,9 +44,9 @@ struct DecodingContext {
     mutating func checkAttributes(of element: XMLElement, allowed: [String]) {
         if element.attributeNamesAll(in: allowed) { return }
         for attribute in element.attributes where !allowed.contains(attribute.name) {
-            let hint = Suggestions.didYouMean(attribute.name, in: allowed)
-            warning(.attributeUnknown, "<\(element.name)> has no attribute '\(attribute.name)'; it is ignored\(hint)",
-                    at: source.location(ofAttribute: attribute.name, in: element))
+            let (hint, fix) = Suggestions.suggest(attribute.name, in: allowed)
+            diagnostics.append(.warning(.attributeUnknown, "<\(element.name)> has no attribute '\(attribute.name)'; it is ignored\(hint)",
+                                        at: source.location(ofAttribute: attribute.name, in: element), fix: fix))
         }
     }
 

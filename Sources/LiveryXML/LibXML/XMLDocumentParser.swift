@@ -321,7 +321,11 @@ private final class TreeBuilder {
             ? SourceLocation(file: source.path, line: line, column: column > 0 ? column : nil)
             : source.fileLocation
         let severity: Severity = error.level == XML_ERR_WARNING ? .warning : .error
-        let diagnostic = Diagnostic(severity, .xmlSyntax, message, at: location)
+        // After the first error libxml2 goes on reporting what follows from it (each element
+        // still open, each end tag after it): the first is the cause, the rest is noise.
+        guard severity == .warning || !diagnostics.hasErrors else { return }
+        let (plain, notes) = LibXMLMessages.translate(error, message: message, source: source)
+        let diagnostic = Diagnostic(severity, .xmlSyntax, plain, at: location, notes: notes)
         guard !stopped, reported.insert(diagnostic).inserted else { return }
         guard reported.count <= limits.maxXMLErrorsPerFile else {
             stop(.error(.limitExceeded, "more than \(limits.maxXMLErrorsPerFile) XML errors in this file; the rest is not read",

@@ -11,11 +11,14 @@ final class LoadedTheme {
     /// Relative paths of every file the theme is made of, sorted.
     let sourceFiles: [String]
     let diagnostics: [Diagnostic]
+    /// Configuration files that could not be read into definitions (malformed XML, a wrong root):
+    /// what they define is unknown.
+    let unreadFiles: [String]
 
     var info: ThemeInfo? { header?.info }
 
     init(path: String, header: InfoDecoder.Decoded?, files: [ConfigurationFile], schemaComponents: [ComponentSchema],
-         assets: [AssetVariant], sourceFiles: [String], diagnostics: [Diagnostic]) {
+         assets: [AssetVariant], sourceFiles: [String], diagnostics: [Diagnostic], unreadFiles: [String] = []) {
         self.path = path
         self.header = header
         self.files = files.sorted {
@@ -25,5 +28,6 @@ final class LoadedTheme {
         self.assets = assets
         self.sourceFiles = sourceFiles
         self.diagnostics = diagnostics
+        self.unreadFiles = unreadFiles
     }
 }

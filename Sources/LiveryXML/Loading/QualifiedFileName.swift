@@ -43,7 +43,10 @@ struct QualifiedFileName {
         case .tag(.unknown(let tag)):
             let known = (Idiom.allCases.map(\.rawValue) + Appearance.allCases.map(\.rawValue)
                 + Contrast.allCases.map(\.rawValue))
-            let hint = Suggestions.didYouMean(tag.lowercased(), in: known)
+            // Qualifiers are short words: 'night' is one letter from 'light' but no typo of it.
+            // A suggestion must keep the first letter, which typos rarely change.
+            let lowered = tag.lowercased()
+            let hint = Suggestions.didYouMean(lowered, in: known.filter { $0.first == lowered.first })
             return .error(.qualifierUnknown, "unknown qualifier '~\(tag)' in '\(file)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
                           at: location)
         case .tag(.conflict(let first, let second)):

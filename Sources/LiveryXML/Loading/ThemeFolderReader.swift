@@ -34,6 +34,7 @@ struct ThemeFolderReader {
         var components: [ComponentSchema] = []
         var assets: [AssetVariant] = []
         var sourceFiles: [String] = []
+        var unreadFiles: [String] = []
         let entries = FileSystem.entries(of: folder) ?? []
         if entries.count > limits.maxFilesPerTheme {
             diagnostics.append(.error(.fileIgnored, "the theme has \(entries.count) entries; at most \(limits.maxFilesPerTheme) are read",
@@ -55,14 +56,21 @@ struct ThemeFolderReader {
                 sourceFiles.append(name)
             case .file where name.lowercased().hasSuffix(".xml"):
                 sourceFiles.append(name)
+                let before = files.count + components.count
+                let errors = diagnostics.filter { $0.severity == .error }.count
                 readConfiguration(path: path, name: name, into: &files, components: &components, diagnostics: &diagnostics)
+                // nothing came out of a file with errors: it was not read (malformed, wrong root)
+                if files.count + components.count == before, diagnostics.filter({ $0.severity == .error }).count > errors {
+                    unreadFiles.append(name)
+                }
             default:
                 continue
             }
         }
         if header != nil, diagnostics.contains(where: { $0.code == .infoMissing }) { header = nil }
         return LoadedTheme(path: folder, header: header, files: files, schemaComponents: components,
-                           assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics)
+                           assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
+                           unreadFiles: unreadFiles)
     }
 
     private mutating func readConfiguration(path: String, name: String, into files: inout [ConfigurationFile],

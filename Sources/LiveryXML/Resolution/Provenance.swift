@@ -130,14 +130,14 @@ extension ThemeWorkspace {
     }
 
     /// The constants of the theme for `traits`, sorted by name, with their final definitions.
-    public func constants(ofThemeAt path: String, traits: TraitSet) -> Checked<[ResolvedConstant]> {
+    public func constants(ofThemeAt path: String, traits: TraitSet, keepingWhatResolves: Bool = false) -> Checked<[ResolvedConstant]> {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path) else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
         var pass = ThemeResolver.Pass(resolver: resolver, traits: traits)
         _ = pass.run()
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
-        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
+        guard !all.hasErrors || keepingWhatResolves else { return Checked(value: nil, diagnostics: all) }
         let themes = resolver.themeIDsByFile()
         let constants = pass.constants.keys.sorted().compactMap { name -> ResolvedConstant? in
             guard let syntax = pass.constants[name], let value = pass.constantValue(name) else { return nil }

@@ -12,9 +12,22 @@ final class ThemeResolver {
 
     private(set) var diagnostics: [Diagnostic] = []
     private var reported: Set<Diagnostic> = []
+    /// The trait sets each finding of a resolution pass was seen with, so a finding repeated
+    /// across trait sets stays one finding, with the trait sets in a note.
+    private(set) var traitSets: [Diagnostic: Set<TraitSet>] = [:]
+    /// Every trait set resolved so far.
+    private(set) var resolvedTraitSets: Set<TraitSet> = []
+    /// True when a configuration file of the chain could not be read (an XML syntax error, say):
+    /// its definitions are unknown, so findings that depend on them (an unused constant, an
+    /// unknown reference) would be guesses and are not reported.
+    let incomplete: Bool
+    /// Constants that are defined but whose value is broken (reported where they are), by name.
+    let brokenConstants: Set<String>
     private var referencedConstants: Set<String> = []
     private var referencedClasses: Set<String> = []
     private var referencedAssets: Set<String> = []
+    /// Assets offered as the did-you-mean of a missing one: their being unused is the same cause.
+    private var suggestedAssets: Set<String> = []
     /// Schema checks already done: per component, indexed by operation serial.
     private var checked: [String: CheckTable] = [:]
     /// Per own operation that overrode another: true while it has set the same value every time.
@@ -36,10 +49,10 @@ final class ThemeResolver {
     /// names, so a theme with thousands of unknown references gets hints for the first ones only.
     private var suggestionsLeft = 200
 
-    func suggestion(_ name: String, in candidates: some Sequence<String>) -> String {
-        guard suggestionsLeft > 0 else { return "" }
+    func suggestion(_ name: String, in candidates: some Sequence<String>) -> (hint: String, fix: Diagnostic.Fix?) {
+        guard suggestionsLeft > 0 else { return ("", nil) }
         suggestionsLeft -= 1
-        return Suggestions.didYouMean(name, in: candidates)
+        return Suggestions.suggest(name, in: candidates)
     }
 
     init(chain: [LoadedTheme], schema: Schema) {
@@ -53,6 +66,8 @@ final class ThemeResolver {
             for operation in file.classes.flatMap(\.operations) { highest = max(highest, operation.serial) }
         }
         self.serialCount = highest + 1
+        self.incomplete = chain.contains { !$0.unreadFiles.isEmpty }
+        self.brokenConstants = Set(chain.flatMap(\.files).flatMap(\.brokenConstants))
     }
 
     /// The trait values the chain's configuration files distinguish.
@@ -64,12 +79,38 @@ final class ThemeResolver {
         return axes
     }
 
-    func report(_ diagnostic: Diagnostic) {
+    /// Codes whose findings are guesses while a file of the chain cannot be read.
+    static let guessesWhenIncomplete: Set<DiagnosticCode> = [
+        .referenceUnknown, .classUnknown, .constantUnused, .classUnused, .assetUnused, .overrideRedundant,
+    ]
+
+    func report(_ diagnostic: Diagnostic, traits: TraitSet? = nil) {
+        if incomplete, Self.guessesWhenIncomplete.contains(diagnostic.code) { return }
+        if let traits { traitSets[diagnostic, default: []].insert(traits) }
         if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
+    }
+
+    /// The findings so far, each seen in only some of the resolved trait sets carrying a note
+    /// that names them.
+    var notedDiagnostics: [Diagnostic] {
+        diagnostics.map { diagnostic in
+            guard let sets = traitSets[diagnostic], !resolvedTraitSets.isSubset(of: sets) else { return diagnostic }
+            return Self.noting(sets, on: diagnostic)
+        }
+    }
+
+    /// `diagnostic` with a note naming the trait sets it was seen with.
+    static func noting(_ sets: Set<TraitSet>, on diagnostic: Diagnostic) -> Diagnostic {
+        var noted = diagnostic
+        let names = sets.sorted { ($0.tags.count, $0.description) < ($1.tags.count, $1.description) }
+            .map { $0.tags.isEmpty ? "no traits" : $0.description }
+        noted.notes.append(Diagnostic.Note("only with \(names.count == 1 ? "" : "each of ")\(names.joined(separator: "; "))"))
+        return noted
     }
 
     /// The instances for one trait set, sorted by id.
     func resolve(_ traits: TraitSet) -> [ResolvedInstance] {
+        resolvedTraitSets.insert(traits)
         var pass = Pass(resolver: self, traits: traits)
         return pass.run()
     }
@@ -92,7 +133,7 @@ final class ThemeResolver {
                                     at: definition.location))
                 }
             }
-            for asset in theme.assets where !referencedAssets.contains(asset.name) {
+            for asset in theme.assets where !referencedAssets.contains(asset.name) && !suggestedAssets.contains(asset.name) {
                 report(.warning(.assetUnused, "asset '\(asset.name)' is never used by an <image>; remove the file or reference it",
                                 at: SourceLocation(file: FileSystem.join(theme.path, asset.file))))
             }
@@ -113,6 +154,11 @@ final class ThemeResolver {
         /// Per operation serial: not yet resolved (nil), failed (.some(nil)) or the params.
         var resolvedParams: [[Param]??]
 
+        /// Reports a finding of this pass, remembering the trait set it was seen with.
+        func report(_ diagnostic: Diagnostic) {
+            resolver.report(diagnostic, traits: traits)
+        }
+
         init(resolver: ThemeResolver, traits: TraitSet) {
             self.resolver = resolver
             self.traits = traits
@@ -128,7 +174,7 @@ final class ThemeResolver {
             for file in layers {
                 for constant in file.constants {
                     if let earlier = constants[constant.name], earlier.object.type != constant.object.type {
-                        resolver.report(.error(.constantTypeChange, "constant '\(constant.name)' is a \(earlier.object.type.rawValue) (at \(earlier.location)); a redefinition must keep its type, not make it a \(constant.object.type.rawValue)",
+                        report(.error(.constantTypeChange, "constant '\(constant.name)' is \(Phrasing.a(earlier.object.type.rawValue)) (at \(earlier.location)); a redefinition must keep its type, not make it \(Phrasing.a(constant.object.type.rawValue))",
                                                at: constant.location))
                         continue
                     }
@@ -150,15 +196,15 @@ final class ThemeResolver {
             var visited: [OperationSyntax] = []
             for definition in definitions {
                 guard definition.component == component else {
-                    resolver.report(.error(.instanceComponentMismatch, "instance '\(definition.id)' is a \(component) (at \(first.location)) but a \(definition.component) here; an identifier has one component type everywhere",
+                    report(.error(.instanceComponentMismatch, "instance '\(definition.id)' is \(Phrasing.a(component)) (at \(first.location)) but \(Phrasing.a(definition.component)) here; an identifier has one component type everywhere",
                                            at: definition.location))
                     continue
                 }
                 if resolver.schema.components[component] == nil {
                     knownComponent = false
-                    let hint = resolver.suggestion(component, in: resolver.schema.components.keys)
-                    resolver.report(.error(.componentUnknown, "unknown component type '\(component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
-                                           at: definition.location))
+                    let (hint, fix) = resolver.suggestion(component, in: resolver.schema.components.keys)
+                    report(.error(.componentUnknown, "unknown component type '\(component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
+                                  at: definition.location, fix: fix))
                 }
                 for name in definition.classes {
                     let inherited = effectiveOperations(ofClass: name, usedAt: definition.classLocation)
@@ -211,19 +257,19 @@ final class ThemeResolver {
 
         mutating func effectiveOperations(ofClass name: String, usedAt location: SourceLocation) -> [OperationSyntax] {
             guard let definition = classes[name] else {
-                let hint = resolver.suggestion(name, in: classes.keys)
-                resolver.report(.error(.classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)", at: location))
+                let (hint, fix) = resolver.suggestion(name, in: classes.keys)
+                report(.error(.classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)", at: location, fix: fix))
                 return []
             }
             resolver.referencedClasses.insert(name)
             if let cached = classOperations[name] { return cached }
             if let start = resolvingClasses.firstIndex(of: name) {
                 let cycle = (resolvingClasses[start...] + [name]).joined(separator: " -> ")
-                resolver.report(.error(.classCycle, "class '\(name)' includes itself: \(cycle)", at: definition.location))
+                report(.error(.classCycle, "class '\(name)' includes itself: \(cycle)", at: definition.location))
                 return []
             }
             guard resolvingClasses.count < resolver.maxReferenceDepth else {
-                resolver.report(.error(.limitExceeded, "class '\(name)' is included through more than \(resolver.maxReferenceDepth) classes; shorten the chain",
+                report(.error(.limitExceeded, "class '\(name)' is included through more than \(resolver.maxReferenceDepth) classes; shorten the chain",
                                        at: definition.location))
                 return []
             }
@@ -259,14 +305,14 @@ final class ThemeResolver {
         mutating func checkValue(_ value: Value, of param: ParamSyntax, signature: ParamSchema?, operation: OperationSyntax) -> Bool {
             var valid = true
             if case .enumeration(let text) = value, let allowed = signature?.allowedValues, !allowed.contains(text) {
-                let hint = Suggestions.didYouMean(text, in: allowed)
-                resolver.report(.error(.enumValue, "'\(text)' is not a value of \(operation.name)'s \(param.name)\(hint.isEmpty ? "; use one of \(allowed.joined(separator: ", "))" : hint)",
-                                       at: param.object.valueLocation))
+                let (hint, fix) = Suggestions.suggest(text, in: allowed)
+                report(.error(.enumValue, "'\(text)' is not a value of \(operation.name)'s \(param.name)\(hint.isEmpty ? "; use one of \(allowed.joined(separator: ", "))" : hint)",
+                              at: param.object.valueLocation, fix: fix))
                 valid = false
             }
             if case .array(let items) = value, let elementType = signature?.elementType,
                let wrong = items.first(where: { $0.type != elementType }) {
-                resolver.report(.error(.paramType, "\(operation.name)'s \(param.name) is an array of \(elementType.rawValue), not of \(wrong.type.rawValue)",
+                report(.error(.paramType, "\(operation.name)'s \(param.name) is an array of \(elementType.rawValue), not of \(wrong.type.rawValue)",
                                        at: param.object.location))
                 valid = false
             }
@@ -278,10 +324,7 @@ final class ThemeResolver {
             case .image(let image):
                 resolver.referencedAssets.insert(image.name)
                 guard resolver.assets.contains(image.name, traits: traits) else {
-                    let themes = resolver.chain.reversed().map { FileSystem.lastComponent(of: $0.path) }.joined(separator: ", ")
-                    let when = traits.tags.isEmpty ? "" : " with traits \(traits)"
-                    resolver.report(.error(.assetMissing, "no asset '\(image.name)'\(when): add assets/\(image.name).png to \(themes)",
-                                           at: location))
+                    report(resolver.missingAsset(image.name, at: location))
                     return false
                 }
                 return true
@@ -306,14 +349,16 @@ final class ThemeResolver {
             case .reference(let name):
                 resolver.referencedConstants.insert(name)
                 guard let constant = constants[name] else {
+                    // defined but broken: reported once, where it is broken
+                    if resolver.brokenConstants.contains(name) { return nil }
                     let candidates = constants.values.lazy.filter { $0.object.type == object.type }.map(\.name)
-                    let hint = resolver.suggestion(name, in: candidates)
-                    resolver.report(.error(.referenceUnknown, "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
-                                           at: object.location))
+                    let (hint, fix) = resolver.suggestion(name, in: candidates)
+                    report(.error(.referenceUnknown, "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
+                                  at: object.location, fix: fix))
                     return nil
                 }
                 guard constant.object.type == object.type else {
-                    resolver.report(.error(.referenceType, "constant '\(name)' is a \(constant.object.type.rawValue) but is used as a \(object.type.rawValue)",
+                    report(.error(.referenceType, "constant '\(name)' is \(Phrasing.a(constant.object.type.rawValue)) but is used as \(Phrasing.a(object.type.rawValue))",
                                            at: object.location))
                     return nil
                 }
@@ -326,11 +371,11 @@ final class ThemeResolver {
             guard let constant = constants[name] else { return nil }
             if let start = resolvingConstants.firstIndex(of: name) {
                 let cycle = (resolvingConstants[start...] + [name]).joined(separator: " -> ")
-                resolver.report(.error(.referenceCycle, "constant '\(name)' refers to itself: \(cycle)", at: constant.location))
+                report(.error(.referenceCycle, "constant '\(name)' refers to itself: \(cycle)", at: constant.location))
                 return nil
             }
             guard resolvingConstants.count < resolver.maxReferenceDepth else {
-                resolver.report(.error(.limitExceeded, "constant '\(name)' is reached through more than \(resolver.maxReferenceDepth) references; shorten the chain",
+                report(.error(.limitExceeded, "constant '\(name)' is reached through more than \(resolver.maxReferenceDepth) references; shorten the chain",
                                        at: constant.location))
                 return nil
             }
@@ -340,6 +385,22 @@ final class ThemeResolver {
             constantValues[name] = .some(value)
             return value
         }
+    }
+
+    /// `asset-missing` for a name no theme of the chain has for some trait set: the fix is to add
+    /// the file to the theme whose configuration file names it, or to correct a typo when an
+    /// asset of a close name exists.
+    func missingAsset(_ name: String, at location: SourceLocation) -> Diagnostic {
+        let names = Set(chain.flatMap(\.assets).map(\.name)).subtracting([name])
+        if let close = suggestionsLeft > 0 ? Suggestions.closest(to: name, in: names.sorted()) : nil {
+            suggestionsLeft -= 1
+            suggestedAssets.insert(close)
+            return .error(.assetMissing, "no asset '\(name)'; did you mean '\(close)'?", at: location,
+                          fix: Diagnostic.Fix(replacing: name, with: close))
+        }
+        let owner = chain.last { location.file.hasPrefix($0.path + "/") }.map { FileSystem.lastComponent(of: $0.path) }
+            ?? FileSystem.lastComponent(of: FileSystem.parent(of: location.file))
+        return .error(.assetMissing, "no asset '\(name)': add assets/\(name).png to \(owner)", at: location)
     }
 
     /// Checks an operation against the component's schema, once per (operation, component).
@@ -356,7 +417,7 @@ final class ThemeResolver {
         case .invalid: return false
         case .unchecked: break
         }
-        let valid = SchemaChecker.check(operation, component: component, schema: schema, report: report)
+        let valid = SchemaChecker.check(operation, component: component, schema: schema, report: { report($0) })
         table.results[operation.serial] = valid ? .valid : .invalid
         return valid
     }

@@ -48,6 +48,25 @@ final class SourceText {
         return SourceLocation(file: path, line: low + 1, column: column)
     }
 
+    /// Where the start tag `<name` is on a 1-based line (the last one on it), or the line alone:
+    /// libxml2 gives only the line of an element it reports as still open.
+    func location(ofStartTag name: String, onLine line: Int) -> SourceLocation {
+        guard line >= 1, line <= lineStarts.count else { return fileLocation }
+        let start = lineStarts[line - 1]
+        let end = line < lineStarts.count ? lineStarts[line] : bytes.count
+        let tag = Array(("<" + name).utf8)
+        var found: Int?
+        if end - start >= tag.count {
+            for index in start...(end - tag.count) where bytes[index..<(index + tag.count)].elementsEqual(tag) {
+                let next = index + tag.count
+                if next == end || !(ASCII.isLetter(bytes[next]) || ASCII.isDigit(bytes[next]) || bytes[next] == UInt8(ascii: "-")) {
+                    found = index
+                }
+            }
+        }
+        return found.map { location(at: $0) } ?? SourceLocation(file: path, line: line)
+    }
+
     /// The last column computed, to continue from (see `location(at:)`).
     private var lastColumn: (lineStart: Int, offset: Int, column: Int)?
 

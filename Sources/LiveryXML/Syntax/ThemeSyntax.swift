@@ -204,4 +204,7 @@ struct ConfigurationFile {
     /// Every constant named by a `ref`, including references that failed to decode, so a broken
     /// reference does not also make its constant look unused.
     var mentionedConstants: Set<String> = []
+    /// Constants this file defines whose value is broken (reported where they are): they count
+    /// as defined, so their uses are not reported as unknown as well.
+    var brokenConstants: Set<String> = []
 }

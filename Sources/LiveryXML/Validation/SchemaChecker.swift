@@ -6,8 +6,8 @@ enum SchemaChecker {
     static func check(_ operation: OperationSyntax, component: String, schema: Schema,
                       report: (Diagnostic) -> Void) -> Bool {
         guard let signature = schema.operation(operation.name, of: component) else {
-            let hint = Suggestions.didYouMean(operation.name, in: schema.operationNames(of: component))
-            report(.error(.operationUnknown, "unknown operation '\(operation.name)' for \(component)\(hint)", at: operation.location))
+            let (hint, fix) = Suggestions.suggest(operation.name, in: schema.operationNames(of: component))
+            report(.error(.operationUnknown, "unknown operation '\(operation.name)' for \(component)\(hint)", at: operation.location, fix: fix))
             return false
         }
         var valid = true
@@ -21,10 +21,10 @@ enum SchemaChecker {
         seen.reserveCapacity(operation.params.count)
         for param in operation.params {
             guard let declared = signature.params.first(where: { $0.name == param.name }) else {
-                let hint = Suggestions.didYouMean(param.name, in: signature.params.map(\.name))
+                let (hint, fix) = Suggestions.suggest(param.name, in: signature.params.map(\.name))
                 let names = signature.params.map { "'\($0.name)'" }.joined(separator: ", ")
                 report(.error(.paramUnknown, "operation '\(operation.name)' has no param '\(param.name)'\(hint.isEmpty ? "; its params: \(names)" : hint)",
-                              at: param.location))
+                              at: param.location, fix: fix))
                 valid = false
                 continue
             }
@@ -35,7 +35,7 @@ enum SchemaChecker {
             }
             seen.append(param.name)
             if param.object.type != declared.type {
-                report(.error(.paramType, "param '\(param.name)' of '\(operation.name)' takes a \(declared.type.rawValue), not a \(param.object.type.rawValue)",
+                report(.error(.paramType, "param '\(param.name)' of '\(operation.name)' takes \(Phrasing.a(declared.type.rawValue)), not \(Phrasing.a(param.object.type.rawValue))",
                               at: param.object.location))
                 valid = false
             }
@@ -44,7 +44,7 @@ enum SchemaChecker {
         let misspelled = operation.params.contains { param in !signature.params.contains { $0.name == param.name } }
         for declared in signature.params where !misspelled && !seen.contains(declared.name)
             && !operation.params.contains(where: { $0.name == declared.name }) {
-            report(.error(.paramMissing, "operation '\(operation.name)' needs param '\(declared.name)' (a \(declared.type.rawValue)), e.g. <param name=\"\(declared.name)\">...</param>",
+            report(.error(.paramMissing, "operation '\(operation.name)' needs param '\(declared.name)' (\(Phrasing.a(declared.type.rawValue))), e.g. <param name=\"\(declared.name)\">...</param>",
                           at: operation.location))
             valid = false
         }

@@ -1,9 +1,17 @@
-/// "did you mean ...?" for names a designer mistyped.
-enum Suggestions {
+import LiveryModel
+
+/// "did you mean ...?" for names a designer mistyped. Public so the tools (explain, the
+/// severity configuration) suggest by the same rule as the front end.
+public enum Suggestions {
     /// The closest candidate within a small edit distance, as a sentence ending, or "".
-    static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
-        guard let best = closest(to: name, in: candidates) else { return "" }
-        return "; did you mean '\(best)'?"
+    public static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
+        suggest(name, in: candidates).hint
+    }
+
+    /// The sentence ending and the fix replacing `name` with the closest candidate, if any.
+    public static func suggest(_ name: String, in candidates: some Sequence<String>) -> (hint: String, fix: Diagnostic.Fix?) {
+        guard let best = closest(to: name, in: candidates) else { return ("", nil) }
+        return ("; did you mean '\(best)'?", Diagnostic.Fix(replacing: name, with: best))
     }
 
     /// Past this many candidates no suggestion is made: a hostile theme with thousands of
@@ -11,7 +19,7 @@ enum Suggestions {
     /// distances (docs/Security.md).
     static let maxCandidates = 200
 
-    static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+    public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
         let lowered = Array(name.lowercased())
         var best: (distance: Int, name: String)?
         var count = 0

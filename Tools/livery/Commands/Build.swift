@@ -25,18 +25,19 @@ struct Build: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
-    var format: DiagnosticFormat = .text
+    @OptionGroup var report: ReportOptions
+
+    @OptionGroup var strictness: StrictOption
 
     func run() throws {
         let workspace = themes.workspace()
-        let printer = DiagnosticPrinter(format: format)
+        let reporter = Reporter(options: report, strict: strictness.strict)
         let progress = ProgressLine.forStandardError()
-        let diagnostics = workspace.validate(paths: [folder]) { done, total, path in
+        // One report for the whole run, printed at the end: one JSON or SARIF document.
+        var diagnostics = reporter.configured(workspace.validate(paths: [folder]) { done, total, path in
             if total > 1 { progress.update(done, of: total, "validating \(path)") }
-        }
+        }, paths: [folder])
         progress.finish()
-        printer.print(diagnostics)
         let failed = Set(diagnostics.filter { $0.severity == .error }.compactMap { $0.location?.file })
         let paths = workspace.isNamedTheme(folder) ? [folder] : workspace.themeFolders(in: folder)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -47,13 +48,16 @@ struct Build: ParsableCommand {
             if paths.count > 1 { progress.update(index, of: paths.count, "compiling \(path)") }
             defer { progress.finish() }
             // a theme whose own files have errors is not compiled (its parent's errors count too)
-            if failed.contains(where: { $0.hasPrefix(path + "/") || $0 == path }) {
+            if failed.contains(where: { $0.hasPrefix(path + "/") || $0 == path })
+                || (strictness.strict && diagnostics.contains { $0.location?.file.hasPrefix(path + "/") ?? false }) {
                 allCompiled = false
                 continue
             }
             let result = ThemeCompiler.compile(themeAt: path, workspace: workspace)
             guard let bytes = result.value, let variants = workspace.variants(ofThemeAt: path).value else {
-                printer.print(result.diagnostics.filter { $0.severity == .error })
+                // a parent's error was reported by validation already: report only what is new
+                let known = Set(diagnostics.map(\.withoutNotes))
+                diagnostics += result.diagnostics.filter { $0.severity == .error && !known.contains($0.withoutNotes) }
                 allCompiled = false
                 continue
             }
@@ -61,7 +65,7 @@ struct Build: ParsableCommand {
             let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             let target = (output as NSString).appendingPathComponent(name + ".livery")
             if let mismatch {
-                printer.print([.error(.compiledInvalid, mismatch, at: SourceLocation(file: path))])
+                diagnostics.append(.error(.compiledInvalid, mismatch, at: SourceLocation(file: path)))
                 allCompiled = false
                 continue
             }
@@ -74,12 +78,13 @@ struct Build: ParsableCommand {
                          "\(xmlBytes)", "\(themeBytes)", String(format: "%.2f", Double(themeBytes) / Double(max(xmlBytes, 1))),
                          "\(assetBytes)", "identical"])
         }
-        if format == .text {
+        let reportFailed = reporter.finish(diagnostics.mergingNotes())
+        if report.format == .text {
             print(Self.table(rows), terminator: "")
             print("* XML of the theme and its parents, which the compiled file resolves; compiled size without asset bytes")
             print("\(rows.count - 1) of \(paths.count) theme\(paths.count == 1 ? "" : "s") compiled into \(output)")
         }
-        if !allCompiled { throw ExitCode.failure }
+        if !allCompiled || reportFailed { throw ExitCode.failure }
     }
 
     /// The XML files of the theme and its ancestors, in bytes: everything the compiled file

@@ -17,22 +17,25 @@ struct Compile: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
-    var format: DiagnosticFormat = .text
+    @OptionGroup var report: ReportOptions
+
+    @OptionGroup var strictness: StrictOption
 
     @Flag(help: "Before writing, check that the compiled theme dumps exactly like the folder for every trait set and scales 1-3.")
     var verify = false
 
     func run() throws {
-        let printer = DiagnosticPrinter(format: format)
+        let reporter = Reporter(options: report, strict: strictness.strict)
         let result = ThemeCompiler.compile(themeAt: theme, workspace: themes.workspace())
-        guard let bytes = result.value else {
-            printer.print(result.diagnostics)
+        var diagnostics = reporter.configured(result.diagnostics, paths: [theme])
+        // Nothing is written when the run fails: on errors, or on warnings under --strict.
+        guard let bytes = result.value, !(strictness.strict && !diagnostics.isEmpty) else {
+            _ = reporter.finish(diagnostics)
             throw ExitCode.failure
         }
         if verify {
             if let mismatch = Self.firstMismatch(bytes, themeAt: theme, workspace: themes.workspace()) {
-                printer.print(result.diagnostics + [.error(.compiledInvalid, mismatch, at: SourceLocation(file: theme))])
+                _ = reporter.finish(diagnostics + [.error(.compiledInvalid, mismatch, at: SourceLocation(file: theme))])
                 throw ExitCode.failure
             }
             print("verified: \(TraitAxes.all.traitSets.count) trait sets x 3 scales dump identically from the folder and the compiled file")
@@ -40,13 +43,10 @@ struct Compile: ParsableCommand {
         do {
             try ThemeCompiler.writeAtomically(bytes, to: output)
         } catch {
-            printer.print(result.diagnostics + [
-                .error(.compileWriteFailed, "cannot write the compiled theme: \(error.localizedDescription)",
-                       at: SourceLocation(file: output)),
-            ])
-            throw ExitCode.failure
+            diagnostics.append(.error(.compileWriteFailed, "cannot write the compiled theme: \(error.localizedDescription)",
+                                      at: SourceLocation(file: output)))
         }
-        printer.print(result.diagnostics)
+        if reporter.finish(diagnostics) { throw ExitCode.failure }
     }
 
     /// The proof the issue asks for, runnable by hand: nil when every dump agrees.

@@ -39,7 +39,7 @@ struct Explain: ParsableCommand {
         guard let explanation = result.value else {
             if !result.diagnostics.hasErrors {
                 let known = workspace.resolve(themeAt: theme, traits: traitSet).value?.instances.map(\.id) ?? []
-                let hint = closest(to: identifier, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = Suggestions.closest(to: identifier, in: known).map { "; did you mean '\($0)'?" } ?? ""
                 writeError("error: no instance '\(identifier)' in \(theme) with \(traitSet.tags.isEmpty ? "no traits" : "traits \(traitSet)")\(hint)\n")
             }
             throw ExitCode.failure
@@ -54,23 +54,4 @@ struct Explain: ParsableCommand {
 /// Output of the reporting commands (diagnostics keep their own `--format`).
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
-}
-
-/// The candidate nearest by edit distance, when it is near enough to be a typo.
-func closest(to word: String, in candidates: [String]) -> String? {
-    func distance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-    let target = Array(word)
-    let scored = candidates.map { ($0, distance(target, Array($0))) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
-    guard let (best, score) = scored, score <= max(2, word.count / 3) else { return nil }
-    return best
 }

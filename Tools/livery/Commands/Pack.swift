@@ -32,16 +32,15 @@ struct Pack: ParsableCommand {
     @Option(help: ArgumentHelp("One image with several previews side by side.", valueName: "FILE"))
     var sprite: String?
 
-    @Option(help: "Diagnostics as text lines or a JSON array (both on stderr).")
-    var format: DiagnosticFormat = .text
+    @OptionGroup var report: ReportOptions
 
     func run() throws {
-        let printer = DiagnosticPrinter(format: format)
         let media = PackageBuilder.Media(thumbnail: thumbnail, previews: preview, sprite: sprite)
         let result = PackageBuilder.pack(themeAt: theme, workspace: themes.workspace(), output: output, media: media,
                                          parentMinimumVersion: parentMinimumVersion)
-        printer.print(result.diagnostics)
-        guard let manifest = result.value else { throw ExitCode.failure }
+        let reporter = Reporter(options: report)
+        let failed = reporter.finish(reporter.configured(result.diagnostics, paths: [theme]))
+        guard let manifest = result.value, !failed else { throw ExitCode.failure }
         let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         let parent = manifest.parent.map { ", parent \($0.id) >= \($0.minimumVersion)" } ?? ""
         print("packed \(manifest.id) \(manifest.version)\(parent): \(manifest.files.count) files, \(size) bytes -> \(output)")

@@ -56,9 +56,12 @@ struct Preview: ParsableCommand {
         }
         var sides: [PreviewSide] = []
         var failed = false
+        var hasErrors = false
         for (path, traits) in requests {
-            let result = PreviewSide.load(themeAt: path, traits: traits, scale: scale, workspace: workspace)
+            // a theme with errors is drawn as far as it resolves, its findings at the top
+            let result = PreviewSide.load(themeAt: path, traits: traits, scale: scale, workspace: workspace, keepingWhatResolves: true)
             DiagnosticPrinter().print(result.diagnostics.filter { $0.severity == .error })
+            hasErrors = hasErrors || result.diagnostics.hasErrors
             if let side = result.value { sides.append(side) } else { failed = true }
         }
         if failed { throw ExitCode.failure }
@@ -72,5 +75,6 @@ struct Preview: ParsableCommand {
         }
         let instances = Set(sides.flatMap { $0.theme.instances.map(\.id) }).count
         print("wrote \(output): \(instances) instances, \(sides[0].constants.count) constants\(sides.count == 2 ? ", 2 columns" : ""), \(html.utf8.count) bytes")
+        if hasErrors { throw ExitCode.failure }
     }
 }

@@ -13,23 +13,29 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
-    var format: DiagnosticFormat = .text
+    @OptionGroup var report: ReportOptions
+
+    @OptionGroup var strictness: StrictOption
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagnostics to FILE instead of stderr (the same as --report).", valueName: "FILE"))
+    var output: String?
 
     func run() throws {
         let workspace = themes.workspace()
         let progress = ProgressLine.forStandardError()
-        let diagnostics = workspace.validate(paths: paths) { done, total, path in
+        let found = workspace.validate(paths: paths) { done, total, path in
             if total > 1 { progress.update(done, of: total, "validating \(path)") }
         }
         progress.finish()
-        DiagnosticPrinter(format: format).print(diagnostics)
-        if format == .text {
+        let reporter = Reporter(options: report, strict: strictness.strict, file: output)
+        let diagnostics = reporter.configured(found, paths: paths)
+        let failed = reporter.finish(diagnostics)
+        if report.format == .text && report.writeBaseline == nil {
             let checked = paths.flatMap { workspace.isNamedTheme($0) ? [$0] : workspace.themeFolders(in: $0) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             let warnings = diagnostics.count - errors
-            print("\(errors == 0 ? "ok" : "failed"): \(checked.count) theme\(checked.count == 1 ? "" : "s") checked, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+            print("\(failed ? "failed" : "ok"): \(checked.count) theme\(checked.count == 1 ? "" : "s") checked, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         }
-        if diagnostics.hasErrors { throw ExitCode.failure }
+        if failed { throw ExitCode.failure }
     }
 }

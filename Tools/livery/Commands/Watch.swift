@@ -19,8 +19,7 @@ struct Watch: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
-    var format: DiagnosticFormat = .text
+    @OptionGroup var report: ReportOptions
 
     @Option(help: "Seconds between looks at the files.")
     var interval: Double = 0.25
@@ -38,7 +37,7 @@ struct Watch: ParsableCommand {
         var runs = 1
         while maxRuns.map({ runs < $0 }) ?? true {
             let changed = watcher.waitForChange()
-            let names = changed.map { FileManager.default.displayName(atPath: $0) }
+            let names = changed.map(watcher.display)
             let reason = "changed: " + (names.count > 3 ? names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more" : names.joined(separator: ", "))
             hasErrors = check(reason: reason)
             runs += 1
@@ -54,8 +53,10 @@ struct Watch: ParsableCommand {
         var roots = paths
         let folders = paths.flatMap { workspace.isThemeFolder($0) ? [$0] : workspace.themeFolders(in: $0) }
         for folder in folders {
-            for theme in workspace.chain(ofThemeAt: folder).value ?? [] where !roots.contains(theme.path) {
-                if !roots.contains(where: { theme.path.hasPrefix($0 + "/") }) { roots.append(theme.path) }
+            // the whole chain as far as it can be followed, errors or not: a fix in a parent
+            // must be seen after a failed run
+            for theme in workspace.ancestorFolders(ofThemeAt: folder) where !roots.contains(theme) {
+                if !roots.contains(where: { theme.hasPrefix($0 + "/") }) { roots.append(theme) }
             }
         }
         return roots + themes.schemaFiles
@@ -67,8 +68,9 @@ struct Watch: ParsableCommand {
         formatter.dateFormat = "HH:mm:ss"
         say("[\(formatter.string(from: Date()))] \(reason)")
         let workspace = themes.workspace()
-        let diagnostics = workspace.validate(paths: paths)
-        DiagnosticPrinter(format: format).print(diagnostics)
+        let reporter = Reporter(options: report)
+        let diagnostics = reporter.configured(workspace.validate(paths: paths), paths: paths)
+        _ = reporter.finish(diagnostics)
         let checked = paths.flatMap { workspace.isThemeFolder($0) ? [$0] : workspace.themeFolders(in: $0) }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors

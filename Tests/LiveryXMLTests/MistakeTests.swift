@@ -1,0 +1,130 @@
+import Foundation
+import LiveryModel
+@testable import LiveryXML
+import Testing
+
+/// The mistakes of issue 16, each made once on a copy of the sample themes: each gives the one
+/// finding it should, with no follow-on noise.
+@Suite struct MistakeTests {
+    @Test func theSamplesAreCleanBeforeAnyEdit() throws {
+        let copy = try SampleThemeCopy()
+        #expect(copy.validate().isEmpty)
+    }
+
+    @Test func aMissingImageIsOneFindingWithTheThemesAndTraitSetsInNotes() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>header_art</image>")
+        // (nav_background, no longer referenced, is rightly unused: a warning of its own)
+        let findings = copy.validate().filter { $0.severity == .error }
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        let finding = try #require(findings.first)
+        #expect(finding.description == "Base.theme/Chat.xml:32:29: error: no asset 'header_art': add assets/header_art.png to Base.theme [asset-missing]")
+        #expect(finding.notes.map(\.message) == ["applies to themes Base.theme, Dark.theme, HighContrast.theme, Light.theme"])
+    }
+
+    @Test func anAssetPresentForSomeTraitsOnlyNamesThemInANote() throws {
+        let copy = try SampleThemeCopy()
+        // the only variant of nav_background becomes an iPad one: missing without ipad
+        try FileManager.default.moveItem(atPath: copy.path + "/Base.theme/assets/nav_background.png",
+                                         toPath: copy.path + "/Base.theme/assets/nav_background~ipad.png")
+        let findings = copy.validate().filter { $0.code == .assetMissing }
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        let notes = findings.first?.notes.map(\.message) ?? []
+        #expect(notes.contains { $0.hasPrefix("only with each of no traits;") && !$0.contains("ipad") }, "\(notes)")
+    }
+
+    @Test func aCloseAssetNameIsSuggestedWithAFix() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>nav_backgrund</image>")
+        let findings = copy.validate()
+        #expect(findings.map(\.description) == ["Base.theme/Chat.xml:32:29: error: no asset 'nav_backgrund'; did you mean 'nav_background'? [asset-missing]"])
+        #expect(findings.first?.fix == Diagnostic.Fix(replacing: "nav_backgrund", with: "nav_background"))
+    }
+
+    @Test func aDeletedEndTagIsOneErrorWithoutUnusedWarnings() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "</operation>", with: "")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        let finding = try #require(findings.first)
+        #expect(finding.code == .xmlSyntax)
+        #expect(finding.message == "</uiview> does not close the open <operation>; add </operation> before it, or correct the end tag")
+        // where the open tag is, in a note: the first <operation> of Chat.xml
+        #expect(finding.notes == [Diagnostic.Note("<operation> is opened here", at: LiveryModel.SourceLocation(file: "Base.theme/Chat.xml", line: 7, column: 7))])
+    }
+
+    @Test func anUnescapedAmpersandSaysToWriteAmp() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Settings.xml", replacing: "Notifications &amp; Sounds", with: "Notifications & Sounds")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        #expect(findings.first?.message == "'&' starts an entity reference here; to write an ampersand, write &amp;")
+        #expect(findings.first?.location?.file == "Base.theme/Settings.xml")
+    }
+
+    @Test func aConstantWithABadValueIsReportedOnceWhereItIsBroken() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Constants.xml", replacing: "size=\"20\" weight=\"semibold\"", with: "size=\"20\" weight=\"600\"")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        #expect(findings.first?.code == .valueInvalid)
+        #expect(findings.first?.location?.file == "Base.theme/Constants.xml")
+    }
+
+    @Test func aBrokenParentIsReportedOnlyWhereItIsBroken() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Info.xml", replacing: "version=\"1.0.0\"", with: "version=\"1.0\"")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        #expect(findings.first?.location?.file == "Base.theme/Info.xml")
+        #expect(findings.first?.code == .attributeInvalid)
+    }
+
+    @Test func aMalformedParentInfoIsReportedOnlyWhereItIsBroken() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Info.xml", replacing: "</theme-info>", with: "</theme-inf>")
+        let findings = copy.validate()
+        #expect(findings.map(\.code) == [.xmlSyntax], "\(findings.map(\.description))")
+        #expect(findings.first?.location?.file == "Base.theme/Info.xml")
+    }
+
+    @Test func aMisspeltParentIDGetsADidYouMean() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Light.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"com.livery.bse\"")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        #expect(findings.first?.code == .parentMissing)
+        #expect(findings.first?.message.hasSuffix("; did you mean 'com.livery.base'?") == true, "\(findings.map(\.description))")
+        #expect(findings.first?.fix == Diagnostic.Fix(replacing: "com.livery.bse", with: "com.livery.base"))
+    }
+
+    @Test func aQualifierFarFromEveryTagGetsTheListNotAGuess() throws {
+        let copy = try SampleThemeCopy()
+        try copy.write("Light.theme/Chat~night.xml", "<theme/>\n")
+        let findings = copy.validate()
+        #expect(findings.map(\.description) == ["Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast [qualifier-unknown]"])
+    }
+
+    @Test func aTransposedQualifierStillGetsADidYouMean() throws {
+        let copy = try SampleThemeCopy()
+        try copy.write("Light.theme/Chat~dakr.xml", "<theme/>\n")
+        #expect(copy.validate().first?.message.hasSuffix("did you mean 'dark'?") == true)
+    }
+
+    @Test func typeNamesTakeTheRightArticle() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "<param name=\"count\"><integer>1</integer></param>",
+                      with: "<param name=\"count\"><float>1</float></param>")
+        let messages = copy.validate().map(\.message)
+        #expect(messages == ["param 'count' of 'numberOfLines' takes an integer, not a float"], "\(messages)")
+    }
+
+    @Test func aMisspeltClassAttributeIsAWarningWithAFix() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "<uilabel id=\"label_timestamp\" class=", with: "<uilabel id=\"label_timestamp\" clas=")
+        let findings = copy.validate()
+        let typo = try #require(findings.first { $0.code == .attributeUnknown })
+        #expect(typo.severity == .warning)
+        #expect(typo.fix == Diagnostic.Fix(replacing: "clas", with: "class"))
+    }
+}
