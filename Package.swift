@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "LiveryHeadless", targets: ["LiveryHeadless"]),
         .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
         .library(name: "LiveryStore", targets: ["LiveryStore"]),
+        .library(name: "LiveryTokens", targets: ["LiveryTokens"]),
         .library(name: "LiveryServe", targets: ["LiveryServe"]),
         .executable(name: "livery", targets: ["livery"]),
         .executable(name: "livery-build-tool", targets: ["livery-build-tool"]),
@@ -75,11 +76,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // W3C design tokens (DTCG 2025.10) in and out: positioned JSON, validation, import to
+        // theme constants, export from them. The model only: the CLI reads and validates themes.
+        .target(name: "LiveryTokens", dependencies: ["LiveryModel"]),
         // The command-line tool CI and designers use.
         .executableTarget(
             name: "livery",
             dependencies: [
                 "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling", "LiveryStore", "LiveryServe",
+                "LiveryTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
@@ -126,6 +131,7 @@ let package = Package(
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
+        .testTarget(name: "LiveryTokensTests", dependencies: ["LiveryTokens", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,81 @@
+import Foundation
+import LiveryModel
+
+/// A theme constant as `tokens import` writes it: a literal or a reference to another constant.
+public struct ThemeConstant: Hashable, Sendable {
+    public enum Content: Hashable, Sendable {
+        case literal(Value)
+        case reference(String)
+    }
+
+    public var name: String
+    public var type: ValueType
+    public var content: Content
+    /// The token's `$description` (and deprecation), written as an XML comment above it.
+    public var comment: String?
+
+    public init(name: String, type: ValueType, content: Content, comment: String? = nil) {
+        self.name = name
+        self.type = type
+        self.content = content
+        self.comment = comment
+    }
+
+    /// The constant's element, e.g. `<float name="space.small">8</float>`.
+    public var element: String {
+        let open = "<\(type.rawValue) name=\"\(XMLText.escape(name))\""
+        switch content {
+        case .reference(let target):
+            return open + " ref=\"\(XMLText.escape(target))\"/>"
+        case .literal(let value):
+            switch value {
+            case .color(let color):
+                let parts = [color.red, color.green, color.blue, color.alpha].map { XMLText.number($0) }
+                return open + " format=\"rgba\">\(parts.joined(separator: ","))</color>"
+            case .font(let font):
+                var attributes = " family=\"\(XMLText.escape(font.family))\""
+                if let size = font.size { attributes += " size=\"\(XMLText.number(size))\"" }
+                if font.weight != .regular { attributes += " weight=\"\(font.weight.rawValue)\"" }
+                return open + attributes + "/>"
+            case .float(let number): return open + ">\(XMLText.number(number))</float>"
+            case .integer(let number): return open + ">\(number)</integer>"
+            case .bool(let flag): return open + ">\(flag)</bool>"
+            case .string(let text): return open + ">\(XMLText.escape(text))</string>"
+            case .enumeration(let word): return open + ">\(word)</enum>"
+            default: return open + "/>"
+            }
+        }
+    }
+}
+
+/// Text for XML files: escaping, numbers, comments.
+enum XMLText {
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Six decimals at most: enough for any colour channel or point size, and stable when a theme
+    /// is exported and imported again.
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        return JSONValue.format(rounded == 0 ? 0 : rounded)
+    }
+
+    /// A comment's text cannot hold `--`.
+    static func comment(_ text: String) -> String {
+        var cleaned = text.replacingOccurrences(of: "--", with: "- -")
+        if cleaned.hasSuffix("-") { cleaned += " " }
+        return cleaned
+    }
+}
+

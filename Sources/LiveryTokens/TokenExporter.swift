@@ -1,0 +1,146 @@
+import LiveryModel
+
+/// A theme constant to export: its resolved value and, when it is a reference, the constant it names.
+public struct ExportedConstant: Hashable, Sendable {
+    public var name: String
+    public var value: Value
+    public var reference: String?
+    public init(name: String, value: Value, reference: String?) {
+        self.name = name
+        self.value = value
+        self.reference = reference
+    }
+}
+
+/// Theme constants to DTCG JSON: `$type` on every token, references kept as aliases.
+public struct TokenExporter {
+    public static let formatSchema = "https://www.designtokens.org/schemas/2025.10/format.json"
+    public static let resolverSchema = "https://www.designtokens.org/schemas/2025.10/resolver.json"
+
+    /// Constants with no DTCG type (bool, string, geometry, image, array, non-weight enum), by type.
+    public private(set) var skipped: [(type: String, name: String)] = []
+
+    public init() {}
+
+    /// The DTCG type and `$value` of a literal, or nil when the format has no type for it.
+    static func token(_ value: Value) -> (TokenType, JSONValue)? {
+        switch value {
+        case .color(let color):
+            var members: [(String, JSONValue)] = [("colorSpace", .string("srgb")),
+                                                  ("components", .array([color.red, color.green, color.blue].map { .number(Self.round($0)) }))]
+            if color.alpha != 1 { members.append(("alpha", .number(Self.round(color.alpha)))) }
+            members.append(("hex", .string("#" + color.hexString.dropFirst().prefix(6).lowercased())))
+            return (.color, .object(members))
+        case .float(let number):
+            return (.dimension, .object([("value", .number(Self.round(number))), ("unit", .string("px"))]))
+        case .integer(let number):
+            return (.number, .integer(number))
+        case .font(let font):
+            guard let size = font.size else { return (.fontFamily, .string(font.family)) }
+            return (.typography, .object([
+                ("fontFamily", .string(font.family)),
+                ("fontSize", .object([("value", .number(Self.round(size))), ("unit", .string("px"))])),
+                ("fontWeight", .number(TokenImporter.number(of: font.weight))),
+                ("letterSpacing", .object([("value", .integer(0)), ("unit", .string("px"))])),
+                ("lineHeight", .integer(1)),
+            ]))
+        case .enumeration(let word):
+            guard let weight = FontWeight(rawValue: word) else { return nil }
+            return (.fontWeight, .number(TokenImporter.number(of: weight)))
+        default:
+            return nil
+        }
+    }
+
+    private static func round(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
+
+    /// The token path of a constant name: its `.`-separated segments, plus `$root` when other
+    /// names continue it (`brand` beside `brand.dark` is `brand.$root`).
+    static func paths(_ names: [String]) -> [String: [String]] {
+        let all = Set(names)
+        var result: [String: [String]] = [:]
+        for name in names {
+            var path = name.split(separator: ".", omittingEmptySubsequences: false).map { $0.isEmpty ? "_" : String($0) }
+            if all.contains(where: { $0.hasPrefix(name + ".") }) { path.append("$root") }
+            result[name] = path
+        }
+        return result
+    }
+
+    /// The DTCG document of `constants` (sorted by name).
+    public mutating func document(_ constants: [ExportedConstant]) -> JSONValue {
+        let sorted = constants.sorted { $0.name < $1.name }
+        let byName = Dictionary(sorted.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var tokens: [([String], JSONValue)] = []
+        var exported: [ExportedConstant] = []
+        for constant in sorted {
+            guard let (type, value) = Self.token(constant.value) else {
+                skipped.append((constant.value.type.rawValue, constant.name))
+                continue
+            }
+            exported.append(constant)
+            _ = (type, value)
+        }
+        let paths = Self.paths(exported.map(\.name))
+        for constant in exported {
+            guard let (type, literal) = Self.token(constant.value), let path = paths[constant.name] else { continue }
+            var value = literal
+            if let target = constant.reference, let targetPath = paths[target], byName[target] != nil {
+                value = .string("{" + targetPath.joined(separator: ".") + "}")
+            }
+            tokens.append((path, .object([("$type", .string(type.rawValue)), ("$value", value)])))
+        }
+        return .object([("$schema", .string(Self.formatSchema))] + Self.tree(tokens))
+    }
+
+    /// Nests `(path, token)` pairs into groups, keeping first-seen order.
+    static func tree(_ tokens: [([String], JSONValue)]) -> [(String, JSONValue)] {
+        var order: [String] = []
+        var leaves: [String: JSONValue] = [:]
+        var children: [String: [([String], JSONValue)]] = [:]
+        for (path, token) in tokens {
+            let head = path[0]
+            if !order.contains(head) { order.append(head) }
+            if path.count == 1 { leaves[head] = token } else { children[head, default: []].append((Array(path.dropFirst()), token)) }
+        }
+        return order.map { head in
+            if let leaf = leaves[head] { return (head, leaf) }
+            return (head, .object(tree(children[head] ?? [])))
+        }
+    }
+
+    /// The warning listing constants left out of the export (one finding).
+    public var skippedWarning: Diagnostic? {
+        guard !skipped.isEmpty else { return nil }
+        var byType: [String: [String]] = [:]
+        for (type, name) in skipped where !(byType[type]?.contains(name) ?? false) { byType[type, default: []].append(name) }
+        let list = byType.keys.sorted().map { "\($0) (\(byType[$0]!.joined(separator: ", ")))" }.joined(separator: "; ")
+        return .warning(.tokenSkipped, "skipped constants of types DTCG has no token type for: \(list)", at: nil)
+    }
+
+    /// The resolver document for exported layers: a `base` set, and one modifier per trait
+    /// dimension whose contexts add that layer's file.
+    public static func resolver(name: String, baseFile: String, layers: [(traits: TraitSet, file: String)]) -> JSONValue {
+        var modifiers: [(String, JSONValue)] = []
+        let dimensions: [(String, (TraitSet) -> String?)] = [
+            ("idiom", { $0.idiom?.rawValue }), ("appearance", { $0.appearance?.rawValue }), ("contrast", { $0.contrast?.rawValue }),
+        ]
+        for (dimension, value) in dimensions {
+            let contexts = layers.compactMap { layer in value(layer.traits).map { ($0, layer.file) } }
+            guard !contexts.isEmpty else { continue }
+            let members: [(String, JSONValue)] = [("default", .array([]))] + contexts.map { context, file in
+                (context, .array([.object([("$ref", .string(file))])]))
+            }
+            modifiers.append((dimension, .object([("contexts", .object(members)), ("default", .string("default"))])))
+        }
+        return .object([
+            ("$schema", .string(resolverSchema)),
+            ("name", .string(name)),
+            ("version", .string("2025.10")),
+            ("sets", .object([("base", .object([("sources", .array([.object([("$ref", .string(baseFile))])]))]))])),
+            ("modifiers", .object(modifiers)),
+            ("resolutionOrder", .array([.object([("$ref", .string("#/sets/base"))])]
+                + modifiers.map { .object([("$ref", .string("#/modifiers/\($0.0)"))]) })),
+        ])
+    }
+}

@@ -1,0 +1,204 @@
+import ArgumentParser
+import Foundation
+import LiveryModel
+import LiveryTokens
+import LiveryXML
+
+/// `livery tokens import|export`: W3C design tokens (DTCG 2025.10) in and out of themes.
+struct Tokens: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import W3C design tokens (DTCG 2025.10) into a theme, or export a theme's constants as tokens.",
+        subcommands: [Import.self, Export.self])
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a theme folder whose constants are the tokens.",
+            discussion: """
+                The folder is staged beside --output, validated, and only then renamed into place: on any error nothing \
+                is written. With --resolver, each modifier context becomes a qualified file (Tokens~dark.xml...). \
+                Exits 0 on success, 1 on errors.
+                """)
+
+        @Argument(help: ArgumentHelp("Tokens files, merged in order (later files win).", valueName: "FILE"))
+        var files: [String] = []
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The theme folder to write.", valueName: "DIR/NAME.theme"))
+        var output: String
+
+        @Option(help: ArgumentHelp("The theme id.", valueName: "ID"))
+        var id: String
+
+        @Option(help: ArgumentHelp("The theme's display name (default: the folder name).", valueName: "NAME"))
+        var name: String?
+
+        @Option(help: ArgumentHelp("The parent theme id.", valueName: "ID"))
+        var parent: String?
+
+        @Option(help: ArgumentHelp("A DTCG resolver document (2025.10); its sets and modifiers replace FILE arguments.", valueName: "FILE"))
+        var resolver: String?
+
+        @Option(help: ArgumentHelp("Map a resolver context to qualifiers, e.g. theme:night=dark or contrast:more=highcontrast (repeatable; 'none' for the unqualified layer).",
+                                   valueName: "MODIFIER:CONTEXT=QUALIFIER"))
+        var map: [String] = []
+
+        @Option(help: ArgumentHelp("Points per rem.", valueName: "POINTS"))
+        var rem: Double = 16
+
+        @OptionGroup var themes: ThemeOptions
+
+        @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
+        var format: DiagnosticFormat = .text
+
+        func validate() throws {
+            guard resolver != nil || !files.isEmpty else { throw ValidationError("give tokens files, or --resolver FILE") }
+            guard resolver == nil || files.isEmpty else { throw ValidationError("give tokens files or --resolver, not both") }
+            guard rem > 0, rem.isFinite else { throw ValidationError("--rem must be a positive number") }
+            _ = try contextMap()
+        }
+
+        func contextMap() throws -> ContextMap {
+            do { return try ContextMap.parse(map) } catch {
+                throw ValidationError("--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitAxes.all.traitSets.last!.tags.joined(separator: ", ")), joined by ~, or none)")
+            }
+        }
+
+        func run() throws {
+            let printer = DiagnosticPrinter(format: format)
+            var tokenImport = TokenImport(options: .init(remBase: rem)) { path in
+                FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+            }
+            let layers: [(fileName: String, constants: [ThemeConstant])]
+            var sources = files
+            if let resolver {
+                let bytes = FileManager.default.contents(atPath: resolver).map { [UInt8]($0) }
+                guard let bytes else {
+                    printer.print([.error(.pathNotFound, "no such file", at: SourceLocation(file: resolver))])
+                    throw ExitCode.failure
+                }
+                let document: ResolverDocument?
+                var found: [Diagnostic]
+                do {
+                    (document, found) = ResolverDocument.parse(try TokenSource.read(resolver, bytes: bytes))
+                } catch {
+                    (document, found) = (nil, [error.diagnostic])
+                }
+                guard let document else {
+                    printer.print(found)
+                    throw ExitCode.failure
+                }
+                let directory = (resolver as NSString).deletingLastPathComponent
+                layers = tokenImport.layers(resolver: document, map: try contextMap(), directory: directory)
+                sources = [resolver]
+            } else {
+                layers = tokenImport.layers(files: files)
+            }
+            var diagnostics = tokenImport.diagnostics + tokenImport.importer.diagnostics
+            if let skipped = tokenImport.skippedWarning { diagnostics.append(skipped) }
+            diagnostics = Array(Set(diagnostics)).sorted()
+            guard !diagnostics.hasErrors, !layers.isEmpty else {
+                printer.print(diagnostics)
+                throw ExitCode.failure
+            }
+            let folderName = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+            let theme = TokenTheme(id: id, name: name ?? folderName, parent: parent, layers: layers,
+                                   sources: sources.map { ($0 as NSString).lastPathComponent })
+            let searchPaths = themes.themeFolders + [(output as NSString).deletingLastPathComponent]
+            let written = ThemeFolderWriter.write(theme, to: output) { staged in
+                // The theme's own constants are used by its children, not by itself: "never
+                // referenced" is expected here and would only be noise.
+                ThemeWorkspace(searchPaths: searchPaths, schemaFiles: themes.schemaFiles)
+                    .validate(paths: [staged]).filter { $0.code != .constantUnused }
+            }
+            printer.print(diagnostics + written)
+            if written.hasErrors { throw ExitCode.failure }
+            let count = layers.reduce(0) { $0 + $1.constants.count }
+            print("wrote \(output): \(count) constants in \(layers.map(\.fileName).joined(separator: ", "))")
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a theme's constants as DTCG JSON, references kept as aliases.",
+            discussion: "With --resolver, each qualified layer is written beside FILE (FILE~dark.json...) and a resolver document maps the layers to contexts. Exits 0 on success, 1 on errors.")
+
+        @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
+        var theme: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The tokens file to write.", valueName: "FILE.json"))
+        var output: String
+
+        @Option(help: ArgumentHelp("Export the constants as resolved for these traits, e.g. dark,highcontrast.", valueName: "T,..."))
+        var traits: String?
+
+        @Option(help: ArgumentHelp("Also write a resolver document here, and one tokens file per qualified layer.", valueName: "FILE"))
+        var resolver: String?
+
+        @OptionGroup var themes: ThemeOptions
+
+        @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
+        var format: DiagnosticFormat = .text
+
+        func traitSet() throws -> TraitSet {
+            guard let traits else { return .none }
+            do { return try TraitSet(tags: traits.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) } catch {
+                throw ValidationError("--traits '\(traits)' is not a trait set: \(error)")
+            }
+        }
+
+        func validate() throws { _ = try traitSet() }
+
+        func run() throws {
+            let printer = DiagnosticPrinter(format: format)
+            let workspace = themes.workspace()
+            let base = try traitSet()
+            func constants(_ traits: TraitSet) throws -> [ExportedConstant] {
+                let result = workspace.constants(ofThemeAt: theme, traits: traits)
+                guard let value = result.value else {
+                    printer.print(result.diagnostics)
+                    throw ExitCode.failure
+                }
+                return value.map { ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference) }
+            }
+            var exporter = TokenExporter()
+            let generic = try constants(base)
+            var files: [(String, JSONValue)] = [(output, exporter.document(generic))]
+            var dropped: [String] = []
+            if let resolver {
+                guard let variants = workspace.variants(ofThemeAt: theme).value else {
+                    printer.print(workspace.variants(ofThemeAt: theme).diagnostics)
+                    throw ExitCode.failure
+                }
+                var layers: [(traits: TraitSet, file: String)] = []
+                let stem = (output as NSString).deletingPathExtension
+                for traits in variants.axes.traitSets where traits != .none {
+                    let known = Set(generic)
+                    let differing = try constants(traits).filter { !known.contains($0) }
+                    guard !differing.isEmpty else { continue }
+                    guard traits.tags.count == 1 else {
+                        dropped.append(traits.description)
+                        continue
+                    }
+                    let file = stem + "~" + traits.tags[0] + ".json"
+                    var layerExporter = TokenExporter()
+                    files.append((file, layerExporter.document(differing)))
+                    layers.append((traits, (file as NSString).lastPathComponent))
+                }
+                files.append((resolver, TokenExporter.resolver(name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers)))
+            }
+            var diagnostics: [Diagnostic] = []
+            if let skipped = exporter.skippedWarning { diagnostics.append(skipped) }
+            if !dropped.isEmpty {
+                diagnostics.append(.warning(.tokenSkipped, "layers for combined traits (\(dropped.joined(separator: "; "))) have no single resolver context and were not exported", at: SourceLocation(file: theme)))
+            }
+            for (path, document) in files {
+                do {
+                    try Data((document.rendered() + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    printer.print(diagnostics + [.error(.tokensWriteFailed, "cannot write: \(error.localizedDescription)", at: SourceLocation(file: path))])
+                    throw ExitCode.failure
+                }
+            }
+            printer.print(diagnostics)
+        }
+    }
+}
