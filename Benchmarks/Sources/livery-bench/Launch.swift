@@ -15,7 +15,12 @@ import LiveryXML
 
 /// One layout of a theme to launch from.
 enum LaunchLayout: String, CaseIterable {
-    case compiled, xml, development
+    case compiled, xml
+    /// The development layout before the stamp of its sources exists (`Dark.livery.sources`):
+    /// the digests of every source are compared, then the stamp is written.
+    case developmentFirst = "development-first"
+    /// The same once the stamp exists: sizes and modification times are compared.
+    case development
     /// Not a launch: `CompiledTheme(contentsOf:)` of the compiled file alone, in a fresh process.
     case open
 
@@ -23,7 +28,8 @@ enum LaunchLayout: String, CaseIterable {
         switch self {
         case .compiled: "compiled file only"
         case .xml: "XML folder only"
-        case .development: "compiled file beside its sources (development)"
+        case .developmentFirst: "compiled file beside its sources, no stamp yet (digests compared)"
+        case .development: "compiled file beside its sources (development, stamp present)"
         case .open: "open + mmap + verify of the same file (the floor)"
         }
     }
@@ -138,10 +144,19 @@ enum LaunchScenario {
     /// Launches `runs` fresh processes in `layout` and returns their samples.
     static func measure(_ fixture: LaunchFixture, _ layout: LaunchLayout, runs: Int) -> [LaunchSample] {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let configuration = fixture.configurations[layout == .developmentFirst ? .development : layout]
         let arguments = layout == .open
             ? ["launch-child", "open", fixture.compiledFile]
-            : ["launch-child", "app", fixture.configurations[layout]!, fixture.idsFile]
+            : ["launch-child", "app", configuration!, fixture.idsFile]
+        if layout == .developmentFirst {
+            // A stamp trusts no file modified in the last two seconds: let the fixture age.
+            Thread.sleep(forTimeInterval: 2.5)
+        }
         return (0..<runs).compactMap { _ in
+            if layout == .developmentFirst, let folder = configuration.map({ ($0 as NSString).deletingPathExtension }),
+               let stamps = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+                for stamp in stamps where stamp.hasSuffix(".sources") { try? FileManager.default.removeItem(atPath: folder + "/" + stamp) }
+            }
             guard let object = runChild(executable, arguments, preload: nil), let first = object["first_ns"],
                   let all = object["all_ns"], let growth = object["resident_growth"] else { return nil }
             return LaunchSample(firstStyled: Double(first), allStyled: Double(all), residentGrowth: growth)
@@ -243,6 +258,7 @@ func launchReport(sizes: [Int], runs: Int, work: String) throws -> (markdown: St
     row("XML launch / compiled launch") { medians[$0.label]![.xml]!.all / medians[$0.label]![.compiled]!.all }
     row("compiled launch / open+mmap+verify") { medians[$0.label]![.compiled]!.all / medians[$0.label]![.open]!.all }
     row("development launch / XML launch") { medians[$0.label]![.development]!.all / medians[$0.label]![.xml]!.all }
+    row("development launch without stamp / XML launch") { medians[$0.label]![.developmentFirst]!.all / medians[$0.label]![.xml]!.all }
 
     // Targets.
     func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
