@@ -474,10 +474,10 @@ public final class Applicator {
         }
         // Unavailable themes were reported by the manager; the scope keeps what it has.
         guard let loaded = manager.theme(themeID) else { return scopes[scope].current }
-        let resolved = loaded.variants.resolved(for: wanted.traits)
-        let images = ImageLoader(theme: resolved, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
+        let source = loaded.instances(for: wanted.traits)
+        let images = ImageLoader(theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
                                  cache: imageCache, diagnostics: diagnostics)
-        let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings.snapshot(),
+        let theme = PreparedTheme(key: key, source: source, images: images, bindings: bindings.snapshot(),
                                   operationKeys: operationKeys, identifiers: identifiers)
         keep(theme)
         return theme
@@ -795,7 +795,7 @@ public final class Applicator {
         case .wrongTarget:
             return false
         case .valueMismatch(let reason):
-            let id = theme.theme.instances[Int(operation.instance)].id
+            let id = theme.resolvedInstance(operation.instance).id
             report(.error(.runtimeValueMismatch,
                           "operation '\(resolved.name)' of instance '\(id)': \(reason); it is skipped", at: nil),
                    key: "value|\(id)|\(resolved.name)|\(resolved.state)", group: group)
@@ -826,7 +826,7 @@ public final class Applicator {
 
     private func reportUnknownIdentifier(group: Int32) {
         let name = identifiers.names[Int(groups[Int(group)].identifier)]
-        guard let theme = scopes[Int(groups[Int(group)].scope)].current?.theme else { return }
+        guard let theme = scopes[Int(groups[Int(group)].scope)].current?.source.header else { return }
         report(.warning(.runtimeUnknownIdentifier,
                         "theme \(theme.info.id) (\(theme.traits)) has no instance '\(name)'; components styled as it keep their own look",
                         at: nil),

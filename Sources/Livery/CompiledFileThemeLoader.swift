@@ -9,21 +9,27 @@ extension DiagnosticCode {
     /// A compiled theme file no longer matches its sources (a theme of its chain was edited):
     /// the folder is loaded instead. Recompile to ship the edit.
     public static let runtimeCompiledStale: DiagnosticCode = "runtime-compiled-stale"
+    /// A block of a compiled theme file failed its checksum when a read needed it: the
+    /// instances it holds are not applied. Recompile or reinstall the theme.
+    public static let runtimeCompiledCorrupt: DiagnosticCode = "runtime-compiled-corrupt"
 }
 
 /// Reads compiled `.livery` files (see docs/BinaryFormat.md) through the memory-mapped reader.
 ///
-/// The file is mapped and verified, its variants are built once per load, and images are read
-/// from the file's own asset section (`CompiledAssetSource`), so a release build needs no theme
-/// folder at all. Whether a compiled file is still current with sources beside it is a
+/// The file is mapped and its structure verified; nothing else is read when the theme loads.
+/// An instance is read from the mapping when a component is first styled with its id, its
+/// blocks' checksums checked as they are first read (docs/BinaryFormat.md, `BLKS`). Images are
+/// read from the file's own asset section (`CompiledAssetSource`), so a release build needs no
+/// theme folder at all. Whether a compiled file is still current with sources beside it is a
 /// development question, answered by a `StalenessCheck` the manager is given
-/// (`LiveryDevelopment`'s compares the source digests recorded for every theme of its chain).
+/// (`LiveryDevelopment`'s compares the source stamps and digests recorded for every theme of its chain).
 public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Sendable {
     public let fileExtension: String
-    /// Whether every section's CRC-32 is checked when a theme is loaded. The structural
-    /// verification on open already makes every read safe; the checksums also catch flipped
-    /// bits inside values (a wrong colour rather than a crash). One pass over the file, cheaper
-    /// than the digest of the sources that the staleness check computes anyway.
+    /// Whether every block's checksum is checked when a theme is loaded (a pass over the whole
+    /// file), even without a folder to fall back to. Off by default: reads check the blocks they
+    /// need, so a flipped bit inside a value is caught before the value is used either way; on,
+    /// a damaged file is refused at load, before any of it is applied. A file beside its folder
+    /// is always checked whole at load, so that the folder can stand in.
     public let verifiesChecksums: Bool
     public let limits: VerificationLimits
 
@@ -34,7 +40,7 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
     private var opened: [String: CompiledTheme] = [:]
 
     public init(fileExtension: String = "livery",
-                verifiesChecksums: Bool = true, limits: VerificationLimits = VerificationLimits()) {
+                verifiesChecksums: Bool = false, limits: VerificationLimits = VerificationLimits()) {
         self.fileExtension = fileExtension
         self.verifiesChecksums = verifiesChecksums
         self.limits = limits
@@ -67,7 +73,13 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
 
     public func info(at path: String, searchPaths: [String]) -> LoadResult<ThemeInfo> {
         switch open(path) {
-        case .success(let theme): return LoadResult(value: theme.info)
+        case .success(let theme):
+            do {
+                try theme.verifyMetadata()
+            } catch {
+                return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+            }
+            return LoadResult(value: theme.info)
         case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
         }
     }
@@ -84,9 +96,11 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
         case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
         }
         do {
-            if verifiesChecksums { try theme.verifyChecksums() }
-            let variants = try theme.materialize()
-            return LoadResult(value: LoadedTheme(variants: variants, assets: CompiledAssetSource(theme), origin: .compiled))
+            try theme.verifyMetadata()
+            // Beside its folder (development), damage found now lets the folder stand in before
+            // anything is applied; alone (a release build), blocks are checked as they are read.
+            if verifiesChecksums || descriptor.folder != nil { try theme.verifyBlocks() }
+            return LoadResult(value: LoadedTheme(compiledFile: theme, assets: CompiledAssetSource(theme)))
         } catch {
             return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
         }

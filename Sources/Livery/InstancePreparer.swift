@@ -1,3 +1,4 @@
+import LiveryBinary
 import LiveryModel
 
 /// The bindings a prepared theme uses, resolved on the main actor when the theme is made (so
@@ -11,13 +12,19 @@ struct BindingSnapshot: Sendable {
 }
 
 /// What preparing a whole theme on another thread produced (`InstancePreparer.prepareAll`),
-/// handed to the main actor in one piece: every instance of the theme, in the theme's order,
-/// with operation keys numbered by the preparer (`InstancePreparer.keys`).
+/// handed to the main actor in one piece: every instance of the theme, in the order of its
+/// slots, with operation keys numbered by the preparer (`InstancePreparer.keys`).
 struct PreparedContents: @unchecked Sendable {
     // Unchecked: the records point to setters and into the preparer's arena, which travel
     // with them; nothing here is shared while it crosses.
     var operations: ContiguousArray<PreparedOperation> = []
     var instances: ContiguousArray<PreparedInstance> = []
+    /// The resolved instance of each prepared one.
+    var resolved: ContiguousArray<ResolvedInstance> = []
+    /// Slot of the source -> prepared instance, -1 where the traits define none.
+    var preparedBySlot: ContiguousArray<Int32> = []
+    /// Damaged blocks of a compiled file met on the way (those instances are left out).
+    var readErrors: [BinaryFormatError] = []
     var imageFiles: [Int32: String] = [:]
     /// The (name, state) pairs that the operations' keys number.
     var keys: [(name: String, state: String)] = []
@@ -59,7 +66,9 @@ struct PreparedContents: @unchecked Sendable {
 /// Operation keys are its own numbers (`keys`): the applicator's table of keys is main-actor
 /// state, so the prepared theme maps them to the applicator's numbers there.
 final class InstancePreparer: @unchecked Sendable {
-    let theme: ResolvedTheme
+    let source: InstanceSource
+    /// The theme's facts (traits, assets) images are chosen by.
+    var theme: ResolvedTheme { source.header }
     let scale: Int
     let bindings: BindingSnapshot
     /// The decoded values; they live as long as the prepared theme, which keeps the preparer.
@@ -113,20 +122,37 @@ final class InstancePreparer: @unchecked Sendable {
     }
     @exclusivity(unchecked) private var shapes: [Shape: Int32] = [:]
 
-    init(theme: ResolvedTheme, scale: Int, bindings: BindingSnapshot) {
-        self.theme = theme
+    init(source: InstanceSource, scale: Int, bindings: BindingSnapshot) {
+        self.source = source
         self.scale = scale
         self.bindings = bindings
     }
 
-    /// Prepares every instance of the theme, in order (instance `i` is the theme's instance
-    /// `i`): what `Applicator.preload` does on another thread.
+    /// Prepares every instance of the theme, in the order of its slots: what
+    /// `Applicator.preload` does on another thread.
     func prepareAll() -> PreparedContents {
         var contents = PreparedContents()
         contents.operations.reserveCapacity(PreparedTheme.operationCount(of: theme))
-        contents.instances.reserveCapacity(theme.instances.count)
-        for index in theme.instances.indices {
-            let instance = prepare(themeIndex: index) { scratch, withImages in
+        contents.instances.reserveCapacity(source.slotCount)
+        contents.preparedBySlot.reserveCapacity(source.slotCount)
+        for slot in 0..<source.slotCount {
+            let read: ResolvedInstance
+            do {
+                guard let instance = try source.instance(at: slot) else {
+                    contents.preparedBySlot.append(-1)
+                    continue
+                }
+                read = instance
+            } catch {
+                contents.readErrors.append(error)
+                contents.preparedBySlot.append(-1)
+                continue
+            }
+            contents.preparedBySlot.append(Int32(contents.instances.count))
+            let instance = prepare(read) { scratch, withImages in
+                let number = Int32(contents.instances.count)
+                for index in scratch.indices { scratch[index].instance = number }
+                contents.resolved.append(read)
                 let first = Int32(contents.operations.count)
                 contents.operations.append(contentsOf: UnsafeBufferPointer(scratch))
                 for (index, files) in withImages { contents.imageFiles[first + Int32(index)] = files }
@@ -139,23 +165,24 @@ final class InstancePreparer: @unchecked Sendable {
     }
 
     /// Prepares an instance: its operations' lookups, decoded values and shape. `store` receives
-    /// the operations (which it may change in place) with the files of those that hold images,
-    /// by position, stores them and returns where the first went.
+    /// the operations (which it may change in place, and must number with the prepared
+    /// instance's number, `PreparedOperation.instance`) with the files of those that hold
+    /// images, by position, stores them and returns where the first went.
     ///
     /// On the main actor, app code may run in here (a decoding closure that assumes it) and
     /// style a component, which prepares another instance in the middle of this one. So the
     /// operations are made in scratch memory on the stack and handed to `store` together at the
     /// end, where nothing else can come between them, and the per-binding lookup cache is
     /// swapped in and out whole.
-    func prepare(themeIndex: Int,
+    func prepare(_ instance: ResolvedInstance,
                  store: (UnsafeMutableBufferPointer<PreparedOperation>, [(index: Int, files: String)]) -> Int32)
         -> PreparedInstance {
-        let binding = bindingNumber(for: theme.instances[themeIndex].component)
+        let binding = bindingNumber(for: instance.component)
         let cache = Int(binding) + 1
         if cache >= lookupCaches.count {
             lookupCaches.append(contentsOf: repeatElement(LookupCache(), count: cache + 1 - lookupCaches.count))
         }
-        let count = theme.instances[themeIndex].operations.count
+        let count = instance.operations.count
         // The shape of the binding's last instance, if every lookup repeats one of it: all its
         // positions were written by that instance, which had as many operations.
         let previous = (count: lookupCaches[cache].lastCount, shape: lookupCaches[cache].lastShape)
@@ -167,10 +194,9 @@ final class InstancePreparer: @unchecked Sendable {
             // operation copied each operation through outlined value-witness calls (its strings
             // and params retained and released), 21 M of the 124 M that preparing 2 x 10,000
             // instances took.
-            withBuffer(theme.instances[themeIndex].operations) { resolved in
+            withBuffer(instance.operations) { resolved in
                 for index in resolved.indices {
-                    let (operation, repeated, files) = prepareOperation(resolved[index], index: index,
-                                                                        themeIndex: themeIndex, binding: binding)
+                    let (operation, repeated, files) = prepareOperation(resolved[index], index: index, binding: binding)
                     (scratch.baseAddress! + index).initialize(to: operation)
                     sameShape = sameShape && repeated
                     if let files { withImages.append((index, files)) }
@@ -182,7 +208,7 @@ final class InstancePreparer: @unchecked Sendable {
         swap(&lookups, &lookupCaches[cache].lookups)
         lookupCaches[cache].lastCount = count
         lookupCaches[cache].lastShape = shape
-        return PreparedInstance(themeIndex: Int32(themeIndex), first: first, count: Int32(count), binding: binding,
+        return PreparedInstance(first: first, count: Int32(count), binding: binding,
                                 shape: shape,
                                 bindingIdentity: binding < 0 ? nil : ObjectIdentifier(bindings.bindings[Int(binding)]))
     }
@@ -209,7 +235,7 @@ final class InstancePreparer: @unchecked Sendable {
     /// `lookUp`), and the files of its images if it has any (then its value is read when
     /// applied, not decoded here).
     @inline(__always)  // see `prepare`
-    private func prepareOperation(_ operation: ResolvedOperation, index: Int, themeIndex: Int, binding: Int32)
+    private func prepareOperation(_ operation: ResolvedOperation, index: Int, binding: Int32)
         -> (PreparedOperation, repeated: Bool, files: String?) {
         let (found, repeated) = lookUp(operation, at: index, binding: binding)
         let files = imageFiles(of: operation)
@@ -217,7 +243,8 @@ final class InstancePreparer: @unchecked Sendable {
         if let setter = found.setter, files == nil {
             value = decode(operation, with: setter, destroyer: found.destroyer)
         }
-        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key, instance: Int32(themeIndex),
+        // `instance` is numbered by `store` (see `prepare`).
+        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key, instance: -1,
                                          index: Int32(index), revertible: found.revertible)
         return (prepared, repeated, files)
     }

@@ -68,10 +68,12 @@ struct PlanContents: Sendable {
     /// for each instance of `new` whose id `old` has too, with the same binding. An instance
     /// with an operation that cannot be applied gets no plan here: the main actor diffs it
     /// when a group first switches, and reports the operation then.
-    init(from old: PreparedContents, of oldTheme: ResolvedTheme, to new: PreparedContents, of newTheme: ResolvedTheme) {
+    init(from old: PreparedContents, to new: PreparedContents) {
+        let oldTheme = old.resolved
+        let newTheme = new.resolved
         var oldIndex: [String: Int32] = [:]
-        oldIndex.reserveCapacity(oldTheme.instances.count)
-        for (index, instance) in oldTheme.instances.enumerated() where oldIndex[instance.id] == nil {
+        oldIndex.reserveCapacity(oldTheme.count)
+        for (index, instance) in oldTheme.enumerated() where oldIndex[instance.id] == nil {
             oldIndex[instance.id] = Int32(index)
         }
         start = ContiguousArray(repeating: -1, count: new.instances.count)
@@ -80,7 +82,7 @@ struct PlanContents: Sendable {
         steps.reserveCapacity(new.operations.count)
         withBuffers(old.operations, new.operations) { oldOperations, newOperations in
             for (index, newRecord) in new.instances.enumerated() {
-                guard let oldInstance = oldIndex[newTheme.instances[index].id] else { continue }
+                guard let oldInstance = oldIndex[newTheme[index].id] else { continue }
                 let oldRecord = old.instances[Int(oldInstance)]
                 guard oldRecord.bindingIdentity == newRecord.bindingIdentity else { continue }
                 let newRange = Int(newRecord.first)..<Int(newRecord.first + newRecord.count)

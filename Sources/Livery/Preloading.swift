@@ -87,7 +87,7 @@ extension Applicator {
         let prepared = await withTaskGroup(of: (Int, InstancePreparer, PreparedContents).self) { group in
             for (index, source) in sources.enumerated() {
                 group.addTask {
-                    let preparer = InstancePreparer(theme: source.variants.resolved(for: traits), scale: scale,
+                    let preparer = InstancePreparer(source: source.instances(for: traits), scale: scale,
                                                     bindings: bindings)
                     return (index, preparer, preparer.prepareAll())
                 }
@@ -104,8 +104,7 @@ extension Applicator {
             for from in all.indices {
                 for to in all.indices where to != from {
                     group.addTask {
-                        (from, to, PlanContents(from: all[from], of: preparers[from].theme, to: all[to],
-                                                of: preparers[to].theme))
+                        (from, to, PlanContents(from: all[from], to: all[to]))
                     }
                 }
             }

@@ -1,3 +1,4 @@
+import LiveryBinary
 import LiveryModel
 
 /// Interned operation identities (name, state): diffs and originals compare these numbers, not
@@ -40,7 +41,8 @@ struct PreparedOperation {
     var value: UnsafeMutableRawPointer?
     /// The interned (name, state).
     var key: Int32
-    /// Where the resolved operation is: `theme.instances[instance].operations[index]`.
+    /// Where the resolved operation is: `resolved[instance].operations[index]` of its prepared
+    /// theme (the prepared instance's number).
     var instance: Int32
     var index: Int32
     /// The setter exists and takes the operation's state: reverting it is possible.
@@ -49,7 +51,6 @@ struct PreparedOperation {
 
 /// One instance of a prepared theme: a range of `PreparedTheme.operations`.
 struct PreparedInstance {
-    var themeIndex: Int32
     var first: Int32
     var count: Int32
     /// Index into `PreparedTheme.bindings`, or -1 when no binding exists for the component type.
@@ -238,7 +239,8 @@ final class ValueArena: @unchecked Sendable {
 /// number, setters looked up and values decoded once, in flat arrays of plain records.
 /// Instances are prepared on first use, so a theme of 10,000 instances costs only what the app
 /// actually shows, unless the theme was prepared whole on other threads (`Applicator.preload`,
-/// `isComplete`). Built once per (theme, traits, scale, bindings) and cached.
+/// `isComplete`); from a compiled file, an instance is not even read before that
+/// (`InstanceSource`). Built once per (theme, traits, scale, bindings) and cached.
 @MainActor
 final class PreparedTheme {
     struct Key: Hashable {
@@ -254,7 +256,8 @@ final class PreparedTheme {
 
     let key: Key
     let token = Token()
-    let theme: ResolvedTheme
+    /// Where instances are read from.
+    let source: InstanceSource
     let images: ImageLoader
     private let operationKeys: OperationKeys
     /// Prepares instances as they are first styled; it also owns the decoded values.
@@ -264,11 +267,16 @@ final class PreparedTheme {
     // exclusivity checks are off).
     @exclusivity(unchecked) private(set) var operations: ContiguousArray<PreparedOperation> = []
     @exclusivity(unchecked) private(set) var instances: ContiguousArray<PreparedInstance> = []
+    /// The resolved instance of each prepared instance (the same numbers as `instances`).
+    @exclusivity(unchecked) private(set) var resolved: ContiguousArray<ResolvedInstance> = []
     /// Identifier number -> prepared instance: -2 not looked up yet, -1 absent from the theme.
     @exclusivity(unchecked) private var byIdentifier: ContiguousArray<Int32> = []
-    /// Identifier number -> index in `theme.instances` (-1 or past the end: not in the theme),
-    /// built at the first lookup by numbering every instance's id (see `indexIdentifiers`).
+    /// Identifier number -> slot of a resolved theme in memory (-1 or past the end: not in the
+    /// theme), built at the first lookup by numbering every instance's id (see
+    /// `indexIdentifiers`). A compiled file's own hash table answers instead.
     @exclusivity(unchecked) private var themeIndexByIdentifier: ContiguousArray<Int32> = []
+    /// A theme prepared whole: slot -> prepared instance (-1: the traits do not define it).
+    private var preparedBySlot: ContiguousArray<Int32> = []
     private var indexed = false
     private let identifiers: IdentifierTable
     /// The bindings the instances use; they keep the setters `operations` point to alive.
@@ -284,15 +292,15 @@ final class PreparedTheme {
     let isComplete: Bool
 
     /// A theme whose instances are prepared as they are first styled.
-    init(key: Key, theme: ResolvedTheme, images: ImageLoader, bindings: BindingSnapshot, operationKeys: OperationKeys,
+    init(key: Key, source: InstanceSource, images: ImageLoader, bindings: BindingSnapshot, operationKeys: OperationKeys,
          identifiers: IdentifierTable) {
         self.key = key
-        self.theme = theme
+        self.source = source
         self.images = images
         self.bindings = bindings.bindings
         self.operationKeys = operationKeys
         self.identifiers = identifiers
-        self.preparer = InstancePreparer(theme: theme, scale: key.scale, bindings: bindings)
+        self.preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
         isComplete = false
     }
 
@@ -303,7 +311,7 @@ final class PreparedTheme {
     init(key: Key, images: ImageLoader, preparer: InstancePreparer, contents: PreparedContents,
          keyMap: ContiguousArray<Int32>?, operationKeys: OperationKeys, identifiers: IdentifierTable) {
         self.key = key
-        self.theme = preparer.theme
+        self.source = preparer.source
         self.images = images
         self.bindings = preparer.bindings.bindings
         self.operationKeys = operationKeys
@@ -312,6 +320,8 @@ final class PreparedTheme {
         isComplete = true
         operations = contents.operations
         instances = contents.instances
+        resolved = contents.resolved
+        preparedBySlot = contents.preparedBySlot
         imageFiles = contents.imageFiles
         if let keyMap {
             // Rare (the applicator numbered keys while this was prepared): the records are
@@ -320,10 +330,18 @@ final class PreparedTheme {
                 for index in records.indices { records[index].key = keyMap[Int(records[index].key)] }
             }
         }
-        indexIdentifiers()
-        // Instance `i` is the theme's instance `i`: the index is the answer to every lookup.
-        byIdentifier = themeIndexByIdentifier
+        for error in contents.readErrors { reportUnreadable(error, id: nil) }
+        if !source.readsLazily {
+            indexIdentifiers()
+            // Every instance of a resolved theme is prepared, in order: the slot is the answer
+            // to every lookup.
+            byIdentifier = themeIndexByIdentifier
+        }
     }
+
+    /// The theme for these traits, every instance of it (read whole from a compiled file: only
+    /// for an app that asks, `ThemeScope.theme`).
+    var theme: ResolvedTheme { source.theme }
 
     /// The prepared instance styled as identifier `number`, -1 when the theme has none, or -2
     /// when it was not looked up yet (then `instance(identifier:)` prepares it).
@@ -336,14 +354,41 @@ final class PreparedTheme {
     func instance(identifier number: Int32) -> Int32 {
         let slot = Int(number)
         if slot < byIdentifier.count, byIdentifier[slot] != -2 { return byIdentifier[slot] }
-        if !indexed { indexIdentifiers() }
+        if !indexed, !source.readsLazily { indexIdentifiers() }
         if slot >= byIdentifier.count {
             byIdentifier.append(contentsOf: repeatElement(-2, count: slot + 1 - byIdentifier.count))
         }
-        let index = slot < themeIndexByIdentifier.count ? Int(themeIndexByIdentifier[slot]) : -1
-        let prepared = index >= 0 ? prepare(themeIndex: index) : -1
+        let index = sourceSlot(identifier: number)
+        let prepared = index < 0 ? -1 : isComplete ? preparedBySlot[index] : prepare(slot: index)
         byIdentifier[slot] = prepared
         return prepared
+    }
+
+    /// The slot of identifier `number` in the source, -1 when the theme has none.
+    private func sourceSlot(identifier number: Int32) -> Int {
+        if source.readsLazily {
+            let id = identifiers.names[Int(number)]
+            do {
+                return try source.slot(of: id) ?? -1
+            } catch {
+                reportUnreadable(error, id: id)
+                return -1
+            }
+        }
+        let slot = Int(number)
+        return slot < themeIndexByIdentifier.count ? Int(themeIndexByIdentifier[slot]) : -1
+    }
+
+    /// A corrupt block of a compiled file, found by the read that needed it: the instance is
+    /// not applied (no value from a corrupt block reaches a setter), and the app is told once.
+    private func reportUnreadable(_ error: BinaryFormatError, id: String?) {
+        let file = source.compiledFile?.path
+        let what = id.map { "instance '\($0)' of theme '\(source.header.info.id)' is not applied" }
+            ?? "instances of theme '\(source.header.info.id)' in the damaged blocks are not applied"
+        images.diagnostics.report(
+            .error(.runtimeCompiledCorrupt, "the compiled theme file is damaged (\(error.description)); \(what)",
+                   at: file.map { SourceLocation(file: $0) }),
+            key: "corrupt|\(file ?? source.header.info.id)|\(error.offset ?? -1)")
     }
 
     /// Numbers every instance's id in the applicator's identifier table, once: then finding
@@ -353,6 +398,7 @@ final class PreparedTheme {
     /// (callgrind, `livery-chat-demo --profile-register-many`).
     private func indexIdentifiers() {
         indexed = true
+        let theme = source.header
         if !isComplete {
             // Room for the whole theme, reserved once: untouched capacity costs address space,
             // not memory (pages are mapped when first written). Growing by doubling instead
@@ -400,7 +446,7 @@ final class PreparedTheme {
     }
 
     func resolvedInstance(_ instance: Int32) -> ResolvedInstance {
-        theme.instances[Int(instances[Int(instance)].themeIndex)]
+        resolved[Int(instance)]
     }
 
     func resolvedOperation(_ operation: Int32) -> ResolvedOperation {
@@ -408,7 +454,7 @@ final class PreparedTheme {
     }
 
     func resolvedOperation(_ record: PreparedOperation) -> ResolvedOperation {
-        theme.instances[Int(record.instance)].operations[Int(record.index)]
+        resolved[Int(record.instance)].operations[Int(record.index)]
     }
 
     /// Whether applying `new` after `old` (operations of one key, so of one setter, as a diff
@@ -448,15 +494,17 @@ final class PreparedTheme {
 
     /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
     func sameEffect(_ new: Int32, as old: Int32, in other: PreparedTheme) -> Bool {
-        Self.sameEffect(operations[Int(new)], new, of: theme, imageFiles, as: other.operations[Int(old)], old,
-                        of: other.theme, other.imageFiles)
+        Self.sameEffect(operations[Int(new)], new, of: resolved, imageFiles, as: other.operations[Int(old)], old,
+                        of: other.resolved, other.imageFiles)
     }
 
     /// The same from the parts (the records, their indices, themes and image files): what a
     /// theme prepared on another thread has before it is a `PreparedTheme`.
-    nonisolated static func sameEffect(_ newRecord: PreparedOperation, _ new: Int32, of newTheme: ResolvedTheme,
-                                       _ newFiles: [Int32: String], as oldRecord: PreparedOperation, _ old: Int32,
-                                       of oldTheme: ResolvedTheme, _ oldFiles: [Int32: String]) -> Bool {
+    nonisolated static func sameEffect(_ newRecord: PreparedOperation, _ new: Int32,
+                                       of newTheme: ContiguousArray<ResolvedInstance>, _ newFiles: [Int32: String],
+                                       as oldRecord: PreparedOperation, _ old: Int32,
+                                       of oldTheme: ContiguousArray<ResolvedInstance>,
+                                       _ oldFiles: [Int32: String]) -> Bool {
         // An operation with a decoded value has no image files (they are only recorded for
         // operations that are not decoded): the two dictionary lookups are needed only when
         // either is undecoded.
@@ -464,8 +512,8 @@ final class PreparedTheme {
         // The params read in place: `resolvedOperation` copied each whole operation (its
         // strings and params retained and released). With the check above, 6,380 -> 2,920
         // instructions per pair of instances of 8 operations (`--profile-register-many`).
-        return sameParams(newTheme.instances[Int(newRecord.instance)].operations[Int(newRecord.index)].params,
-                          oldTheme.instances[Int(oldRecord.instance)].operations[Int(oldRecord.index)].params)
+        return sameParams(newTheme[Int(newRecord.instance)].operations[Int(newRecord.index)].params,
+                          oldTheme[Int(oldRecord.instance)].operations[Int(oldRecord.index)].params)
     }
 
     /// `lhs == rhs`, element by element through the buffers: the same answer as `Array.==`
@@ -499,12 +547,26 @@ final class PreparedTheme {
 
     // MARK: Preparing
 
-    /// Prepares an instance (see `InstancePreparer.prepare`), its operations appended with the
-    /// applicator's key numbers.
-    private func prepare(themeIndex: Int) -> Int32 {
+    /// Reads the instance in `slot` and prepares it (see `InstancePreparer.prepare`), its
+    /// operations appended with the applicator's key numbers; -1 when the traits do not define
+    /// it or its records are damaged.
+    private func prepare(slot: Int) -> Int32 {
         assert(!isComplete, "a theme prepared whole has every instance already")
-        let instance = preparer.prepare(themeIndex: themeIndex) { scratch, withImages in
+        let read: ResolvedInstance
+        do {
+            guard let instance = try source.instance(at: slot) else { return -1 }
+            read = instance
+        } catch {
+            reportUnreadable(error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(slot))))
+            return -1
+        }
+        let instance = preparer.prepare(read) { scratch, withImages in
             mapKeys(of: scratch)
+            // App code run while preparing (a decoding closure) may have prepared other
+            // instances meanwhile; nothing runs between here and the append below.
+            let number = Int32(instances.count)
+            for index in scratch.indices { scratch[index].instance = number }
+            resolved.append(read)
             let first = Int32(operations.count)
             operations.append(contentsOf: UnsafeBufferPointer(scratch))
             for (index, files) in withImages { imageFiles[first + Int32(index)] = files }

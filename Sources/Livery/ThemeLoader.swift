@@ -1,3 +1,5 @@
+import Foundation
+import LiveryBinary
 import LiveryModel
 
 /// A value read from disk with what was found on the way (the runtime's counterpart of the
@@ -32,24 +34,85 @@ public struct ThemeDescriptor: Hashable, Sendable {
     public var location: String { folder ?? compiledFile ?? "(memory)" }
 }
 
-/// A theme ready to apply: resolved for every trait set it distinguishes, with its assets.
+/// A theme ready to apply: resolved for every trait set it distinguishes, with its assets. A
+/// theme read from a compiled file stays in the file: its instances are read as components are
+/// styled (`instances(for:)`), and `variants` builds the whole model only when asked.
 public struct LoadedTheme: Sendable {
     public enum Origin: String, Sendable {
         case folder, compiled, memory
     }
 
-    public var variants: ThemeVariants
     public var assets: (any AssetSource)?
     /// Which loader produced it: exactly one does, so XML and compiled semantics never mix.
     public var origin: Origin
+    /// The compiled file the theme is read from, nil for a theme resolved in memory.
+    public let compiledFile: CompiledTheme?
+    private let model: Model
 
     public init(variants: ThemeVariants, assets: (any AssetSource)? = nil, origin: Origin = .memory) {
-        self.variants = variants
         self.assets = assets
         self.origin = origin
+        compiledFile = nil
+        model = Model(variants: variants)
     }
 
-    public var info: ThemeInfo { variants.info }
+    /// A theme read lazily from `compiledFile`.
+    public init(compiledFile: CompiledTheme, assets: (any AssetSource)? = nil) {
+        self.assets = assets
+        origin = .compiled
+        self.compiledFile = compiledFile
+        model = Model(compiledFile: compiledFile)
+    }
+
+    public var info: ThemeInfo { model.info }
+
+    /// Every variant as model values. For a compiled theme this reads the whole file, once, on
+    /// first use (tools, tests, `ThemeManager.resolvedTheme`); applying never calls it.
+    public var variants: ThemeVariants { model.variants }
+
+    /// The instances an app running with `traits` gets, read as they are needed.
+    func instances(for traits: TraitSet) -> InstanceSource {
+        guard let compiledFile else { return InstanceSource(resolved: model.variants.resolved(for: traits)) }
+        return InstanceSource(compiled: compiledFile, info: model.info, traits: traits, assets: model.assets)
+    }
+
+    /// The model behind a loaded theme: given whole, or built from the compiled file on first
+    /// use. A class, so copies of the theme share what was built; the lock makes building it
+    /// safe from any thread (`@unchecked Sendable`: nothing else is mutable).
+    private final class Model: @unchecked Sendable {
+        private let compiledFile: CompiledTheme?
+        private let lock = NSLock()
+        private var built: ThemeVariants?
+        let info: ThemeInfo
+        /// The compiled file's asset directory, read once (small: a record per asset file).
+        let assets: AssetCatalog
+
+        init(variants: ThemeVariants) {
+            compiledFile = nil
+            built = variants
+            info = variants.info
+            assets = variants.assets
+        }
+
+        init(compiledFile: CompiledTheme) {
+            self.compiledFile = compiledFile
+            info = compiledFile.info
+            assets = compiledFile.assetCatalog
+        }
+
+        var variants: ThemeVariants {
+            lock.lock()
+            defer { lock.unlock() }
+            if let built { return built }
+            // A file that turns out corrupt (or too expansive) reads as a theme without
+            // instances; applying it reports the corrupt blocks where they are read.
+            let variants = (try? compiledFile?.materialize()) ?? ThemeVariants(
+                info: info, ancestors: compiledFile?.chain.dropLast().map(\.info) ?? [],
+                axes: compiledFile?.axes ?? TraitAxes(), variants: [:], assets: assets)
+            built = variants
+            return variants
+        }
+    }
 }
 
 /// Reads themes from one kind of storage. The manager owns discovery and the choice of loader;

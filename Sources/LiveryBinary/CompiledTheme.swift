@@ -46,7 +46,11 @@ public final class CompiledTheme: @unchecked Sendable {
     private let raw: RawBytes
     private let layout: Layout
     private let release: Release
+    /// Which blocks reads have checked; what makes every value read from here trustworthy.
+    private let blocks: BlockChecks
     public let limits: VerificationLimits
+    /// The file it was mapped from (nil for bytes verified in memory), for messages.
+    public let path: String?
 
     private enum Release {
         case unmap(UnsafeMutableRawPointer, Int)
@@ -83,6 +87,8 @@ public final class CompiledTheme: @unchecked Sendable {
         self.raw = raw
         self.release = .unmap(mapped, size)
         self.limits = limits
+        self.path = path
+        blocks = BlockChecks(raw: raw, layout: layout)
     }
 
     /// Verifies a copy of `bytes` (tests, and files that arrive over the network).
@@ -101,6 +107,8 @@ public final class CompiledTheme: @unchecked Sendable {
         self.raw = raw
         self.release = .deallocate(memory)
         self.limits = limits
+        self.path = nil
+        blocks = BlockChecks(raw: raw, layout: layout)
     }
 
     deinit {
@@ -137,6 +145,11 @@ public final class CompiledTheme: @unchecked Sendable {
     public var variantCount: Int { layout.variantCount }
     public var maxProbeLength: Int { layout.maxProbe }
     public var bucketCount: Int { layout.bucketCount }
+    /// Bytes per checksummed block (`BLKS`), and how many blocks there are.
+    public var blockSize: Int { blocks.blockSize }
+    public var blockCount: Int { blocks.blockCount }
+    /// Blocks whose checksum reads have checked so far: what a lookup has cost in checking.
+    public var checkedBlockCount: Int { blocks.checkedCount }
 
     // MARK: - Strings
 
@@ -148,6 +161,21 @@ public final class CompiledTheme: @unchecked Sendable {
     }
 
     func optionalString(_ index: UInt32) -> String? { index == Format.none ? nil : string(index) }
+
+    /// `string(index)` after checking the blocks it is read from (inside `blocks.withLock`).
+    func checkedString(_ index: UInt32) throws(BinaryFormatError) -> String {
+        try checkString(index)
+        return string(index)
+    }
+
+    /// Checks the blocks of string `index`: its end offsets and its bytes.
+    func checkString(_ index: UInt32) throws(BinaryFormatError) {
+        guard Int(index) < layout.stringCount else { return }
+        let entry = layout.stringOffsets + 4 * Int(index)
+        try blocks.check(entry, 8)
+        let start = raw.int(entry)
+        try blocks.check(layout.stringBytes + start, raw.int(entry + 4) - start)
+    }
 
     func stringBuffer(_ index: UInt32) -> UnsafeRawBufferPointer {
         let start = raw.int(layout.stringOffsets + 4 * Int(index))
@@ -210,6 +238,31 @@ public final class CompiledTheme: @unchecked Sendable {
         }
     }
 
+    /// `handle(for:)` with the blocks it reads checked: a flipped bit in the id table or an id
+    /// throws instead of answering for the wrong id.
+    public func checkedHandle(for id: String) throws(BinaryFormatError) -> InstanceHandle? {
+        try blocks.withLock { () throws(BinaryFormatError) -> InstanceHandle? in
+            var id = id
+            let mask = layout.bucketCount - 1
+            let hash = id.withUTF8 { IDHash.hash(UnsafeRawBufferPointer($0)) }
+            var position = Int(truncatingIfNeeded: hash) & mask
+            for _ in 0..<layout.maxProbe {
+                try blocks.check(layout.buckets + 4 * position, 4)
+                let entry = raw.int(layout.buckets + 4 * position)
+                if entry == 0 { return nil }
+                try blocks.check(layout.idStrings + 4 * (entry - 1), 4)
+                let candidate = raw.u32(layout.idStrings + 4 * (entry - 1))
+                try checkString(candidate)
+                let bytes = stringBuffer(candidate)
+                if bytes.count == id.utf8.count, bytes.elementsEqual(id.utf8) {
+                    return InstanceHandle(rawValue: UInt32(entry - 1))
+                }
+                position = (position + 1) & mask
+            }
+            return nil
+        }
+    }
+
     /// The id a handle stands for.
     public func id(of handle: InstanceHandle) -> String? {
         guard Int(handle.rawValue) < layout.idCount else { return nil }
@@ -231,36 +284,48 @@ public final class CompiledTheme: @unchecked Sendable {
     }
 
     /// The instance record a handle resolves to in a variant, if the variant defines it.
-    func recordIndex(_ handle: InstanceHandle, _ variant: VariantHandle) -> Int? {
+    func recordIndex(_ handle: InstanceHandle, _ variant: VariantHandle) throws(BinaryFormatError) -> Int? {
         guard Int(handle.rawValue) < layout.idCount, Int(variant.rawValue) < layout.variantCount else { return nil }
-        let entry = raw.int(layout.variantRows + 4 * (Int(variant.rawValue) * layout.idCount + Int(handle.rawValue)))
+        let field = layout.variantRows + 4 * (Int(variant.rawValue) * layout.idCount + Int(handle.rawValue))
+        try blocks.check(field, 4)
+        let entry = raw.int(field)
         return entry == 0 ? nil : entry - 1
     }
 
-    /// The fastest path: an instance by handle in a variant, built from its record alone.
-    public func instance(_ handle: InstanceHandle, in variant: VariantHandle) -> ResolvedInstance? {
-        guard let record = recordIndex(handle, variant), let id = id(of: handle) else { return nil }
-        var budget = materializationBudget
-        return instance(record: record, id: id, budget: &budget)
+    /// The fastest path: an instance by handle in a variant, built from its records alone, every
+    /// block they are read from checked first (`BLKS`): nil when the variant does not define it
+    /// (or building it would pass `materializationBudget`), `blockChecksumMismatch` when the
+    /// bytes it needs are corrupt.
+    public func instance(_ handle: InstanceHandle, in variant: VariantHandle) throws(BinaryFormatError) -> ResolvedInstance? {
+        try blocks.withLock { () throws(BinaryFormatError) -> ResolvedInstance? in
+            guard let record = try recordIndex(handle, variant), Int(handle.rawValue) < layout.idCount else { return nil }
+            let field = layout.idStrings + 4 * Int(handle.rawValue)
+            try blocks.check(field, 4)
+            let id = try checkedString(raw.u32(field))
+            var budget = materializationBudget
+            return try instance(record: record, id: id, budget: &budget)
+        }
     }
 
     /// The effective operations of `id` for an app running with `traits`, without building
     /// anything else; nil when the instance does not exist for those traits.
-    public func operations(of id: String, for traits: TraitSet) -> [ResolvedOperation]? {
-        guard let handle = handle(for: id), let variant = variant(for: traits) else { return nil }
-        return instance(handle, in: variant)?.operations
+    public func operations(of id: String, for traits: TraitSet) throws(BinaryFormatError) -> [ResolvedOperation]? {
+        try instance(id, for: traits)?.operations
     }
 
-    public func instance(_ id: String, for traits: TraitSet) -> ResolvedInstance? {
-        guard let handle = handle(for: id), let variant = variant(for: traits) else { return nil }
-        return instance(handle, in: variant)
+    public func instance(_ id: String, for traits: TraitSet) throws(BinaryFormatError) -> ResolvedInstance? {
+        guard let handle = try checkedHandle(for: id), let variant = variant(for: traits) else { return nil }
+        return try instance(handle, in: variant)
     }
 
     /// Builds one record (records carry no id: every id resolving the same way shares one).
     /// Records, lists, operations and values can be shared, so a hostile file could expand
-    /// enormously: `budget` counts what is built and nil means it ran out.
-    func instance(record index: Int, id: String, budget: inout Int) -> ResolvedInstance? {
+    /// enormously: `budget` counts what is built and nil means it ran out. Inside `blocks.withLock`.
+    func instance(record index: Int, id: String, budget: inout Int) throws(BinaryFormatError) -> ResolvedInstance? {
         let record = layout.instanceRecords + index * Format.instanceRecordSize
+        // The previous record's patch end too: it is where this record's patches start.
+        try blocks.check(index == 0 ? record : record - Format.instanceRecordSize,
+                         index == 0 ? Format.instanceRecordSize : 2 * Format.instanceRecordSize)
         let first = raw.int(record + 4)
         let count = raw.int(record + 8)
         // The record's patches run from the previous record's end to its own (verified: in
@@ -269,6 +334,8 @@ public final class CompiledTheme: @unchecked Sendable {
         let patchEnd = raw.int(record + 12)
         budget -= 1 + count
         guard budget >= 0 else { return nil }
+        try blocks.check(layout.operationLists + 4 * first, 4 * count)
+        try blocks.check(layout.patches + Format.patchEntrySize * patch, Format.patchEntrySize * (patchEnd - patch))
         var operations: [ResolvedOperation] = []
         operations.reserveCapacity(count)
         for position in 0..<count {
@@ -277,29 +344,33 @@ public final class CompiledTheme: @unchecked Sendable {
                 number = raw.int(layout.patches + Format.patchEntrySize * patch + 4)
                 patch += 1
             }
-            guard let operation = operation(number, budget: &budget) else { return nil }
+            guard let operation = try operation(number, budget: &budget) else { return nil }
             operations.append(operation)
         }
-        return ResolvedInstance(id: id, component: string(raw.u32(record)), operations: operations)
+        return ResolvedInstance(id: id, component: try checkedString(raw.u32(record)), operations: operations)
     }
 
-    func operation(_ index: Int, budget: inout Int) -> ResolvedOperation? {
+    func operation(_ index: Int, budget: inout Int) throws(BinaryFormatError) -> ResolvedOperation? {
         let record = layout.operationRecords + index * Format.operationRecordSize
+        try blocks.check(record, Format.operationRecordSize)
         let first = raw.int(record + 8)
         let count = raw.int(record + 12)
+        try blocks.check(slot(first), count * Format.valueSlotSize)
         var params: [Param] = []
         params.reserveCapacity(count)
         for slot in first..<first + count {
-            guard let value = value(slot, budget: &budget) else { return nil }
-            params.append(Param(name: string(raw.u32(self.slot(slot))), value: value))
+            guard let value = try value(slot, budget: &budget) else { return nil }
+            params.append(Param(name: try checkedString(raw.u32(self.slot(slot))), value: value))
         }
-        return ResolvedOperation(name: string(raw.u32(record)), state: string(raw.u32(record + 4)), params: params)
+        return ResolvedOperation(name: try checkedString(raw.u32(record)), state: try checkedString(raw.u32(record + 4)),
+                                 params: params)
     }
 
     @inline(__always) func slot(_ index: Int) -> Int { layout.valueSlots + index * Format.valueSlotSize }
 
-    /// Recursion is bounded by the verified array depth.
-    func value(_ index: Int, budget: inout Int) -> Value? {
+    /// Recursion is bounded by the verified array depth. The slot's block is checked by the
+    /// caller (an operation checks its params, an array its elements).
+    func value(_ index: Int, budget: inout Int) throws(BinaryFormatError) -> Value? {
         budget -= 1
         guard budget >= 0 else { return nil }
         let slot = slot(index)
@@ -308,8 +379,8 @@ public final class CompiledTheme: @unchecked Sendable {
         case .float: return .float(raw.f64(slot + 8))
         case .integer: return .integer(Int64(bitPattern: raw.u64(slot + 8)))
         case .bool: return .bool(small == 1)
-        case .string: return .string(string(raw.u32(slot + 8)))
-        case .enumeration: return .enumeration(string(raw.u32(slot + 8)))
+        case .string: return .string(try checkedString(raw.u32(slot + 8)))
+        case .enumeration: return .enumeration(try checkedString(raw.u32(slot + 8)))
         case .color:
             return .color(Color(red: raw.f64(slot + 8), green: raw.f64(slot + 16), blue: raw.f64(slot + 24),
                                 alpha: raw.f64(slot + 32)))
@@ -324,14 +395,16 @@ public final class CompiledTheme: @unchecked Sendable {
         case .font:
             let weights = FontWeight.allCases
             let weight = Int(raw.u8(slot + 12))
-            return .font(Font(family: string(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
+            return .font(Font(family: try checkedString(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
                               weight: weight < weights.count ? weights[weight] : .regular))
-        case .image: return .image(ImageReference(name: string(raw.u32(slot + 8)), cache: small == 1))
+        case .image: return .image(ImageReference(name: try checkedString(raw.u32(slot + 8)), cache: small == 1))
         case .array:
             let first = raw.int(slot + 8)
+            let count = raw.int(slot + 12)
+            try blocks.check(self.slot(first), count * Format.valueSlotSize)
             var items: [Value] = []
-            for element in first..<first + raw.int(slot + 12) {
-                guard let item = value(element, budget: &budget) else { return nil }
+            for element in first..<first + count {
+                guard let item = try value(element, budget: &budget) else { return nil }
                 items.append(item)
             }
             return .array(items)
@@ -360,10 +433,16 @@ public final class CompiledTheme: @unchecked Sendable {
                      variants: assets.map(\.variant))
     }
 
-    /// Lends the mapped bytes of an asset: no copy, valid only inside `body`.
+    /// Lends the mapped bytes of an asset: no copy, valid only inside `body`. Nil when the
+    /// asset is not in the file or its bytes fail their block checksums.
     public func withBytes<R>(of asset: CompiledAsset, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         guard asset.offset >= layout.dataOffset, asset.length >= 0,
               asset.offset + asset.length <= layout.dataOffset + layout.dataLength else { return nil }
+        do {
+            try blocks.withLock { () throws(BinaryFormatError) in try blocks.check(asset.offset, asset.length) }
+        } catch {
+            return nil
+        }
         return try body(raw.buffer(asset.offset, asset.length))
     }
 
@@ -378,40 +457,44 @@ public final class CompiledTheme: @unchecked Sendable {
     /// The full resolved model, as the XML front end builds it (what `dump` and tests compare).
     /// Throws only when record sharing would expand past `materializationBudget` operations and values.
     public func materialize() throws(BinaryFormatError) -> ThemeVariants {
+        // Every block is read below: check them in one pass first.
+        try verifyBlocks()
         let chain = self.chain
         var cache: [Int: ResolvedInstance] = [:]
         let limit = materializationBudget
         var budget = limit
         var variants: [TraitSet: [ResolvedInstance]] = [:]
-        for slot in 0..<Format.variantSlotCount {
-            let variant = raw.u32(layout.variantSlots + 4 * slot)
-            guard variant != Format.none else { continue }
-            var instances: [ResolvedInstance] = []
-            for handle in 0..<layout.idCount {
-                guard let record = recordIndex(InstanceHandle(rawValue: UInt32(handle)), VariantHandle(rawValue: variant))
-                else { continue }
-                let id = string(raw.u32(layout.idStrings + 4 * handle))
-                if var known = cache[record] {
-                    known.id = id
-                    instances.append(known)
-                    continue
+        try blocks.withLock { () throws(BinaryFormatError) in
+            for slot in 0..<Format.variantSlotCount {
+                let variant = raw.u32(layout.variantSlots + 4 * slot)
+                guard variant != Format.none else { continue }
+                var instances: [ResolvedInstance] = []
+                for handle in 0..<layout.idCount {
+                    guard let record = try recordIndex(InstanceHandle(rawValue: UInt32(handle)), VariantHandle(rawValue: variant))
+                    else { continue }
+                    let id = string(raw.u32(layout.idStrings + 4 * handle))
+                    if var known = cache[record] {
+                        known.id = id
+                        instances.append(known)
+                        continue
+                    }
+                    guard let built = try instance(record: record, id: id, budget: &budget) else {
+                        throw .limitExceeded(what: "materialised values", value: UInt64(limit) + 1, limit: UInt64(limit))
+                    }
+                    cache[record] = built
+                    instances.append(built)
                 }
-                guard let built = instance(record: record, id: id, budget: &budget) else {
-                    throw .limitExceeded(what: "materialised values", value: UInt64(limit) + 1, limit: UInt64(limit))
-                }
-                cache[record] = built
-                instances.append(built)
+                variants[TraitCodes.traits(slot: slot)] = instances
             }
-            variants[TraitCodes.traits(slot: slot)] = instances
         }
         return ThemeVariants(info: chain.last!.info, ancestors: chain.dropLast().map(\.info), axes: axes,
                              variants: variants, assets: assetCatalog)
     }
 
-    // MARK: - Integrity, on demand
+    // MARK: - Integrity
 
-    /// Checks every section's CRC-32. Costs a pass over the whole file, so the runtime does it
-    /// once when it installs a theme, not on every launch.
+    /// Checks every section's CRC-32 (the section table's checksums). A pass over the whole
+    /// file: `livery inspect` and `compile --verify` run it; the runtime relies on the blocks.
     public func verifyChecksums() throws(BinaryFormatError) {
         for section in layout.sections
         where CRC32.checksum(raw.buffer(section.offset, section.length)) != section.checksum {
@@ -419,10 +502,39 @@ public final class CompiledTheme: @unchecked Sendable {
         }
     }
 
+    /// Checks every block of `BLKS` not checked yet (a pass over the file the first time).
+    public func verifyBlocks() throws(BinaryFormatError) {
+        try blocks.checkAll()
+    }
+
+    /// Checks the blocks of what discovery and images read besides instances: the parent chain,
+    /// the variant table, the asset directory and their strings. Small, whatever the theme's size.
+    public func verifyMetadata() throws(BinaryFormatError) {
+        try blocks.withLock { () throws(BinaryFormatError) in
+            let (chainStart, chainLength) = Verifier.section(layout, .chain)
+            try blocks.check(chainStart, chainLength)
+            try blocks.check(layout.variantSlots - 8, 8 + 4 * Format.variantSlotCount)
+            let (assetStart, assetLength) = Verifier.section(layout, .assets)
+            try blocks.check(assetStart, assetLength)
+            for index in 0..<layout.chainCount {
+                let entry = layout.chainEntries + index * Format.chainEntrySize
+                for field in 0..<5 where raw.u32(entry + 4 * field) != Format.none {
+                    _ = try checkedString(raw.u32(entry + 4 * field))
+                }
+            }
+            for index in 0..<layout.searchOrderCount { _ = try checkedString(raw.u32(layout.searchOrder + 4 * index)) }
+            for index in 0..<layout.assetCount {
+                let record = layout.assetRecords + index * Format.assetRecordSize
+                for field in 0..<3 { _ = try checkedString(raw.u32(record + 4 * field)) }
+            }
+        }
+    }
+
     /// Checksums plus what checksums cannot vouch for in a hand-made file: strings are UTF-8,
     /// and every id is found by its own hash within the probe limit (and only once).
     public func verifyContents() throws(BinaryFormatError) {
         try verifyChecksums()
+        try verifyBlocks()
         for index in 0..<layout.stringCount where !Self.isValidUTF8(stringBuffer(UInt32(index))) {
             throw .malformed(offset: layout.stringOffsets + 4 * index, reason: "string \(index) is not valid UTF-8")
         }

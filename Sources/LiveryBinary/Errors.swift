@@ -19,6 +19,9 @@ public enum BinaryFormatError: Error, Hashable, Sendable, CustomStringConvertibl
     case missingSection(kind: String)
     case duplicateSection(kind: String, offset: Int)
     case sectionChecksumMismatch(kind: String, offset: Int)
+    /// The bytes `offset ..< offset + length` (one block of `BLKS`) do not match their
+    /// checksum: found when a read first needs them, before any value from them is used.
+    case blockChecksumMismatch(offset: Int, length: Int)
     /// A size, count or depth above the reader's configured limit.
     case limitExceeded(what: String, value: UInt64, limit: UInt64)
     /// Any other structural problem, at the offset of the offending field.
@@ -49,6 +52,8 @@ public enum BinaryFormatError: Error, Hashable, Sendable, CustomStringConvertibl
             return "duplicate section '\(kind)' (section table entry at offset \(offset))"
         case .sectionChecksumMismatch(let kind, let offset):
             return "checksum mismatch in section '\(kind)' at offset \(offset)"
+        case .blockChecksumMismatch(let offset, let length):
+            return "checksum mismatch in the block of bytes \(offset)..<\(offset + length): the file is corrupt; recompile or reinstall the theme"
         case .limitExceeded(let what, let value, let limit):
             return "\(what) is \(value), above the limit of \(limit)"
         case .malformed(let offset, let reason): return "offset \(offset): \(reason)"
@@ -60,7 +65,7 @@ public enum BinaryFormatError: Error, Hashable, Sendable, CustomStringConvertibl
     public var offset: Int? {
         switch self {
         case .malformed(let offset, _), .unknownRequiredSection(_, let offset), .duplicateSection(_, let offset),
-             .sectionChecksumMismatch(_, let offset):
+             .sectionChecksumMismatch(_, let offset), .blockChecksumMismatch(let offset, _):
             return offset
         case .badMagic: return 0
         case .headerChecksumMismatch: return Format.headerChecksumOffset

@@ -95,6 +95,14 @@ struct Layout {
     var assetRecords = 0
     var dataOffset = 0
     var dataLength = 0
+
+    /// `BLKS`: block `b` is the bytes `blockStart + b << blockShift` up to `blockSize` of them,
+    /// before `blockEnd`; its CRC-32 is the u32 at `blockChecksums + 4 * b`.
+    var blockShift = 0
+    var blockCount = 0
+    var blockStart = 0
+    var blockEnd = 0
+    var blockChecksums = 0
 }
 
 /// The load-time check: one linear pass over the file, no allocation that grows with it. After it
@@ -113,7 +121,35 @@ enum Verifier {
         try instances(raw, layout: layout)
         try operationsAndValues(raw, limits: limits, layout: layout)
         try assets(raw, limits: limits, into: &layout)
+        try blocks(raw, into: &layout)
         return layout
+    }
+
+    /// `BLKS` is the last section; its blocks tile the bytes from the first section to it.
+    /// Only its shape is checked here: each block's checksum is checked when a read first
+    /// needs the block (`BlockChecks`).
+    static func blocks(_ raw: RawBytes, into layout: inout Layout) throws(BinaryFormatError) {
+        let (offset, length) = section(layout, .blocks)
+        guard layout.sections.last?.rawKind == SectionKind.blocks.rawValue else {
+            throw fail(offset, "section 'BLKS' must be the last section")
+        }
+        try minimumLength(.blocks, offset: offset, length: length, Format.blocksHeaderSize)
+        let size = raw.int(offset)
+        guard Format.blockSizes.contains(size), size & (size - 1) == 0 else {
+            throw fail(offset, "block size \(size) is not a power of two in \(Format.blockSizes)")
+        }
+        let start = layout.sections.first!.offset
+        let covered = offset - start
+        let count = (covered + size - 1) / size
+        guard raw.int(offset + 4) == count else {
+            throw fail(offset + 4, "the blocks section counts \(raw.int(offset + 4)) blocks, the \(covered) bytes before it need \(count)")
+        }
+        try expectLength(.blocks, offset: offset, length: length, UInt64(Format.blocksHeaderSize + 4 * count))
+        layout.blockShift = size.trailingZeroBitCount
+        layout.blockCount = count
+        layout.blockStart = start
+        layout.blockEnd = offset
+        layout.blockChecksums = offset + Format.blocksHeaderSize
     }
 
     static func fail(_ offset: Int, _ reason: String) -> BinaryFormatError { .malformed(offset: offset, reason: reason) }

@@ -70,12 +70,17 @@ public enum ThemeWriter {
         return try state.encode(contents)
     }
 
-    /// Header, section table, then each section at the next 8-byte boundary.
-    static func assemble(_ sections: [(kind: UInt32, required: Bool, bytes: [UInt8])]) -> [UInt8] {
+    /// Header, section table, then each section at the next 8-byte boundary, then `BLKS`: the
+    /// checksum of every `blockSize` bytes from the first section to the end of the last (unless
+    /// `sections` brings its own `BLKS`, as hostile-bytes tests do).
+    static func assemble(_ sections: [(kind: UInt32, required: Bool, bytes: [UInt8])],
+                         blockSize: Int = Format.blockSize) -> [UInt8] {
+        let addsBlocks = !sections.contains { $0.kind == SectionKind.blocks.rawValue }
+        let count = sections.count + (addsBlocks ? 1 : 0)
         var file = ByteBuffer()
-        file.zeros(Format.headerSize + sections.count * Format.sectionEntrySize)
+        file.zeros(Format.headerSize + count * Format.sectionEntrySize)
         var entries = ByteBuffer()
-        for (kind, required, bytes) in sections {
+        func place(_ kind: UInt32, _ required: Bool, _ bytes: [UInt8]) {
             file.pad(to: Format.alignment)
             entries.u32(kind)
             entries.u32(required ? Format.sectionRequiredFlag : 0)
@@ -85,7 +90,13 @@ public enum ThemeWriter {
             entries.u32(0)
             file.bytes += bytes
         }
+        for (kind, required, bytes) in sections { place(kind, required, bytes) }
         file.pad(to: Format.alignment)
+        if addsBlocks {
+            place(SectionKind.blocks.rawValue, true,
+                  blockChecksums(file.bytes, from: Format.headerSize + count * Format.sectionEntrySize, blockSize: blockSize))
+            file.pad(to: Format.alignment)
+        }
         var header = ByteBuffer()
         header.bytes += Format.magic
         header.u16(Format.major)
@@ -93,7 +104,7 @@ public enum ThemeWriter {
         header.u32(Format.headerSize)
         header.u64(UInt64(file.bytes.count))
         header.u32(0)
-        header.u32(sections.count)
+        header.u32(count)
         header.u64(UInt64(Format.headerSize))
         header.u32(Format.sectionEntrySize)
         header.zeros(Format.headerChecksumOffset - header.bytes.count)
@@ -101,6 +112,22 @@ public enum ThemeWriter {
         file.bytes.replaceSubrange(Format.headerSize..<Format.headerSize + entries.bytes.count, with: entries.bytes)
         file.setU32(headerChecksum(file.bytes), at: Format.headerChecksumOffset)
         return file.bytes
+    }
+
+    /// The `BLKS` section for `file[start...]`: block size, block count, a CRC-32 per block.
+    static func blockChecksums(_ file: [UInt8], from start: Int, blockSize: Int) -> [UInt8] {
+        let covered = max(file.count - start, 0)
+        let count = (covered + blockSize - 1) / blockSize
+        var section = ByteBuffer()
+        section.u32(blockSize)
+        section.u32(count)
+        file.withUnsafeBytes { raw in
+            for block in 0..<count {
+                let lower = start + block * blockSize
+                section.u32(CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[lower..<min(lower + blockSize, file.count)])))
+            }
+        }
+        return section.bytes
     }
 
     static func headerChecksum(_ file: [UInt8]) -> UInt32 {

@@ -97,7 +97,16 @@ public enum ThemeCompiler {
 
     /// Whether a compiled file still matches its sources: the same chain of themes with the same
     /// digests. Returns nil when it does, else why not.
+    ///
+    /// When the stamp beside a mapped file says no source changed since the digests last
+    /// matched (`SourceStamp`: sizes and modification times), that is the answer; otherwise the
+    /// chain is read and every source hashed, and a match records a new stamp.
     public static func staleness(of compiled: CompiledTheme, themeAt path: String, workspace: ThemeWorkspace) -> String? {
+        let file = compiled.path
+        let recordedDigest = compiled.sourceDigest?.description
+        if let file, let recordedDigest, SourceStamp.vouches(compiledFile: file, digest: recordedDigest, themeAt: path) {
+            return nil
+        }
         guard let folders = workspace.chain(ofThemeAt: path).value else { return "the theme's sources do not load" }
         let recorded = compiled.chain
         guard recorded.map(\.info.id) == folders.map(\.info.id) else {
@@ -106,6 +115,9 @@ public enum ThemeCompiler {
         for (entry, folder) in zip(recorded, folders) {
             guard let current = try? digest(of: folder, limits: workspace.limits) else { return "cannot read the sources of \(folder.info.id)" }
             if entry.sourceDigest != current { return "the sources of \(folder.info.id) changed since it was compiled" }
+        }
+        if let file, let recordedDigest {
+            SourceStamp.record(compiledFile: file, digest: recordedDigest, folders: folders.map(\.path))
         }
         return nil
     }

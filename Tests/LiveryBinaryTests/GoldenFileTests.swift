@@ -14,9 +14,11 @@ import LiveryModel
         components.removeLast(2)
         return components.joined(separator: "/") + "/Fixtures/Compiled/"
     }()
-    static let path = folder + "sample-2.0.livery"
+    static let path = folder + "sample-3.0.livery"
     /// Written by format 1.0 from the same model (its records carried an id and it had no `PTCH`).
     static let version1Path = folder + "sample-1.0.livery"
+    /// Written by format 2.0 from the same model (it had no `BLKS`).
+    static let version2Path = folder + "sample-2.0.livery"
 
     @Test func theGoldenFileStillReadsAsTheSampleModel() throws {
         if ProcessInfo.processInfo.environment["LIVERY_UPDATE_GOLDEN"] == "1" {
@@ -24,7 +26,7 @@ import LiveryModel
         }
         let theme = try CompiledTheme(contentsOf: Self.path)
         try theme.verifyContents()
-        #expect(theme.formatVersion == (2, 0))
+        #expect(theme.formatVersion == (3, 0))
         #expect(theme.listPatchCount > 0) // the golden file exercises patched lists
         #expect(try theme.materialize() == SampleThemes.theme)
         #expect(theme.sourceDigest == SampleThemes.contents.sourceDigests["com.acme.dark"])
@@ -41,15 +43,46 @@ import LiveryModel
     @Test func theHeaderIsLaidOutAsDocumented() throws {
         let golden = [UInt8](try #require(FileManager.default.contents(atPath: Self.path)))
         #expect(Array(golden[0..<8]) == [0x89, 0x4C, 0x56, 0x52, 0x59, 0x0D, 0x0A, 0x1A])
-        #expect(Array(golden[8..<16]) == [2, 0, 0, 0, 64, 0, 0, 0])            // 2.0, header size 64
+        #expect(Array(golden[8..<16]) == [3, 0, 0, 0, 64, 0, 0, 0])            // 3.0, header size 64
         let size = UInt64(golden.count)
         #expect(Array(golden[16..<24]) == (0..<8).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
-        #expect(Array(golden[24..<32]) == [0, 0, 0, 0, 11, 0, 0, 0])           // flags 0, 11 sections
+        #expect(Array(golden[24..<32]) == [0, 0, 0, 0, 12, 0, 0, 0])           // flags 0, 12 sections
         #expect(Array(golden[32..<48]) == [64, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0])
         #expect(Array(golden[64..<72]) == Array("STRS".utf8) + [1, 0, 0, 0])   // first entry, required
         #expect(golden.count % 8 == 0)
-        let kinds = try CompiledTheme(bytes: golden).sections.map(\.kind)
-        #expect(kinds == ["STRS", "CHAN", "IDTB", "VARS", "INST", "OPLS", "PTCH", "OPER", "PARM", "ASSE", "DATA"])
+        let theme = try CompiledTheme(bytes: golden)
+        let kinds = theme.sections.map(\.kind)
+        #expect(kinds == ["STRS", "CHAN", "IDTB", "VARS", "INST", "OPLS", "PTCH", "OPER", "PARM", "ASSE", "DATA", "BLKS"])
+        // BLKS: block size 512, then a CRC-32 per 512 bytes from the first section to BLKS.
+        let blocks = try #require(theme.sections.last)
+        let first = theme.sections[0].offset
+        let count = (blocks.offset - first + 511) / 512
+        #expect(Array(golden[blocks.offset..<blocks.offset + 8]) == [0, 2, 0, 0] + (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) })
+        #expect(blocks.length == 8 + 4 * count)
+        for block in 0..<count {
+            let lower = first + block * 512
+            let stored = golden[blocks.offset + 8 + 4 * block..<blocks.offset + 12 + 4 * block]
+                .enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+            #expect(stored == CRC32.checksum(Array(golden[lower..<min(lower + 512, blocks.offset)])), "block \(block)")
+        }
+    }
+
+    /// The table-driven CRC-32 matches the standard check value ("123456789" -> CBF43926) and a
+    /// bit-at-a-time reference on lengths around the 8-byte steps.
+    @Test func crc32MatchesTheStandard() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        func reference(_ bytes: [UInt8]) -> UInt32 {
+            var value: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                value ^= UInt32(byte)
+                for _ in 0..<8 { value = value & 1 != 0 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
+            }
+            return ~value
+        }
+        for length in 0..<40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            #expect(CRC32.checksum(bytes) == reference(bytes), "length \(length)")
+        }
     }
 
     /// A file of the previous major version is refused with the version error, never misread.
@@ -58,9 +91,18 @@ import LiveryModel
         #expect(Array(old[8..<12]) == [1, 0, 0, 0])
         let error = #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: old) }
         #expect(error == .unsupportedVersion(major: 1, minor: 0))
-        #expect(error?.description == "format version 1.0 is older than this reader (2.0) and no longer read; recompile the theme")
+        #expect(error?.description == "format version 1.0 is older than this reader (3.0) and no longer read; recompile the theme")
         #expect(throws: BinaryFormatError.unsupportedVersion(major: 1, minor: 0)) {
             try CompiledTheme(contentsOf: Self.version1Path)
         }
+    }
+
+    /// A 2.0 file (no block checksums) is refused with "recompile", never read without them.
+    @Test func aVersion2FileIsRefusedAsOlder() throws {
+        let old = [UInt8](try #require(FileManager.default.contents(atPath: Self.version2Path)))
+        #expect(Array(old[8..<12]) == [2, 0, 0, 0])
+        let error = #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: old) }
+        #expect(error == .unsupportedVersion(major: 2, minor: 0))
+        #expect(error?.description.hasSuffix("recompile the theme") == true)
     }
 }

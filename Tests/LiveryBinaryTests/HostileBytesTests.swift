@@ -19,7 +19,7 @@ import LiveryModel
             for traits in [TraitSet.none, TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast),
                            TraitSet(idiom: .tv, appearance: .light)] {
                 for id in ["button_cancel_action", "title_label", "chat_bubble", "sidebar", "a", "zz"] {
-                    _ = theme.operations(of: id, for: traits)
+                    _ = try? theme.operations(of: id, for: traits)
                 }
             }
             for asset in theme.assets { _ = theme.bytes(of: asset) }
@@ -40,6 +40,15 @@ import LiveryModel
 
     static func put64(_ value: UInt64, at offset: Int, in bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 8, with: $0) }
+    }
+
+    /// The same sections with `BLKS` computed again: a hostile file whose block checksums match,
+    /// to reach the checks behind them.
+    static func withFreshBlockChecksums(_ bytes: [UInt8]) throws -> [UInt8] {
+        let sections = try CompiledTheme(bytes: bytes).sections.filter { $0.rawKind != SectionKind.blocks.rawValue }
+        return ThemeWriter.assemble(sections.map {
+            (kind: $0.rawKind, required: $0.required, bytes: Array(bytes[$0.offset..<$0.offset + $0.length]))
+        })
     }
 
     /// Re-seals the header so a test reaches the checks behind the header checksum.
@@ -79,30 +88,72 @@ import LiveryModel
         }
     }
 
-    /// Past the header, a flip either trips the structural checks or is caught by the
-    /// section checksums the runtime runs at install time. One flip per byte (a different bit
-    /// each byte) keeps this quick in debug builds.
-    @Test func everyBitFlipElsewhereIsRejectedOrCaughtByChecksums() throws {
-        let sections = try CompiledTheme(bytes: sample).sections
+    /// Past the header, a flip either trips the structural checks or is caught by the block
+    /// checksums (`BLKS` covers every byte from the first section to itself, padding included;
+    /// a flip inside `BLKS` makes its block's stored checksum wrong). Only the padding after
+    /// `BLKS` is read by nothing. One flip per byte (a different bit each byte) keeps this quick
+    /// in debug builds.
+    @Test func everyBitFlipElsewhereIsRejectedOrCaughtByBlockChecksums() throws {
+        let blocks = try #require(try CompiledTheme(bytes: sample).sections.last)
         var acceptedByLoad = 0
         for byte in tableEnd..<sample.count {
             let bit = byte * 8 + byte % 8
             var bytes = sample
             bytes[bit / 8] ^= 1 << (bit % 8)
-            let inSection = sections.contains { $0.offset <= bit / 8 && bit / 8 < $0.offset + $0.length }
-            if !inSection {
-                // padding between sections: nothing reads it
+            if byte >= blocks.offset + blocks.length {
+                // padding after the last section: nothing reads it
                 #expect(try CompiledTheme(bytes: bytes).materialize() == SampleThemes.theme)
                 continue
             }
             if case .success(let theme) = Self.loadAndExercise(bytes) {
                 acceptedByLoad += 1
-                #expect(throws: BinaryFormatError.self, "bit \(bit % 8) of byte \(bit / 8)") {
-                    try theme.verifyChecksums()
-                }
+                #expect(throws: BinaryFormatError.self, "bit \(bit % 8) of byte \(bit / 8)") { try theme.verifyBlocks() }
+                #expect(throws: BinaryFormatError.self, "bit \(bit % 8) of byte \(bit / 8)") { try theme.materialize() }
             }
         }
         #expect(acceptedByLoad > 0) // strings, floats and digests can change without breaking structure
+    }
+
+    /// What the runtime relies on: after any flip that opening accepts, reading one instance
+    /// (the lazy path, which checks only the blocks it reads) gives the instance as compiled or
+    /// throws; never a wrong value. Every byte of the file, one bit each.
+    @Test func aFlippedBitNeverReachesALazyRead() throws {
+        let original = try CompiledTheme(bytes: sample)
+        var expected: [String: [TraitSet: ResolvedInstance?]] = [:]
+        let ids = (0..<original.idCount).compactMap { original.id(of: InstanceHandle(rawValue: UInt32($0))) }
+        for id in ids {
+            for traits in original.variantTraits { expected[id, default: [:]][traits] = try original.instance(id, for: traits) }
+        }
+        var caught = 0
+        for byte in tableEnd..<sample.count {
+            var bytes = sample
+            bytes[byte] ^= 1 << (byte % 8)
+            guard let theme = try? CompiledTheme(bytes: bytes) else { continue }
+            for id in ids {
+                for traits in original.variantTraits {
+                    do {
+                        let read = try theme.instance(id, for: traits)
+                        // A miss is allowed only where the flip hid the id (never a wrong instance).
+                        if let read { #expect(read == expected[id]![traits]!, "byte \(byte), \(id), \(traits)") }
+                    } catch {
+                        caught += 1
+                    }
+                }
+            }
+        }
+        #expect(caught > 0)
+    }
+
+    /// Reading one instance checks the blocks it reads, not the file: laziness, measured in blocks.
+    @Test func aLookupChecksOnlyTheBlocksItReads() throws {
+        let contents = CompiledThemeContents(theme: SampleThemes.wide(instances: 400))
+        let theme = try CompiledTheme(bytes: ThemeWriter.encode(contents))
+        #expect(theme.checkedBlockCount == 0)
+        #expect(try theme.instance("wide_000123", for: .none) != nil)
+        let afterOne = theme.checkedBlockCount
+        #expect(afterOne > 0 && afterOne * 4 < theme.blockCount, "\(afterOne) of \(theme.blockCount) blocks")
+        try theme.verifyBlocks()
+        #expect(theme.checkedBlockCount == theme.blockCount)
     }
 
     @Test func hostileSectionOffsetsAndLengthsAreRejected() {
@@ -185,8 +236,9 @@ import LiveryModel
     }
 
     /// Rebuilds the sample from its own sections, plus or minus some.
+    /// (`BLKS` is left for `assemble` to compute again over the new layout.)
     func rebuilt(_ change: (inout [(kind: UInt32, required: Bool, bytes: [UInt8])]) -> Void) -> [UInt8] {
-        var sections = try! CompiledTheme(bytes: sample).sections.map {
+        var sections = try! CompiledTheme(bytes: sample).sections.filter { $0.rawKind != SectionKind.blocks.rawValue }.map {
             (kind: $0.rawKind, required: $0.required, bytes: Array(sample[$0.offset..<$0.offset + $0.length]))
         }
         change(&sections)
@@ -203,7 +255,7 @@ import LiveryModel
 
         let required = rebuilt { $0.append((extra, true, [])) }
         #expect(Self.rejected(required) == .unknownRequiredSection(
-            kind: "XTRA", offset: tableEnd))
+            kind: "XTRA", offset: tableEnd - Format.sectionEntrySize))  // the entry before BLKS's
 
         let missing = rebuilt { $0.removeAll { $0.kind == SectionKind.variants.rawValue } }
         #expect(Self.rejected(missing) == .missingSection(kind: "VARS"))
@@ -212,8 +264,12 @@ import LiveryModel
 
     @Test func otherMajorsAreRejectedFutureMinorIsRead() throws {
         var major = sample
-        major[8] = 3
-        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 3, minor: 0))
+        major[8] = 4
+        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 4, minor: 0))
+        // 2.0 had no BLKS: a 3.0 layout labelled 2.0 is refused, never read without its checksums
+        var two = sample
+        two[8] = 2
+        #expect(Self.rejected(Self.resealed(two)) == .unsupportedVersion(major: 2, minor: 0))
         // 1.0 records began with an id handle and it had no PTCH: a 2.0 layout labelled 1.0 is refused too
         var older = sample
         older[8] = 1
@@ -225,7 +281,7 @@ import LiveryModel
         var minor = sample
         minor[10] = 9
         let theme = try CompiledTheme(bytes: Self.resealed(minor))
-        #expect(theme.formatVersion == (2, 9))
+        #expect(theme.formatVersion == (3, 9))
         #expect(try theme.materialize() == SampleThemes.theme)
 
         var requiredFlag = sample
@@ -436,8 +492,8 @@ import LiveryModel
         #expect(throws: BinaryFormatError.limitExceeded(what: "materialised values", value: 11, limit: 10)) {
             _ = try theme.materialize()
         }
-        #expect(theme.operations(of: "chat_bubble", for: .none) == nil) // 2 operations, 11 values
-        #expect(theme.operations(of: "sidebar", for: TraitSet(idiom: .ipad))?.count == 1)
+        #expect(try theme.operations(of: "chat_bubble", for: .none) == nil) // 2 operations, 11 values
+        #expect(try theme.operations(of: "sidebar", for: TraitSet(idiom: .ipad))?.count == 1)
     }
 
     /// The default budget is proportional to the file (64 values per byte, at least 64 Ki, at most
@@ -475,13 +531,14 @@ import LiveryModel
             store(0, at: records.offset + 8 + 16 * record + 4)
             store(3_500, at: records.offset + 8 + 16 * record + 8)
         }
+        bytes = try Self.withFreshBlockChecksums(bytes)
         let theme = try CompiledTheme(bytes: bytes)   // section checksums are checked on demand only
         let budget = bytes.count * 64
         #expect(bytes.count < 64_000 && theme.materializationBudget == budget && budget < 700 * 3_500 * 2)
         #expect(throws: BinaryFormatError.limitExceeded(what: "materialised values", value: UInt64(budget) + 1, limit: UInt64(budget))) {
             _ = try theme.materialize()
         }
-        #expect(theme.operations(of: "v1", for: .none)?.count == 3_500)   // one instance is within the budget
+        #expect(try theme.operations(of: "v1", for: .none)?.count == 3_500)   // one instance is within the budget
     }
 
     @Test func errorsSayWhereTheyAre() {

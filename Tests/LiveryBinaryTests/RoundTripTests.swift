@@ -31,12 +31,12 @@ import LiveryModel
         for traits in SampleThemes.allTraitSets {
             let expected = SampleThemes.theme.resolved(for: traits)
             for id in ["button_cancel_action", "title_label", "chat_bubble", "sidebar"] {
-                #expect(compiled.operations(of: id, for: traits) == expected.instance(id)?.operations,
+                #expect(try compiled.operations(of: id, for: traits) == expected.instance(id)?.operations,
                         "\(id) for \(traits)")
-                #expect(compiled.instance(id, for: traits) == expected.instance(id))
+                #expect(try compiled.instance(id, for: traits) == expected.instance(id))
             }
-            #expect(compiled.operations(of: "nope", for: traits) == nil)
-            #expect(compiled.operations(of: "", for: traits) == nil)
+            #expect(try compiled.operations(of: "nope", for: traits) == nil)
+            #expect(try compiled.operations(of: "", for: traits) == nil)
         }
     }
 
@@ -47,9 +47,9 @@ import LiveryModel
         #expect(ids.compactMap { compiled.handle(for: $0) }.compactMap(compiled.id(of:)) == ids)
         let ipadDark = try #require(compiled.variant(for: TraitSet(idiom: .ipad, appearance: .dark)))
         let sidebar = try #require(compiled.handle(for: "sidebar"))
-        #expect(compiled.instance(sidebar, in: ipadDark) == SampleThemes.ipadOnly)
+        #expect(try compiled.instance(sidebar, in: ipadDark) == SampleThemes.ipadOnly)
         let phone = try #require(compiled.variant(for: TraitSet(idiom: .iphone)))
-        #expect(compiled.instance(sidebar, in: phone) == nil)
+        #expect(try compiled.instance(sidebar, in: phone) == nil)
         // iphone is not an axis of the theme: it behaves like no idiom at all
         #expect(phone == compiled.variant(for: .none))
         #expect(compiled.variantTraits == SampleThemes.theme.axes.traitSets)
@@ -87,9 +87,9 @@ import LiveryModel
         #expect(try compiled.materialize() == theme)
         try compiled.verifyContents()
         for id in ids + ["d"] {
-            #expect(compiled.instance(id, for: TraitSet(appearance: .dark))?.id == id)
+            #expect(try compiled.instance(id, for: TraitSet(appearance: .dark))?.id == id)
         }
-        #expect(compiled.instance("d", for: .none) == nil)
+        #expect(try compiled.instance("d", for: .none) == nil)
     }
 
     /// Lists that differ from an earlier variant's in half their positions or more are stored in
@@ -117,8 +117,8 @@ import LiveryModel
         #expect(compiled.listPatchCount == 2) // oneChanged, for x and for y
         #expect(compiled.operationListLength == 2 * (6 + 6 + 7))
         for traits in axes.traitSets {
-            #expect(compiled.operations(of: "x", for: traits) == variants[traits]![0].operations)
-            #expect(compiled.operations(of: "y", for: traits) == variants[traits]![1].operations)
+            #expect(try compiled.operations(of: "x", for: traits) == variants[traits]![0].operations)
+            #expect(try compiled.operations(of: "y", for: traits) == variants[traits]![1].operations)
         }
     }
 

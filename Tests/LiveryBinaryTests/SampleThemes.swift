@@ -88,4 +88,20 @@ enum SampleThemes {
         variants: [.none: [ResolvedInstance(id: "a", component: "uiview", operations: [
             ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(1))])])]],
         assets: .empty))
+
+    /// `instances` instances of two operations each, every value different: big enough that one
+    /// instance's records are a small part of the file (`wide_000000`, `wide_000001`, ...).
+    static func wide(instances: Int) -> ThemeVariants {
+        let list = (0..<instances).map { index -> ResolvedInstance in
+            let number = String(index)
+            let id = "wide_" + String(repeating: "0", count: max(0, 6 - number.count)) + number
+            return ResolvedInstance(id: id, component: "uilabel", operations: [
+                ResolvedOperation(name: "textColor", params: [Param(name: "color", value: .color(
+                    Color(red: Double(index % 256) / 255, green: 0.5, blue: Double(index / 256) / 255)))]),
+                ResolvedOperation(name: "text", params: [Param(name: "value", value: .string("text " + number))]),
+            ])
+        }
+        return ThemeVariants(info: ThemeInfo(id: "wide", name: "Wide"), ancestors: [], axes: TraitAxes(),
+                             variants: [.none: list], assets: .empty)
+    }
 }

@@ -27,7 +27,8 @@ import Testing
         }
         let inspect = try Livery.run(["inspect", output, "--source", "Themes/Dark.theme"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
-        #expect(inspect.stdout.contains("format 2.0"))
+        #expect(inspect.stdout.contains("format 3.0"))
+        #expect(inspect.stdout.contains("blocks: "))
         #expect(inspect.stdout.contains("com.livery.base 1.0.0  source sha256 "))
         #expect(inspect.stdout.contains("checksums: ok"))
         #expect(inspect.stdout.contains("up to date: yes"))
@@ -62,12 +63,13 @@ import Testing
         #expect(dump.stderr == "\(truncated): error: file is truncated: \(bytes.count - 8) bytes, expected \(bytes.count) [compiled-invalid]\n")
 
         // a flipped byte inside a section passes the load-time checks but not the checksums
+        // (the last bytes are block checksums: `BLKS` is the last section)
         bytes[bytes.count - 20] ^= 0xFF
         let flipped = folder + "/flipped.livery"
         try bytes.write(to: URL(fileURLWithPath: flipped))
         let inspect = try Livery.run(["inspect", flipped])
         #expect(inspect.status == 1)
-        #expect(inspect.stdout.contains("checksums: FAILED: checksum mismatch in section 'DATA'"))
+        #expect(inspect.stdout.contains("checksums: FAILED: checksum mismatch in section 'BLKS'"))
 
         let garbage = folder + "/garbage.livery"
         try Data("not a theme at all, but long enough to hold a header of sixty-four bytes".utf8)

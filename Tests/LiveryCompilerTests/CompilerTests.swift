@@ -62,7 +62,7 @@ enum Repository {
                     == CanonicalJSON.dump(folder, scale: scale), "\(path) \(traits) @\(scale)x")
             }
             for instance in folder.instances {
-                #expect(file.operations(of: instance.id, for: traits) == instance.operations)
+                #expect(try file.operations(of: instance.id, for: traits) == instance.operations)
             }
         }
         #expect(ThemeCompiler.staleness(of: file, themeAt: path, workspace: workspace) == nil)

@@ -54,7 +54,7 @@ import LiveryDevelopment
                     let model = try? compiled.materialize()
                     reads += model?.variants.count ?? 0
                     for traits in model?.axes.traitSets ?? [] {
-                        reads += compiled.operations(of: "send_button", for: traits)?.count ?? 0
+                        reads += (try? compiled.operations(of: "send_button", for: traits))?.count ?? 0
                     }
                 }
                 return (last, reads)

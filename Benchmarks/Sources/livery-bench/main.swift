@@ -14,6 +14,8 @@ import LiveryXML
 //                                       LOADER: xml, xmlparser, json, plist, compiled, validate)
 //   livery-bench generate N DIR        (write the benchmark theme of N instances)
 //   livery-bench chart RESULTS OUT     (redraw the chart from a results.json)
+//   livery-bench launch [--sizes 1000,10000,100000] [--runs 5]   (the launch table alone)
+//   livery-bench launch-child ...      (child process: one launch, see Launch.swift)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -328,6 +330,10 @@ func report() async throws {
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     defer { if option("--work") == nil { try? FileManager.default.removeItem(atPath: work) } }
 
+    // The launch first: it is the headline (fresh processes, so nothing below warms it).
+    let launchSizes = sizes.filter { $0 >= 1000 }
+    let launch = try launchReport(sizes: launchSizes, runs: Int(option("--runs") ?? "") ?? (quick ? 1 : 5), work: work)
+
     var load: [Int: [Loader: Samples]] = [:]
     var fixtures: [Fixture] = []
     var peaks: [Int: [Loader: Int]] = [:]
@@ -356,6 +362,8 @@ func report() async throws {
     if let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) { loadAverage = text.split(separator: " ").prefix(3).joined(separator: ", ") }
     md += "Run: \(ISO8601DateFormatter().string(from: Date())), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage); "
     md += "release build; medians; allocations counted by ordo-one's malloc interposer in a separate process.\n\n"
+    md += launch.markdown + "\n"
+    md += "#### The format alone (not a launch: what the loaders and the compiled reader cost by themselves)\n\n"
     md += "#### Load time (read + parse + check + resolve one trait set; compiled: open + mmap + verify)\n\n"
     md += "| loader | " + fixtures.map { "N = \($0.instances)" }.joined(separator: " | ") + " |\n"
     md += "|---|" + String(repeating: "---:|", count: fixtures.count) + "\n"
@@ -455,7 +463,7 @@ func report() async throws {
         let subtitle = "median per load, one run, \(ProcessInfo.processInfo.activeProcessorCount) shared cores, load average \(loadAverage)"
         let chart = loadChart(subtitle: subtitle, sizes: fixtures.map(\.instances)) { load[$0]![$1]!.median }
         try Data(chart.svg().utf8).write(to: URL(fileURLWithPath: out + "/load-time.svg"))
-        var json: [String: Any] = ["chart_subtitle": subtitle]
+        var json: [String: Any] = ["chart_subtitle": subtitle, "launch": launch.json]
         json["load_ns"] = Dictionary(uniqueKeysWithValues: fixtures.map { fixture in
             (String(fixture.instances), Dictionary(uniqueKeysWithValues: Loader.allCases.map { ($0.key, load[fixture.instances]![$0]!.median) }))
         })
@@ -485,6 +493,17 @@ case "chart" where arguments.count == 3:
     do { try redrawChart(results: arguments[1], output: arguments[2]) } catch { fail("\(error)") }
 case "peak" where arguments.count == 3:
     peakChild(arguments[1], arguments[2])
+case "launch-child":
+    launchChild(Array(arguments.dropFirst()))
+case "launch":
+    do {
+        let sizes = (option("--sizes") ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
+        let work = option("--work") ?? NSTemporaryDirectory() + "livery-launch-\(getpid())"
+        defer { if option("--work") == nil { try? FileManager.default.removeItem(atPath: work) } }
+        print(try launchReport(sizes: sizes, runs: Int(option("--runs") ?? "") ?? 5, work: work).markdown)
+    } catch {
+        fail("\(error)")
+    }
 case "report":
     do { try await report() } catch { fail("\(error)") }
 default:

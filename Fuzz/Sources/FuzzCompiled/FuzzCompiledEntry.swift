@@ -83,13 +83,14 @@ enum FuzzCompiledEntry {
         _ = theme.id(of: InstanceHandle(rawValue: UInt32.max))
         for traits in allTraitSets {
             guard let variant = theme.variant(for: traits) else { continue }
-            for handle in handles.prefix(32) { _ = theme.instance(handle, in: variant) }
-            _ = theme.instance(InstanceHandle(rawValue: UInt32(theme.idCount)), in: variant)
+            for handle in handles.prefix(32) { _ = try? theme.instance(handle, in: variant) }
+            _ = try? theme.instance(InstanceHandle(rawValue: UInt32(theme.idCount)), in: variant)
         }
         for id in ids.prefix(64) + ["", "button_send", "\u{0}", String(repeating: "x", count: 300)] {
             _ = theme.handle(for: id)
-            _ = theme.instance(id, for: .none)
-            _ = theme.operations(of: id, for: TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast))
+            _ = try? theme.checkedHandle(for: id)
+            _ = try? theme.instance(id, for: .none)
+            _ = try? theme.operations(of: id, for: TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast))
         }
         // Assets
         for asset in theme.assets.prefix(256) { _ = theme.bytes(of: asset) }
@@ -99,6 +100,8 @@ enum FuzzCompiledEntry {
         if let model = try? theme.materialize() {
             _ = CanonicalJSON.dump(model.resolved(for: .none), scale: 2)
         }
+        _ = try? theme.verifyMetadata()
+        _ = try? theme.verifyBlocks()
         _ = try? theme.verifyChecksums()
         _ = try? theme.verifyContents()
         return

@@ -75,7 +75,7 @@ struct BenchmarkLoad: ParsableCommand {
         let handles = ids.compactMap(file.handle(for:))
         var operations = 0
         let instanceMilliseconds = median(5) {
-            for handle in handles { operations += file.instance(handle, in: variant)?.operations.count ?? 0 }
+            for handle in handles { operations += (try? file.instance(handle, in: variant))?.operations.count ?? 0 }
         }
 
         func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }

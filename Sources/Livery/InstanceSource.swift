@@ -1,0 +1,65 @@
+import LiveryBinary
+import LiveryModel
+
+/// The instances of one theme for one trait set, as a prepared theme reads them: from a theme
+/// resolved in memory (a folder, or a theme added in memory), or straight from the records of a
+/// compiled file, one instance when a component is first styled with its id.
+///
+/// A *slot* names an instance in the source: its index in the resolved theme, or its handle in
+/// the compiled file (the same for every trait set; a slot the variant does not define reads
+/// as nil).
+struct InstanceSource: Sendable {
+    /// The theme's facts for these traits: info, traits and assets (what images are chosen by).
+    /// Its instances are empty when they are read from a compiled file.
+    let header: ResolvedTheme
+    private let compiled: CompiledTheme?
+    private let variant: VariantHandle?
+
+    init(resolved: ResolvedTheme) {
+        header = resolved
+        compiled = nil
+        variant = nil
+    }
+
+    init(compiled: CompiledTheme, info: ThemeInfo, traits: TraitSet, assets: AssetCatalog) {
+        header = ResolvedTheme(info: info, traits: traits, instances: [], assets: assets)
+        self.compiled = compiled
+        variant = compiled.variant(for: traits)
+    }
+
+    /// Whether instances are read from a compiled file as they are needed (then `slot(of:)`
+    /// answers from the file's hash table), rather than all held in `header`.
+    var readsLazily: Bool { compiled != nil }
+
+    /// The file instances are read from, for messages.
+    var compiledFile: CompiledTheme? { compiled }
+
+    /// Slots run from 0 to `slotCount - 1`.
+    var slotCount: Int { compiled?.idCount ?? header.instances.count }
+
+    /// The slot of `id` in a compiled file (its handle), nil when no variant defines it. A
+    /// resolved theme's slots are found by numbering every id once (`PreparedTheme`).
+    func slot(of id: String) throws(BinaryFormatError) -> Int? {
+        guard let compiled else { return header.instances.firstIndex { $0.id == id } }
+        return try compiled.checkedHandle(for: id).map { Int($0.rawValue) }
+    }
+
+    /// The instance in `slot`, nil when these traits do not define it; read from the file (its
+    /// blocks checked) for a compiled theme.
+    func instance(at slot: Int) throws(BinaryFormatError) -> ResolvedInstance? {
+        guard let compiled else { return slot < header.instances.count ? header.instances[slot] : nil }
+        guard let variant else { return nil }
+        return try compiled.instance(InstanceHandle(rawValue: UInt32(slot)), in: variant)
+    }
+
+    /// The whole theme for these traits. For a compiled file this reads every instance: only
+    /// for an app that asks (`ThemeScope.theme`), never on the apply path.
+    var theme: ResolvedTheme {
+        guard compiled != nil else { return header }
+        var instances: [ResolvedInstance] = []
+        for slot in 0..<slotCount {
+            if let instance = try? instance(at: slot) { instances.append(instance) }
+        }
+        return ResolvedTheme(info: header.info, traits: header.traits, instances: instances, assets: header.assets)
+    }
+}
