@@ -110,4 +110,23 @@ import Testing
         }
         #expect(checked >= 2)
     }
+
+    /// "Here is a complete, small theme": its files, as shown, validate on their own.
+    @Test func theSmallThemeValidatesOnItsOwn() throws {
+        let section = try #require(Self.readme.range(of: "Here is a complete, small theme"))
+        let rest = Self.readme[section.upperBound...]
+        let blocks = rest.split(separator: "```xml\n", omittingEmptySubsequences: false).dropFirst().prefix(2)
+            .map { String($0[..<($0.range(of: "```")?.lowerBound ?? $0.endIndex)]) }
+        #expect(blocks.count == 2)
+        let copy = try ThemesCopy()
+        let theme = copy.path + "/Small/Dark.theme"
+        try FileManager.default.createDirectory(atPath: theme + "/assets", withIntermediateDirectories: true)
+        try blocks[0].write(toFile: theme + "/Info.xml", atomically: true, encoding: .utf8)
+        try blocks[1].write(toFile: theme + "/Chat.xml", atomically: true, encoding: .utf8)
+        // the image the README names beside the two files
+        try FileManager.default.copyItem(atPath: copy.path + "/Themes/Base.theme/assets/send.png", toPath: theme + "/assets/send.png")
+        let run = try Livery.run(["validate", "Small/Dark.theme"], in: copy.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
 }

@@ -120,7 +120,8 @@ import Testing
 
     @Test func watchSeesAParentFixedAfterAFailedRun() throws {
         let copy = try ThemesCopy()
-        try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>header_art</image>")
+        // a syntax error in the parent: the chain cannot be formed, the run fails
+        try copy.edit("Themes/Base.theme/Chat.xml", "<uiview id=\"chat_background\">", "<uiview id=\"chat_background\">&")
         let out = copy.path + "/watch.out"
         FileManager.default.createFile(atPath: out, contents: nil)
         let process = Process()
@@ -135,7 +136,7 @@ import Testing
         let deadline = Date().addingTimeInterval(30)
         while !output().contains("failed: 1 theme checked"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(output().contains("failed: 1 theme checked, 1 error"), "\(output())")
-        try copy.edit("Themes/Base.theme/Chat.xml", "<image>header_art</image>", "<image>nav_background</image>")
+        try copy.edit("Themes/Base.theme/Chat.xml", "<uiview id=\"chat_background\">&", "<uiview id=\"chat_background\">")
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!process.isRunning, "the parent's fix was not seen")
         #expect(process.terminationStatus == 0)

@@ -127,4 +127,12 @@ import Testing
         #expect(typo.severity == .warning)
         #expect(typo.fix == Diagnostic.Fix(replacing: "clas", with: "class"))
     }
+
+    @Test func aThemeIsNeverSuggestedAsItsOwnParent() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Light.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"com.livery.lihgt\"")
+        let findings = copy.validate()
+        #expect(findings.map(\.code) == [.parentMissing])
+        #expect(findings.first?.message.hasSuffix("; add its folder with --themes DIR") == true, "\(findings.map(\.description))")
+    }
 }

@@ -140,7 +140,7 @@ func checkSameModel(_ fixture: Fixture) throws {
     let file = try CompiledTheme(contentsOf: fixture.compiled)
     for traits in [TraitSet.none, TraitSet(idiom: .ipad, appearance: .dark)] {
         let expected = ThemeWorkspace().resolve(themeAt: fixture.theme, traits: traits).value!.instances
-        let compiled = expected.map { file.instance($0.id, for: traits) }
+        let compiled = try expected.map { try file.instance($0.id, for: traits) }
         if compiled != expected.map(Optional.some) { throw LoaderError.invalid("compiled", "differs from the XML for \(traits)") }
     }
     if ours.first?.operations.count != 8 { throw LoaderError.invalid("generator", "expected 8 operations per instance") }

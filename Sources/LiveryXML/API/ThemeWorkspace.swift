@@ -273,7 +273,9 @@ public final class ThemeWorkspace {
                     return (nil, diagnostics)
                 }
                 let list = folders.map { $0.hasSuffix("/") ? $0 : $0 + "/" }.joined(separator: ", ")
-                let (hint, fix) = Suggestions.suggest(parentID, in: candidates.compactMap { info(at: $0).0?.info.id })
+                // the theme itself and its descendants on the way here would make a cycle: not suggested
+                let ids = candidates.compactMap { info(at: $0).0?.info.id }.filter { !seen.contains($0) }
+                let (hint, fix) = Suggestions.suggest(parentID, in: ids)
                 diagnostics.append(.error(.parentMissing, "parent theme '\(parentID)' not found in: \(list)\(hint.isEmpty ? "; add its folder with --themes DIR" : hint)",
                                           at: header.parentLocation, fix: fix))
                 return (nil, diagnostics)
