@@ -65,30 +65,30 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
                  at: SourceLocation(file: path))
     }
 
-    public func info(at path: String, searchPaths: [String]) -> LoadResult<ThemeInfo> {
+    public func info(at path: String, searchPaths: [String]) -> Checked<ThemeInfo> {
         switch open(path) {
-        case .success(let theme): return LoadResult(value: theme.info)
-        case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+        case .success(let theme): return Checked(value: theme.info)
+        case .failure(let error): return Checked(value: nil, diagnostics: [unusable(path, error.description)])
         }
     }
 
-    public func load(_ descriptor: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> LoadResult<LoadedTheme> {
+    public func load(_ descriptor: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> Checked<LoadedTheme> {
         guard let path = descriptor.compiledFile else {
-            return LoadResult(value: nil, diagnostics: [
+            return Checked(value: nil, diagnostics: [
                 .error(.runtimeThemeUnavailable, "theme '\(descriptor.id)' has no compiled file", at: nil),
             ])
         }
         let theme: CompiledTheme
         switch open(path) {
         case .success(let opened): theme = opened
-        case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+        case .failure(let error): return Checked(value: nil, diagnostics: [unusable(path, error.description)])
         }
         do {
             if verifiesChecksums { try theme.verifyChecksums() }
             let variants = try theme.materialize()
-            return LoadResult(value: LoadedTheme(variants: variants, assets: CompiledAssetSource(theme), origin: .compiled))
+            return Checked(value: LoadedTheme(variants: variants, assets: CompiledAssetSource(theme), origin: .compiled))
         } catch {
-            return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+            return Checked(value: nil, diagnostics: [unusable(path, error.description)])
         }
     }
 }

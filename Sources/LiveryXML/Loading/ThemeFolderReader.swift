@@ -27,7 +27,7 @@ struct ThemeFolderReader {
         return (decoded, diagnostics + context.diagnostics)
     }
 
-    mutating func read(folder: String) -> LoadedTheme {
+    mutating func read(folder: String) -> DecodedThemeFolder {
         instanceCount = 0
         var (header, diagnostics) = readInfo(folder: folder)
         var files: [ConfigurationFile] = []
@@ -61,7 +61,7 @@ struct ThemeFolderReader {
             }
         }
         if header != nil, diagnostics.contains(where: { $0.code == .infoMissing }) { header = nil }
-        return LoadedTheme(path: folder, header: header, files: files, schemaComponents: components,
+        return DecodedThemeFolder(path: folder, header: header, files: files, schemaComponents: components,
                            assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics)
     }
 
