@@ -29,15 +29,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation,
+        // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        // and declarations of four Swift runtime entry points (no code) for the registry's
-        // references to components (Sources/Livery/HeldComponent.swift).
-        .systemLibrary(name: "CSwiftRuntime"),
         // Values only, no dependencies: what every other module speaks.
         .target(name: "LiveryModel"),
         // The XML front end: parse, validate and resolve `.theme` folders.
@@ -50,7 +47,7 @@ let package = Package(
         ]),
         // The runtime apps link: theme manager, applicator, bindings, compiled files. Nothing of
         // the XML front end, the compiler or swift-crypto (Scripts/check-release-app.sh).
-        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryBinary", "CSwiftRuntime"]),
+        .target(name: "Livery", dependencies: ["LiveryModel", "LiveryBinary"]),
         // What an app adds in debug builds: `.theme` folders through the XML front end, the
         // staleness check of compiled files, live reload, compiling into a `<compiled-path>` cache.
         .target(name: "LiveryDevelopment", dependencies: [

@@ -50,7 +50,7 @@ let configuration = arguments.first { !$0.hasPrefix("-") } ?? "Examples/ChatDemo
 
 // Step 1 is the XML (Themes/*.theme); step 2 is this: a manager, an applicator, one call per component.
 let manager = ThemeManager.development(configurationFile: configuration)
-manager.diagnostics.observe { print("  [\($0.severity.rawValue)] \($0.message) [\($0.code)]") }
+let findings = manager.diagnostics.observe { print("  [\($0.severity.rawValue)] \($0.message) [\($0.code)]") }
 let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
 applicator.register(chatBubbleBinding())
 guard manager.currentThemeID != nil else {

@@ -22,8 +22,8 @@ public final class ThemeImage: Sendable, CustomStringConvertible {
     public let file: String
     public let scale: Int
     public let data: Data
-    /// What the app's decoder made of `data`, e.g. a `UIImage`.
-    public let decoded: (any Sendable)?
+    /// What the app's decoder made of `data`, kept untyped: the applicator serves every binding.
+    private let decodedImage: (any Sendable)?
 
     public init(name: String, themeID: String, file: String, scale: Int, data: Data, decoded: (any Sendable)? = nil) {
         self.name = name
@@ -31,7 +31,14 @@ public final class ThemeImage: Sendable, CustomStringConvertible {
         self.file = file
         self.scale = scale
         self.data = data
-        self.decoded = decoded
+        self.decodedImage = decoded
+    }
+
+    /// What the app's `ImageDecoder` made of `data`, as the type it makes, e.g.
+    /// `image.decoded(as: UIImage.self)`; nil without a decoder, when decoding failed, or when
+    /// the decoder makes another type.
+    public func decoded<Image>(as type: Image.Type = Image.self) -> Image? {
+        decodedImage as? Image
     }
 
     public var description: String { "\(name) (\(themeID):\(file))" }

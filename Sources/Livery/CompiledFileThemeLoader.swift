@@ -71,38 +71,38 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
                  at: SourceLocation(file: path))
     }
 
-    public func info(at path: String, searchPaths: [String]) -> LoadResult<ThemeInfo> {
+    public func info(at path: String, searchPaths: [String]) -> Checked<ThemeInfo> {
         switch open(path) {
         case .success(let theme):
             do {
                 try theme.verifyMetadata()
             } catch {
-                return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+                return Checked(value: nil, diagnostics: [unusable(path, error.description)])
             }
-            return LoadResult(value: theme.info)
-        case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+            return Checked(value: theme.info)
+        case .failure(let error): return Checked(value: nil, diagnostics: [unusable(path, error.description)])
         }
     }
 
-    public func load(_ descriptor: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> LoadResult<LoadedTheme> {
+    public func load(_ descriptor: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> Checked<LoadedTheme> {
         guard let path = descriptor.compiledFile else {
-            return LoadResult(value: nil, diagnostics: [
+            return Checked(value: nil, diagnostics: [
                 .error(.runtimeThemeUnavailable, "theme '\(descriptor.id)' has no compiled file", at: nil),
             ])
         }
         let theme: CompiledTheme
         switch open(path) {
         case .success(let opened): theme = opened
-        case .failure(let error): return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+        case .failure(let error): return Checked(value: nil, diagnostics: [unusable(path, error.description)])
         }
         do {
             try theme.verifyMetadata()
             // Beside its folder (development), damage found now lets the folder stand in before
             // anything is applied; alone (a release build), blocks are checked as they are read.
             if verifiesChecksums || descriptor.folder != nil { try theme.verifyBlocks() }
-            return LoadResult(value: LoadedTheme(compiledFile: theme, assets: CompiledAssetSource(theme)))
+            return Checked(value: LoadedTheme(compiledFile: theme, assets: CompiledAssetSource(theme)))
         } catch {
-            return LoadResult(value: nil, diagnostics: [unusable(path, error.description)])
+            return Checked(value: nil, diagnostics: [unusable(path, error.description)])
         }
     }
 }

@@ -42,9 +42,9 @@ public struct LiveryConfiguration: Hashable, Sendable {
 
     /// Reads a configuration file. Never throws: problems come back as findings, and
     /// unknown elements are warnings so that newer files still load in older apps.
-    public static func load(path: String) -> LoadResult<LiveryConfiguration> {
+    public static func load(path: String) -> Checked<LiveryConfiguration> {
         guard let data = FileManager.default.contents(atPath: path) else {
-            return LoadResult(value: nil, diagnostics: [
+            return Checked(value: nil, diagnostics: [
                 .error(.runtimeConfiguration, "the configuration file cannot be read", at: SourceLocation(file: path)),
             ])
         }
@@ -53,7 +53,7 @@ public struct LiveryConfiguration: Hashable, Sendable {
     }
 
     /// Parses configuration XML; `baseFolder` anchors relative paths.
-    public static func parse(_ data: Data, file: String = "(configuration)", baseFolder: String = ".") -> LoadResult<LiveryConfiguration> {
+    public static func parse(_ data: Data, file: String = "(configuration)", baseFolder: String = ".") -> Checked<LiveryConfiguration> {
         let reader = ConfigurationReader(file: file, baseFolder: baseFolder)
         let parser = XMLParser(data: data)
         // No DTDs, no external entities: a configuration file is plain elements and text.
@@ -74,10 +74,10 @@ public struct LiveryConfiguration: Hashable, Sendable {
             reader.diagnostics.append(.error(.runtimeConfiguration, "the root element must be <livery-configuration>",
                                              at: SourceLocation(file: file)))
         }
-        guard !reader.diagnostics.hasErrors else { return LoadResult(value: nil, diagnostics: reader.diagnostics) }
+        guard !reader.diagnostics.hasErrors else { return Checked(value: nil, diagnostics: reader.diagnostics) }
         var configuration = reader.configuration
         if configuration.themeExtensions.isEmpty { configuration.themeExtensions = ["theme"] }
-        return LoadResult(value: configuration, diagnostics: reader.diagnostics)
+        return Checked(value: configuration, diagnostics: reader.diagnostics)
     }
 }
 

@@ -42,8 +42,8 @@ public final class DiagnosticHook {
         self.capacity = max(1, capacity)
     }
 
-    /// Calls `observer` with every finding reported from now on; keep the token to stop.
-    @discardableResult
+    /// Calls `observer` with every finding reported from now on, for as long as the token is
+    /// kept: releasing it (or `cancel()`) stops the observation.
     public func observe(_ observer: @escaping @MainActor (Diagnostic) -> Void) -> ObservationToken {
         let key = nextObserver
         nextObserver += 1
@@ -68,14 +68,19 @@ public final class DiagnosticHook {
     }
 }
 
-/// Keeps an observation alive; `cancel()` ends it (it does not end on release, so observers
-/// registered fire-and-forget keep working).
+/// An observation, for as long as the token lives: `cancel()` ends it, and so does releasing the
+/// token, so an observer cannot outlive the object that keeps its token (keep it in a property).
 @MainActor
 public final class ObservationToken {
     private var onCancel: (@MainActor () -> Void)?
     init(_ onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
+
     public func cancel() {
         onCancel?()
         onCancel = nil
+    }
+
+    isolated deinit {
+        onCancel?()
     }
 }

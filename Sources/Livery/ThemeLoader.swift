@@ -2,19 +2,6 @@ import Foundation
 import LiveryBinary
 import LiveryModel
 
-/// A value read from disk with what was found on the way (the runtime's counterpart of the
-/// XML front end's `Checked`).
-public struct LoadResult<Value> {
-    public var value: Value?
-    public var diagnostics: [Diagnostic]
-    public init(value: Value?, diagnostics: [Diagnostic] = []) {
-        self.value = value
-        self.diagnostics = diagnostics
-    }
-}
-
-extension LoadResult: Sendable where Value: Sendable {}
-
 /// A theme the manager can activate: what `Info.xml` says and where the theme lives.
 public struct ThemeDescriptor: Hashable, Sendable {
     public var info: ThemeInfo
@@ -120,9 +107,9 @@ public struct LoadedTheme: Sendable {
 /// open to loading in the background.
 public protocol ThemeLoader: Sendable {
     /// What `Info.xml` (or the compiled file's header) says about the theme at `path`.
-    func info(at path: String, searchPaths: [String]) -> LoadResult<ThemeInfo>
+    func info(at path: String, searchPaths: [String]) -> Checked<ThemeInfo>
     /// Loads the theme, finding its parents in `searchPaths`.
-    func load(_ theme: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> LoadResult<LoadedTheme>
+    func load(_ theme: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> Checked<LoadedTheme>
     /// Forgets anything cached, so the next read sees what is on disk now.
     func forgetCachedReads()
 }

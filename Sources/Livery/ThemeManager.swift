@@ -68,8 +68,8 @@ public final class ThemeManager {
 
     // MARK: Observing
 
-    /// Calls `observer` after every change of theme, traits or scale.
-    @discardableResult
+    /// Calls `observer` after every change of theme, traits or scale, for as long as the token
+    /// is kept: releasing it (or `cancel()`) stops the observation.
     public func observe(_ observer: @escaping @MainActor (Change) -> Void) -> ObservationToken {
         let key = nextObserver
         nextObserver += 1
@@ -185,7 +185,7 @@ public final class ThemeManager {
     /// development) finds it out of date with its sources; otherwise the folder. Never both: the result comes from exactly one loader. A
     /// compiled file that is stale or cannot be read is reported (once per reload) and the
     /// folder is loaded instead, so a broken cache never takes a theme away.
-    private func load(_ descriptor: ThemeDescriptor) -> LoadResult<LoadedTheme> {
+    private func load(_ descriptor: ThemeDescriptor) -> Checked<LoadedTheme> {
         let paths = configuration.searchPaths
         let schemas = configuration.schemaFiles
         let canFallBack = descriptor.folder != nil && folderLoader != nil
@@ -211,7 +211,7 @@ public final class ThemeManager {
         if descriptor.folder != nil, let folderLoader {
             return folderLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
         }
-        return LoadResult(value: nil, diagnostics: [
+        return Checked(value: nil, diagnostics: [
             .error(.runtimeThemeUnavailable, "no loader can read \(descriptor.location)", at: nil),
         ])
     }
@@ -260,7 +260,7 @@ public final class ThemeManager {
         }
     }
 
-    private func record(_ result: LoadResult<ThemeInfo>, path: String, compiled: Bool,
+    private func record(_ result: Checked<ThemeInfo>, path: String, compiled: Bool,
                         into found: inout [String: ThemeDescriptor]) {
         for diagnostic in result.diagnostics {
             diagnostics.report(diagnostic, key: "info|\(generation)|\(path)|\(diagnostic)")

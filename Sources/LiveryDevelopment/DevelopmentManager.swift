@@ -33,6 +33,13 @@ extension ThemeManager {
         development(configuration: LiveryConfiguration.load(path: path, reportingTo: diagnostics),
                     traits: traits, scale: scale, diagnostics: diagnostics)
     }
+
+    /// The development manager for the configuration file at a file URL.
+    public static func development(configurationURL url: URL, traits: TraitSet = .none, scale: Int = 1,
+                                   diagnostics: DiagnosticHook = DiagnosticHook()) -> ThemeManager {
+        development(configuration: LiveryConfiguration.load(url: url, reportingTo: diagnostics),
+                    traits: traits, scale: scale, diagnostics: diagnostics)
+    }
 }
 
 /// The development staleness check: a compiled file is stale when the chain of themes it was

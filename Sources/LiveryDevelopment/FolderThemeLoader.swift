@@ -36,17 +36,17 @@ public final class FolderThemeLoader: ThemeLoader, @unchecked Sendable {
         lock.unlock()
     }
 
-    public func info(at path: String, searchPaths: [String]) -> LoadResult<ThemeInfo> {
+    public func info(at path: String, searchPaths: [String]) -> Checked<ThemeInfo> {
         // The chain is read to learn the theme's own Info.xml: a theme whose parent is missing
         // is reported here and not offered.
         let chain = withWorkspace(searchPaths: searchPaths, schemaFiles: []) { $0.chain(ofThemeAt: path) }
-        if let info = chain.value?.last?.info { return LoadResult(value: info, diagnostics: chain.diagnostics) }
-        return LoadResult(value: nil, diagnostics: chain.diagnostics)
+        if let info = chain.value?.last?.info { return Checked(value: info, diagnostics: chain.diagnostics) }
+        return Checked(value: nil, diagnostics: chain.diagnostics)
     }
 
-    public func load(_ theme: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> LoadResult<LoadedTheme> {
+    public func load(_ theme: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> Checked<LoadedTheme> {
         guard let folder = theme.folder else {
-            return LoadResult(value: nil, diagnostics: [
+            return Checked(value: nil, diagnostics: [
                 .error(.runtimeThemeUnavailable, "theme '\(theme.id)' has no folder", at: nil),
             ])
         }
@@ -54,11 +54,11 @@ public final class FolderThemeLoader: ThemeLoader, @unchecked Sendable {
             let variants = workspace.variants(ofThemeAt: folder)
             let chain = workspace.chain(ofThemeAt: folder)
             guard let value = variants.value, let folders = chain.value else {
-                return LoadResult(value: nil, diagnostics: variants.diagnostics)
+                return Checked(value: nil, diagnostics: variants.diagnostics)
             }
             var roots: [String: String] = [:]
             for themeFolder in folders { roots[themeFolder.info.id] = themeFolder.path }
-            return LoadResult(value: LoadedTheme(variants: value, assets: FolderAssetSource(roots: roots), origin: .folder),
+            return Checked(value: LoadedTheme(variants: value, assets: FolderAssetSource(roots: roots), origin: .folder),
                               diagnostics: variants.diagnostics)
         }
     }

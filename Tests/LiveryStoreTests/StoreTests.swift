@@ -12,7 +12,7 @@ import Testing
         let manager = fixture.makeManager()
         #expect(manager.themes["com.acme.ocean"] == nil)
         let changes = ChangeLog()
-        manager.observe { change in changes.append(change) }
+        changes.observation = manager.observe { change in changes.append(change) }
 
         try await TestServer.withServer(folder: fixture.packages) { base in
             let catalog = try fixture.catalog(baseURL: base)
@@ -69,7 +69,7 @@ import Testing
             let before = await MainActor.run { manager.currentTheme }
             let changes = await MainActor.run { () -> ChangeLog in
                 let log = ChangeLog()
-                manager.observe { log.append($0) }
+                log.observation = manager.observe { log.append($0) }
                 return log
             }
 
@@ -180,6 +180,8 @@ struct StickerPackHandler: ContentHandler {
 final class ChangeLog: @unchecked Sendable {
     private let lock = NSLock()
     private var changes: [ThemeManager.Change] = []
+    /// Keeps the observation going for as long as the log lives.
+    var observation: ObservationToken?
     func append(_ change: ThemeManager.Change) {
         lock.lock()
         changes.append(change)

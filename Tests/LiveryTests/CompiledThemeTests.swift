@@ -262,4 +262,41 @@ import LiveryDevelopment
         #expect(parsed.value?.compiledPaths == ["/app/Caches"])
         #expect(parsed.diagnostics.isEmpty)
     }
+
+    @Test func compileThemesFillsACacheThatAReleaseManagerReadsAlone() throws {
+        let copy = try ThemesCopy()
+        let cache = copy.root + "/Caches/Themes"
+        var configuration = copy.configuration
+        configuration.compiledPaths = [cache]
+        let development = ThemeManager.development(configuration: configuration)
+        #expect(development.theme("com.livery.dark")?.origin == .folder, "nothing compiled yet")
+        let report = development.compileThemes()
+        #expect(report.diagnostics.filter { $0.severity == .error }.isEmpty, "\(report.diagnostics)")
+        #expect(report.written.sorted() == ["Base", "Dark", "HighContrast", "Light"].map { cache + "/\($0).livery" })
+        // The development manager reloaded and now uses the compiled files, which are up to date.
+        #expect(development.theme("com.livery.dark")?.origin == .compiled)
+
+        // What a release app does with that cache: compiled files only, no folder anywhere.
+        let release = ThemeManager(configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", compiledPaths: [cache]))
+        #expect(Set(release.themes.keys) == Set(Self.themeIDs))
+        #expect(release.themes.values.allSatisfy { $0.folder == nil })
+        #expect(release.currentThemeID == "com.livery.dark")
+        #expect(release.currentTheme == development.resolvedTheme(themeID: "com.livery.dark", traits: .none))
+    }
+
+    @Test func compileThemesWithoutAFolderToWriteIntoIsAFinding() throws {
+        let copy = try ThemesCopy()
+        let manager = ThemeManager.development(configuration: copy.configuration)
+        let report = manager.compileThemes()
+        #expect(report.written.isEmpty)
+        #expect(report.diagnostics.map(\.code) == [.compileWriteFailed])
+        #expect(manager.diagnostics.reported.map(\.code) == [.compileWriteFailed])
+        // A folder that cannot be made (a file is in the way): one finding, nothing written.
+        let blocked = copy.root + "/blocked"
+        FileManager.default.createFile(atPath: blocked, contents: Data())
+        let second = manager.compileThemes(into: blocked + "/cache")
+        #expect(second.written.isEmpty)
+        #expect(second.diagnostics.map(\.code) == [.compileWriteFailed])
+        #expect(second.diagnostics.first?.location?.file == blocked + "/cache")
+    }
 }

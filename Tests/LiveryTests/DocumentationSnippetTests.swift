@@ -78,7 +78,6 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-                             "-I", repository.appendingPathComponent("Sources/CSwiftRuntime").path,
                              "-module-cache-path", folder.appendingPathComponent("cache").path, file.path]
         let output = Pipe()
         process.standardOutput = output

@@ -1,16 +1,5 @@
 import LiveryModel
 
-/// A result with the findings that came with it. `value` is nil when there are errors.
-public struct Checked<Value> {
-    public var value: Value?
-    public var diagnostics: [Diagnostic]
-
-    public init(value: Value?, diagnostics: [Diagnostic]) {
-        self.value = value
-        self.diagnostics = diagnostics
-    }
-}
-
 /// A theme folder as found on disk: what discovery, compiled-file digests and tools need.
 public struct ThemeFolder: Hashable, Sendable {
     public var info: ThemeInfo
@@ -29,7 +18,7 @@ public final class ThemeWorkspace {
     public let limits: FrontEndLimits
     private let schemaFiles: [String]
     private var reader: ThemeFolderReader
-    private var themes: [String: LoadedTheme] = [:]
+    private var themes: [String: DecodedThemeFolder] = [:]
     private var infos: [String: (InfoDecoder.Decoded?, [Diagnostic])] = [:]
     private lazy var baseSchema: Checked<Schema> = loadSchemaFiles()
 
@@ -220,7 +209,7 @@ public final class ThemeWorkspace {
             : diagnostics + [.error(.pathNotFound, "not a theme folder", at: SourceLocation(file: path))]
     }
 
-    private func theme(at path: String) -> LoadedTheme {
+    private func theme(at path: String) -> DecodedThemeFolder {
         let key = FileSystem.canonical(path)
         if let theme = themes[key] { return theme }
         let theme = reader.read(folder: path)
@@ -239,11 +228,11 @@ public final class ThemeWorkspace {
 
     /// The theme and its ancestors, root first; nil when the chain cannot be formed (missing or
     /// cyclic parent, unreadable Info.xml). Diagnostics include every file of the chain.
-    private func loadChain(_ path: String) -> ([LoadedTheme]?, [Diagnostic]) {
+    private func loadChain(_ path: String) -> ([DecodedThemeFolder]?, [Diagnostic]) {
         guard FileSystem.kind(of: path) == .directory else {
             return (nil, [.error(.pathNotFound, "no such theme folder", at: SourceLocation(file: path))])
         }
-        var chain: [LoadedTheme] = []
+        var chain: [DecodedThemeFolder] = []
         var diagnostics: [Diagnostic] = []
         var current = theme(at: path)
         var seen: [String] = []

@@ -27,7 +27,7 @@ struct ThemeFolderReader {
         return (decoded, diagnostics + context.diagnostics)
     }
 
-    mutating func read(folder: String) -> LoadedTheme {
+    mutating func read(folder: String) -> DecodedThemeFolder {
         instanceCount = 0
         var (header, diagnostics) = readInfo(folder: folder)
         var files: [ConfigurationFile] = []
@@ -68,9 +68,9 @@ struct ThemeFolderReader {
             }
         }
         if header != nil, diagnostics.contains(where: { $0.code == .infoMissing }) { header = nil }
-        return LoadedTheme(path: folder, header: header, files: files, schemaComponents: components,
-                           assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
-                           unreadFiles: unreadFiles)
+        return DecodedThemeFolder(path: folder, header: header, files: files, schemaComponents: components,
+                                  assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
+                                  unreadFiles: unreadFiles)
     }
 
     private mutating func readConfiguration(path: String, name: String, into files: inout [ConfigurationFile],

@@ -6,7 +6,7 @@ import LiveryModel
 /// One resolver serves many trait sets: checks that do not depend on traits run once, and
 /// findings are collected across trait sets (a problem seen in several is reported once).
 final class ThemeResolver {
-    let chain: [LoadedTheme]
+    let chain: [DecodedThemeFolder]
     let schema: Schema
     let assets: AssetCatalog
 
@@ -55,7 +55,7 @@ final class ThemeResolver {
         return Suggestions.suggest(name, in: candidates)
     }
 
-    init(chain: [LoadedTheme], schema: Schema) {
+    init(chain: [DecodedThemeFolder], schema: Schema) {
         self.chain = chain
         self.schema = schema
         self.assets = AssetCatalog(searchOrder: chain.reversed().compactMap(\.info?.id),

@@ -14,7 +14,8 @@ final class Label {
 @MainActor
 func run(configurationFile: String, identifier: String) -> Int32 {
     let manager = ThemeManager(configurationFile: configurationFile, traits: TraitSet(appearance: .dark))
-    manager.diagnostics.observe { print("\($0)") }
+    let findings = manager.diagnostics.observe { print("\($0)") }
+    defer { findings.cancel() }
     var label = ComponentBinding<Label>("uilabel")
     label.bind("textColor", get: { $0.textColor }, set: { $0.textColor = $1 })
     let applicator = Applicator(manager: manager, bindings: { $0.register(label) })

@@ -1,7 +1,8 @@
 import LiveryModel
 
 /// One theme folder read and decoded: the unit the resolver works on. Immutable once loaded.
-final class LoadedTheme {
+/// (Not `LoadedTheme`, the runtime's theme ready to apply: one name per concept.)
+final class DecodedThemeFolder {
     let path: String
     let header: InfoDecoder.Decoded?
     /// Sorted into layer order: specificity key, then file name.

@@ -1,0 +1,159 @@
+import LiveryModel
+
+// Applying: running plans on components, and reporting what cannot be applied.
+@MainActor
+extension Applicator {
+    // MARK: Applying
+
+    /// Applies a full-apply plan to a component with no originals (new, or just reverted in
+    /// full), in the block its plan lays out.
+    func applyInFull(_ plan: Plan, on slot: Int32, object: AnyObject, theme: PreparedTheme, group: Int32,
+                             context: ValueContext, statistics: inout ApplyStatistics) {
+        // Only app code re-entering the applicator during a revert can leave originals here; what
+        // it applied then stands.
+        guard prepareBlock(slot: slot, layout: plan.layout) else { return }
+        run(plan, on: slot, object: object, theme: theme, group: group, context: context, statistics: &statistics)
+    }
+
+    /// Runs a plan on one component (registration, re-targeting, full re-apply).
+    func run(_ plan: Plan, on slot: Int32, object: AnyObject, theme: PreparedTheme, group: Int32,
+                     context: ValueContext, statistics: inout ApplyStatistics) {
+        let steps = plan.table.steps
+        let operations = theme.operations
+        withBuffers(steps, operations) { steps, operations in
+            // A full-apply plan counts its operations from its instance's first: it reads them
+            // through the buffer rebased there.
+            let base = Int(plan.base)
+            runSteps(steps, plan.steps, UnsafeBufferPointer(rebasing: operations[base...]), on: slot, object: object,
+                     theme: theme, group: group, context: context, statistics: &statistics)
+        }
+    }
+
+    /// The hot path of a switch: a plan's steps on one component. The setter is called through
+    /// an unretained reference (the prepared theme's bindings keep it alive) with a value
+    /// decoded when the theme was prepared; nothing is allocated once the originals are
+    /// recorded, and nothing is reference counted but the component's own weak load.
+    ///
+    /// `operations` starts where the steps count from (see `Plan.base`); the paths off the hot
+    /// one find what they need from the operation's record, not its index (one more value live
+    /// through the loop cost 3 instructions a step, 4% of a warm switch).
+    @inline(__always)
+    func runSteps(_ steps: UnsafeBufferPointer<PlanStep>, _ range: Range<Int>,
+                          _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: Int32, object: AnyObject,
+                          theme: PreparedTheme, group: Int32, context: ValueContext,
+                          statistics: inout ApplyStatistics) {
+        var applied = 0
+        let generation = slots.base[Int(slot)].generation
+        for index in range {
+            // App code that ran in the last step re-targeted or unstyled this component: the
+            // rest of the plan is not its plan any more (see `Originals.swift`).
+            if slots.base[Int(slot)].generation != generation { break }
+            let step = steps[index]
+            if step.kind == .revert {
+                if revert(slot: slot, key: step.key, object: object) { statistics.operationsReverted += 1 }
+                continue
+            }
+            let operation = operations[Int(step.operation)]
+            guard let setter = operation.setter else { continue }
+            if step.kind == .setRecording, let value = operation.value, let block = slots.base[Int(slot)].originals.block {
+                // A first application: one call writes the original into the component's block
+                // and sets the value.
+                assert(!hasOriginal(slot: slot, key: step.key), "a recording step met a recorded original")
+                setter.withGuaranteedSetter { $0.captureAndApplyStored(object, value, block + Int(step.offset)) }
+                if slots.base[Int(slot)].generation == generation { markRecorded(slot: slot, entry: step.entry) }
+                applied += 1
+                continue
+            }
+            if step.kind != .set {
+                recordOriginal(slot: slot, key: operation.key, setter: setter, state: theme.state(of: operation),
+                               object: object)
+            }
+            if let value = operation.value {
+                setter.withGuaranteedSetter { $0.applyStored(object, value) }
+                applied += 1
+                continue
+            }
+            if applyUndecoded(operation, setter: setter, to: object, theme: theme, group: group, context: context) {
+                applied += 1
+            }
+        }
+        statistics.operationsApplied += applied
+    }
+
+    /// The general path of `runSteps`, for an operation whose value was not decoded when the
+    /// theme was prepared (images): decodes and applies it, or reports why not. Kept out of
+    /// the hot loop.
+    @inline(never)
+    func applyUndecoded(_ operation: PreparedOperation, setter: Unmanaged<OperationSetter>, to object: AnyObject,
+                                theme: PreparedTheme, group: Int32, context: ValueContext) -> Bool {
+        let resolved = theme.resolvedOperation(operation)
+        switch setter.takeUnretainedValue().apply(object, resolved, context) {
+        case .applied:
+            return true
+        case .wrongTarget:
+            return false
+        case .valueMismatch(let reason):
+            let id = theme.resolvedInstance(operation.instance).id
+            report(.error(.runtimeValueMismatch,
+                          "operation '\(resolved.name)' of instance '\(id)': \(reason); it is skipped", at: nil),
+                   key: "value|\(id)|\(resolved.name)|\(resolved.state)", group: group)
+            return false
+        }
+    }
+
+    func accepts(_ theme: PreparedTheme, _ instance: Int32, _ object: AnyObject, group: Int32) -> Bool {
+        guard let binding = theme.binding(of: instance) else {
+            let resolved = theme.resolvedInstance(instance)
+            report(.error(.runtimeUnboundComponent,
+                          "no binding is registered for component type '\(resolved.component)' (instance '\(resolved.id)'); register a ComponentBinding for it",
+                          at: nil),
+                   key: "unbound|\(resolved.component)", group: group)
+            return false
+        }
+        guard binding.takes(object) else {
+            let resolved = theme.resolvedInstance(instance)
+            let type = String(describing: Swift.type(of: object))
+            report(.error(.runtimeComponentMismatch,
+                          "instance '\(resolved.id)' is a '\(resolved.component)' (bound to \(binding.typeName)), but the component styled as it is a \(type); nothing is applied to it",
+                          at: nil),
+                   key: "mismatch|\(resolved.id)|\(type)", group: group)
+            return false
+        }
+        return true
+    }
+
+    func reportUnknownIdentifier(group: Int32) {
+        let name = identifiers.names[Int(groups[Int(group)].identifier)]
+        guard let theme = scopes[Int(groups[Int(group)].scope)].current?.source.header else { return }
+        report(.warning(.runtimeUnknownIdentifier,
+                        "theme \(theme.info.id) (\(theme.traits)) has no instance '\(name)'; components styled as it keep their own look",
+                        at: nil),
+               key: "identifier|\(name)", group: group)
+    }
+
+    /// Findings are keyed per theme and trait set: a new theme may have new problems.
+    func report(_ diagnostic: Diagnostic, key: String, group: Int32) {
+        let theme = scopes[Int(groups[Int(group)].scope)].current?.key
+        diagnostics.report(diagnostic, key: "\(key)|\(theme?.themeID ?? "-")|\(theme?.traits.description ?? "")|\(manager.generation)")
+    }
+
+    func emitChanges(group: Int32, plan: Plan, theme: PreparedTheme, components: Int) {
+        guard let onChange, !plan.steps.isEmpty else { return }
+        let identifier = identifiers.names[Int(groups[Int(group)].identifier)]
+        for index in plan.steps {
+            let step = plan.table.steps[index]
+            if step.kind == .revert {
+                let (name, state) = operationKeys.names[Int(step.key)]
+                onChange(StyleChange(identifier: identifier, operation: name, state: state, kind: .reverted,
+                                     components: components))
+            } else {
+                let operation = theme.resolvedOperation(plan.base + step.operation)
+                onChange(StyleChange(identifier: identifier, operation: operation.name,
+                                     state: ControlState(rawValue: operation.state),
+                                     kind: .set(operation.params.count == 1 ? operation.params[0].value
+                                         : .array(operation.params.map(\.value))),
+                                     components: components))
+            }
+        }
+    }
+}
