@@ -96,6 +96,13 @@ let package = Package(
             ],
             path: "Tools/livery-build-tool"
         ),
+        // `tokens import` / `export` on 10,000 generated tokens, timed phase by phase
+        // (Scripts/bench-tokens.sh builds it in release).
+        .executableTarget(
+            name: "livery-tokens-bench",
+            dependencies: ["LiveryTokens", "LiveryXML", "LiveryModel"],
+            path: "Tools/livery-tokens-bench"
+        ),
         // The chat-screen example: headless components styled from Themes/, switched live.
         .executableTarget(
             name: "livery-chat-demo",

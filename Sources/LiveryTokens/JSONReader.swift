@@ -118,18 +118,22 @@ public struct JSONReader {
         return node
     }
 
+    /// The last column worked out on the current line, so a long line (minified JSON is one line)
+    /// is counted once, not once per value.
+    private var columnMark = (position: 0, column: 1)
+
     /// Column of `position` on the current line, counting scalars (UTF-8 lead bytes).
-    private func column(at position: Int) -> Int {
-        var column = 1
-        var cursor = lineStart
+    private mutating func column(at position: Int) -> Int {
+        var (cursor, column) = columnMark.position >= lineStart && columnMark.position <= position ? columnMark : (lineStart, 1)
         while cursor < position {
             if bytes[cursor] & 0xC0 != 0x80 { column += 1 }
             cursor += 1
         }
+        columnMark = (position, column)
         return column
     }
 
-    private func error(_ message: String, at position: Int? = nil) -> JSONSyntaxError {
+    private mutating func error(_ message: String, at position: Int? = nil) -> JSONSyntaxError {
         JSONSyntaxError(message: message, line: line, column: column(at: min(position ?? index, bytes.count)))
     }
 

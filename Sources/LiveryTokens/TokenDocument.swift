@@ -152,14 +152,14 @@ struct TokenParser {
         // A group that extends another inherits its properties too, $type among them.
         let type = checkType(node) ?? extendedType(node) ?? inherited
         _ = checkMetadata(node)
-        var tokens: [RawToken] = []
+        var tokens = OrderedTokens()
         if let extends = node.member("$extends") {
-            tokens = extended(extends, into: path, inherited: type)
+            for made in extended(extends, into: path, inherited: type) { tokens.replace(with: made) }
         }
         for member in node.members ?? [] {
             if member.key.hasPrefix("$") {
                 if member.key == "$root", member.value.members != nil, Self.isToken(member.value) {
-                    if let made = token(member, path: path + ["$root"], inherited: type) { replace(&tokens, with: made) }
+                    if let made = token(member, path: path + ["$root"], inherited: type) { tokens.replace(with: made) }
                 } else if member.key == "$schema" && path.isEmpty {
                     continue
                 } else if !Self.groupProperties.contains(member.key) {
@@ -177,12 +177,12 @@ struct TokenParser {
                 continue
             }
             if Self.isToken(member.value) {
-                if let made = token(member, path: path + [member.key], inherited: type) { replace(&tokens, with: made) }
+                if let made = token(member, path: path + [member.key], inherited: type) { tokens.replace(with: made) }
             } else {
-                for made in group(member.value, path: path + [member.key], inherited: type) { replace(&tokens, with: made) }
+                for made in group(member.value, path: path + [member.key], inherited: type) { tokens.replace(with: made) }
             }
         }
-        return tokens
+        return tokens.tokens
     }
 
     private func extendedType(_ node: JSONNode, depth: Int = 0) -> TokenType? {
@@ -191,9 +191,18 @@ struct TokenParser {
         return target.type ?? extendedType(target.node, depth: depth + 1)
     }
 
-    /// A later definition of a path replaces an earlier one in place (`$extends` overrides).
-    private func replace(_ tokens: inout [RawToken], with token: RawToken) {
-        if let at = tokens.firstIndex(where: { $0.path == token.path }) { tokens[at] = token } else { tokens.append(token) }
+    /// Tokens in first-definition order, found by path in constant time.
+    struct OrderedTokens {
+        var tokens: [RawToken] = []
+        var index: [[String]: Int] = [:]
+
+        /// A later definition of a path replaces an earlier one in place (`$extends` overrides).
+        mutating func replace(with token: RawToken) {
+            if let at = index[token.path] { tokens[at] = token } else {
+                index[token.path] = tokens.count
+                tokens.append(token)
+            }
+        }
     }
 
     private mutating func extended(_ member: JSONMember, into path: [String], inherited: TokenType?) -> [RawToken] {

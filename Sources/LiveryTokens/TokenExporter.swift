@@ -57,11 +57,19 @@ public struct TokenExporter {
     /// The token path of a constant name: its `.`-separated segments, plus `$root` when other
     /// names continue it (`brand` beside `brand.dark` is `brand.$root`).
     static func paths(_ names: [String]) -> [String: [String]] {
-        let all = Set(names)
+        // Every group a name opens ("a" and "a.b" for "a.b.c"): a name that is one is a $root.
+        var groups = Set<Substring>()
+        for name in names {
+            var end = name.startIndex
+            while let dot = name[end...].firstIndex(of: ".") {
+                groups.insert(name[..<dot])
+                end = name.index(after: dot)
+            }
+        }
         var result: [String: [String]] = [:]
         for name in names {
             var path = name.split(separator: ".", omittingEmptySubsequences: false).map { $0.isEmpty ? "_" : String($0) }
-            if all.contains(where: { $0.hasPrefix(name + ".") }) { path.append("$root") }
+            if groups.contains(Substring(name)) { path.append("$root") }
             result[name] = path
         }
         return result
@@ -74,12 +82,11 @@ public struct TokenExporter {
         var tokens: [([String], JSONValue)] = []
         var exported: [ExportedConstant] = []
         for constant in sorted {
-            guard let (type, value) = Self.token(constant.value) else {
+            guard Self.token(constant.value) != nil else {
                 skipped.append((constant.value.type.rawValue, constant.name))
                 continue
             }
             exported.append(constant)
-            _ = (type, value)
         }
         let paths = Self.paths(exported.map(\.name))
         for constant in exported {
@@ -96,11 +103,12 @@ public struct TokenExporter {
     /// Nests `(path, token)` pairs into groups, keeping first-seen order.
     static func tree(_ tokens: [([String], JSONValue)]) -> [(String, JSONValue)] {
         var order: [String] = []
+        var seen = Set<String>()
         var leaves: [String: JSONValue] = [:]
         var children: [String: [([String], JSONValue)]] = [:]
         for (path, token) in tokens {
             let head = path[0]
-            if !order.contains(head) { order.append(head) }
+            if seen.insert(head).inserted { order.append(head) }
             if path.count == 1 { leaves[head] = token } else { children[head, default: []].append((Array(path.dropFirst()), token)) }
         }
         return order.map { head in

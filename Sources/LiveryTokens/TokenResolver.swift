@@ -287,29 +287,20 @@ public struct TokenResolver {
         return true
     }
 
-    /// A JSON number, directly or through a `$ref` object.
-    private mutating func literalNumber(_ node: JSONNode, _ source: Int) -> Double? {
-        if let pointer = pointerObject(node) {
-            guard let (target, targetSource, _) = follow(pointer, in: source) else { return nil }
-            return literalNumber(target, targetSource)
-        }
-        return node.number
+    /// A plain JSON value, directly or through `$ref` objects (each followed once: a pointer that
+    /// leads back to itself is a cycle error, not endless recursion).
+    private mutating func literal<T>(_ node: JSONNode, _ source: Int, _ extract: (JSONNode, Int) -> T?) -> T? {
+        guard let pointer = pointerObject(node) else { return extract(node, source) }
+        guard let (target, targetSource, _) = follow(pointer, in: source) else { return nil }
+        pointersInProgress.append(pointer.string ?? "")
+        defer { pointersInProgress.removeLast() }
+        return literal(target, targetSource, extract)
     }
 
-    private mutating func literalString(_ node: JSONNode, _ source: Int) -> String? {
-        if let pointer = pointerObject(node) {
-            guard let (target, targetSource, _) = follow(pointer, in: source) else { return nil }
-            return literalString(target, targetSource)
-        }
-        return node.string
-    }
-
+    private mutating func literalNumber(_ node: JSONNode, _ source: Int) -> Double? { literal(node, source) { node, _ in node.number } }
+    private mutating func literalString(_ node: JSONNode, _ source: Int) -> String? { literal(node, source) { node, _ in node.string } }
     private mutating func literalArray(_ node: JSONNode, _ source: Int) -> (items: [JSONNode], source: Int)? {
-        if let pointer = pointerObject(node) {
-            guard let (target, targetSource, _) = follow(pointer, in: source) else { return nil }
-            return literalArray(target, targetSource)
-        }
-        return node.array.map { ($0, source) }
+        literal(node, source) { node, source in node.array.map { ($0, source) } }
     }
 
     private mutating func color(_ node: JSONNode, _ source: Int) -> TokenColor? {

@@ -8,8 +8,8 @@ import Testing
         let run = try Livery.run(["build", "Themes", "--output", output])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
-        #expect(run.stdout.contains("4 of 4 themes compiled"))
-        #expect(run.stdout.components(separatedBy: "identical").count == 5)
+        #expect(run.stdout.contains("5 of 5 themes compiled"))
+        #expect(run.stdout.components(separatedBy: "identical").count == 6)
         for name in ["Base", "Light", "Dark", "HighContrast"] {
             let file = output + "/\(name).livery"
             #expect(FileManager.default.fileExists(atPath: file))

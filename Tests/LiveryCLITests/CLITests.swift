@@ -6,7 +6,7 @@ import Testing
         let run = try Livery.run(["validate", "Themes"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
-        #expect(run.stdout == "ok: 4 themes checked, 0 errors, 0 warnings\n")
+        #expect(run.stdout == "ok: 5 themes checked, 0 errors, 0 warnings\n")
     }
 
     @Test func reportsLocatedErrorsAndExitsOne() throws {

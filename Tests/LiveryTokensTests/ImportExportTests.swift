@@ -182,6 +182,18 @@ struct ImportExportTests {
         check(again)
     }
 
+    /// Pointers that lead back to themselves, inside a value, are a located cycle error, not endless recursion.
+    @Test(arguments: [
+        ##"{"a": {"$type": "number", "$value": {"$ref": "#/a/$value"}}}"##,
+        ##"{"d": {"$type": "dimension", "$value": {"value": {"$ref": "#/d/$value/value"}, "unit": "px"}}}"##,
+        ##"{"c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": {"$ref": "#/c/$value/components"}}}}"##,
+    ])
+    func selfReferentialPointersAreCycles(_ text: String) {
+        let result = Self.resolve(text)
+        let cycles = result.diagnostics.filter { $0.code == .tokenReferenceCycle }
+        #expect(cycles.count == 1 && cycles.first?.location?.line == 1, "\(result.diagnostics)")
+    }
+
     @Test func everyNegativeConformanceCaseStopsTheImport() {
         for testCase in ConformanceTests.cases where !testCase.positive {
             let path = ConformanceTests.root + "/format/" + testCase.input
