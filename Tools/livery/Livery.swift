@@ -9,6 +9,6 @@ struct Livery: AsyncParsableCommand {
         abstract: "Validate, compile, inspect, preview, explain, compare, pack, serve and install Livery themes.",
         subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self,
                       Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
-                      Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self]
+                      Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self, Keys.self]
     )
 }
