@@ -153,7 +153,9 @@ private struct EncoderState {
     var instanceIndex: [RecordKey: UInt32] = [:]
     var operations = ByteBuffer()
     var operationCount = 0
-    var operationIndex: [ResolvedOperation: UInt32] = [:]
+    /// Keyed by exact bytes too: two operations whose strings differ only in normalization would
+    /// otherwise share one record, and the second would read back with the first one's bytes.
+    var operationIndex: [ExactOperation: UInt32] = [:]
     /// Operation numbers: one full list per distinct list that is not stored as a patch.
     var operationLists: [UInt32] = []
     var operationListIndex: [[UInt32]: UInt32] = [:]
@@ -165,7 +167,7 @@ private struct EncoderState {
     var recordLists: [(first: Int, count: Int)?] = []
     /// Top-level params in operation order; array elements go to `elements` (see `appendValues`).
     var values: [PendingValue] = []
-    var cachedImages: Set<String> = []
+    var cachedImages: Set<ExactString> = []
 
     struct RecordKey: Hashable {
         var component: UInt32
@@ -289,7 +291,7 @@ private struct EncoderState {
             assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.idiom)))
             assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.appearance)))
             assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.contrast)))
-            assetSection.u8(cachedImages.contains(variant.name) ? 1 : 0)
+            assetSection.u8(cachedImages.contains(ExactString(variant.name)) ? 1 : 0)
             assetSection.u32(UInt32(variant.scale))
             assetSection.u32(0)
             assetSection.u64(UInt64(dataSection.bytes.count))
@@ -405,9 +407,9 @@ private struct EncoderState {
 
     /// Interns an operation: variants that differ in one colour share every other operation.
     mutating func operation(_ operation: ResolvedOperation) -> UInt32 {
-        if let index = operationIndex[operation] { return index }
+        if let index = operationIndex[ExactOperation(operation)] { return index }
         let index = UInt32(operationCount)
-        operationIndex[operation] = index
+        operationIndex[ExactOperation(operation)] = index
         operations.u32(string(operation.name))
         operations.u32(string(operation.state))
         operations.u32(values.count)
@@ -511,7 +513,7 @@ private struct EncoderState {
             tag = .image
             buffer.u32(string(image.name))
             small = image.cache ? 1 : 0
-            if image.cache { cachedImages.insert(image.name) }
+            if image.cache { cachedImages.insert(ExactString(image.name)) }
         case .array(let items):
             tag = .array
             buffer.u32(nextElement)
@@ -575,5 +577,37 @@ struct ExactString: Hashable {
     func hash(into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// An operation compared by the exact bytes of every string in it, like `ExactString`. The
+/// canonical hash is kept: operations equal byte for byte are canonically equal too.
+struct ExactOperation: Hashable {
+    let operation: ResolvedOperation
+    init(_ operation: ResolvedOperation) { self.operation = operation }
+
+    static func == (lhs: ExactOperation, rhs: ExactOperation) -> Bool {
+        lhs.operation == rhs.operation
+            && lhs.strings.elementsEqual(rhs.strings) { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(operation) }
+
+    private var strings: [String] {
+        var strings = [operation.name, operation.state]
+        func collect(_ value: Value) {
+            switch value {
+            case .string(let text), .enumeration(let text): strings.append(text)
+            case .font(let font): strings.append(font.family)
+            case .image(let image): strings.append(image.name)
+            case .array(let elements): elements.forEach(collect)
+            default: break
+            }
+        }
+        for param in operation.params {
+            strings.append(param.name)
+            collect(param.value)
+        }
+        return strings
     }
 }

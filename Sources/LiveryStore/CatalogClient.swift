@@ -24,33 +24,67 @@ public struct CatalogClient: Sendable {
     public var timeouts: StoreTimeouts
     /// Documents (catalog, details) larger than this are refused.
     public var maxDocumentBytes: Int
+    /// No download is larger than this, with or without a catalog size (a catalog's size is
+    /// the cap when it is smaller).
+    public var maxDownloadBytes: Int64
 
-    public init(catalogURL: String, timeouts: StoreTimeouts = StoreTimeouts(), maxDocumentBytes: Int = 4 << 20) {
+    public init(catalogURL: String, timeouts: StoreTimeouts = StoreTimeouts(), maxDocumentBytes: Int = 4 << 20,
+                maxDownloadBytes: Int64 = 64 << 20) {
         self.catalogURL = catalogURL
         self.timeouts = timeouts
         self.maxDocumentBytes = maxDocumentBytes
+        self.maxDownloadBytes = maxDownloadBytes
     }
 
-    public func fetchCatalog() async throws -> Catalog {
-        let data = try await fetch(catalogURL)
-        let catalog: Catalog
-        do {
-            catalog = try JSONDecoder().decode(Catalog.self, from: data)
-        } catch {
-            throw StoreError.invalidContent("the catalog at \(catalogURL) is not valid catalog JSON: \(error)")
+    /// Fetches the catalog and checks it as `trust` says: the roots from the trusted one on
+    /// (`roots/N.json` beside the catalog), then the catalog's signature, version and expiry.
+    /// Returns the catalog with absolute URLs, and the trust state to keep once it is accepted.
+    func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date = Date()) async throws -> (Catalog, TrustState) {
+        let verifier = CatalogVerifier(trust: trust, now: now)
+        let root = try await verifier.verifyRoots(trusted: state.root) { version in
+            try await fetchIfPresent(try CatalogURL.resolve(RootDocument.folder(version), against: catalogURL))
         }
-        guard catalog.formatVersion <= Catalog.currentFormatVersion else {
-            throw StoreError.invalidContent("the catalog's format \(catalog.formatVersion) is newer than this app reads; update the app")
-        }
-        return catalog
+        let catalog = try verifier.verifyCatalog(try await fetch(catalogURL), root: root?.0, lastVersion: state.lastCatalogVersion,
+                                                 url: catalogURL)
+        var next = state
+        if let root { next.root = root.1 }
+        if root != nil, let version = catalog.version { next.lastCatalogVersion = max(version, state.lastCatalogVersion) }
+        return (try catalog.resolvingURLs(against: catalogURL), next)
     }
 
-    public func fetchDetails(for product: CatalogProduct) async throws -> ProductDetails {
-        let data = try await fetch(product.detailsURL)
+    /// The details of a product; from a signed catalog, they must have the digest it gives them.
+    public func fetchDetails(for product: CatalogProduct, in catalog: Catalog? = nil) async throws -> ProductDetails {
+        let data = try await fetchDocument(product.detailsURL, in: catalog)
         do {
-            return try JSONDecoder().decode(ProductDetails.self, from: data)
+            return try JSONDecoder().decode(ProductDetails.self, from: data).resolvingURLs(against: product.detailsURL)
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError.invalidContent("the details at \(product.detailsURL) are not valid: \(error)")
+        }
+    }
+
+    /// A details document or media file; when `catalog` is signed (has digests), its bytes must
+    /// be the ones it names, so a document from another catalog version is refused.
+    public func fetchDocument(_ url: String, in catalog: Catalog?) async throws -> Data {
+        guard let documents = catalog?.documents else { return try await fetch(url) }
+        guard let digest = documents[url] else {
+            throw StoreError.untrusted("\(url) is not among the documents the signed catalog names")
+        }
+        let data = try await fetch(url)
+        let actual = Hashing.sha256(data)
+        guard Int64(data.count) == digest.size, actual == digest.sha256 else {
+            throw StoreError.untrusted("\(url) has \(data.count) bytes with SHA-256 \(actual.prefix(16))…, the signed catalog says \(digest.size) bytes with \(digest.sha256.prefix(16))… (a document of another catalog version?)")
+        }
+        return data
+    }
+
+    /// `fetch`, with nil for a 404.
+    func fetchIfPresent(_ url: String) async throws -> Data? {
+        do {
+            return try await fetch(url)
+        } catch StoreError.httpStatus(404, _) {
+            return nil
         }
     }
 
@@ -58,18 +92,24 @@ public struct CatalogClient: Sendable {
     public func fetch(_ url: String) async throws -> Data {
         let box = Locked(Data())
         let limit = maxDocumentBytes
-        try await stream(url) { _ in } body: { chunk in
+        try await stream(url) { head in
+            if let length = head.length, length > limit { throw StoreError.tooLarge("\(url) announces \(length) bytes, more than \(limit)") }
+        } body: { chunk in
             try box.withValue { data in
+                if data.count + chunk.count > limit { throw StoreError.tooLarge("\(url) is larger than \(limit) bytes") }
                 data.append(chunk)
-                if data.count > limit { throw StoreError.invalidContent("\(url) is larger than \(limit) bytes") }
             }
         }
         return box.withValue { $0 }
     }
 
     /// Downloads `url` to a new file at `path`, hashing as bytes arrive. Fails as soon as more
-    /// bytes than `expectedSize` arrive; checks the size and SHA-256 at the end. The file is
-    /// removed on any failure.
+    /// bytes than `expectedSize` (or `maxDownloadBytes`) arrive or are announced; checks the size
+    /// and SHA-256 at the end. The file is removed on any failure.
+    ///
+    /// Sizes and digests are those of the decoded bytes: the request asks for the identity
+    /// encoding, and a server that compresses anyway (`Content-Encoding: gzip`) is decoded, its
+    /// compressed Content-Length then bounding nothing but the cap.
     public func download(_ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?,
                          progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void) async throws {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
@@ -84,20 +124,27 @@ public struct CatalogClient: Sendable {
             var digest = StreamingDigest()
             var announced: Int64?
         }
+        let cap = min(expectedSize ?? maxDownloadBytes, maxDownloadBytes)
+        @Sendable func tooMany(_ count: Int64) -> StoreError {
+            if let expectedSize, expectedSize <= maxDownloadBytes { return .sizeMismatch(expected: expectedSize, actual: count) }
+            return .tooLarge("\(url) has more than \(cap) bytes, the most a download may have")
+        }
         let state = Locked(State())
         let sendableHandle = UncheckedBox(handle)
-        try await stream(url) { length in
-            state.withValue { $0.announced = length }
-            if let expectedSize, let length, length != expectedSize {
-                throw StoreError.sizeMismatch(expected: expectedSize, actual: length)
+        try await stream(url) { head in
+            if let length = head.length {
+                if length > cap { throw tooMany(length) }
+                if !head.isEncoded, let expectedSize, length != expectedSize {
+                    throw StoreError.sizeMismatch(expected: expectedSize, actual: length)
+                }
             }
-            progress(0, expectedSize ?? length)
+            let announced = head.isEncoded ? nil : head.length
+            state.withValue { $0.announced = announced }
+            progress(0, expectedSize ?? announced)
         } body: { chunk in
             let (count, announced) = try state.withValue { state -> (Int64, Int64?) in
+                if state.digest.count + Int64(chunk.count) > cap { throw tooMany(state.digest.count + Int64(chunk.count)) }
                 chunk.withUnsafeBytes { state.digest.update($0) }
-                if let expectedSize, state.digest.count > expectedSize {
-                    throw StoreError.sizeMismatch(expected: expectedSize, actual: state.digest.count)
-                }
                 return (state.digest.count, state.announced)
             }
             do {
@@ -126,15 +173,24 @@ public struct CatalogClient: Sendable {
         succeeded = true
     }
 
-    /// GETs `url`, calling `head` with the Content-Length and `body` per chunk, with the idle
-    /// timeout between any two events and the total timeout over all.
-    private func stream(_ url: String, head: @escaping @Sendable (Int64?) throws -> Void,
+    /// What a response's head says about its body.
+    struct ResponseHead: Sendable {
+        /// Content-Length, when announced.
+        var length: Int64?
+        /// A Content-Encoding other than identity: `length` counts compressed bytes.
+        var isEncoded: Bool
+    }
+
+    /// GETs `url`, calling `head` with what the response head says and `body` per chunk, with
+    /// the idle timeout between any two events and the total timeout over all. The first error
+    /// ends the request at once: nothing more is read once the answer is known.
+    private func stream(_ url: String, head: @escaping @Sendable (ResponseHead) throws -> Void,
                         body: @escaping @Sendable (Data) throws -> Void) async throws {
         guard let requestURL = URL(string: url), let scheme = requestURL.scheme?.lowercased(),
               scheme == "http" || scheme == "https" else {
             throw StoreError.network("'\(url)' is not an http(s) URL")
         }
-        let watchdog = Watchdog(idle: timeouts.idle)
+        let watchdog = Watchdog(idle: timeouts.idle, total: timeouts.total)
         let timeouts = self.timeouts
         try await watchdog.run {
             let delegate = StreamingDelegate(url: url, watchdog: watchdog, head: head, body: body)
@@ -147,10 +203,13 @@ public struct CatalogClient: Sendable {
             queue.maxConcurrentOperationCount = 1
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
             defer { session.invalidateAndCancel() }
-            let task = session.dataTask(with: URLRequest(url: requestURL))
+            var request = URLRequest(url: requestURL)
+            // Sizes and digests in catalogs are those of the bytes as stored.
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            let task = session.dataTask(with: request)
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    delegate.start(continuation)
+                    delegate.start(continuation, task: task)
                     task.resume()
                 }
             } onCancel: {
@@ -176,17 +235,19 @@ public struct CatalogClient: Sendable {
     }
 }
 
-/// Receives one request's events on the session's serial queue.
+/// Receives one request's events on the session's serial queue. The first failure resumes the
+/// waiting caller and cancels the transfer at once; later events are ignored.
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let url: String
     private let watchdog: Watchdog
-    private let head: @Sendable (Int64?) throws -> Void
+    private let head: @Sendable (CatalogClient.ResponseHead) throws -> Void
     private let body: @Sendable (Data) throws -> Void
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Void, any Error>?
-    private var failure: StoreError?
+    private var task: URLSessionTask?
+    private var finished = false
 
-    init(url: String, watchdog: Watchdog, head: @escaping @Sendable (Int64?) throws -> Void,
+    init(url: String, watchdog: Watchdog, head: @escaping @Sendable (CatalogClient.ResponseHead) throws -> Void,
          body: @escaping @Sendable (Data) throws -> Void) {
         self.url = url
         self.watchdog = watchdog
@@ -194,68 +255,71 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         self.body = body
     }
 
-    func start(_ continuation: CheckedContinuation<Void, any Error>) {
+    func start(_ continuation: CheckedContinuation<Void, any Error>, task: URLSessionTask) {
         lock.lock()
         self.continuation = continuation
+        self.task = task
         lock.unlock()
     }
 
-    private func fail(_ error: StoreError) {
+    /// Ends the request with `error` (nil: success), once.
+    private func finish(_ error: (any Error)?) {
         lock.lock()
-        if failure == nil { failure = error }
+        let continuation = self.continuation
+        let task = self.task
+        let first = !finished
+        finished = true
+        self.continuation = nil
         lock.unlock()
+        guard first else { return }
+        if let error {
+            continuation?.resume(throwing: error)
+            task?.cancel()
+        } else {
+            continuation?.resume()
+        }
     }
 
-    private var hasFailed: Bool {
+    private var hasFinished: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return failure != nil
+        return finished
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         watchdog.touch()
         guard let http = response as? HTTPURLResponse else {
-            fail(.network("\(url) did not answer over HTTP"))
+            finish(StoreError.network("\(url) did not answer over HTTP"))
             return completionHandler(.cancel)
         }
         guard http.statusCode == 200 else {
-            fail(.httpStatus(http.statusCode, url: url))
+            finish(StoreError.httpStatus(http.statusCode, url: url))
             return completionHandler(.cancel)
         }
+        let encoding = (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
         do {
-            try head(http.expectedContentLength >= 0 ? http.expectedContentLength : nil)
+            try head(CatalogClient.ResponseHead(length: http.expectedContentLength >= 0 ? http.expectedContentLength : nil,
+                                                isEncoded: !encoding.isEmpty && encoding != "identity"))
             completionHandler(.allow)
         } catch {
-            fail(CatalogClient.translate(error, url: url))
+            finish(CatalogClient.translate(error, url: url))
             completionHandler(.cancel)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         watchdog.touch()
-        guard !hasFailed else { return }
+        guard !hasFinished else { return }
         do {
             try body(data)
         } catch {
-            fail(CatalogClient.translate(error, url: url))
-            dataTask.cancel()
+            finish(CatalogClient.translate(error, url: url))
         }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let continuation = self.continuation
-        self.continuation = nil
-        let failure = self.failure
-        lock.unlock()
-        if let failure {
-            continuation?.resume(throwing: failure)
-        } else if let error {
-            continuation?.resume(throwing: CatalogClient.translate(error, url: url))
-        } else {
-            continuation?.resume()
-        }
+        finish(error.map { CatalogClient.translate($0, url: url) })
     }
 }
 
@@ -266,13 +330,18 @@ extension Duration {
     }
 }
 
-/// Fails the work it runs with `StoreError.timeout` when `touch()` is not called for `idle`.
+/// Fails the work it runs with `StoreError.timeout` when `touch()` is not called for `idle`, or
+/// when the whole work takes longer than `total` (a server dripping one byte at a time).
 final class Watchdog: @unchecked Sendable {
     private let idle: Duration
+    private let total: Duration
     private let lock = NSLock()
     private var last = ContinuousClock.now
 
-    init(idle: Duration) { self.idle = idle }
+    init(idle: Duration, total: Duration) {
+        self.idle = idle
+        self.total = total
+    }
 
     func touch() {
         lock.lock()
@@ -290,11 +359,15 @@ final class Watchdog: @unchecked Sendable {
         touch()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await work() }
-            group.addTask { [idle] in
+            let start = ContinuousClock.now
+            group.addTask { [idle, total] in
                 while true {
-                    try await Task.sleep(for: min(idle / 4, .milliseconds(250)))
+                    try await Task.sleep(for: min(idle / 4, total / 4, .milliseconds(250)))
                     if ContinuousClock.now - self.lastTouch > idle {
                         throw StoreError.timeout("no data arrived for \(idle)")
+                    }
+                    if ContinuousClock.now - start > total {
+                        throw StoreError.timeout("the request took longer than \(total)")
                     }
                 }
             }

@@ -50,6 +50,17 @@ public protocol ContentHandler: Sendable {
 
     /// Describes an installed folder, or nil when it is not a valid product of this type.
     func describe(installedFolder folder: String) -> InstalledProduct?
+
+    /// Derives the files of an installed product again, because a product it builds on changes
+    /// (a theme's compiled file covers its parents). `context.installedFolder` is a view of the
+    /// installed folder with the new version in place. Throws when the product no longer works
+    /// with it; the update is then refused.
+    func rederive(contentAt folder: String, context: InstallContext) throws -> [String: Data]
+}
+
+extension ContentHandler {
+    /// Nothing to derive again: the product's files do not depend on the products it builds on.
+    public func rederive(contentAt folder: String, context: InstallContext) throws -> [String: Data] { [:] }
 }
 
 /// Handlers by type; the theme handler is always there.

@@ -27,6 +27,9 @@ public struct ProductInstaller: Sendable {
     public let bundledSearchPaths: [String]
     public var handlers: ContentHandlers
     public var limits: ExtractionLimits
+    /// Called at every step of an install, update and uninstall; a test throws `SimulatedCrash`
+    /// from it to stop there as a killed process would (nothing cleaned up), then checks recovery.
+    var faultInjection: (@Sendable (String) throws -> Void)?
 
     public var workFolder: String { installedFolder + "/" + Self.workFolderName }
     var stagingFolder: String { workFolder + "/staging" }
@@ -48,7 +51,7 @@ public struct ProductInstaller: Sendable {
         self.bundledSearchPaths = bundledSearchPaths
         self.handlers = handlers
         self.limits = limits
-        for folder in [workFolder, stagingFolder, trashFolder, downloadsFolder] {
+        for folder in [workFolder, stagingFolder, trashFolder, downloadsFolder, workFolder + "/manifests"] {
             do {
                 try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
@@ -95,75 +98,189 @@ public struct ProductInstaller: Sendable {
         public var id: String?
         public var type: String?
         public var version: String?
-        public init(id: String? = nil, type: String? = nil, version: String? = nil) {
+        /// An older version than the installed one is refused unless this is set (the user asked).
+        public var allowDowngrade: Bool
+        public init(id: String? = nil, type: String? = nil, version: String? = nil, allowDowngrade: Bool = false) {
             self.id = id
             self.type = type
             self.version = version
+            self.allowDowngrade = allowDowngrade
         }
     }
 
     /// Installs (or updates) the package at `packagePath`. `shouldCommit` is asked right before
     /// the first move: returning false (e.g. cancelled) abandons the install with no trace.
+    ///
+    /// An update re-derives the files of every installed product that builds on this one (a
+    /// theme's children are compiled again against the new parent) and moves them in within the
+    /// same journal, so no child is left with a compiled file of the old parent.
     public func install(packageAt packagePath: String, expecting expectation: Expectation = Expectation(),
                         shouldCommit: () -> Bool = { true }) throws -> Outcome {
-        try install(packageAt: packagePath, expecting: expectation, shouldCommit: shouldCommit, crashAfterJournal: false)
-    }
-
-    /// `crashAfterJournal` stops right after the journal is written, as a killed process would
-    /// (tests of recovery).
-    func install(packageAt packagePath: String, expecting expectation: Expectation = Expectation(),
-                 shouldCommit: () -> Bool = { true }, crashAfterJournal: Bool) throws -> Outcome {
         try withLock {
             let staging = stagingFolder + "/" + UUID().uuidString
             try createFolder(staging)
             var committed = false
-            defer { if !committed { try? FileManager.default.removeItem(atPath: staging) } }
+            do {
+                let outcome = try stageAndCommit(packagePath, expectation, staging, shouldCommit) { committed = true }
+                return outcome
+            } catch let crash as SimulatedCrash {
+                throw crash // a killed process cleans nothing up: recovery must
+            } catch {
+                if !committed { try? FileManager.default.removeItem(atPath: staging) }
+                throw error
+            }
+        }
+    }
 
-            let archive = try PackageArchive(path: packagePath, limits: limits)
-            let manifest = archive.manifest
-            if let id = expectation.id, id != manifest.id {
-                throw StoreError.invalidPackage("the package is '\(manifest.id)', expected '\(id)'")
-            }
-            if let type = expectation.type, type != manifest.type {
-                throw StoreError.invalidPackage("the package is a \(manifest.type), expected a \(type)")
-            }
-            if let version = expectation.version, ThemeVersion(version) != ThemeVersion(manifest.version) {
-                throw StoreError.invalidPackage("the package is version \(manifest.version), the catalog says \(version)")
-            }
-            let handler = try handlers.handler(for: manifest.type)
-            let name = manifest.id + "." + handler.folderExtension
-            let content = staging + "/" + name
-            try createFolder(content)
-            try archive.extract(into: content)
+    private func stageAndCommit(_ packagePath: String, _ expectation: Expectation, _ staging: String,
+                                _ shouldCommit: () -> Bool, committed: () -> Void) throws -> Outcome {
+        let archive = try PackageArchive(path: packagePath, limits: limits)
+        let manifest = archive.manifest
+        if let id = expectation.id, id != manifest.id {
+            throw StoreError.invalidPackage("the package is '\(manifest.id)', expected '\(id)'")
+        }
+        if let type = expectation.type, type != manifest.type {
+            throw StoreError.invalidPackage("the package is a \(manifest.type), expected a \(type)")
+        }
+        if let version = expectation.version, ThemeVersion(version) != ThemeVersion(manifest.version) {
+            throw StoreError.invalidPackage("the package is version \(manifest.version), the catalog says \(version)")
+        }
+        let handler = try handlers.handler(for: manifest.type)
+        let current = installed()
+        let old = current.first { $0.id == manifest.id }
+        if let old, old.type != manifest.type {
+            throw StoreError.refused("'\(manifest.id)' is installed as a \(old.type), the package is a \(manifest.type)")
+        }
+        try checkVersion(of: manifest, replacing: old, installed: current, allowDowngrade: expectation.allowDowngrade)
+        try fault("checked")
 
-            let current = installed()
-            let context = InstallContext(installedFolder: installedFolder, bundledSearchPaths: bundledSearchPaths, installed: current)
-            let derived = try handler.prepare(contentAt: content, manifest: manifest, context: context)
-            var derivedNames: [String] = []
-            for (ext, data) in derived.sorted(by: { $0.key < $1.key }) {
-                guard handler.derivedFileExtensions.contains(ext) else {
-                    throw StoreError.invalidContent("the handler derived an undeclared .\(ext) file")
-                }
-                let file = manifest.id + "." + ext
+        let name = manifest.id + "." + handler.folderExtension
+        let content = staging + "/" + name
+        try createFolder(content)
+        try archive.extract(into: content)
+        try fault("extracted")
+
+        let context = InstallContext(installedFolder: installedFolder, bundledSearchPaths: bundledSearchPaths, installed: current)
+        let derived = try handler.prepare(contentAt: content, manifest: manifest, context: context)
+        var steps: [Journal.Step] = [.placeFolder(name: name, inode: try Self.inode(of: content))]
+        var derivedNames: [String] = []
+        for (ext, data) in derived.sorted(by: { $0.key < $1.key }) {
+            guard handler.derivedFileExtensions.contains(ext) else {
+                throw StoreError.invalidContent("the handler derived an undeclared .\(ext) file")
+            }
+            let file = manifest.id + "." + ext
+            try Self.writeDurably(data, to: staging + "/" + file)
+            derivedNames.append(file)
+            steps.append(.placeFile(staged: file, target: file))
+        }
+        for ext in handler.derivedFileExtensions where !derivedNames.contains(manifest.id + "." + ext) {
+            steps.append(.removeFile(manifest.id + "." + ext))
+        }
+        steps += try rederiveDescendants(of: manifest, stagedAt: content, installed: current, staging: staging)
+        try Self.writeDurably(try manifest.encoded(), to: staging + "/" + PackageManifest.fileName)
+        steps.append(.placeFile(staged: PackageManifest.fileName, target: Self.manifestPath(of: manifest.id)))
+        try fault("staged")
+        guard shouldCommit() else { throw StoreError.cancelled }
+
+        let journal = Journal(id: manifest.id, staging: staging, steps: steps)
+        try journal.write(to: journalPath)
+        committed()
+        try fault("journal written")
+        try rollForward(journal)
+        let product = handler.describe(installedFolder: installedFolder + "/" + name)
+            ?? InstalledProduct(id: manifest.id, type: manifest.type, name: manifest.name, version: manifest.version,
+                                parent: manifest.parent?.id, path: installedFolder + "/" + name)
+        return Outcome(product: product, replacedVersion: old?.version)
+    }
+
+    /// An older version only when asked for, and never below what an installed child requires.
+    private func checkVersion(of manifest: PackageManifest, replacing old: InstalledProduct?, installed: [InstalledProduct],
+                              allowDowngrade: Bool) throws {
+        if let old, ThemeVersion.isNewer(old.version, than: manifest.version), !allowDowngrade {
+            throw StoreError.refused(
+                "'\(manifest.id)' \(old.version) is installed and \(manifest.version) is older; to install the older version anyway, allow a downgrade (--allow-downgrade)")
+        }
+        for child in installed where child.parent == manifest.id {
+            guard let required = storedManifest(of: child.id)?.parent?.minimumVersion,
+                  ThemeVersion.isNewer(required, than: manifest.version) else { continue }
+            throw StoreError.refused(
+                "'\(child.id)' needs '\(manifest.id)' \(required) or newer; installing \(manifest.version) would break it (uninstall or update '\(child.id)' first)")
+        }
+    }
+
+    /// The manifest an installed product came with (kept in the work folder), when known.
+    public func storedManifest(of id: String) -> PackageManifest? {
+        guard let data = FileManager.default.contents(atPath: installedFolder + "/" + Self.manifestPath(of: id)) else { return nil }
+        return try? PackageManifest.decode(data)
+    }
+
+    static func manifestPath(of id: String) -> String { workFolderName + "/manifests/" + id + ".json" }
+
+    /// Every installed product that builds on `id`, directly or not, parents before children.
+    static func descendants(of id: String, in installed: [InstalledProduct]) -> [InstalledProduct] {
+        var result: [InstalledProduct] = []
+        var frontier = [id]
+        while let next = frontier.first {
+            frontier.removeFirst()
+            for child in installed where child.parent == next && !result.contains(where: { $0.id == child.id }) && child.id != id {
+                result.append(child)
+                frontier.append(child.id)
+            }
+        }
+        return result
+    }
+
+    /// Derives the files of every installed descendant again against the staged new version, in a
+    /// view of the installed folder where the new version replaces the old one (hard links, so
+    /// nothing is copied). Returns the journal steps that move the results in.
+    private func rederiveDescendants(of manifest: PackageManifest, stagedAt content: String, installed: [InstalledProduct],
+                                     staging: String) throws -> [Journal.Step] {
+        let descendants = Self.descendants(of: manifest.id, in: installed)
+        guard !descendants.isEmpty else { return [] }
+        let view = staging + "/view"
+        try createFolder(view)
+        try Self.linkFolder(content, into: view + "/" + (content as NSString).lastPathComponent)
+        for product in installed where product.id != manifest.id {
+            try Self.linkFolder(product.path, into: view + "/" + (product.path as NSString).lastPathComponent)
+        }
+        let context = InstallContext(installedFolder: view, bundledSearchPaths: bundledSearchPaths, installed: installed)
+        var steps: [Journal.Step] = []
+        for child in descendants {
+            let handler = try handlers.handler(for: child.type)
+            let derived: [String: Data]
+            do {
+                derived = try handler.rederive(contentAt: view + "/" + (child.path as NSString).lastPathComponent, context: context)
+            } catch {
+                throw StoreError.refused("installing '\(manifest.id)' \(manifest.version) would break the installed '\(child.id)': \(error)")
+            }
+            for (ext, data) in derived.sorted(by: { $0.key < $1.key }) where handler.derivedFileExtensions.contains(ext) {
+                let file = child.id + "." + ext
                 try Self.writeDurably(data, to: staging + "/" + file)
-                derivedNames.append(file)
+                steps.append(.placeFile(staged: file, target: file))
             }
-            let old = current.first { $0.id == manifest.id }
-            if let old, old.type != manifest.type {
-                throw StoreError.refused("'\(manifest.id)' is installed as a \(old.type), the package is a \(manifest.type)")
-            }
-            guard shouldCommit() else { throw StoreError.cancelled }
+        }
+        return steps
+    }
 
-            let journal = Journal(id: manifest.id, staging: staging, folder: name, derived: derivedNames,
-                                  obsolete: handler.derivedFileExtensions.map { manifest.id + "." + $0 }.filter { !derivedNames.contains($0) })
-            try journal.write(to: journalPath)
-            committed = true
-            if crashAfterJournal { throw SimulatedCrash() }
-            try rollForward(journal)
-            let product = handler.describe(installedFolder: installedFolder + "/" + name)
-                ?? InstalledProduct(id: manifest.id, type: manifest.type, name: manifest.name, version: manifest.version,
-                                    parent: manifest.parent?.id, path: installedFolder + "/" + name)
-            return Outcome(product: product, replacedVersion: old?.version)
+    /// Recreates the folder `source` at `destination` with hard links to its files (copies where
+    /// the file system refuses links).
+    static func linkFolder(_ source: String, into destination: String) throws {
+        let files = FileManager.default
+        do {
+            try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
+            guard let enumerator = files.enumerator(atPath: source) else { return }
+            while let relative = enumerator.nextObject() as? String {
+                let from = source + "/" + relative, to = destination + "/" + relative
+                var isFolder: ObjCBool = false
+                guard files.fileExists(atPath: from, isDirectory: &isFolder) else { continue }
+                if isFolder.boolValue {
+                    try files.createDirectory(atPath: to, withIntermediateDirectories: true)
+                } else if link(from, to) != 0 {
+                    try files.copyItem(atPath: from, toPath: to)
+                }
+            }
+        } catch {
+            throw StoreError.io("cannot prepare \(destination): \(error.localizedDescription)")
         }
     }
 
@@ -181,15 +298,14 @@ public struct ProductInstaller: Sendable {
             }
             let handler = try handlers.handler(for: product.type)
             // Derived files first (the folder alone is still a whole product), then the folder
-            // leaves in one rename, then the trash is emptied.
-            for ext in handler.derivedFileExtensions {
-                let file = installedFolder + "/" + id + "." + ext
-                if unlink(file) != 0, errno != ENOENT { throw StoreError.io("cannot remove \(file): \(String(cString: strerror(errno)))") }
-            }
-            let trash = trashFolder + "/" + UUID().uuidString
-            try createFolder(trash)
-            try move(product.path, to: trash + "/" + (product.path as NSString).lastPathComponent)
-            try? FileManager.default.removeItem(atPath: trash)
+            // leaves in one rename; a journal makes recovery finish what a crash interrupted.
+            let steps = handler.derivedFileExtensions.map { Journal.Step.removeFile(id + "." + $0) }
+                + [.removeFolder((product.path as NSString).lastPathComponent), .removeFile(Self.manifestPath(of: id))]
+            let staging = stagingFolder + "/" + UUID().uuidString
+            let journal = Journal(id: id, staging: staging, steps: steps)
+            try journal.write(to: journalPath)
+            try fault("journal written")
+            try rollForward(journal)
             return product
         }
     }
@@ -206,9 +322,9 @@ public struct ProductInstaller: Sendable {
                 if let journal = try? JSONDecoder().decode(Journal.self, from: data) {
                     do {
                         try rollForward(journal)
-                        actions.append("completed the interrupted install of \(journal.id)")
+                        actions.append("completed the interrupted operation on \(journal.id)")
                     } catch {
-                        actions.append("could not complete the interrupted install of \(journal.id): \(error)")
+                        actions.append("could not complete the interrupted operation on \(journal.id): \(error)")
                     }
                 } else {
                     actions.append("removed an unreadable journal")
@@ -245,63 +361,102 @@ public struct ProductInstaller: Sendable {
 
     // MARK: Journal
 
-    /// Written once everything is staged and verified; its presence means "finish this".
+    /// Written once everything is staged and verified; its presence means "finish this". Every
+    /// step can tell whether it is already done, so a journal can be rolled forward any number
+    /// of times, from a crash at any point of the previous attempt.
     struct Journal: Codable {
+        enum Step: Codable, Hashable {
+            /// `staging/name` becomes `installed/name`; an older version there is swapped out.
+            /// The staged folder's inode tells whether the swap already happened.
+            case placeFolder(name: String, inode: UInt64)
+            /// `staging/staged` replaces `installed/target` (a file) in one rename.
+            case placeFile(staged: String, target: String)
+            /// `installed/name` (a file) is removed.
+            case removeFile(String)
+            /// `installed/name` (a folder) leaves for the trash in one rename.
+            case removeFolder(String)
+        }
+
         var id: String
         var staging: String
-        /// The product folder's name, in staging and in the installed folder.
-        var folder: String
-        var derived: [String]
-        /// Derived files of an older version the new one no longer has.
-        var obsolete: [String]
+        var steps: [Step]
 
         func write(to path: String) throws {
             try ProductInstaller.writeDurably(try JSONEncoder().encode(self), to: path)
         }
     }
 
-    /// Each step checks whether it is still to do, so running this twice is harmless.
     private func rollForward(_ journal: Journal) throws {
+        for step in journal.steps {
+            try perform(step, staging: journal.staging)
+            try fault("step done")
+        }
+        fsyncFolder(installedFolder)
+        unlink(journalPath)
+        try fault("journal removed")
+        try? FileManager.default.removeItem(atPath: journal.staging)
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: trashFolder)) ?? [] {
+            try? FileManager.default.removeItem(atPath: trashFolder + "/" + entry)
+        }
+    }
+
+    private func perform(_ step: Journal.Step, staging: String) throws {
         let files = FileManager.default
-        let staged = journal.staging + "/" + journal.folder
-        let target = installedFolder + "/" + journal.folder
-        if files.fileExists(atPath: staged) {
+        switch step {
+        case .placeFolder(let name, let inode):
+            let staged = staging + "/" + name
+            let target = installedFolder + "/" + name
+            let trash = trashFolder + "/" + UUID().uuidString + "-" + name
+            if (try? Self.inode(of: target)) == inode {
+                // Already in place; after an exchange the old version waits at the staged path.
+                if files.fileExists(atPath: staged) { try move(staged, to: trash) }
+                return
+            }
+            guard files.fileExists(atPath: staged) else {
+                throw StoreError.io("the staged \(name) is missing; the install cannot be completed")
+            }
             if files.fileExists(atPath: target) {
-                let trash = trashFolder + "/" + UUID().uuidString
-                try createFolder(trash)
-                try Self.exchangeOrReplace(staged: staged, target: target, trash: trash + "/" + journal.folder)
+                try Self.exchangeOrReplace(staged: staged, target: target, trash: trash, fault: fault)
             } else {
                 try move(staged, to: target)
             }
-        }
-        for file in journal.derived where files.fileExists(atPath: journal.staging + "/" + file) {
-            try move(journal.staging + "/" + file, to: installedFolder + "/" + file)
-        }
-        for file in journal.obsolete { unlink(installedFolder + "/" + file) }
-        fsyncFolder(installedFolder)
-        unlink(journalPath)
-        try? files.removeItem(atPath: journal.staging)
-        for entry in (try? files.contentsOfDirectory(atPath: trashFolder)) ?? [] {
-            try? files.removeItem(atPath: trashFolder + "/" + entry)
+        case .placeFile(let stagedName, let targetName):
+            let staged = staging + "/" + stagedName
+            if files.fileExists(atPath: staged) { try move(staged, to: installedFolder + "/" + targetName) }
+        case .removeFile(let name):
+            let file = installedFolder + "/" + name
+            if unlink(file) != 0, errno != ENOENT { throw StoreError.io("cannot remove \(file): \(String(cString: strerror(errno)))") }
+        case .removeFolder(let name):
+            let folder = installedFolder + "/" + name
+            if files.fileExists(atPath: folder) { try move(folder, to: trashFolder + "/" + UUID().uuidString + "-" + name) }
         }
     }
 
     /// Puts `staged` at `target`, where an older version is. On Linux one `renameat2` with
     /// RENAME_EXCHANGE swaps them, so the product is never absent; elsewhere the old one is
     /// renamed away first (absent for the moment between two renames, never half there).
-    static func exchangeOrReplace(staged: String, target: String, trash: String) throws {
+    static func exchangeOrReplace(staged: String, target: String, trash: String,
+                                  fault: (String) throws -> Void = { _ in }) throws {
         #if os(Linux)
         if exchange(staged, target) {
+            try fault("exchanged")
             if rename(staged, trash) != 0 { try? FileManager.default.removeItem(atPath: staged) }
             return
         }
         #endif
         guard rename(target, trash) == 0 else { throw StoreError.io("cannot move \(target) aside: \(String(cString: strerror(errno)))") }
+        try fault("moved aside")
         guard rename(staged, target) == 0 else {
             let reason = String(cString: strerror(errno))
             _ = rename(trash, target)
             throw StoreError.io("cannot move the new version into place: \(reason)")
         }
+    }
+
+    static func inode(of path: String) throws -> UInt64 {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw StoreError.io("cannot read \(path): \(String(cString: strerror(errno)))") }
+        return UInt64(info.st_ino)
     }
 
     #if os(Linux)
@@ -311,6 +466,11 @@ public struct ProductInstaller: Sendable {
         LiveryStoreExchange.exchange(first, second)
     }
     #endif
+
+    /// Stops here when a test asked for a crash at this step.
+    private func fault(_ step: String) throws {
+        try faultInjection?(step)
+    }
 
     // MARK: Files
 
@@ -356,5 +516,5 @@ public struct ProductInstaller: Sendable {
     }
 }
 
-/// Thrown by the recovery tests' simulated crash.
+/// Thrown by the recovery tests' simulated crash (see `faultInjection`).
 struct SimulatedCrash: Error {}

@@ -11,8 +11,13 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case timeout(String)
     /// The download has another size than the catalog says.
     case sizeMismatch(expected: Int64, actual: Int64)
+    /// A response is larger than the store accepts (a cap, not a catalog's size).
+    case tooLarge(String)
     /// The download has another SHA-256 than the catalog says.
     case checksumMismatch(expected: String, actual: String)
+    /// A signature, key, version or expiry check of a signed catalog or root failed, or a document
+    /// does not match the digest the signed catalog gives it (see the message).
+    case untrusted(String)
     /// The package is not a well-formed, safe package (see the message).
     case invalidPackage(String)
     /// The package's content failed validation or compilation (the theme's own diagnostics).
@@ -36,7 +41,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .httpStatus(let status, let url): "the server answered \(status) for \(url)"
         case .timeout(let message): "timed out: \(message)"
         case .sizeMismatch(let expected, let actual): "the download has \(actual) bytes, the catalog says \(expected)"
+        case .tooLarge(let message): "too large: \(message)"
         case .checksumMismatch(let expected, let actual): "the download's SHA-256 is \(actual), the catalog says \(expected)"
+        case .untrusted(let message): "untrusted: \(message)"
         case .invalidPackage(let message): "invalid package: \(message)"
         case .invalidContent(let message): "invalid content: \(message)"
         case .missingDependency(let message): "missing dependency: \(message)"

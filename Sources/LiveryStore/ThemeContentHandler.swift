@@ -53,6 +53,17 @@ public struct ThemeContentHandler: ContentHandler {
         guard chain.value != nil else {
             throw StoreError.invalidContent(describe(chain.diagnostics))
         }
+        return try compile(folder, workspace: workspace)
+    }
+
+    /// A child's compiled file holds its parents' resolved operations and source digests: it is
+    /// compiled again against the new parent.
+    public func rederive(contentAt folder: String, context: InstallContext) throws -> [String: Data] {
+        try compile(folder, workspace: ThemeWorkspace(searchPaths: [context.installedFolder] + context.bundledSearchPaths,
+                                                      schemaFiles: schemaFiles, themeExtensions: ["theme", folderExtension]))
+    }
+
+    private func compile(_ folder: String, workspace: ThemeWorkspace) throws -> [String: Data] {
         let compiled = ThemeCompiler.compile(themeAt: folder, workspace: workspace)
         guard let bytes = compiled.value else {
             throw StoreError.invalidContent("the theme does not validate: \(describe(compiled.diagnostics))")

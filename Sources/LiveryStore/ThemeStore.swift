@@ -42,6 +42,8 @@ public actor ThemeStore {
     public nonisolated let manager: ThemeManager?
     /// What recovery did at start (empty when the last run ended cleanly).
     public nonisolated let recoveryActions: [String]
+    /// How catalogs are checked (signed by a root that chains to the shipped keys, or not).
+    public nonisolated let trust: CatalogTrust
     public private(set) var catalog: Catalog?
     private var purchases: Set<String>
     private var tasks: [String: ProductTask] = [:]
@@ -52,11 +54,17 @@ public actor ThemeStore {
     ///   - installedFolder: where products are installed; must be one of the manager's search
     ///     paths, with the handlers' folder extensions (`purchasedTheme`) among its theme extensions.
     ///   - catalogURL: the store's `catalog.json`; nil for a store that installs files only.
+    ///   - trust: required with a catalog: `.signed(rootKeys:)` with the store's root public key
+    ///     (what apps ship), or `.unsignedForDevelopment`.
     ///   - bundledSearchPaths: folders with the app's own themes (parents of downloaded ones);
     ///     by default the manager's other search paths.
-    public init(installedFolder: String, catalogURL: String? = nil, manager: ThemeManager? = nil,
+    public init(installedFolder: String, catalogURL: String? = nil, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
                 bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
                 timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default) async throws {
+        if catalogURL != nil, trust == nil {
+            throw StoreError.refused("a store with a catalog needs trust: .signed(rootKeys: [the store's root public key]), or .unsignedForDevelopment while developing")
+        }
+        self.trust = trust ?? .signed(rootKeys: [])
         var bundled = bundledSearchPaths ?? []
         if bundledSearchPaths == nil, let manager {
             let installedReal = realpath(installedFolder, nil).map { pointer -> String in
@@ -88,14 +96,32 @@ public actor ThemeStore {
     @discardableResult
     public func refreshCatalog() async throws -> Catalog {
         guard let client else { throw StoreError.refused("this store has no catalog URL") }
-        let catalog = try await client.fetchCatalog()
+        let trustFolder = installer.workFolder + "/trust"
+        let (catalog, state) = try await client.fetchCatalog(trust: trust, state: TrustState.load(from: trustFolder))
+        // Kept only once everything checked out: a refused catalog changes nothing.
+        try state.save(in: trustFolder)
         self.catalog = catalog
         return catalog
     }
 
+    /// A product page's details, checked against the signed catalog's digest.
     public func details(for product: CatalogProduct) async throws -> ProductDetails {
         guard let client else { throw StoreError.refused("this store has no catalog URL") }
-        return try await client.fetchDetails(for: product)
+        return try await client.fetchDetails(for: product, in: try verifiedCatalog())
+    }
+
+    /// A thumbnail, preview or sprite, checked against the signed catalog's digest.
+    public func media(at url: String) async throws -> Data {
+        guard let client else { throw StoreError.refused("this store has no catalog URL") }
+        return try await client.fetchDocument(url, in: try verifiedCatalog())
+    }
+
+    /// The catalog documents are checked against; with signed trust, there must be one.
+    private func verifiedCatalog() throws -> Catalog? {
+        if case .signed = trust, catalog == nil {
+            throw StoreError.refused("refresh the catalog first: details and media are checked against the signed catalog")
+        }
+        return catalog
     }
 
     // MARK: Purchases and states
@@ -132,8 +158,9 @@ public actor ThemeStore {
     // MARK: Install and update
 
     /// Downloads and installs (or updates) a product. A second call while one runs for the
-    /// same product returns the running task. Paid products must be purchased first.
-    public func install(_ product: CatalogProduct) -> ProductTask {
+    /// same product returns the running task. Paid products must be purchased first. A version
+    /// older than the installed one is refused unless `allowDowngrade`.
+    public func install(_ product: CatalogProduct, allowDowngrade: Bool = false) -> ProductTask {
         if let running = tasks[product.id], !running.state.isTerminal { return running }
         let task = ProductTask(productID: product.id)
         tasks[product.id] = task
@@ -143,6 +170,11 @@ public actor ThemeStore {
         }
         guard let client else {
             task.update(.failed(.refused("this store has no catalog URL")))
+            return task
+        }
+        // The size and SHA-256 checked below are only as good as the catalog they come from.
+        if case .signed = trust, catalog?.product(id: product.id) != product {
+            task.update(.failed(.untrusted("'\(product.id)' is not as the verified catalog lists it; refresh the catalog")))
             return task
         }
         let installer = self.installer
@@ -157,7 +189,8 @@ public actor ThemeStore {
                 }
                 try Task.checkCancellation()
                 task.update(.downloaded)
-                let expectation = ProductInstaller.Expectation(id: product.id, type: product.type, version: product.version)
+                let expectation = ProductInstaller.Expectation(id: product.id, type: product.type, version: product.version,
+                                                               allowDowngrade: allowDowngrade)
                 _ = try await Self.runInstall(installer, file, expectation, task)
                 await Self.tellManager(manager)
                 outcome = .finished

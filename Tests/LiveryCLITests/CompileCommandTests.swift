@@ -34,6 +34,36 @@ import Testing
         #expect(inspect.stdout.contains("up to date: yes"))
     }
 
+    /// Strings that differ only in Unicode normalization (NFC "é", NFD "e" + U+0301) in constants,
+    /// values and the theme's name: the compiled file keeps each spelling byte for byte, and the
+    /// proof compares bytes (Swift's String == would call the two spellings equal). Ids and names
+    /// are ASCII by the format; ids differing only in normalization are covered at the format level
+    /// (NormalizationTests).
+    @Test func normalizationIsKeptByteForByteAndProvenOnBytes() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let theme = "Tests/Fixtures/Normalization/Cafe.theme"
+        let output = folder + "/Cafe.livery"
+        let compile = try Livery.run(["compile", theme, "--output", output, "--verify"])
+        #expect(compile.status == 0, "\(compile.stderr)")
+        #expect(compile.stdout.hasPrefix("verified: "))
+        let fromFolder = try Livery.run(["dump", theme])
+        let fromFile = try Livery.run(["dump", output])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(Array(fromFile.stdout.utf8) == Array(fromFolder.stdout.utf8))
+        let composed = Array("caf\u{E9}".utf8), decomposed = Array("cafe\u{301}".utf8)
+        let dump = Array(fromFile.stdout.utf8)
+        // Both spellings are in the dump as written: four values, and the theme's name.
+        let value = Array("\"string\": \"".utf8)
+        #expect(dump.ranges(of: value + composed + [0x22]).count == 2)
+        #expect(dump.ranges(of: value + decomposed + [0x22]).count == 2)
+        #expect(dump.firstRange(of: Array("\"name\": \"Caf\u{E9} Cafe\u{301}\"".utf8)) != nil)
+        let build = try Livery.run(["build", "Tests/Fixtures/Normalization", "--output", folder + "/built"])
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stdout.contains("identical"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/built/Cafe.livery")) == Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+
     @Test func writesNothingOnErrors() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -32,13 +32,37 @@ import Testing
         let line = try #require(Self.firstLine(of: out.fileHandleForReading, within: 30), "livery serve printed nothing")
         let base = try #require(line.range(of: "http://127.0.0.1:[0-9]+", options: .regularExpression).map { String(line[$0]) })
 
-        let catalog = try Livery.run(["catalog", scratch + "/store", "--base-url", base])
+        // The key ceremony: a root key and a catalog key, outside the store folder; a root naming them.
+        let keys = scratch + "/keys"
+        try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
+        for name in ["root", "catalog"] {
+            let generate = try Livery.run(["keys", "generate", "--output", keys + "/\(name).key"])
+            #expect(generate.status == 0, "\(generate.stderr)")
+            #expect(generate.stdout.contains("public key: "))
+            let mode = try FileManager.default.attributesOfItem(atPath: keys + "/\(name).key")[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+        let inStore = try Livery.run(["keys", "generate", "--output", scratch + "/store/oops.key"])
+        #expect(inStore.status == 64 && inStore.stderr.contains("looks like a store folder"))
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/store/oops.key"))
+        let root = try Livery.run(["keys", "root", scratch + "/store", "--root-key", keys + "/root.key", "--catalog-key", keys + "/catalog.key.pub"])
+        #expect(root.status == 0, "\(root.stderr)")
+        #expect(root.stdout.hasPrefix("wrote \(scratch)/store/roots/1.json"))
+
+        let catalog = try Livery.run(["catalog", scratch + "/store", "--sign-with", keys + "/catalog.key", "--expires", "30d"])
         #expect(catalog.status == 0, "\(catalog.stderr)")
         #expect(catalog.stdout.contains("com.acme.ocean  1.2.0"))
-        #expect(catalog.stdout.contains("wrote \(scratch)/store/catalog.json with 1 product"))
+        #expect(catalog.stdout.contains("wrote \(scratch)/store/catalog.json with 1 product (signed, version 1, expires "))
 
         let installed = scratch + "/Downloads"
-        let install = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes"])
+        let unsigned = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes"])
+        #expect(unsigned.status == 64 && unsigned.stderr.contains("--root-key"), "no catalog is trusted without a root key")
+        let wrongKey = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes",
+                                       "--root-key", keys + "/catalog.key.pub"])
+        #expect(wrongKey.status == 1)
+        #expect(wrongKey.stderr.hasPrefix("error: untrusted: root 1 is signed by unknown key"), "\(wrongKey.stderr)")
+        let install = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes",
+                                      "--root-key", keys + "/root.key.pub"])
         #expect(install.status == 0, "\(install.stderr)")
         #expect(install.stdout == "installed com.acme.ocean 1.2.0 in \(installed)\n")
         #expect(install.stderr.isEmpty, "no progress bar without a terminal")

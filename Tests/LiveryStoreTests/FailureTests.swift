@@ -299,12 +299,14 @@ import ZIPFoundation
         // 2. Killed after everything was verified and the journal written, before the moves:
         //    the restart completes the install.
         let v2 = try fixture.pack(fixture.makeTheme(id: "com.acme.ocean", version: "2.0.0"))
+        var crashing = restarted.installer
+        crashing.faultInjection = { step in if step == "journal written" { throw SimulatedCrash() } }
         #expect(throws: SimulatedCrash.self) {
-            _ = try restarted.installer.install(packageAt: v2, crashAfterJournal: true)
+            _ = try crashing.install(packageAt: v2)
         }
         #expect(try fixture.snapshot() == before, "nothing moved before the crash")
         let again = try await fixture.makeStore(manager: manager)
-        #expect(again.recoveryActions == ["completed the interrupted install of com.acme.ocean"])
+        #expect(again.recoveryActions == ["completed the interrupted operation on com.acme.ocean"])
         #expect(again.installer.installedProduct(id: "com.acme.ocean")?.version == "2.0.0")
         #expect(manager.themes["com.acme.ocean"]?.info.version == "2.0.0")
         #expect(FileManager.default.fileExists(atPath: fixture.installed + "/com.acme.ocean.livery"))

@@ -7,7 +7,11 @@ import Darwin
 
 /// A deliberately misbehaving HTTP/1.1 server on loopback, on raw sockets, for the network fault
 /// tests: `/drop/NAME` sends half the file and closes the connection, `/stall/NAME` sends half then
-/// nothing for 10 s, `/trickle/NAME` sends 64 bytes every 50 ms.
+/// nothing for 10 s, `/trickle/NAME` sends 64 bytes every 50 ms, `/drip/NAME` one byte every
+/// 100 ms, `/huge/NAME` announces 10 GB and sends zeros until the client leaves, `/endless/NAME`
+/// sends zeros with no length until the client leaves, `/gzip/NAME` sends the file gzipped with
+/// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do).
+/// `bytesSent` counts body bytes, to prove a client stopped reading.
 ///
 /// Why not Hummingbird: a response body abandoned half-way (which is the whole point here) leaves
 /// NIO's async writer unfinished, and debug builds of NIO trap on that. Here the faults are
@@ -18,6 +22,9 @@ final class FaultyServer: @unchecked Sendable {
     private let folder: String
     private let lock = NSLock()
     private var stopped = false
+    private var sent = 0
+
+    var bytesSent: Int { lock.withLock { sent } }
 
     init(folder: String) throws {
         self.folder = folder
@@ -80,8 +87,31 @@ final class FaultyServer: @unchecked Sendable {
         }
         let bytes = [UInt8](data)
         let half = bytes.count / 2
+        let zeros = [UInt8](repeating: 0, count: 65_536)
+        switch parts[0] {
+        case "huge":
+            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: 10737418240\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            while !isStopped, send(connection, zeros, counted: true) {}
+            return
+        case "endless":
+            guard send(connection, Array("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            while !isStopped, send(connection, zeros, counted: true) {}
+            return
+        case "gzip":
+            guard let compressed = try? Self.gzip(data) else { return }
+            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            _ = send(connection, [UInt8](compressed), counted: true)
+            return
+        default:
+            break
+        }
         guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n".utf8)) else { return }
         switch parts[0] {
+        case "drip":
+            for byte in bytes where !isStopped {
+                guard send(connection, [byte], counted: true) else { return }
+                usleep(100_000)
+            }
         case "drop":
             _ = send(connection, Array(bytes[..<half]))
         case "stall":
@@ -102,13 +132,30 @@ final class FaultyServer: @unchecked Sendable {
     }
 
     /// Writes everything, without SIGPIPE when the client has gone (it usually has, on purpose).
-    private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+    private func send(_ connection: Int32, _ bytes: [UInt8], counted: Bool = false) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard count > 0 else { return false }
             sent += count
+            if counted { lock.withLock { self.sent += count } }
         }
         return true
+    }
+
+    /// The file as `gzip -n` compresses it.
+    static func gzip(_ data: Data) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-n", "-c"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(data)
+        try input.fileHandleForWriting.close()
+        let compressed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return compressed
     }
 }

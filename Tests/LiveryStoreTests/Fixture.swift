@@ -132,10 +132,11 @@ final class Fixture: @unchecked Sendable {
             themeExtensions: ["theme", "purchasedTheme"]))
     }
 
-    func makeStore(manager: ThemeManager?, catalogURL: String? = nil, handlers: [any ContentHandler] = [],
+    func makeStore(manager: ThemeManager?, catalogURL: String? = nil, trust: CatalogTrust = .unsignedForDevelopment,
+                   handlers: [any ContentHandler] = [],
                    timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
                    limits: ExtractionLimits = .default) async throws -> ThemeStore {
-        try await ThemeStore(installedFolder: installed, catalogURL: catalogURL, manager: manager,
+        try await ThemeStore(installedFolder: installed, catalogURL: catalogURL, trust: trust, manager: manager,
                              bundledSearchPaths: [Repository.themes], handlers: handlers, timeouts: timeouts, limits: limits)
     }
 
@@ -179,12 +180,17 @@ final class Fixture: @unchecked Sendable {
 /// 10 s), `/trickle/NAME` (64 bytes every 50 ms).
 enum TestServer {
     static func withServer<Result: Sendable>(folder: String, _ body: @Sendable (String) async throws -> Result) async throws -> Result {
+        try await withFaultyServer(folder: folder) { base, _ in try await body(base) }
+    }
+
+    /// The same, also handing over the raw-socket server (for its `bytesSent`).
+    static func withFaultyServer<Result: Sendable>(folder: String, _ body: @Sendable (String, FaultyServer) async throws -> Result) async throws -> Result {
         let router = Router()
         router.add(middleware: FileMiddleware(folder, searchForIndexHtml: false))
         // The misbehaving routes redirect to a raw-socket server (see FaultyServer for why).
         let faulty = try FaultyServer(folder: folder)
         defer { faulty.stop() }
-        for fault in ["drop", "stall", "trickle"] {
+        for fault in ["drop", "stall", "trickle", "drip", "huge", "endless", "gzip"] {
             router.get("/\(fault)/:name") { _, context in
                 let name = try context.parameters.require("name")
                 return Response(status: .found,
@@ -220,7 +226,7 @@ enum TestServer {
                 return try await group.next() ?? nil
             }
             guard let port, port > 0 else { throw StoreError.network("the test server did not start") }
-            let result = try await body("http://127.0.0.1:\(port)")
+            let result = try await body("http://127.0.0.1:\(port)", faulty)
             await stop()
             return result
         } catch {

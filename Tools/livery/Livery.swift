@@ -10,7 +10,7 @@ struct Livery: AsyncParsableCommand {
         version: "livery \(version) (theme format 1.1)",
         subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self,
                       Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
-                      Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self,
+                      Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self, Keys.self,
                       Tokens.self]
     )
 

@@ -264,8 +264,9 @@ enum FuzzPackageEntry {
             let keptBefore = before.filter { !isProduct($0.key) && $0.key != work && !$0.key.hasPrefix(work + "/") }
             let keptAfter = after.filter { !isProduct($0.key) && $0.key != work && !$0.key.hasPrefix(work + "/") }
             FuzzCheck.require(keptBefore == keptAfter, "an install changed another product: \(differences(keptBefore, keptAfter))")
-            // The store's folder holds the lock and empty work folders.
-            let workAfter = after.filter { $0.key == work || $0.key.hasPrefix(work + "/") }
+            // The store's folder holds the lock, empty work folders and the product's manifest.
+            let keptManifest = work + "/manifests/" + manifest.id + ".json"
+            let workAfter = after.filter { ($0.key == work || $0.key.hasPrefix(work + "/")) && $0.key != keptManifest }
             let workBefore = before.filter { $0.key == work || $0.key.hasPrefix(work + "/") }
             FuzzCheck.require(workAfter == workBefore, "an install left work files: \(differences(workBefore, workAfter))")
             // The product is exactly the manifest's content files.

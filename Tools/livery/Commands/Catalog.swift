@@ -17,13 +17,32 @@ struct Catalog: ParsableCommand {
     @Argument(help: ArgumentHelp("A folder of .liverypkg files.", valueName: "PACKAGES_DIR"))
     var packages: String
 
-    @Option(help: ArgumentHelp("The URL the folder will be served at.", valueName: "URL"))
-    var baseURL: String
+    @Option(help: ArgumentHelp("The URL the folder will be served at; without it, URLs in the catalog are relative, so the folder can be served from anywhere.", valueName: "URL"))
+    var baseURL: String?
+
+    @Option(help: ArgumentHelp("Sign the catalog with this catalog key (a file from `livery keys generate`, kept outside the folder).", valueName: "KEY"))
+    var signWith: String?
+
+    @Option(help: ArgumentHelp("With --sign-with: how long clients accept the catalog (30d, 12h) or an ISO 8601 date.", valueName: "DURATION"))
+    var expires: String = "30d"
+
+    @Option(help: ArgumentHelp("With --sign-with: the catalog version (default: one more than the folder's current one).", valueName: "N"))
+    var catalogVersion: Int?
 
     func run() throws {
         let catalog: LiveryStore.Catalog
         do {
-            catalog = try CatalogBuilder.build(packagesIn: packages, baseURL: baseURL)
+            var signing: CatalogSigning?
+            if let signWith {
+                try StoreKeyFiles.refuseInside(signWith, store: packages)
+                guard let date = Self.expiry(expires) else {
+                    throw ValidationError("--expires takes a duration like 30d or 12h, or an ISO 8601 date")
+                }
+                signing = CatalogSigning(key: try SigningKey(contentsOf: signWith), expires: date, version: catalogVersion)
+            }
+            catalog = try CatalogBuilder.build(packagesIn: packages, baseURL: baseURL, signing: signing)
+        } catch let error as ValidationError {
+            throw error
         } catch {
             writeError("error: \(error)\n")
             throw ExitCode.failure
@@ -33,7 +52,16 @@ struct Catalog: ParsableCommand {
              String(product.packageSize), product.parent.map { "\($0.id) >= \($0.minimumVersion)" } ?? "-"]
         }
         printTable(header: ["product", "version", "type", "price", "bytes", "parent"], rows: rows)
-        print("wrote \(packages)/catalog.json with \(catalog.products.count) product\(catalog.products.count == 1 ? "" : "s")")
+        let signed = catalog.version.map { " (signed, version \($0), expires \(catalog.expires ?? "?"))" } ?? ""
+        print("wrote \(packages)/catalog.json with \(catalog.products.count) product\(catalog.products.count == 1 ? "" : "s")\(signed)")
+    }
+
+    /// `30d`, `12h`, `90m` from now, or an ISO 8601 date.
+    static func expiry(_ text: String, now: Date = Date()) -> Date? {
+        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        let units: [Character: Double] = ["d": 86_400, "h": 3_600, "m": 60]
+        guard let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count > 0 else { return nil }
+        return now.addingTimeInterval(count * unit)
     }
 }
 

@@ -59,8 +59,10 @@ struct Compile: ParsableCommand {
                 guard let folder = workspace.resolve(themeAt: path, traits: traits).value else {
                     return "the folder does not resolve for \(traits)"
                 }
+                // Bytes, not String ==: Swift's == calls "é" and "e" + U+0301 equal, the format does not.
                 for scale in 1...3
-                where CanonicalJSON.dump(model.resolved(for: traits), scale: scale) != CanonicalJSON.dump(folder, scale: scale) {
+                where Array(CanonicalJSON.dump(model.resolved(for: traits), scale: scale).utf8)
+                    != Array(CanonicalJSON.dump(folder, scale: scale).utf8) {
                     return "the compiled theme dumps differently from the folder for \(traits) at scale \(scale)"
                 }
             }

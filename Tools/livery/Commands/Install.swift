@@ -29,14 +29,31 @@ struct Install: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds without data before a download fails.", valueName: "SECONDS"))
     var timeout: Int = 20
 
+    @Option(help: ArgumentHelp("Seconds a whole download may take.", valueName: "SECONDS"))
+    var totalTimeout: Int = 600
+
+    @Option(help: ArgumentHelp("The store's root public key (base64 or a .pub file; repeatable): a catalog must be signed by a key its root names.", valueName: "KEY"))
+    var rootKey: [String] = []
+
+    @Flag(help: "Accept an unsigned catalog (development only: anyone on the path could then push any theme).")
+    var allowUnsigned = false
+
+    @Flag(help: "Install even when the package is older than the installed version (never below what an installed child requires).")
+    var allowDowngrade = false
+
     func run() async throws {
         let store: ThemeStore
         let isURL = source.hasPrefix("http://") || source.hasPrefix("https://")
         let isCatalog = isURL && source.hasSuffix(".json")
         if isCatalog, id == nil { throw ValidationError("a catalog URL needs --id ID") }
+        if isCatalog, rootKey.isEmpty, !allowUnsigned {
+            throw ValidationError("a catalog is trusted only when signed: pass the store's --root-key KEY (or --allow-unsigned while developing)")
+        }
         do {
-            store = try await ThemeStore(installedFolder: into, catalogURL: isCatalog ? source : nil,
-                                         bundledSearchPaths: bundled, timeouts: StoreTimeouts(idle: .seconds(timeout)))
+            let trust: CatalogTrust = rootKey.isEmpty ? .unsignedForDevelopment
+                : .signed(rootKeys: try rootKey.map { try StoreKeyFiles.publicKey($0).base64 })
+            store = try await ThemeStore(installedFolder: into, catalogURL: isCatalog ? source : nil, trust: isCatalog ? trust : nil,
+                                         bundledSearchPaths: bundled, timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout)))
             for action in store.recoveryActions { print("recovered: \(action)") }
             if isCatalog, let id {
                 let catalog = try await store.refreshCatalog()
@@ -46,7 +63,7 @@ struct Install: AsyncParsableCommand {
                 // The command line is the user's own install: paid products are recorded as bought.
                 if !product.isFree { try await store.markPurchased(id) }
                 let before = store.installer.installedProduct(id: id)?.version
-                let task = await store.install(product)
+                let task = await store.install(product, allowDowngrade: allowDowngrade)
                 let bar = ProgressBar(label: product.id)
                 for await state in task.states() {
                     if case .downloading(let received, let expected) = state { bar.update(received, expected) }
@@ -65,7 +82,7 @@ struct Install: AsyncParsableCommand {
                     let path = store.installer.makeDownloadPath()
                     downloaded = path
                     let bar = ProgressBar(label: (source as NSString).lastPathComponent)
-                    try await CatalogClient(catalogURL: source, timeouts: StoreTimeouts(idle: .seconds(timeout)))
+                    try await CatalogClient(catalogURL: source, timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout)))
                         .download(source, to: path, expectedSize: nil, expectedSHA256: nil) { received, expected in
                             bar.update(received, expected)
                         }
@@ -73,7 +90,7 @@ struct Install: AsyncParsableCommand {
                     file = path
                 }
                 defer { if let downloaded { try? FileManager.default.removeItem(atPath: downloaded) } }
-                let outcome = try await store.installPackage(at: file)
+                let outcome = try await store.installPackage(at: file, expecting: .init(allowDowngrade: allowDowngrade))
                 report(id: outcome.product.id, version: outcome.product.version, replaced: outcome.replacedVersion)
             }
         } catch let error as StoreError {
@@ -84,7 +101,8 @@ struct Install: AsyncParsableCommand {
 
     private func report(id: String, version: String, replaced: String?) {
         if let replaced {
-            print("updated \(id) \(replaced) -> \(version) in \(into)")
+            let verb = ThemeVersion.isNewer(replaced, than: version) ? "downgraded" : "updated"
+            print("\(verb) \(id) \(replaced) -> \(version) in \(into)")
         } else {
             print("installed \(id) \(version) in \(into)")
         }

@@ -1,0 +1,255 @@
+import Foundation
+import Livery
+import LiveryBinary
+import LiveryCompiler
+@testable import LiveryStore
+import LiveryXML
+import Testing
+
+/// Regression tests for the defects of issue 19: crash recovery at every step, bounded downloads,
+/// downgrades, children of an updated parent, compressed responses, relative catalog URLs.
+@Suite(.serialized) struct StoreIntegrityTests {
+    // MARK: Crash at every step
+
+    /// Runs `operation` once per step, crashing at step 1, 2, ... (until it completes without
+    /// reaching the step), and checks after each crash that recovery leaves exactly the state
+    /// before or exactly the state after, never a mix.
+    private func crashAtEveryStep(setUp: (Fixture) async throws -> Void,
+                                  operation: @escaping (ProductInstaller, Fixture) throws -> Void) async throws -> Int {
+        // The reference: the same operation, uninterrupted.
+        let reference = try Fixture()
+        try await setUp(reference)
+        let referenceBefore = try reference.snapshot()
+        try operation(try ProductInstaller(installedFolder: reference.installed, bundledSearchPaths: [Repository.themes]), reference)
+        let referenceAfter = try reference.snapshot()
+        #expect(referenceBefore != referenceAfter)
+
+        var step = 1
+        while true {
+            let fixture = try Fixture()
+            try await setUp(fixture)
+            let before = try fixture.snapshot()
+            #expect(before == referenceBefore)
+            var installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+            let reached = Locked(0)
+            let stopAt = step
+            installer.faultInjection = { _ in
+                if reached.withValue({ count -> Bool in count += 1; return count == stopAt }) { throw SimulatedCrash() }
+            }
+            do {
+                try operation(installer, fixture)
+                #expect(reached.withValue { $0 } < step)
+                #expect(try fixture.snapshot() == referenceAfter)
+                return step - 1
+            } catch is SimulatedCrash {
+                // Restarted: recovery runs before anything else.
+                let restarted = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+                let actions = restarted.recover()
+                let after = try fixture.snapshot()
+                #expect(after == before || after == referenceAfter,
+                        "crash at step \(step): recovery left a mix (\(actions)); differs from before in \(Self.difference(after, before)), from after in \(Self.difference(after, referenceAfter))")
+                #expect(fixture.workFolderIsClean(), "crash at step \(step)")
+                // And a second recovery changes nothing.
+                restarted.recover()
+                #expect(try fixture.snapshot() == after)
+            }
+            step += 1
+        }
+    }
+
+    private static func difference(_ lhs: [String: String], _ rhs: [String: String]) -> [String] {
+        Set(lhs.keys).union(rhs.keys).filter { lhs[$0] != rhs[$0] }.sorted()
+    }
+
+    @Test func aCrashAtAnyStepOfAFirstInstallRecoversWhole() async throws {
+        let steps = try await crashAtEveryStep(setUp: { fixture in
+            try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        }, operation: { installer, fixture in
+            _ = try installer.install(packageAt: fixture.packages + "/com.acme.ocean-1.0.0.liverypkg")
+        })
+        #expect(steps >= 8, "install steps exercised: \(steps)")
+    }
+
+    @Test func aCrashAtAnyStepOfAnUpdateWithAChildRecoversWhole() async throws {
+        let steps = try await crashAtEveryStep(setUp: { fixture in
+            let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+            _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", parent: nil)))
+            _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea", brand: "#223344")))
+            try fixture.pack(fixture.makeTheme(id: "com.acme.sea", version: "1.1.0", parent: nil, brand: "#445566"))
+        }, operation: { installer, fixture in
+            _ = try installer.install(packageAt: fixture.packages + "/com.acme.sea-1.1.0.liverypkg")
+        })
+        // checked, extracted, staged, journal, folder (exchanged, placed), 2 compiled files, manifest, journal removed
+        #expect(steps >= 10, "update steps exercised: \(steps)")
+    }
+
+    @Test func aCrashAtAnyStepOfAnUninstallRecoversWhole() async throws {
+        let steps = try await crashAtEveryStep(setUp: { fixture in
+            let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+            _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.ocean")))
+        }, operation: { installer, _ in
+            _ = try installer.uninstall(id: "com.acme.ocean")
+        })
+        #expect(steps >= 4, "uninstall steps exercised: \(steps)")
+    }
+
+    // MARK: Versions
+
+    @Test func aDowngradeIsRefusedUnlessAskedFor() async throws {
+        let fixture = try Fixture()
+        let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+        let v1 = try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        let v2 = try fixture.pack(fixture.makeTheme(id: "com.acme.ocean", version: "2.0.0", brand: "#123456"))
+        _ = try installer.install(packageAt: v2)
+        let before = try fixture.snapshot()
+        #expect {
+            _ = try installer.install(packageAt: v1)
+        } throws: { error in
+            guard case .refused(let message) = error as? StoreError else { return false }
+            return message.contains("2.0.0 is installed and 1.0.0 is older") && message.contains("--allow-downgrade")
+        }
+        #expect(try fixture.snapshot() == before)
+        #expect(fixture.workFolderIsClean())
+        let outcome = try installer.install(packageAt: v1, expecting: .init(allowDowngrade: true))
+        #expect(outcome.product.version == "1.0.0" && outcome.replacedVersion == "2.0.0")
+    }
+
+    @Test func aParentIsNeverDowngradedBelowWhatAChildRequires() async throws {
+        let fixture = try Fixture()
+        let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+        let sea1 = try fixture.pack(fixture.makeTheme(id: "com.acme.sea", parent: nil))
+        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", version: "2.0.0", parent: nil, brand: "#101010")))
+        // Packed against sea 2.0.0: needs 2.0.0 or newer.
+        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea")))
+        #expect(installer.storedManifest(of: "com.acme.wave")?.parent == .init(id: "com.acme.sea", minimumVersion: "2.0.0"))
+        let before = try fixture.snapshot()
+        #expect {
+            _ = try installer.install(packageAt: sea1, expecting: .init(allowDowngrade: true))
+        } throws: { error in
+            guard case .refused(let message) = error as? StoreError else { return false }
+            return message.contains("'com.acme.wave' needs 'com.acme.sea' 2.0.0 or newer")
+        }
+        #expect(try fixture.snapshot() == before)
+        #expect(fixture.workFolderIsClean())
+    }
+
+    /// Updating a parent compiles its installed children again in the same transaction: no
+    /// child is left with a compiled file of the old parent (which the app would find stale).
+    @Test func updatingAParentRecompilesItsChildren() async throws {
+        let fixture = try Fixture()
+        let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", parent: nil)))
+        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea", brand: "#223344")))
+        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.ripple", parent: "com.acme.wave", brand: "#334455")))
+        let outcome = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", version: "1.1.0", parent: nil, brand: "#445566")))
+        #expect(outcome.replacedVersion == "1.0.0")
+        let workspace = ThemeWorkspace(searchPaths: [fixture.installed, Repository.themes], themeExtensions: ["theme", "purchasedTheme"])
+        for id in ["com.acme.sea", "com.acme.wave", "com.acme.ripple"] {
+            let compiled = try CompiledTheme(bytes: Array(Data(contentsOf: URL(fileURLWithPath: fixture.installed + "/\(id).livery"))))
+            let staleness = ThemeCompiler.staleness(of: compiled, themeAt: fixture.installed + "/\(id).purchasedTheme", workspace: workspace)
+            #expect(staleness == nil, "\(id): \(staleness ?? "")")
+            #expect(compiled.chain.first?.info.version == "1.1.0", "\(id) is compiled against the new parent")
+        }
+        #expect(fixture.workFolderIsClean())
+    }
+
+    // MARK: Downloads
+
+    /// Once the client has its answer it closes the connection: the server's count stops growing
+    /// (give or take what socket buffers held). How much was read before the answer depends on how
+    /// soon URLSession runs the delegate; on a loaded machine, loopback delivers hundreds of MB
+    /// first (see docs/Packages.md, "Limits of the download caps").
+    static func expectStoppedReading(_ faulty: FaultyServer) async throws {
+        try await Task.sleep(for: .milliseconds(500))
+        let atAnswer = faulty.bytesSent
+        try await Task.sleep(for: .seconds(1))
+        #expect(faulty.bytesSent - atAnswer < 8 << 20, "the server still sent \(faulty.bytesSent - atAnswer) bytes after the answer")
+    }
+
+    @Test func aDownloadWithoutACatalogStopsAtTheCap() async throws {
+        let fixture = try Fixture()
+        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        try await TestServer.withFaultyServer(folder: fixture.packages) { base, faulty in
+            let client = CatalogClient(catalogURL: base + "/catalog.json", maxDownloadBytes: 1 << 20)
+            let path = fixture.root + "/download.part"
+            let started = ContinuousClock.now
+            await #expect {
+                try await client.download(base + "/endless/com.acme.ocean-1.0.0.liverypkg", to: path, expectedSize: nil,
+                                          expectedSHA256: nil) { _, _ in }
+            } throws: { error in
+                guard case .tooLarge(let message) = error as? StoreError else { return false }
+                return message.contains("more than 1048576 bytes")
+            }
+            #expect(ContinuousClock.now - started < .seconds(60))
+            #expect(!FileManager.default.fileExists(atPath: path))
+            try await Self.expectStoppedReading(faulty)
+        }
+    }
+
+    @Test func anAnnouncedSizeOverTheCatalogsStopsAtTheHead() async throws {
+        let fixture = try Fixture()
+        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        try await TestServer.withFaultyServer(folder: fixture.packages) { base, faulty in
+            let catalog = try fixture.catalog(baseURL: base)
+            var product = try #require(catalog.product(id: "com.acme.ocean"))
+            product.packageURL = base + "/huge/com.acme.ocean-1.0.0.liverypkg"
+            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json")
+            let started = ContinuousClock.now
+            let state = await store.install(product).result()
+            #expect(state == .failed(.sizeMismatch(expected: product.packageSize, actual: 10_737_418_240)))
+            #expect(ContinuousClock.now - started < .seconds(60))
+            try await Self.expectStoppedReading(faulty)
+        }
+        #expect(try fixture.snapshot().isEmpty)
+        #expect(fixture.workFolderIsClean())
+    }
+
+    @Test func aDripIsStoppedByTheTotalTimeout() async throws {
+        let fixture = try Fixture()
+        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        try await TestServer.withServer(folder: fixture.packages) { base in
+            let catalog = try fixture.catalog(baseURL: base)
+            var product = try #require(catalog.product(id: "com.acme.ocean"))
+            product.packageURL = base + "/drip/com.acme.ocean-1.0.0.liverypkg"
+            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json",
+                                                    timeouts: StoreTimeouts(idle: .seconds(5), total: .seconds(2)))
+            let started = ContinuousClock.now
+            let state = await store.install(product).result()
+            guard case .failed(.timeout(let message)) = state else { Issue.record("expected a timeout, got \(state)"); return }
+            #expect(message.contains("longer than"))
+            #expect(ContinuousClock.now - started < .seconds(6))
+        }
+        #expect(try fixture.snapshot().isEmpty)
+        #expect(fixture.workFolderIsClean())
+    }
+
+    @Test func aGzippedResponseIsDecodedAndCheckedOnItsDecodedBytes() async throws {
+        let fixture = try Fixture()
+        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean", extraFiles: ["Notes.xml": "<theme/>" + String(repeating: "<!-- padding -->", count: 400)]))
+        try await TestServer.withServer(folder: fixture.packages) { base in
+            let catalog = try fixture.catalog(baseURL: base)
+            var product = try #require(catalog.product(id: "com.acme.ocean"))
+            product.packageURL = base + "/gzip/com.acme.ocean-1.0.0.liverypkg"
+            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json")
+            #expect(await store.install(product).result() == .finished)
+        }
+        #expect(try fixture.snapshot().keys.contains("com.acme.ocean.livery"))
+    }
+
+    @Test func relativeURLsResolveAgainstTheCatalog() async throws {
+        let fixture = try Fixture()
+        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        let written = try CatalogBuilder.build(packagesIn: fixture.packages)
+        #expect(written.products.first?.packageURL == "com.acme.ocean-1.0.0.liverypkg")
+        #expect(written.products.first?.detailsURL == "details/com.acme.ocean.json")
+        try await TestServer.withServer(folder: fixture.root) { base in
+            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/packages/catalog.json")
+            let catalog = try await store.refreshCatalog()
+            let product = try #require(catalog.product(id: "com.acme.ocean"))
+            #expect(product.packageURL == base + "/packages/com.acme.ocean-1.0.0.liverypkg")
+            #expect(try await store.details(for: product).description == "A test theme.")
+            #expect(await store.install(product).result() == .finished)
+        }
+        #expect(try fixture.snapshot().keys.contains("com.acme.ocean.livery"))
+    }
+}
