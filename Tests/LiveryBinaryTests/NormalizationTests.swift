@@ -55,7 +55,7 @@ import LiveryModel
         let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
         try compiled.verifyContents()
         for instance in instances {
-            let read = try #require(compiled.instance(instance.id, for: .none), "\(instance.id) is not found by its own bytes")
+            let read = try #require(try compiled.instance(instance.id, for: .none), "\(instance.id) is not found by its own bytes")
             #expect(Self.bytes(read.id) == Self.bytes(instance.id))
             #expect(read.operations.count == instance.operations.count)
             for (written, readBack) in zip(instance.operations, read.operations) {
