@@ -462,7 +462,8 @@ public final class Applicator {
         let wanted = effective(scope: scope)
         guard let themeID = wanted.themeID else { return nil }
         let key = PreparedTheme.Key(themeID: themeID, traits: wanted.traits, scale: wanted.scale,
-                                    themeGeneration: manager.generation, bindingGeneration: bindings.generation)
+                                    themeGeneration: manager.generation, bindingGeneration: bindings.generation,
+                                    textScale: manager.textScale)
         preparedClock += 1
         if let cached = prepared[key] {
             prepared[key]?.lastUse = preparedClock
@@ -470,7 +471,7 @@ public final class Applicator {
         }
         // Unavailable themes were reported by the manager; the scope keeps what it has.
         guard let loaded = manager.theme(themeID) else { return scopes[scope].current }
-        let resolved = loaded.variants.resolved(for: wanted.traits)
+        let resolved = loaded.variants.resolved(for: wanted.traits).applyingTextScale(key.textScale)
         let images = ImageLoader(theme: resolved, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
                                  cache: imageCache, diagnostics: diagnostics)
         let theme = PreparedTheme(key: key, theme: resolved, images: images, bindings: bindings.snapshot(),

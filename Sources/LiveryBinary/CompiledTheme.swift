@@ -175,12 +175,13 @@ public final class CompiledTheme: @unchecked Sendable {
     public var sourceDigest: SourceDigest? { chain.last!.sourceDigest }
 
     public var axes: TraitAxes {
-        TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask, contrasts: layout.contrastMask)
+        TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask, contrasts: layout.contrastMask,
+                        textSizes: layout.textSizeMask)
     }
 
     /// The canonical trait sets stored, in slot order (the generic one first).
     public var variantTraits: [TraitSet] {
-        (0..<Format.variantSlotCount).compactMap { slot in
+        (0..<Format.variantSlotCount(textSizeMask: layout.textSizeMask)).compactMap { slot in
             raw.u32(layout.variantSlots + 4 * slot) == Format.none ? nil : TraitCodes.traits(slot: slot)
         }
     }
@@ -225,7 +226,8 @@ public final class CompiledTheme: @unchecked Sendable {
         let idiom = keep(traits.idiom, TraitCodes.code(traits.idiom), layout.idiomMask)
         let appearance = keep(traits.appearance, TraitCodes.code(traits.appearance), layout.appearanceMask)
         let contrast = keep(traits.contrast, TraitCodes.code(traits.contrast), layout.contrastMask)
-        let slot = (idiom * TraitCodes.appearanceCodes + appearance) * TraitCodes.contrastCodes + contrast
+        let textSize = keep(traits.textSize, TraitCodes.code(traits.textSize), layout.textSizeMask)
+        let slot = TraitCodes.slot(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize)
         let variant = raw.u32(layout.variantSlots + 4 * slot)
         return variant == Format.none ? nil : VariantHandle(rawValue: variant)
     }
@@ -324,8 +326,11 @@ public final class CompiledTheme: @unchecked Sendable {
         case .font:
             let weights = FontWeight.allCases
             let weight = Int(raw.u8(slot + 12))
+            let scaling = Int(raw.u8(slot + 13))
             return .font(Font(family: string(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
-                              weight: weight < weights.count ? weights[weight] : .regular))
+                              weight: weight < weights.count ? weights[weight] : .regular,
+                              maxSize: raw.u8(slot + 14) == 1 ? raw.f64(slot + 24) : nil,
+                              scaling: scaling == 0 || scaling > FontScaling.allCases.count ? nil : FontScaling.allCases[scaling - 1]))
         case .image: return .image(ImageReference(name: string(raw.u32(slot + 8)), cache: small == 1))
         case .array:
             let first = raw.int(slot + 8)
@@ -345,7 +350,8 @@ public final class CompiledTheme: @unchecked Sendable {
             let record = layout.assetRecords + index * Format.assetRecordSize
             let qualifiers = TraitSet(idiom: TraitCodes.idiom(Int(raw.u8(record + 12))),
                                       appearance: TraitCodes.appearance(Int(raw.u8(record + 13))),
-                                      contrast: TraitCodes.contrast(Int(raw.u8(record + 14))))
+                                      contrast: TraitCodes.contrast(Int(raw.u8(record + 14))),
+                                      textSize: TraitCodes.textSize(Int(raw.u8(record + 20))))
             let variant = AssetVariant(name: string(raw.u32(record)), themeID: string(raw.u32(record + 4)),
                                        file: string(raw.u32(record + 8)), qualifiers: qualifiers,
                                        scale: raw.int(record + 16))
@@ -383,7 +389,7 @@ public final class CompiledTheme: @unchecked Sendable {
         let limit = materializationBudget
         var budget = limit
         var variants: [TraitSet: [ResolvedInstance]] = [:]
-        for slot in 0..<Format.variantSlotCount {
+        for slot in 0..<Format.variantSlotCount(textSizeMask: layout.textSizeMask) {
             let variant = raw.u32(layout.variantSlots + 4 * slot)
             guard variant != Format.none else { continue }
             var instances: [ResolvedInstance] = []

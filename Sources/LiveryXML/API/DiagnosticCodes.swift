@@ -75,4 +75,7 @@ extension DiagnosticCode {
     public static let assetName: DiagnosticCode = "asset-name"
     public static let assetAmbiguous: DiagnosticCode = "asset-ambiguous"
     public static let assetUnused: DiagnosticCode = "asset-unused"
+
+    // Accessibility (format 1.1, section 7.3)
+    public static let contrastLow: DiagnosticCode = "contrast-low"
 }

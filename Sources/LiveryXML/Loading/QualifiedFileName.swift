@@ -41,8 +41,7 @@ struct QualifiedFileName {
     static func diagnostic(for problem: Problem, file: String, location: SourceLocation) -> Diagnostic {
         switch problem {
         case .tag(.unknown(let tag)):
-            let known = (Idiom.allCases.map(\.rawValue) + Appearance.allCases.map(\.rawValue)
-                + Contrast.allCases.map(\.rawValue))
+            let known = TraitSet.knownTags
             let hint = Suggestions.didYouMean(tag.lowercased(), in: known)
             return .error(.qualifierUnknown, "unknown qualifier '~\(tag)' in '\(file)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
                           at: location)
