@@ -14,8 +14,8 @@ public enum ContrastRatio {
     /// WCAG's large text: at least 18 points, or 14 points when semibold or heavier. A font
     /// without a size is the platform's body size, which is not large.
     public static func isLargeText(_ font: Font?) -> Bool {
-        guard let size = font?.size else { return false }
-        let heavy = FontWeight.allCases.firstIndex(of: font!.weight)! >= FontWeight.allCases.firstIndex(of: .semibold)!
+        guard let font, let size = font.size else { return false }
+        let heavy = FontWeight.allCases.firstIndex(of: font.weight)! >= FontWeight.allCases.firstIndex(of: .semibold)!
         return size >= 18 || (size >= 14 && heavy)
     }
 
