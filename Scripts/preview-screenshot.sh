@@ -12,7 +12,9 @@ swift build --product livery >/dev/null
 livery=.build/debug/livery
 "$livery" preview Themes/Dark.theme --traits dark --output "$out/dark.html"
 "$livery" preview Themes/Light.theme --compare dark --output "$out/light-vs-dark.html"
-for page in dark light-vs-dark; do
+# The composed screen and its trait matrix (light, dark, high contrast, large text) come first.
+"$livery" preview Themes/Light.theme --output "$out/screen.html"
+for page in dark light-vs-dark screen; do
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,2000 \
     --screenshot="$out/$page.png" "file://$out/$page.html" 2>/dev/null
   [ -s "$out/$page.png" ] || { echo "chromium wrote no $out/$page.png" >&2; exit 1; }

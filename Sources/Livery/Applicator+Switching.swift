@@ -70,7 +70,8 @@ extension Applicator {
         let wanted = effective(scope: scope)
         guard let themeID = wanted.themeID else { return nil }
         let key = PreparedTheme.Key(themeID: themeID, traits: wanted.traits, scale: wanted.scale,
-                                    themeGeneration: manager.generation, bindingGeneration: bindings.generation)
+                                    themeGeneration: manager.generation, bindingGeneration: bindings.generation,
+                                    textScale: manager.textScale)
         preparedClock += 1
         if let cached = prepared[key] {
             prepared[key]?.lastUse = preparedClock
@@ -78,7 +79,7 @@ extension Applicator {
         }
         // Unavailable themes were reported by the manager; the scope keeps what it has.
         guard let loaded = manager.theme(themeID) else { return scopes[scope].current }
-        let source = loaded.instances(for: wanted.traits)
+        let source = loaded.instances(for: wanted.traits, textScale: key.textScale)
         let images = ImageLoader(theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
                                  cache: imageCache, diagnostics: diagnostics)
         let theme = PreparedTheme(key: key, source: source, images: images, bindings: bindings.snapshot(),

@@ -14,17 +14,22 @@ struct InstanceSource: Sendable {
     let header: ResolvedTheme
     private let compiled: CompiledTheme?
     private let variant: VariantHandle?
+    /// The user's text scale the fonts are sized for (ThemeManager+TextSize.swift).
+    private let textScale: Double
 
-    init(resolved: ResolvedTheme) {
-        header = resolved
+    init(resolved: ResolvedTheme, textScale: Double = TextScale.standard) {
+        header = resolved.applyingTextScale(textScale)
         compiled = nil
         variant = nil
+        self.textScale = textScale
     }
 
-    init(compiled: CompiledTheme, info: ThemeInfo, traits: TraitSet, assets: AssetCatalog) {
+    init(compiled: CompiledTheme, info: ThemeInfo, traits: TraitSet, assets: AssetCatalog,
+         textScale: Double = TextScale.standard) {
         header = ResolvedTheme(info: info, traits: traits, instances: [], assets: assets)
         self.compiled = compiled
         variant = compiled.variant(for: traits)
+        self.textScale = textScale
     }
 
     /// Whether instances are read from a compiled file as they are needed (then `slot(of:)`
@@ -49,7 +54,7 @@ struct InstanceSource: Sendable {
     func instance(at slot: Int) throws(BinaryFormatError) -> ResolvedInstance? {
         guard let compiled else { return slot < header.instances.count ? header.instances[slot] : nil }
         guard let variant else { return nil }
-        return try compiled.instance(InstanceHandle(rawValue: UInt32(slot)), in: variant)
+        return try compiled.instance(InstanceHandle(rawValue: UInt32(slot)), in: variant)?.applyingTextScale(textScale)
     }
 
     /// The whole theme for these traits. For a compiled file this reads every instance: only

@@ -249,6 +249,8 @@ final class PreparedTheme {
         var scale: Int
         var themeGeneration: Int
         var bindingGeneration: Int
+        /// Fonts are prepared at this text scale (ThemeManager+TextSize.swift).
+        var textScale: Double = TextScale.standard
     }
 
     /// Lives exactly as long as the theme; what plan tables hold weakly.

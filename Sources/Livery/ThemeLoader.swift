@@ -57,10 +57,14 @@ public struct LoadedTheme: Sendable {
     /// first use (tools, tests, `ThemeManager.resolvedTheme`); applying never calls it.
     public var variants: ThemeVariants { model.variants }
 
-    /// The instances an app running with `traits` gets, read as they are needed.
-    func instances(for traits: TraitSet) -> InstanceSource {
-        guard let compiledFile else { return InstanceSource(resolved: model.variants.resolved(for: traits)) }
-        return InstanceSource(compiled: compiledFile, info: model.info, traits: traits, assets: model.assets)
+    /// The instances an app running with `traits` gets, read as they are needed, their fonts
+    /// sized for `textScale`.
+    func instances(for traits: TraitSet, textScale: Double = TextScale.standard) -> InstanceSource {
+        guard let compiledFile else {
+            return InstanceSource(resolved: model.variants.resolved(for: traits), textScale: textScale)
+        }
+        return InstanceSource(compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
+                              textScale: textScale)
     }
 
     /// The model behind a loaded theme: given whole, or built from the compiled file on first

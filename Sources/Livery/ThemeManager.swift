@@ -16,6 +16,8 @@ public final class ThemeManager {
         public var scale: Bool
         /// Themes were reloaded: everything in use must be looked up again.
         public var reload: Bool
+        /// The text scale changed (see `setTextScale(_:)`).
+        public var textScale = false
     }
 
     public let configuration: LiveryConfiguration
@@ -24,9 +26,12 @@ public final class ThemeManager {
     /// The themes found, by id.
     public private(set) var themes: [String: ThemeDescriptor] = [:]
     public private(set) var currentThemeID: String?
-    public private(set) var traits: TraitSet
+    public internal(set) var traits: TraitSet
     /// The display scale images are picked for (1, 2, 3...).
     public private(set) var scale: Int
+    /// The user's text scale, 0.5...4: every scaled font is applied at `min(size x s, max-size)`
+    /// (ThemeManager+TextSize.swift).
+    public internal(set) var textScale: Double = TextScale.standard
     /// The schema bindings inherit by when a binding names no parent: in development, the
     /// standard schema plus the configured schema files; empty on the release path.
     public private(set) var schema: Schema
@@ -77,7 +82,7 @@ public final class ThemeManager {
         return ObservationToken { [weak self] in self?.observers[key] = nil }
     }
 
-    private func notify(_ change: Change) {
+    func notify(_ change: Change) {
         // Sorted so that observers run in the order they subscribed.
         for key in observers.keys.sorted() { observers[key]?(change) }
     }

@@ -203,12 +203,13 @@ public final class CompiledTheme: @unchecked Sendable {
     public var sourceDigest: SourceDigest? { chain.last!.sourceDigest }
 
     public var axes: TraitAxes {
-        TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask, contrasts: layout.contrastMask)
+        TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask, contrasts: layout.contrastMask,
+                        textSizes: layout.textSizeMask)
     }
 
     /// The canonical trait sets stored, in slot order (the generic one first).
     public var variantTraits: [TraitSet] {
-        (0..<Format.variantSlotCount).compactMap { slot in
+        (0..<Format.variantSlotCount(textSizeMask: layout.textSizeMask)).compactMap { slot in
             raw.u32(layout.variantSlots + 4 * slot) == Format.none ? nil : TraitCodes.traits(slot: slot)
         }
     }
@@ -278,7 +279,8 @@ public final class CompiledTheme: @unchecked Sendable {
         let idiom = keep(traits.idiom, TraitCodes.code(traits.idiom), layout.idiomMask)
         let appearance = keep(traits.appearance, TraitCodes.code(traits.appearance), layout.appearanceMask)
         let contrast = keep(traits.contrast, TraitCodes.code(traits.contrast), layout.contrastMask)
-        let slot = (idiom * TraitCodes.appearanceCodes + appearance) * TraitCodes.contrastCodes + contrast
+        let textSize = keep(traits.textSize, TraitCodes.code(traits.textSize), layout.textSizeMask)
+        let slot = TraitCodes.slot(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize)
         let variant = raw.u32(layout.variantSlots + 4 * slot)
         return variant == Format.none ? nil : VariantHandle(rawValue: variant)
     }
@@ -395,8 +397,11 @@ public final class CompiledTheme: @unchecked Sendable {
         case .font:
             let weights = FontWeight.allCases
             let weight = Int(raw.u8(slot + 12))
+            let scaling = Int(raw.u8(slot + 13))
             return .font(Font(family: try checkedString(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
-                              weight: weight < weights.count ? weights[weight] : .regular))
+                              weight: weight < weights.count ? weights[weight] : .regular,
+                              maxSize: raw.u8(slot + 14) == 1 ? raw.f64(slot + 24) : nil,
+                              scaling: scaling == 0 || scaling > FontScaling.allCases.count ? nil : FontScaling.allCases[scaling - 1]))
         case .image: return .image(ImageReference(name: try checkedString(raw.u32(slot + 8)), cache: small == 1))
         case .array:
             let first = raw.int(slot + 8)
@@ -418,7 +423,8 @@ public final class CompiledTheme: @unchecked Sendable {
             let record = layout.assetRecords + index * Format.assetRecordSize
             let qualifiers = TraitSet(idiom: TraitCodes.idiom(Int(raw.u8(record + 12))),
                                       appearance: TraitCodes.appearance(Int(raw.u8(record + 13))),
-                                      contrast: TraitCodes.contrast(Int(raw.u8(record + 14))))
+                                      contrast: TraitCodes.contrast(Int(raw.u8(record + 14))),
+                                      textSize: TraitCodes.textSize(Int(raw.u8(record + 20))))
             let variant = AssetVariant(name: string(raw.u32(record)), themeID: string(raw.u32(record + 4)),
                                        file: string(raw.u32(record + 8)), qualifiers: qualifiers,
                                        scale: raw.int(record + 16))
@@ -465,7 +471,7 @@ public final class CompiledTheme: @unchecked Sendable {
         var budget = limit
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         try blocks.withLock { () throws(BinaryFormatError) in
-            for slot in 0..<Format.variantSlotCount {
+            for slot in 0..<Format.variantSlotCount(textSizeMask: layout.textSizeMask) {
                 let variant = raw.u32(layout.variantSlots + 4 * slot)
                 guard variant != Format.none else { continue }
                 var instances: [ResolvedInstance] = []
@@ -513,7 +519,7 @@ public final class CompiledTheme: @unchecked Sendable {
         try blocks.withLock { () throws(BinaryFormatError) in
             let (chainStart, chainLength) = Verifier.section(layout, .chain)
             try blocks.check(chainStart, chainLength)
-            try blocks.check(layout.variantSlots - 8, 8 + 4 * Format.variantSlotCount)
+            try blocks.check(layout.variantSlots - 8, 8 + 4 * Format.variantSlotCount(textSizeMask: layout.textSizeMask))
             let (assetStart, assetLength) = Verifier.section(layout, .assets)
             try blocks.check(assetStart, assetLength)
             for index in 0..<layout.chainCount {

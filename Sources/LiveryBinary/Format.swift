@@ -27,9 +27,14 @@ enum Format {
     static let operationRecordSize = 16
     static let valueSlotSize = 40
     static let assetRecordSize = 40
-    /// 8 idiom codes (none + 7) x 3 appearance codes x 2 contrast codes.
+    /// 8 idiom codes (none + 7) x 3 appearance codes x 2 contrast codes: one block of slots.
     static let variantSlotCount = 48
-    static let variantsHeaderSize = 8 + 4 * variantSlotCount
+    /// A theme that distinguishes text size (`~largetext`, format 1.1) stores one block of slots
+    /// per text-size code; one that does not stores one block, laid out as before 1.1.
+    static func variantSlotCount(textSizeMask: UInt8) -> Int {
+        variantSlotCount * (textSizeMask == 0 ? 1 : TraitCodes.textSizeCodes)
+    }
+    static func variantsHeaderSize(textSizeMask: UInt8) -> Int { 8 + 4 * variantSlotCount(textSizeMask: textSizeMask) }
     static let idTableHeaderSize = 16
     /// Bytes per checksummed block (`BLKS`) the writer uses: a lookup checks the blocks it
     /// reads, so a smaller block wastes less checking on bytes it does not need, for a table of
@@ -81,27 +86,39 @@ enum TraitCodes {
         appearance.map { Appearance.allCases.firstIndex(of: $0)! + 1 } ?? 0
     }
     static func code(_ contrast: Contrast?) -> Int { contrast.map { Contrast.allCases.firstIndex(of: $0)! + 1 } ?? 0 }
+    static func code(_ textSize: TextSize?) -> Int { textSize.map { TextSize.allCases.firstIndex(of: $0)! + 1 } ?? 0 }
 
     static func idiom(_ code: Int) -> Idiom? { code == 0 ? nil : Idiom.allCases[code - 1] }
     static func appearance(_ code: Int) -> Appearance? { code == 0 ? nil : Appearance.allCases[code - 1] }
     static func contrast(_ code: Int) -> Contrast? { code == 0 ? nil : Contrast.allCases[code - 1] }
+    static func textSize(_ code: Int) -> TextSize? { code == 0 ? nil : TextSize.allCases[code - 1] }
 
     static let idiomCodes = Idiom.allCases.count + 1
     static let appearanceCodes = Appearance.allCases.count + 1
     static let contrastCodes = Contrast.allCases.count + 1
+    static let textSizeCodes = TextSize.allCases.count + 1
 
+    /// The text-size code picks a block of `Format.variantSlotCount` slots, so a trait set without
+    /// text size has the slot it had before format 1.1.
     static func slot(_ traits: TraitSet) -> Int {
-        (code(traits.idiom) * appearanceCodes + code(traits.appearance)) * contrastCodes + code(traits.contrast)
+        slot(idiom: code(traits.idiom), appearance: code(traits.appearance), contrast: code(traits.contrast),
+             textSize: code(traits.textSize))
+    }
+
+    static func slot(idiom: Int, appearance: Int, contrast: Int, textSize: Int) -> Int {
+        textSize * Format.variantSlotCount + (idiom * appearanceCodes + appearance) * contrastCodes + contrast
     }
 
     static func traits(slot: Int) -> TraitSet {
-        TraitSet(idiom: idiom(slot / (appearanceCodes * contrastCodes)),
-                 appearance: appearance(slot / contrastCodes % appearanceCodes),
-                 contrast: contrast(slot % contrastCodes))
+        let inBlock = slot % Format.variantSlotCount
+        return TraitSet(idiom: idiom(inBlock / (appearanceCodes * contrastCodes)),
+                        appearance: appearance(inBlock / contrastCodes % appearanceCodes),
+                        contrast: contrast(inBlock % contrastCodes),
+                        textSize: textSize(slot / Format.variantSlotCount))
     }
 
-    static func masks(_ axes: TraitAxes) -> (UInt8, UInt8, UInt8) {
-        var idioms: UInt8 = 0, appearances: UInt8 = 0, contrasts: UInt8 = 0
+    static func masks(_ axes: TraitAxes) -> (UInt8, UInt8, UInt8, UInt8) {
+        var idioms: UInt8 = 0, appearances: UInt8 = 0, contrasts: UInt8 = 0, textSizes: UInt8 = 0
         for (index, idiom) in Idiom.allCases.enumerated() where axes.idioms.contains(idiom) { idioms |= 1 << index }
         for (index, value) in Appearance.allCases.enumerated() where axes.appearances.contains(value) {
             appearances |= 1 << index
@@ -109,20 +126,25 @@ enum TraitCodes {
         for (index, value) in Contrast.allCases.enumerated() where axes.contrasts.contains(value) {
             contrasts |= 1 << index
         }
-        return (idioms, appearances, contrasts)
+        for (index, value) in TextSize.allCases.enumerated() where axes.textSizes.contains(value) {
+            textSizes |= 1 << index
+        }
+        return (idioms, appearances, contrasts, textSizes)
     }
 
-    static func axes(idioms: UInt8, appearances: UInt8, contrasts: UInt8) -> TraitAxes {
+    static func axes(idioms: UInt8, appearances: UInt8, contrasts: UInt8, textSizes: UInt8) -> TraitAxes {
         TraitAxes(
             idioms: Set(Idiom.allCases.enumerated().filter { idioms & (1 << $0.offset) != 0 }.map(\.element)),
             appearances: Set(Appearance.allCases.enumerated().filter { appearances & (1 << $0.offset) != 0 }
                 .map(\.element)),
-            contrasts: Set(Contrast.allCases.enumerated().filter { contrasts & (1 << $0.offset) != 0 }.map(\.element)))
+            contrasts: Set(Contrast.allCases.enumerated().filter { contrasts & (1 << $0.offset) != 0 }.map(\.element)),
+            textSizes: Set(TextSize.allCases.enumerated().filter { textSizes & (1 << $0.offset) != 0 }.map(\.element)))
     }
 
     static let idiomMaskBits: UInt8 = (1 << Idiom.allCases.count) - 1
     static let appearanceMaskBits: UInt8 = (1 << Appearance.allCases.count) - 1
     static let contrastMaskBits: UInt8 = (1 << Contrast.allCases.count) - 1
+    static let textSizeMaskBits: UInt8 = (1 << TextSize.allCases.count) - 1
 }
 
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): the checksum zlib and PNG use, so

@@ -74,6 +74,7 @@ struct Layout {
     var idiomMask: UInt8 = 0
     var appearanceMask: UInt8 = 0
     var contrastMask: UInt8 = 0
+    var textSizeMask: UInt8 = 0
     var variantCount = 0
     var variantSlots = 0
     var variantRows = 0
@@ -355,27 +356,32 @@ enum Verifier {
 
     static func variants(_ raw: RawBytes, into layout: inout Layout) throws(BinaryFormatError) {
         let (offset, length) = section(layout, .variants)
-        try minimumLength(.variants, offset: offset, length: length, Format.variantsHeaderSize)
+        try minimumLength(.variants, offset: offset, length: length, Format.variantsHeaderSize(textSizeMask: 0))
         layout.idiomMask = raw.u8(offset)
         layout.appearanceMask = raw.u8(offset + 1)
         layout.contrastMask = raw.u8(offset + 2)
+        layout.textSizeMask = raw.u8(offset + 3)
         guard layout.idiomMask & ~TraitCodes.idiomMaskBits == 0,
               layout.appearanceMask & ~TraitCodes.appearanceMaskBits == 0,
-              layout.contrastMask & ~TraitCodes.contrastMaskBits == 0 else {
+              layout.contrastMask & ~TraitCodes.contrastMaskBits == 0,
+              layout.textSizeMask & ~TraitCodes.textSizeMaskBits == 0 else {
             throw fail(offset, "trait axes name unknown trait values")
         }
+        let slotCount = Format.variantSlotCount(textSizeMask: layout.textSizeMask)
+        let headerSize = Format.variantsHeaderSize(textSizeMask: layout.textSizeMask)
+        try minimumLength(.variants, offset: offset, length: length, headerSize)
         let count = raw.int(offset + 4)
-        guard count >= 1, count <= Format.variantSlotCount else {
-            throw fail(offset + 4, "variant count \(count) is not in 1...\(Format.variantSlotCount)")
+        guard count >= 1, count <= slotCount else {
+            throw fail(offset + 4, "variant count \(count) is not in 1...\(slotCount)")
         }
         try expectLength(.variants, offset: offset, length: length,
-                         UInt64(Format.variantsHeaderSize) + 4 * UInt64(count) * UInt64(layout.idCount))
+                         UInt64(headerSize) + 4 * UInt64(count) * UInt64(layout.idCount))
         layout.variantCount = count
         layout.variantSlots = offset + 8
-        layout.variantRows = offset + Format.variantsHeaderSize
+        layout.variantRows = offset + headerSize
         let axes = TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask,
-                                   contrasts: layout.contrastMask)
-        for slot in 0..<Format.variantSlotCount {
+                                   contrasts: layout.contrastMask, textSizes: layout.textSizeMask)
+        for slot in 0..<slotCount {
             let field = layout.variantSlots + 4 * slot
             let variant = raw.u32(field)
             guard variant != Format.none else { continue }
@@ -484,6 +490,13 @@ enum Verifier {
                 }
                 try flag()
                 if small == 1, !raw.f64(slot + 16).isFinite { throw fail(slot + 16, "font size is not finite") }
+                guard Int(raw.u8(slot + 13)) <= FontScaling.allCases.count else {
+                    throw fail(slot + 13, "unknown font scaling \(raw.u8(slot + 13))")
+                }
+                guard raw.u8(slot + 14) <= 1 else { throw fail(slot + 14, "max-size flag is \(raw.u8(slot + 14))") }
+                if raw.u8(slot + 14) == 1, !(raw.f64(slot + 24).isFinite && raw.f64(slot + 24) > 0) {
+                    throw fail(slot + 24, "font max-size is not a finite number above 0")
+                }
             case .image:
                 try stringIndex(raw, slot + 8, layout)
                 try flag()
@@ -535,7 +548,7 @@ enum Verifier {
             let record = layout.assetRecords + index * Format.assetRecordSize
             for field in 0..<3 { try stringIndex(raw, record + 4 * field, layout) }
             guard Int(raw.u8(record + 12)) < TraitCodes.idiomCodes, Int(raw.u8(record + 13)) < TraitCodes.appearanceCodes,
-                  Int(raw.u8(record + 14)) < TraitCodes.contrastCodes else {
+                  Int(raw.u8(record + 14)) < TraitCodes.contrastCodes, Int(raw.u8(record + 20)) < TraitCodes.textSizeCodes else {
                 throw fail(record + 12, "asset qualifiers name unknown trait values")
             }
             guard raw.u8(record + 15) <= 1 else { throw fail(record + 15, "cache flag is \(raw.u8(record + 15))") }

@@ -195,7 +195,8 @@ private struct EncoderState {
         let axes = theme.axes
 
         // Variants: canonical keys only, each in its own slot.
-        var slots = [UInt32](repeating: Format.none, count: Format.variantSlotCount)
+        let (idiomMask, appearanceMask, contrastMask, textSizeMask) = TraitCodes.masks(axes)
+        var slots = [UInt32](repeating: Format.none, count: Format.variantSlotCount(textSizeMask: textSizeMask))
         var orderedVariants: [[ResolvedInstance]] = []
         for traits in axes.traitSets {
             guard let instances = theme.variants[traits] else { continue }
@@ -245,11 +246,10 @@ private struct EncoderState {
         for bucket in buckets { idSection.u32(bucket) }
 
         var variantSection = ByteBuffer()
-        let (idiomMask, appearanceMask, contrastMask) = TraitCodes.masks(axes)
         variantSection.u8(idiomMask)
         variantSection.u8(appearanceMask)
         variantSection.u8(contrastMask)
-        variantSection.u8(0)
+        variantSection.u8(textSizeMask)
         variantSection.u32(orderedVariants.count)
         for slot in slots { variantSection.u32(slot) }
         for instances in orderedVariants {
@@ -293,7 +293,8 @@ private struct EncoderState {
             assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.contrast)))
             assetSection.u8(cachedImages.contains(ExactString(variant.name)) ? 1 : 0)
             assetSection.u32(UInt32(variant.scale))
-            assetSection.u32(0)
+            assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.textSize)))
+            assetSection.zeros(3)
             assetSection.u64(UInt64(dataSection.bytes.count))
             assetSection.u64(UInt64(bytes.count))
             dataSection.bytes.append(contentsOf: bytes)
@@ -503,11 +504,18 @@ private struct EncoderState {
             tag = .font
             buffer.u32(string(font.family))
             buffer.u8(UInt8(FontWeight.allCases.firstIndex(of: font.weight)!))
-            buffer.zeros(3)
+            // Format 1.1: scaling code (0 = not given) and a has-max-size flag; zero in 1.0 fonts.
+            buffer.u8(font.scaling.map { UInt8(FontScaling.allCases.firstIndex(of: $0)! + 1) } ?? 0)
+            buffer.u8(font.maxSize == nil ? 0 : 1)
+            buffer.zeros(1)
             if let size = font.size {
                 try finite(size)
                 small = 1
-                buffer.f64(size)
+            }
+            buffer.f64(font.size ?? 0)
+            if let maxSize = font.maxSize {
+                try finite(maxSize)
+                buffer.f64(maxSize)
             }
         case .image(let image):
             tag = .image

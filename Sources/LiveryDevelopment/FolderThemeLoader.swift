@@ -24,6 +24,7 @@ public final class FolderThemeLoader: ThemeLoader, @unchecked Sendable {
         let key = searchPaths + ["\u{0}"] + schemaFiles
         if workspace == nil || workspaceKey != key {
             workspace = ThemeWorkspace(searchPaths: searchPaths, schemaFiles: schemaFiles, themeExtensions: themeExtensions)
+            workspace?.checksContrast = false  // a review finding, not a launch's work (docs/Accessibility.md)
             workspaceKey = key
         }
         return body(workspace!)

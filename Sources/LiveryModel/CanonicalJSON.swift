@@ -1,18 +1,19 @@
 /// The canonical JSON of a resolved theme (section 6.1 of the format): what `livery dump` prints
 /// for a theme folder and for a compiled file alike.
 public enum CanonicalJSON {
-    public static func dump(_ theme: ResolvedTheme, scale: Int = 1) -> String {
-        document(theme, scale: scale).rendered() + "\n"
+    /// `textScale` sizes every font as applied at that text scale (section 7.2).
+    public static func dump(_ theme: ResolvedTheme, scale: Int = 1, textScale: Double = TextScale.standard) -> String {
+        document(theme, scale: scale, textScale: textScale).rendered() + "\n"
     }
 
-    public static func document(_ theme: ResolvedTheme, scale: Int = 1) -> JSONValue {
+    public static func document(_ theme: ResolvedTheme, scale: Int = 1, textScale: Double = TextScale.standard) -> JSONValue {
         let instances = theme.instances.map { instance -> (String, JSONValue) in
             let operations = instance.operations.map { operation -> JSONValue in
                 .object([
                     ("name", .string(operation.name)),
                     ("state", .string(operation.state)),
                     ("params", .object(operation.params.map {
-                        ($0.name, value($0.value, theme: theme, scale: scale))
+                        ($0.name, value($0.value, theme: theme, scale: scale, textScale: textScale))
                     })),
                 ])
             }
@@ -33,11 +34,12 @@ public enum CanonicalJSON {
     }
 
     /// A value as a one-key object naming its type, e.g. `{"color": "#FF0000FF"}`.
-    public static func value(_ value: Value, theme: ResolvedTheme, scale: Int) -> JSONValue {
-        .object([(value.type.rawValue, payload(value, theme: theme, scale: scale))])
+    public static func value(_ value: Value, theme: ResolvedTheme, scale: Int,
+                             textScale: Double = TextScale.standard) -> JSONValue {
+        .object([(value.type.rawValue, payload(value, theme: theme, scale: scale, textScale: textScale))])
     }
 
-    private static func payload(_ value: Value, theme: ResolvedTheme, scale: Int) -> JSONValue {
+    private static func payload(_ value: Value, theme: ResolvedTheme, scale: Int, textScale: Double) -> JSONValue {
         func numbers(_ values: Double...) -> JSONValue { .array(values.map(JSONValue.number)) }
         switch value {
         case .float(let number): return .number(number)
@@ -50,11 +52,15 @@ public enum CanonicalJSON {
         case .rect(let rect): return numbers(rect.x, rect.y, rect.width, rect.height)
         case .insets(let insets): return numbers(insets.top, insets.left, insets.bottom, insets.right)
         case .font(let font):
-            return .object([
+            var fields: [(String, JSONValue)] = [
                 ("family", .string(font.family)),
-                ("size", font.size.map(JSONValue.number) ?? .null),
+                ("size", font.appliedSize(textScale: textScale).map(JSONValue.number) ?? .null),
                 ("weight", .string(font.weight.rawValue)),
-            ])
+            ]
+            // Only where the source gives them (section 7.2), so 1.0 themes dump as before.
+            if let maxSize = font.maxSize { fields.append(("maxSize", .number(maxSize))) }
+            if let scaling = font.scaling { fields.append(("scaling", .string(scaling.rawValue))) }
+            return .object(fields)
         case .image(let image):
             let file = theme.assets.select(image.name, traits: theme.traits, scale: scale)
             return .object([
@@ -64,7 +70,7 @@ public enum CanonicalJSON {
                 ("file", file.map { .string($0.file) } ?? .null),
             ])
         case .array(let items):
-            return .array(items.map { Self.value($0, theme: theme, scale: scale) })
+            return .array(items.map { Self.value($0, theme: theme, scale: scale, textScale: textScale) })
         }
     }
 }

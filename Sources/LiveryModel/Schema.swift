@@ -110,11 +110,22 @@ public struct ParamSchema: Hashable, Sendable {
     public var allowedValues: [String]?
     /// For `array` params: the type every element must have, when the schema says.
     public var elementType: ValueType?
+    /// For `color` params: what the colour paints, for the contrast checks (format 1.1, 7.3).
+    public var role: ColorRole?
 
-    public init(name: String, type: ValueType, allowedValues: [String]? = nil, elementType: ValueType? = nil) {
+    public init(name: String, type: ValueType, allowedValues: [String]? = nil, elementType: ValueType? = nil,
+                role: ColorRole? = nil) {
         self.name = name
         self.type = type
         self.allowedValues = allowedValues
         self.elementType = elementType
+        self.role = role
     }
+}
+
+/// What a colour param paints: text is checked for contrast against the same instance's
+/// background. The raw value is the schema file's `role` attribute.
+public enum ColorRole: String, CaseIterable, Hashable, Sendable {
+    case textColor = "text-color"
+    case backgroundColor = "background-color"
 }

@@ -13,17 +13,26 @@ public enum Contrast: String, CaseIterable, Hashable, Sendable {
     case highcontrast
 }
 
+/// The user's text size (format 1.1, section 7.2): on when they picked an accessibility size.
+/// The lowest-precedence dimension; the text *scale* is a number, not a trait (see `Font`).
+public enum TextSize: String, CaseIterable, Hashable, Sendable {
+    case largetext
+}
+
 /// At most one value per dimension. Used both for the traits an app is running with and for the
 /// qualifiers of a file or asset (`Chat~ipad~dark.xml` carries `{ipad, dark}`).
 public struct TraitSet: Hashable, Sendable, CustomStringConvertible {
     public var idiom: Idiom?
     public var appearance: Appearance?
     public var contrast: Contrast?
+    public var textSize: TextSize?
 
-    public init(idiom: Idiom? = nil, appearance: Appearance? = nil, contrast: Contrast? = nil) {
+    public init(idiom: Idiom? = nil, appearance: Appearance? = nil, contrast: Contrast? = nil,
+                textSize: TextSize? = nil) {
         self.idiom = idiom
         self.appearance = appearance
         self.contrast = contrast
+        self.textSize = textSize
     }
 
     /// No traits at all: the generic layer.
@@ -50,16 +59,23 @@ public struct TraitSet: Hashable, Sendable, CustomStringConvertible {
             } else if let contrast = Contrast(rawValue: tag) {
                 if let existing = self.contrast { throw .conflict(existing.rawValue, tag) }
                 self.contrast = contrast
+            } else if let textSize = TextSize(rawValue: tag) {
+                if let existing = self.textSize { throw .conflict(existing.rawValue, tag) }
+                self.textSize = textSize
             } else {
                 throw .unknown(String(rawTag))
             }
         }
     }
 
-    /// The tags in dimension order (idiom, appearance, contrast), as `dump` lists them.
+    /// The tags in dimension order (idiom, appearance, contrast, text size), as `dump` lists them.
     public var tags: [String] {
-        [idiom?.rawValue, appearance?.rawValue, contrast?.rawValue].compactMap { $0 }
+        [idiom?.rawValue, appearance?.rawValue, contrast?.rawValue, textSize?.rawValue].compactMap { $0 }
     }
+
+    /// Every tag a file name or `--traits` may use, in dimension order.
+    public static let knownTags: [String] = Idiom.allCases.map(\.rawValue) + Appearance.allCases.map(\.rawValue)
+        + Contrast.allCases.map(\.rawValue) + TextSize.allCases.map(\.rawValue)
 
     public var description: String { tags.isEmpty ? "(no traits)" : tags.joined(separator: ",") }
 
@@ -68,12 +84,13 @@ public struct TraitSet: Hashable, Sendable, CustomStringConvertible {
         (idiom == nil || idiom == active.idiom)
             && (appearance == nil || appearance == active.appearance)
             && (contrast == nil || contrast == active.contrast)
+            && (textSize == nil || textSize == active.textSize)
     }
 
-    /// The specificity key of the format (has idiom, has appearance, has contrast), as a number
-    /// that compares the same way the tuple does lexicographically.
+    /// The specificity key of the format (has idiom, has appearance, has contrast, has text
+    /// size), as a number that compares the same way the tuple does lexicographically.
     public var specificity: Int {
-        (idiom != nil ? 4 : 0) + (appearance != nil ? 2 : 0) + (contrast != nil ? 1 : 0)
+        (idiom != nil ? 8 : 0) + (appearance != nil ? 4 : 0) + (contrast != nil ? 2 : 0) + (textSize != nil ? 1 : 0)
     }
 }
 
@@ -84,21 +101,26 @@ public struct TraitAxes: Hashable, Sendable {
     public var idioms: Set<Idiom>
     public var appearances: Set<Appearance>
     public var contrasts: Set<Contrast>
+    public var textSizes: Set<TextSize>
 
-    public init(idioms: Set<Idiom> = [], appearances: Set<Appearance> = [], contrasts: Set<Contrast> = []) {
+    public init(idioms: Set<Idiom> = [], appearances: Set<Appearance> = [], contrasts: Set<Contrast> = [],
+                textSizes: Set<TextSize> = []) {
         self.idioms = idioms
         self.appearances = appearances
         self.contrasts = contrasts
+        self.textSizes = textSizes
     }
 
     /// Every axis value: what you get when you know nothing about the theme.
     public static let all = TraitAxes(
-        idioms: Set(Idiom.allCases), appearances: Set(Appearance.allCases), contrasts: Set(Contrast.allCases))
+        idioms: Set(Idiom.allCases), appearances: Set(Appearance.allCases), contrasts: Set(Contrast.allCases),
+        textSizes: Set(TextSize.allCases))
 
     public mutating func insert(_ qualifiers: TraitSet) {
         if let idiom = qualifiers.idiom { idioms.insert(idiom) }
         if let appearance = qualifiers.appearance { appearances.insert(appearance) }
         if let contrast = qualifiers.contrast { contrasts.insert(contrast) }
+        if let textSize = qualifiers.textSize { textSizes.insert(textSize) }
     }
 
     /// The representative of `traits`: values this theme never mentions are dropped.
@@ -106,7 +128,8 @@ public struct TraitAxes: Hashable, Sendable {
         TraitSet(
             idiom: traits.idiom.flatMap { idioms.contains($0) ? $0 : nil },
             appearance: traits.appearance.flatMap { appearances.contains($0) ? $0 : nil },
-            contrast: traits.contrast.flatMap { contrasts.contains($0) ? $0 : nil })
+            contrast: traits.contrast.flatMap { contrasts.contains($0) ? $0 : nil },
+            textSize: traits.textSize.flatMap { textSizes.contains($0) ? $0 : nil })
     }
 
     /// Every distinct trait set, the generic one first, in a stable order.
@@ -114,11 +137,14 @@ public struct TraitAxes: Hashable, Sendable {
         let idiomValues: [Idiom?] = [nil] + Idiom.allCases.filter(idioms.contains)
         let appearanceValues: [Appearance?] = [nil] + Appearance.allCases.filter(appearances.contains)
         let contrastValues: [Contrast?] = [nil] + Contrast.allCases.filter(contrasts.contains)
+        let textSizeValues: [TextSize?] = [nil] + TextSize.allCases.filter(textSizes.contains)
         var result: [TraitSet] = []
         for idiom in idiomValues {
             for appearance in appearanceValues {
                 for contrast in contrastValues {
-                    result.append(TraitSet(idiom: idiom, appearance: appearance, contrast: contrast))
+                    for textSize in textSizeValues {
+                        result.append(TraitSet(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize))
+                    }
                 }
             }
         }

@@ -97,16 +97,57 @@ public enum FontWeight: String, CaseIterable, Hashable, Sendable {
     case ultralight, thin, light, regular, medium, semibold, bold, heavy, black
 }
 
+/// Whether a font follows the user's text scale (format 1.1, section 7.2).
+public enum FontScaling: String, CaseIterable, Hashable, Sendable {
+    case scaled, fixed
+}
+
 /// A font request. `size` is nil when the theme leaves it to the platform's default size.
 public struct Font: Hashable, Sendable {
     public var family: String
+    /// The size at text scale 1, as the theme wrote it.
     public var size: Double?
     public var weight: FontWeight
-    public init(family: String, size: Double?, weight: FontWeight = .regular) {
+    /// The largest size text scaling may reach; nil when the theme gives none.
+    public var maxSize: Double?
+    /// Nil when the theme does not say (which means `scaled`); kept apart from `scaled` so a dump
+    /// prints `scaling` only where the source gives it.
+    public var scaling: FontScaling?
+
+    public init(family: String, size: Double?, weight: FontWeight = .regular, maxSize: Double? = nil,
+                scaling: FontScaling? = nil) {
         self.family = family
         self.size = size
         self.weight = weight
+        self.maxSize = maxSize
+        self.scaling = scaling
     }
+
+    /// Whether the size follows the text scale: the default unless the theme says `fixed`.
+    public var followsTextScale: Bool { scaling != .fixed }
+
+    /// The size applied at text scale `textScale`: `min(size x s, max-size)`, or `size` for a
+    /// fixed font; nil when the theme leaves the size to the platform.
+    public func appliedSize(textScale: Double) -> Double? {
+        guard let size else { return nil }
+        guard followsTextScale else { return size }
+        let scaled = size * textScale
+        return maxSize.map { min(scaled, $0) } ?? scaled
+    }
+
+    /// This font as applied at `textScale`: the size replaced by the applied size.
+    public func applied(textScale: Double) -> Font {
+        var font = self
+        font.size = appliedSize(textScale: textScale)
+        return font
+    }
+}
+
+/// The text scale an app runs with (format 1.1, section 7.2): the ratio of the user's text size
+/// to the default, 0.5...4. Not a trait: it selects no files, it only resizes scaled fonts.
+public enum TextScale {
+    public static let range: ClosedRange<Double> = 0.5...4
+    public static let standard: Double = 1
 }
 
 /// An image by asset name. Which file it is depends on the traits and scale (see `AssetCatalog`).

@@ -53,12 +53,13 @@ public struct PreviewSide {
 /// with its values beside it. With two sides, the columns stand side by side and what differs is
 /// highlighted. No scripts and no external resources: images are data URIs.
 public enum PreviewPage {
-    public static func render(_ sides: [PreviewSide]) -> String {
+    /// `screen` is a composed screen to show first (`PreviewScreen.section`), or empty.
+    public static func render(_ sides: [PreviewSide], screen: String = "") -> String {
         precondition(!sides.isEmpty && sides.count <= 2, "one theme, or two to compare")
         let compare = sides.count == 2
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         html += "<title>Livery preview: \(escape(sides.map(\.title).joined(separator: " vs ")))</title>\n"
-        html += "<style>\(css)</style></head>\n<body>\n"
+        html += "<style>\(css)\(screen.isEmpty ? "" : PreviewScreen.css)</style></head>\n<body>\n"
         html += "<header><h1>\(escape(compare ? "Compare" : "Preview"))</h1>"
         for side in sides {
             let traits = side.theme.traits.tags.isEmpty ? "no traits" : side.theme.traits.description
@@ -82,6 +83,7 @@ public enum PreviewPage {
             html += "<p class=\"summary\">\(ids.count) instances, \(sides[0].constants.count) constants.</p>\n"
         }
 
+        html += screen
         html += palette(sides)
 
         // instances by component type
@@ -339,7 +341,7 @@ public enum PreviewPage {
 
     // MARK: - Helpers
 
-    private static func dataURI(_ name: String, side: PreviewSide) -> String? {
+    static func dataURI(_ name: String, side: PreviewSide) -> String? {
         guard let variant = side.theme.assets.select(name, traits: side.theme.traits, scale: side.scale),
               let bytes = side.readAsset(variant) else { return nil }
         let lower = variant.file.lowercased()

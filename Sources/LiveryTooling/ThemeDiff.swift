@@ -151,7 +151,9 @@ public struct ThemeDiff: Hashable, Sendable {
         for idiom in [nil, set.idiom] {
             for appearance in [nil, set.appearance] {
                 for contrast in [nil, set.contrast] {
-                    result.append(TraitSet(idiom: idiom, appearance: appearance, contrast: contrast))
+                    for textSize in [nil, set.textSize] {
+                        result.append(TraitSet(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize))
+                    }
                 }
             }
         }

@@ -15,10 +15,11 @@ import Testing
         let output = folder + "/Dark.livery"
         let compile = try Livery.run(["compile", "Themes/Dark.theme", "--output", output, "--verify"])
         #expect(compile.status == 0, "\(compile.stderr)")
-        #expect(compile.stdout == "verified: 48 trait sets x 3 scales dump identically from the folder and the compiled file\n")
+        #expect(compile.stdout == "verified: 96 trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file\n")
         #expect(compile.stderr.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Dark.livery"])
-        for arguments in [["--traits", "ipad,dark", "--scale", "2"], ["--traits", "tv,highcontrast"], []] {
+        for arguments in [["--traits", "ipad,dark", "--scale", "2"], ["--traits", "tv,highcontrast"], [],
+                          ["--traits", "dark,largetext", "--text-scale", "2.5"]] {
             let fromFolder = try Livery.run(["dump", "Themes/Dark.theme"] + arguments)
             let fromFile = try Livery.run(["dump", output] + arguments)
             #expect(fromFile.status == 0, "\(fromFile.stderr)")

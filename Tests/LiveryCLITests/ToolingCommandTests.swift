@@ -29,19 +29,19 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "button_send (uibutton) in com.livery.dark, traits dark")
-        #expect(lines.contains("  Themes/Base.theme/Chat.xml:161:5  (com.livery.base, layer Chat.xml, class=\"primaryButton\")"))
+        #expect(lines.contains("  Themes/Base.theme/Chat.xml:180:5  (com.livery.base, layer Chat.xml, class=\"primaryButton\")"))
         #expect(lines.contains("6. titleColor = color #0A84FFFF"))
         #expect(lines.contains("     value color: ref accent (Themes/Base.theme/Constants.xml:9:5, com.livery.base) -> brand (Themes/Dark.theme/Palette.xml:6:5, com.livery.dark)"))
         let bubble = try Livery.run(["explain", "Themes/Dark.theme", "bubble_incoming", "--traits", "ipad,dark"])
         #expect(bubble.stdout.contains("""
-        11. tailStyle = enum none
+        12. tailStyle = enum none
              from instance at Themes/Dark.theme/Chat~ipad.xml:16:7  (com.livery.dark, layer Chat~ipad.xml)
-             overrides enum round from instance at Themes/Base.theme/Chat.xml:89:7  (com.livery.base, layer Chat.xml)
+             overrides enum round from instance at Themes/Base.theme/Chat.xml:102:7  (com.livery.base, layer Chat.xml)
         """), "\(bubble.stdout)")
 
         let json = try Livery.run(["explain", "Themes/Dark.theme", "button_send", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((object["operations"] as? [Any])?.count == 13)
+        #expect((object["operations"] as? [Any])?.count == 14)
 
         let typo = try Livery.run(["explain", "Themes/Dark.theme", "button_snd"])
         #expect(typo.status == 1)
@@ -70,7 +70,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         #expect(try Livery.run(["compile", "Themes/Dark.theme", "--output", compiled]).status == 0)
         let mixed = try Livery.run(["diff", compiled, "Themes/Dark.theme"])
-        #expect(mixed.status == 0 && mixed.stdout.hasSuffix("compared 4 trait sets\nno differences\n"), "\(mixed.stdout)")
+        #expect(mixed.status == 0 && mixed.stdout.hasSuffix("compared 8 trait sets\nno differences\n"), "\(mixed.stdout)")
 
         let missing = try Livery.run(["diff", "Themes/Nope.theme", "Themes/Dark.theme"])
         #expect(missing.status == 1 && missing.stderr.contains("Themes/Nope.theme: error:"))
@@ -97,13 +97,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: none))
     }
 
+    /// The composed screen (issue 17): one device per trait set of the matrix, contrast badges,
+    /// the text-scale control, fonts sized with max-size in CSS, and the font report.
+    @Test func previewDrawsTheComposedScreenForEachTraitSet() throws {
+        let folder = try Folder([:])
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let page = folder.path + "/screen.html"
+        let run = try Livery.run(["preview", "Themes/Light.theme", "--text-scale", "2", "--output", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        for caption in ["light", "dark", "dark,highcontrast", "light,largetext"] {
+            #expect(html.contains("<figcaption>\(caption)</figcaption>"), "no device for \(caption)")
+        }
+        #expect(html.components(separatedBy: "<figure class=\"device iphone\">").count == 5)
+        // Light's white Send title on teal: 5.17:1 passes 4.5 but not 7 under highcontrast.
+        #expect(html.contains("<span class=\"badge pass\" title=\"needs 4.5:1\">5.17:1 ✓</span>"))
+        #expect(html.contains("<span class=\"badge fail\" title=\"needs 7:1\">5.17:1 ✗</span>"))
+        #expect(html.contains("<input type=\"radio\" name=\"text-scale\" id=\"text-scale-2\" class=\"text-scale\" checked>"))
+        // fontBody: 16 points, max-size 34.
+        #expect(html.contains("font-size:min(calc(16px * var(--text-scale)), 34px)"))
+        #expect(html.contains("Fonts used: <code>Helvetica Neue</code>"))
+        #expect(try Livery.run(["preview", "Themes/Light.theme", "--text-scale", "4", "--output", page]).status == 64)
+        let plain = try Livery.run(["preview", "Themes/Light.theme", "--no-screen", "--output", page])
+        #expect(plain.status == 0)
+        #expect(!(try String(contentsOfFile: page, encoding: .utf8)).contains("<figure class=\"device"))
+    }
+
     @Test func previewWritesASelfContainedPage() throws {
         let folder = try Folder([:])
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         let page = folder.path + "/dark.html"
         let run = try Livery.run(["preview", "Themes/Light.theme", "--compare", "dark", "--output", page])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("wrote \(page): 18 instances, 26 constants, 2 columns"))
+        #expect(run.stdout.hasPrefix("wrote \(page): 18 instances, 28 constants, 2 columns"))
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("<title>Livery preview: Light (com.livery.light 1.0.0) vs Light (com.livery.light 1.0.0)</title>"))
         #expect(html.contains("data:image/png;base64,"))

@@ -20,9 +20,9 @@ enum Repository {
     static func loadableFixtures() -> [String] {
         let base = root + "/Tests/Fixtures/Warnings"
         let workspace = ThemeWorkspace()
-        return (try? FileManager.default.contentsOfDirectory(atPath: base))?.sorted().flatMap {
+        return ((try? FileManager.default.contentsOfDirectory(atPath: base))?.sorted().flatMap {
             workspace.themeFolders(in: base + "/" + $0)
-        } ?? []
+        } ?? []) + workspace.themeFolders(in: root + "/Tests/Fixtures/Accessibility")
     }
 
     static func temporaryFolder() throws -> String {
@@ -60,6 +60,11 @@ enum Repository {
             for scale in 1...3 {
                 #expect(CanonicalJSON.dump(readBack.resolved(for: traits), scale: scale)
                     == CanonicalJSON.dump(folder, scale: scale), "\(path) \(traits) @\(scale)x")
+            }
+            // Format 1.1: fonts as applied at a text scale (max-size, scaling) agree too.
+            for textScale in [0.5, 1.5, 2, 3, 4] {
+                #expect(CanonicalJSON.dump(readBack.resolved(for: traits), textScale: textScale)
+                    == CanonicalJSON.dump(folder, textScale: textScale), "\(path) \(traits) text scale \(textScale)")
             }
             for instance in folder.instances {
                 #expect(try file.operations(of: instance.id, for: traits) == instance.operations)

@@ -41,6 +41,25 @@ import Testing
         #expect(axes.traitSets.first == TraitSet.none)
         let running = TraitSet(idiom: .iphone, appearance: .dark, contrast: .highcontrast)
         #expect(axes.canonical(running) == TraitSet(appearance: .dark))
-        #expect(TraitAxes.all.traitSets.count == 8 * 3 * 2)
+        #expect(TraitAxes.all.traitSets.count == 8 * 3 * 2 * 2)
+    }
+
+    /// Format 1.1, 7.2: text size is a fourth dimension with the lowest precedence.
+    @Test func largeTextIsTheLowestPrecedenceDimension() throws {
+        let traits = try TraitSet(tags: ["LargeText", "dark"])
+        #expect(traits == TraitSet(appearance: .dark, textSize: .largetext))
+        #expect(traits.tags == ["dark", "largetext"])
+        #expect(throws: TraitSet.TagError.conflict("largetext", "largetext")) { try TraitSet(tags: ["largetext", "largetext"]) }
+        let large = TraitSet(textSize: .largetext)
+        #expect(TraitSet.none.specificity < large.specificity)
+        #expect(large.specificity < TraitSet(contrast: .highcontrast).specificity)
+        #expect(TraitSet(appearance: .dark, contrast: .highcontrast, textSize: .largetext).specificity
+            < TraitSet(idiom: .ipad).specificity)
+        #expect(large.applies(in: traits))
+        #expect(!large.applies(in: TraitSet(appearance: .dark)))
+        var axes = TraitAxes()
+        axes.insert(large)
+        #expect(axes.traitSets == [.none, large])
+        #expect(axes.canonical(TraitSet(idiom: .ipad, textSize: .largetext)) == large)
     }
 }

@@ -76,6 +76,26 @@ import Testing
         #expect(throws: ValueSyntax.Problem.self) { try ValueSyntax.font(family: "A", size: "12", weight: "extrabold").get() }
     }
 
+    /// Format 1.1, 7.2: `max-size` (> 0, not smaller than `size`) and `scaling` (scaled or fixed).
+    @Test func fontMaxSizeAndScaling() throws {
+        let font = try ValueSyntax.font(family: "A", size: "17", weight: nil, maxSize: " 28 ", scaling: "fixed").get()
+        #expect(font == Font(family: "A", size: 17, maxSize: 28, scaling: .fixed))
+        #expect(try ValueSyntax.font(family: "A", size: "17", weight: nil, maxSize: "17").get().maxSize == 17)
+        #expect(try ValueSyntax.font(family: "A", size: nil, weight: nil, maxSize: "30").get().maxSize == 30)
+        #expect(try ValueSyntax.font(family: "A", size: "17", weight: nil).get().scaling == nil, "absent stays absent")
+        func problem(_ maxSize: String?, _ scaling: String? = nil) -> String? {
+            if case .failure(let problem) = ValueSyntax.font(family: "A", size: "17", weight: nil, maxSize: maxSize, scaling: scaling) {
+                return problem.message
+            }
+            return nil
+        }
+        #expect(problem("12") == "max-size 12 is smaller than size 17; give a max-size of at least the size")
+        #expect(problem("0") == "a font's max-size must be greater than 0, found '0'")
+        #expect(problem("big")?.hasPrefix("max-size: 'big' is not a number") == true)
+        #expect(problem(nil, "dynamic") == "unknown font scaling 'dynamic'; use scaled (the default) or fixed")
+        #expect(problem("20", "scaled") == nil)
+    }
+
     @Test func enumsAndAssetNames() throws {
         #expect(try ValueSyntax.enumeration(" center ").get() == "center")
         #expect(throws: ValueSyntax.Problem.self) { try ValueSyntax.enumeration("2x").get() }

@@ -76,6 +76,9 @@ extension DiagnosticCode {
     public static let assetAmbiguous: DiagnosticCode = "asset-ambiguous"
     public static let assetUnused: DiagnosticCode = "asset-unused"
 
+    // Accessibility (format 1.1, section 7.3)
+    public static let contrastLow: DiagnosticCode = "contrast-low"
+
     /// Every code above, for tools that check a code a designer wrote (the severity configuration).
     public static let frontEndCodes: [DiagnosticCode] = [
         .pathNotFound, .noThemes, .fileUnreadable, .fileIgnored, .fileLink, .limitExceeded,
@@ -87,6 +90,6 @@ extension DiagnosticCode {
         .instanceDuplicate, .instanceComponentMismatch, .overrideRedundant,
         .componentUnknown, .operationUnknown, .operationDuplicate, .stateUnknown, .stateNotAllowed,
         .paramMissing, .paramDuplicate, .paramUnknown, .paramType, .paramValueCount, .enumValue, .schemaInvalid,
-        .assetMissing, .assetName, .assetAmbiguous, .assetUnused,
+        .assetMissing, .assetName, .assetAmbiguous, .assetUnused, .contrastLow,
     ]
 }

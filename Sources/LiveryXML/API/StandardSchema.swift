@@ -16,7 +16,7 @@ public enum StandardSchema {
     <components>
       <component name="uiview">
         <operation name="frame"><param name="rect" type="rect"/></operation>
-        <operation name="backgroundColor"><param name="color" type="color"/></operation>
+        <operation name="backgroundColor"><param name="color" type="color" role="background-color"/></operation>
         <operation name="cornerRadius"><param name="radius" type="float"/></operation>
         <operation name="borderColor"><param name="color" type="color"/></operation>
         <operation name="borderWidth"><param name="width" type="float"/></operation>
@@ -30,14 +30,14 @@ public enum StandardSchema {
         <operation name="shadowOffset"><param name="offset" type="size"/></operation>
       </component>
       <component name="uilabel" extends="uiview">
-        <operation name="textColor"><param name="color" type="color"/></operation>
+        <operation name="textColor"><param name="color" type="color" role="text-color"/></operation>
         <operation name="font"><param name="font" type="font"/></operation>
         <operation name="textAlignment"><param name="alignment" type="enum" values="left center right justified natural"/></operation>
         <operation name="numberOfLines"><param name="count" type="integer"/></operation>
         <operation name="text"><param name="text" type="string"/></operation>
       </component>
       <component name="uibutton" extends="uiview">
-        <operation name="titleColor" states="true"><param name="color" type="color"/></operation>
+        <operation name="titleColor" states="true"><param name="color" type="color" role="text-color"/></operation>
         <operation name="titleFont"><param name="font" type="font"/></operation>
         <operation name="title" states="true"><param name="text" type="string"/></operation>
         <operation name="image" states="true"><param name="image" type="image"/></operation>
@@ -63,21 +63,21 @@ public enum StandardSchema {
         <operation name="trackTintColor"><param name="color" type="color"/></operation>
       </component>
       <component name="uitextfield" extends="uiview">
-        <operation name="textColor"><param name="color" type="color"/></operation>
+        <operation name="textColor"><param name="color" type="color" role="text-color"/></operation>
         <operation name="font"><param name="font" type="font"/></operation>
         <operation name="textAlignment"><param name="alignment" type="enum" values="left center right justified natural"/></operation>
-        <operation name="placeholderColor"><param name="color" type="color"/></operation>
+        <operation name="placeholderColor"><param name="color" type="color" role="text-color"/></operation>
         <operation name="borderStyle"><param name="style" type="enum" values="none line bezel roundedRect"/></operation>
       </component>
       <component name="uitextview" extends="uiview">
-        <operation name="textColor"><param name="color" type="color"/></operation>
+        <operation name="textColor"><param name="color" type="color" role="text-color"/></operation>
         <operation name="font"><param name="font" type="font"/></operation>
         <operation name="textAlignment"><param name="alignment" type="enum" values="left center right justified natural"/></operation>
         <operation name="textContainerInset"><param name="insets" type="insets"/></operation>
       </component>
       <component name="uinavigationbar" extends="uiview">
         <operation name="barTintColor"><param name="color" type="color"/></operation>
-        <operation name="titleColor"><param name="color" type="color"/></operation>
+        <operation name="titleColor"><param name="color" type="color" role="text-color"/></operation>
         <operation name="titleFont"><param name="font" type="font"/></operation>
         <operation name="backgroundImage"><param name="image" type="image"/></operation>
         <operation name="translucent"><param name="value" type="bool"/></operation>

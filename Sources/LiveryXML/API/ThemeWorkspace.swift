@@ -21,6 +21,9 @@ public final class ThemeWorkspace {
     private var themes: [String: DecodedThemeFolder] = [:]
     private var infos: [String: (InfoDecoder.Decoded?, [Diagnostic])] = [:]
     private lazy var baseSchema: Checked<Schema> = loadSchemaFiles()
+    /// Whether `validate` and `variants` run the contrast checks (format 1.1, 7.3). An app that
+    /// loads themes at run time turns them off: they are for review, and cost launch time.
+    public var checksContrast = true
 
     /// - Parameters:
     ///   - searchPaths: folders searched for parent themes, besides each theme's own folder.
@@ -109,6 +112,9 @@ public final class ThemeWorkspace {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
         let axes = resolver.axes
+        if checksContrast {
+            resolver.contrast = ContrastCheck(schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
+        }
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
@@ -131,6 +137,12 @@ public final class ThemeWorkspace {
         guard !all.hasErrors || keepingWhatResolves else { return Checked(value: nil, diagnostics: all) }
         return Checked(value: ResolvedTheme(info: info, traits: traits, instances: instances, assets: resolver.assets),
                        diagnostics: all)
+    }
+
+    /// The schema the theme is checked against: the standard one, the schema files and those its
+    /// chain carries. Nil when the chain cannot be formed.
+    public func schema(forThemeAt path: String) -> Schema? {
+        resolver(forThemeAt: path)?.0.schema
     }
 
     /// The folders of the theme and its ancestors, root first.
@@ -181,6 +193,9 @@ public final class ThemeWorkspace {
 
     private func validateTheme(at path: String, into findings: inout ResolutionFindings) -> [Diagnostic] {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path) else { return loadFailure(path) }
+        if checksContrast {
+            resolver.contrast = ContrastCheck(schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
+        }
         for traits in resolver.axes.traitSets { _ = resolver.resolve(traits) }
         resolver.finish()
         findings.add(resolver, theme: path)

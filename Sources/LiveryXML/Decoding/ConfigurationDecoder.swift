@@ -158,11 +158,12 @@ struct ConfigurationDecoder {
 
     /// Two definitions of one name in a single file are almost always a copy-paste slip.
     private mutating func reportDuplicates(_ file: ConfigurationFile) {
-        func report(_ items: [(String, SourceMark)], code: DiagnosticCode, noun: String) {
+        func report(_ items: [(String, SourceMark)], code: DiagnosticCode, noun: String,
+                    outcome: String = "the later one wins") {
             var first: [String: SourceMark] = [:]
             for (name, mark) in items {
                 if let earlier = first[name] {
-                    context.warning(code, "\(noun) '\(name)' is defined again in the same file (first at \(earlier.location)); the later one wins",
+                    context.warning(code, "\(noun) '\(name)' is defined again in the same file (first at \(earlier.location)); \(outcome)",
                                     at: mark.location)
                 } else {
                     first[name] = mark
@@ -171,7 +172,9 @@ struct ConfigurationDecoder {
         }
         report(file.constants.map { ($0.name, $0.mark) }, code: .constantDuplicate, noun: "constant")
         report(file.classes.map { ($0.name, $0.mark) }, code: .classDuplicate, noun: "class")
-        report(file.instances.map { ($0.id, $0.mark) }, code: .instanceDuplicate, noun: "instance")
+        // Instances merge, in one file as across files (format 1.1, 7.1); only the repeat is suspicious.
+        report(file.instances.map { ($0.id, $0.mark) }, code: .instanceDuplicate, noun: "instance",
+               outcome: "the two merge and the later one's operations win; write them as one element")
         for operations in file.classes.map(\.operations) + file.instances.map(\.operations) {
             var seen: Set<Int> = []
             for operation in operations where !seen.insert(operation.identity).inserted {

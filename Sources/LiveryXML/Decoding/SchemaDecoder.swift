@@ -63,7 +63,7 @@ enum SchemaDecoder {
     }
 
     private static func param(_ element: XMLElement, context: inout DecodingContext) -> ParamSchema? {
-        context.checkAttributes(of: element, allowed: ["name", "type", "values", "of"])
+        context.checkAttributes(of: element, allowed: ["name", "type", "values", "of", "role"])
         context.checkNoText(in: element)
         guard let name = context.required("name", of: element, example: "<param name=\"color\" type=\"color\"/>"),
               let typeName = context.required("type", of: element, example: "<param name=\"color\" type=\"color\"/>") else { return nil }
@@ -93,6 +93,16 @@ enum SchemaDecoder {
             }
             elementType = parsed
         }
-        return ParamSchema(name: name, type: type, allowedValues: allowed, elementType: elementType)
+        var role: ColorRole?
+        if let text = element.attribute("role") {
+            let names = ColorRole.allCases.map(\.rawValue)
+            guard type == .color, let parsed = ColorRole(rawValue: text) else {
+                context.error(.schemaInvalid, "role marks a color param for the contrast checks: role=\"\(names.joined(separator: "\" or role=\""))\" on type=\"color\"",
+                              at: context.source.location(ofAttribute: "role", in: element))
+                return nil
+            }
+            role = parsed
+        }
+        return ParamSchema(name: name, type: type, allowedValues: allowed, elementType: elementType, role: role)
     }
 }

@@ -7,7 +7,7 @@ extension DecodingContext {
     static func ownAttributes(of type: ValueType) -> [String] {
         switch type {
         case .color: ["format"]
-        case .font: ["family", "size", "weight"]
+        case .font: ["family", "size", "weight", "max-size", "scaling"]
         case .image: ["cache"]
         default: []
         }
@@ -81,6 +81,8 @@ extension DecodingContext {
             return TypedObject(type: type, content: .literal(value), mark: here)
         case .failure(let problem):
             let at = switch type {
+            case .font where problem.message.contains("max-size"): source.location(ofAttribute: "max-size", in: element)
+            case .font where problem.message.hasPrefix("unknown font scaling"): source.location(ofAttribute: "scaling", in: element)
             case .font: here.location
             case .color where problem.message.hasPrefix("unknown color format"):
                 source.location(ofAttribute: "format", in: element)
@@ -97,7 +99,8 @@ extension DecodingContext {
             return .failure(.init(message: "a font is described by attributes and has no text; found '\(text.prefix(40))'"))
         }
         return ValueSyntax.font(family: element.attribute("family"), size: element.attribute("size"),
-                                weight: element.attribute("weight")).map(Value.font)
+                                weight: element.attribute("weight"), maxSize: element.attribute("max-size"),
+                                scaling: element.attribute("scaling")).map(Value.font)
     }
 
     private mutating func imageValue(_ element: XMLElement) -> ValueSyntax.Parsed<Value> {

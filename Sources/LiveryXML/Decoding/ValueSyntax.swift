@@ -282,7 +282,8 @@ enum ValueSyntax {
         return .success(body)
     }
 
-    static func font(family: String?, size: String?, weight: String?) -> Parsed<Font> {
+    static func font(family: String?, size: String?, weight: String?, maxSize: String? = nil,
+                     scaling: String? = nil) -> Parsed<Font> {
         guard let family, !trimmed(family).isEmpty else {
             return .failure(Problem(message: "a font needs a family, e.g. <font family=\"Helvetica\" size=\"17\"/>"))
         }
@@ -302,7 +303,25 @@ enum ValueSyntax {
             }
             fontWeight = parsed
         }
-        return .success(Font(family: String(trimmed(family)), size: points, weight: fontWeight))
+        var limit: Double?
+        if let maxSize {
+            switch float(maxSize) {
+            case .success(let value) where value > 0 && value >= (points ?? 0): limit = value
+            case .success(let value) where value > 0:
+                return .failure(Problem(message: "max-size \(JSONValue.format(value)) is smaller than size \(JSONValue.format(points ?? 0)); give a max-size of at least the size"))
+            case .success: return .failure(Problem(message: "a font's max-size must be greater than 0, found '\(trimmed(maxSize))'"))
+            case .failure(let problem): return .failure(Problem(message: "max-size: \(problem.message)"))
+            }
+        }
+        var fontScaling: FontScaling?
+        if let scaling {
+            guard let parsed = FontScaling(rawValue: String(trimmed(scaling))) else {
+                return .failure(Problem(message: "unknown font scaling '\(scaling)'; use scaled (the default) or fixed"))
+            }
+            fontScaling = parsed
+        }
+        return .success(Font(family: String(trimmed(family)), size: points, weight: fontWeight, maxSize: limit,
+                             scaling: fontScaling))
     }
 }
 

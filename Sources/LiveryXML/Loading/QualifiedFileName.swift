@@ -41,8 +41,7 @@ struct QualifiedFileName {
     static func diagnostic(for problem: Problem, file: String, location: SourceLocation) -> Diagnostic {
         switch problem {
         case .tag(.unknown(let tag)):
-            let known = (Idiom.allCases.map(\.rawValue) + Appearance.allCases.map(\.rawValue)
-                + Contrast.allCases.map(\.rawValue))
+            let known = TraitSet.knownTags
             // Qualifiers are short words: 'night' is one letter from 'light' but no typo of it.
             // A suggestion must keep the first letter, which typos rarely change.
             let lowered = tag.lowercased()

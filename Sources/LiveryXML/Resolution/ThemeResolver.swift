@@ -11,6 +11,8 @@ final class ThemeResolver {
     let assets: AssetCatalog
 
     private(set) var diagnostics: [Diagnostic] = []
+    /// Set by validation (not by resolving one trait set for an app): the contrast checks.
+    var contrast: ContrastCheck?
     private var reported: Set<Diagnostic> = []
     /// The trait sets each finding of a resolution pass was seen with, so a finding repeated
     /// across trait sets stays one finding, with the trait sets in a note.
@@ -117,6 +119,7 @@ final class ThemeResolver {
 
     /// Findings that need every trait set seen first: unused definitions, redundant overrides.
     func finish() {
+        for finding in contrast?.diagnostics() ?? [] { report(finding) }
         for (isRedundant, operation) in redundant.values where isRedundant {
             report(.warning(.overrideRedundant, "operation '\(operation.name)' sets the value it already has; remove it",
                             at: operation.location))
@@ -225,13 +228,17 @@ final class ThemeResolver {
                 _ = params(of: operation, component: component)
             }
             var resolved: [ResolvedOperation] = []
+            var sources: [OperationSyntax] = []
             for operation in operations.elements {
                 guard resolver.check(operation, component: component), let params = params(of: operation, component: component) else {
                     continue
                 }
                 resolved.append(ResolvedOperation(name: operation.name, state: operation.state, params: params))
+                if resolver.contrast != nil { sources.append(operation) }
             }
-            return ResolvedInstance(id: first.id, component: component, operations: resolved)
+            let instance = ResolvedInstance(id: first.id, component: component, operations: resolved)
+            resolver.contrast?.check(instance, sources: sources, traits: traits)
+            return instance
         }
 
         /// Tracks whether an instance's own operation only repeats the value it overrides.

@@ -38,7 +38,7 @@ struct Compile: ParsableCommand {
                 _ = reporter.finish(diagnostics + [.error(.compiledInvalid, mismatch, at: SourceLocation(file: theme))])
                 throw ExitCode.failure
             }
-            print("verified: \(TraitAxes.all.traitSets.count) trait sets x 3 scales dump identically from the folder and the compiled file")
+            print("verified: \(TraitAxes.all.traitSets.count) trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file")
         }
         do {
             try ThemeCompiler.writeAtomically(bytes, to: output)
@@ -64,6 +64,11 @@ struct Compile: ParsableCommand {
                 where Array(CanonicalJSON.dump(model.resolved(for: traits), scale: scale).utf8)
                     != Array(CanonicalJSON.dump(folder, scale: scale).utf8) {
                     return "the compiled theme dumps differently from the folder for \(traits) at scale \(scale)"
+                }
+                // Text scales reach fonts only (max-size, scaling): one screen scale is enough.
+                for textScale in [0.5, 1.5, 3]
+                where CanonicalJSON.dump(model.resolved(for: traits), textScale: textScale) != CanonicalJSON.dump(folder, textScale: textScale) {
+                    return "the compiled theme dumps differently from the folder for \(traits) at text scale \(textScale)"
                 }
             }
             return nil

@@ -18,11 +18,15 @@ struct Dump: ParsableCommand {
     @Option(help: "Screen scale used to choose image files (1, 2 or 3...).")
     var scale: Int = 1
 
+    @Option(help: ArgumentHelp("The user's text scale (0.5...4): font sizes are printed as applied at it.", valueName: "S"))
+    var textScale: Double = TextScale.standard
+
     @OptionGroup var themes: ThemeOptions
 
     func validate() throws {
         _ = try traitSet()
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
+        guard TextScale.range.contains(textScale) else { throw ValidationError("--text-scale must be between 0.5 and 4") }
     }
 
     func traitSet() throws -> TraitSet {
@@ -30,7 +34,7 @@ struct Dump: ParsableCommand {
         do {
             return try TraitSet(tags: tags)
         } catch .unknown(let tag) {
-            throw ValidationError("unknown trait '\(tag)'; use idioms (iphone, ipad, tv, mac, watch, car, vision), light or dark, highcontrast")
+            throw ValidationError("unknown trait '\(tag)'; use idioms (iphone, ipad, tv, mac, watch, car, vision), light or dark, highcontrast, largetext")
         } catch .conflict(let first, let second) {
             throw ValidationError("traits '\(first)' and '\(second)' are of one dimension; give at most one of each")
         }
@@ -42,7 +46,7 @@ struct Dump: ParsableCommand {
             let compiled = try CompiledFile.open(source)
             do {
                 let theme = try compiled.materialize().resolved(for: try traitSet())
-                print(CanonicalJSON.dump(theme, scale: scale), terminator: "")
+                print(CanonicalJSON.dump(theme, scale: scale, textScale: textScale), terminator: "")
             } catch let error as BinaryFormatError {
                 DiagnosticPrinter().print([.error(.compiledInvalid, error.description, at: SourceLocation(file: source))])
                 throw ExitCode.failure
@@ -52,6 +56,6 @@ struct Dump: ParsableCommand {
         let result = themes.workspace().resolve(themeAt: source, traits: try traitSet())
         DiagnosticPrinter().print(result.diagnostics)
         guard let theme = result.value else { throw ExitCode.failure }
-        print(CanonicalJSON.dump(theme, scale: scale), terminator: "")
+        print(CanonicalJSON.dump(theme, scale: scale, textScale: textScale), terminator: "")
     }
 }

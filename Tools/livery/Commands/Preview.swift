@@ -31,16 +31,33 @@ struct Preview: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "FILE.html"))
     var output: String
 
+    @Flag(help: "Leave out the composed screen and its trait matrix.")
+    var noScreen = false
+
+    @Option(help: ArgumentHelp("The text scale the screen opens at: 1, 1.5, 2 or 3 (the page can switch).", valueName: "S"))
+    var textScale: Double = 1
+
     @OptionGroup var themes: ThemeOptions
 
     func validate() throws {
         do { _ = try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
+        guard PreviewScreen.textScales.contains(textScale) else { throw ValidationError("--text-scale must be 1, 1.5, 2 or 3") }
         if let compare, !FileManager.default.fileExists(atPath: compare) {
             do { _ = try ThemeSource.traits(compare) } catch {
                 throw ValidationError("--compare takes a theme folder or traits; '\(compare)' is neither: \(error.message)")
             }
         }
+    }
+
+    /// The composed screen for each trait set of the matrix (PreviewScreen), for one theme; none
+    /// when comparing, or with --no-screen.
+    func screen(workspace: ThemeWorkspace, traits: TraitSet) -> String {
+        guard compare == nil, !noScreen, let schema = workspace.schema(forThemeAt: theme) else { return "" }
+        let sides = PreviewScreen.matrix(for: traits).compactMap {
+            PreviewSide.load(themeAt: theme, traits: $0, scale: scale, workspace: workspace).value
+        }
+        return PreviewScreen.section(sides, schema: schema, textScale: textScale)
     }
 
     func run() throws {
@@ -65,7 +82,7 @@ struct Preview: ParsableCommand {
             if let side = result.value { sides.append(side) } else { failed = true }
         }
         if failed { throw ExitCode.failure }
-        let html = PreviewPage.render(sides)
+        let html = PreviewPage.render(sides, screen: screen(workspace: workspace, traits: traitSet))
         do {
             try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try html.write(toFile: output, atomically: true, encoding: .utf8)

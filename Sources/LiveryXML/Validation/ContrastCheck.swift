@@ -1,0 +1,113 @@
+import LiveryModel
+
+/// The contrast checks of format 1.1, section 7.3: every text colour of a resolved instance
+/// against the same instance's opaque background, for every trait set and every state except
+/// `disabled`. Shortfalls are gathered over all trait sets, then reported once per (instance,
+/// foreground operation, state), at the foreground operation the first short trait set uses.
+final class ContrastCheck {
+    private let schema: Schema
+    private var shortfalls: [Key: Shortfall] = [:]
+    private var order: [Key] = []
+
+    private struct Key: Hashable {
+        var instance: String
+        var operation: String
+        var state: String
+    }
+
+    private struct Shortfall {
+        var location: SourceLocation
+        var traitSets: [TraitSet]
+        /// The trait set that falls furthest short (largest required / ratio), for the message.
+        var worst: Measure
+    }
+
+    private struct Measure {
+        var traits: TraitSet
+        var ratio: Double
+        var required: Double
+        var largeText: Bool
+        var foreground: Color
+        var background: Color
+        var backgroundOperation: String
+        var shortness: Double { required / ratio }
+    }
+
+    /// The theme checked: named in findings located in an ancestor's files, whose colours may
+    /// be this theme's (constants bind late), so each child's finding says whose it is.
+    private let themeID: String
+    private let themePath: String
+
+    init(schema: Schema, themeID: String, themePath: String) {
+        self.schema = schema
+        self.themeID = themeID
+        self.themePath = themePath
+    }
+
+    /// Checks one instance as resolved for `traits`; `sources` are the operations as written,
+    /// one per resolved operation, for locating a finding.
+    func check(_ instance: ResolvedInstance, sources: [OperationSyntax], traits: TraitSet) {
+        var texts: [(Int, Color)] = []
+        var backgrounds: [String: (Color, String)] = [:]
+        var font: Font?
+        var titleFont: Font?
+        for (index, operation) in instance.operations.enumerated() {
+            switch operation.name {
+            case "font": if case .font(let value)? = operation.params.first?.value { font = value }
+            case "titleFont": if case .font(let value)? = operation.params.first?.value { titleFont = value }
+            default: break
+            }
+            guard let signature = schema.operation(operation.name, of: instance.component) else { continue }
+            for param in operation.params {
+                guard case .color(let color) = param.value,
+                      let role = signature.params.first(where: { $0.name == param.name })?.role else { continue }
+                switch role {
+                case .textColor: texts.append((index, color))
+                case .backgroundColor: backgrounds[operation.state] = backgrounds[operation.state] ?? (color, operation.name)
+                }
+            }
+        }
+        guard !texts.isEmpty, !backgrounds.isEmpty else { return }
+        let largeText = ContrastRatio.isLargeText(font ?? titleFont)
+        let required = ContrastRatio.required(largeText: largeText, highContrast: traits.contrast != nil)
+        for (index, foreground) in texts {
+            let operation = instance.operations[index]
+            // WCAG exempts inactive controls.
+            guard operation.state != "disabled",
+                  let (background, backgroundOperation) = backgrounds[operation.state] ?? backgrounds[OperationState.normal],
+                  background.alpha >= 1 else { continue }
+            let ratio = ContrastRatio.ratio(foreground, on: background)
+            guard ratio < required else { continue }
+            let measure = Measure(traits: traits, ratio: ratio, required: required, largeText: largeText,
+                                  foreground: foreground, background: background, backgroundOperation: backgroundOperation)
+            let key = Key(instance: instance.id, operation: operation.name, state: operation.state)
+            if var known = shortfalls[key] {
+                known.traitSets.append(traits)
+                if measure.shortness > known.worst.shortness { known.worst = measure }
+                shortfalls[key] = known
+            } else {
+                shortfalls[key] = Shortfall(location: sources[index].location, traitSets: [traits], worst: measure)
+                order.append(key)
+            }
+        }
+    }
+
+    /// One `contrast-low` warning per (instance, foreground operation, state).
+    func diagnostics() -> [Diagnostic] {
+        order.map { key in
+            let shortfall = shortfalls[key]!
+            let worst = shortfall.worst
+            let kind = worst.largeText ? "large text" : "normal text"
+            let under = worst.traits.contrast == nil ? "" : " under highcontrast"
+            let fix = ContrastRatio.nearestPassing(worst.foreground, on: worst.background, required: worst.required)
+                .map { "the nearest colour of the same hue that passes is \($0.hexString)" }
+                ?? "no colour of this hue reaches it on this background; change the background"
+            let sets = shortfall.traitSets.map(\.description).joined(separator: "; ")
+            let worstTraits = shortfall.traitSets.count < 2 ? ""
+                : worst.traits.tags.isEmpty ? " at worst (no traits)" : " at worst (\(worst.traits))"
+            let inherited = shortfall.location.file.hasPrefix(themePath + "/") ? "" : " in theme \(themeID)"
+            let message = "\(key.operation) \(worst.foreground.hexString) of '\(key.instance)'\(inherited) (state \(key.state)) on its \(worst.backgroundOperation) \(worst.background.hexString) has contrast \(ContrastRatio.text(worst.ratio, required: worst.required)):1\(worstTraits), below the \(JSONValue.format(worst.required)):1 WCAG 2.2 asks of \(kind)\(under); \(fix); short with traits: \(sets)"
+            return .warning(.contrastLow, message, at: shortfall.location)
+        }
+    }
+}
