@@ -1,6 +1,8 @@
 import Foundation
 import LiveryBinary
 import LiveryCompiler
+import LiveryDevelopment
+import LiveryHeadless
 import LiveryModel
 import LiveryXML
 import Testing
@@ -42,7 +44,7 @@ import Testing
         try layout.compile(folder, searchPaths: [layout.root], as: "Synthetic")
         try FileManager.default.removeItem(atPath: folder)
         let manager = layout.manager(showing: SyntheticTheme.id)
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         let file = try #require(manager.theme(SyntheticTheme.id)?.compiledFile)
         #expect(manager.theme(SyntheticTheme.id)?.origin == .compiled)
         // Loading read the metadata only (chain, variant table, asset directory).
@@ -67,7 +69,7 @@ import Testing
         // The colour label_title gets from the intact file.
         let intact = layout.manager(showing: "com.livery.dark")
         let reference = Label()
-        Applicator(manager: intact).style(reference, as: "label_title")
+        Applicator(manager: intact, bindings: StandardBindings.register(in:)).style(reference, as: "label_title")
         let color = try #require(reference.textColor)
 
         // Flip the lowest bit of its red channel where the file stores it: a finite, plausible,
@@ -83,7 +85,7 @@ import Testing
 
         let manager = layout.manager(showing: "com.livery.dark")
         #expect(manager.theme("com.livery.dark")?.origin == .compiled, "the damage is not read at launch")
-        let applicator = Applicator(manager: manager)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         let title = Label()
         applicator.style(title, as: "label_title")
         #expect(title.textColor == nil, "the wrong colour must not reach the setter")
@@ -104,7 +106,7 @@ import Testing
         let dataSection = try #require(try CompiledTheme(bytes: bytes).sections.first { $0.kind == "DATA" })
         bytes[dataSection.offset + dataSection.length / 2] ^= 0x04  // inside an image: nothing structural
         try ThemeCompiler.writeAtomically(bytes, to: copy + "/Dark.livery")
-        let manager = ThemeManager(configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", searchPaths: [copy]))
+        let manager = ThemeManager.development(configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", searchPaths: [copy]))
         #expect(manager.theme("com.livery.dark")?.origin == .folder)
         #expect(manager.diagnostics.reported.map(\.code).contains(.runtimeCompiledUnusable))
     }
@@ -117,8 +119,8 @@ import Testing
         }
         let lazy = layout.manager(showing: "com.livery.dark")
         let preloaded = layout.manager(showing: "com.livery.dark")
-        let plain = Applicator(manager: lazy)
-        let ahead = Applicator(manager: preloaded)
+        let plain = Applicator(manager: lazy, bindings: StandardBindings.register(in:))
+        let ahead = Applicator(manager: preloaded, bindings: StandardBindings.register(in:))
         await ahead.preload(["com.livery.dark", "com.livery.light"])
         for id in ["label_title", "button_send", "image_avatar", "nowhere"] {
             let one = Label(), two = Label()
