@@ -75,10 +75,12 @@ public struct TokenExporter {
         return result
     }
 
-    /// The DTCG document of `constants` (sorted by name).
-    public mutating func document(_ constants: [ExportedConstant]) -> JSONValue {
+    /// The DTCG document of `constants` (sorted by name). `elsewhere` are constants written to
+    /// another file of the same resolver (a layer's file refers to the base file's tokens).
+    public mutating func document(_ constants: [ExportedConstant], elsewhere: [ExportedConstant] = []) -> JSONValue {
         let sorted = constants.sorted { $0.name < $1.name }
-        let byName = Dictionary(sorted.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary((sorted + elsewhere.filter { Self.token($0.value) != nil }).map { ($0.name, $0) },
+                                uniquingKeysWith: { first, _ in first })
         var tokens: [([String], JSONValue)] = []
         var exported: [ExportedConstant] = []
         for constant in sorted {
@@ -88,7 +90,7 @@ public struct TokenExporter {
             }
             exported.append(constant)
         }
-        let paths = Self.paths(exported.map(\.name))
+        let paths = Self.paths(Array(byName.keys))
         for constant in exported {
             guard let (type, literal) = Self.token(constant.value), let path = paths[constant.name] else { continue }
             var value = literal

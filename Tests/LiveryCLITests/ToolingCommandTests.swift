@@ -129,7 +129,7 @@ import Testing
         let page = folder.path + "/dark.html"
         let run = try Livery.run(["preview", "Themes/Light.theme", "--compare", "dark", "--output", page])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("wrote \(page): 18 instances, 28 constants, 2 columns"))
+        #expect(run.stdout.hasPrefix("wrote \(page): 18 instances, 39 constants, 2 columns"))
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("<title>Livery preview: Light (com.livery.light 1.0.0) vs Light (com.livery.light 1.0.0)</title>"))
         #expect(html.contains("data:image/png;base64,"))

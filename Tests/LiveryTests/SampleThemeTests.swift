@@ -11,7 +11,7 @@ import LiveryDevelopment
 /// and every property the theme does not set must hold its untouched default.
 @MainActor
 @Suite struct SampleThemeTests {
-    static let themeIDs = ["com.livery.base", "com.livery.light", "com.livery.dark", "com.livery.highcontrast"]
+    static let themeIDs = ["com.livery.base", "com.livery.tokens", "com.livery.light", "com.livery.dark", "com.livery.highcontrast"]
 
     func makeManager() -> ThemeManager {
         ThemeManager.development(configuration: LiveryConfiguration(
@@ -223,7 +223,7 @@ import LiveryDevelopment
 
         let manager = ThemeManager.development(configurationFile: folder + "/Livery.xml")
         #expect(manager.configuration.themeExtensions == ["theme", "purchasedTheme"])
-        #expect(manager.themes.count == 5)
+        #expect(manager.themes.count == 6)
         #expect(manager.currentThemeID == "com.shop.neon")
         let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         let title = Label()

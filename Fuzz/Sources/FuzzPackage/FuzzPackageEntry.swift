@@ -12,7 +12,7 @@
 //     <root>/<uuid>/package.liverypkg            the input
 //     <root>/<uuid>/w/w/w/w/w/w/installed/       the install root: `com.livery.base` installed
 //                                                (a copy of Themes/Base.theme), nothing else
-//     <root>/bundled/Dark.theme                  bundled with the "app", shared, read only
+//     <root>/bundled/Dark.theme, Tokens.theme    bundled with the "app", shared, read only
 //
 // so Light and High Contrast packages install (parent installed or bundled), a Base package is an
 // update (the swap path), and a Dark package is refused (a bundled theme has its id).
@@ -62,6 +62,8 @@ enum FuzzPackageEntry {
         try? FileManager.default.removeItem(atPath: path)
         try! FileManager.default.createDirectory(atPath: path + "/bundled", withIntermediateDirectories: true)
         try! FileManager.default.copyItem(atPath: themes + "/Dark.theme", toPath: path + "/bundled/Dark.theme")
+        // Light's parent since issue 18 (design tokens); its own parent, Base, is installed.
+        try! FileManager.default.copyItem(atPath: themes + "/Tokens.theme", toPath: path + "/bundled/Tokens.theme")
         return path
     }()
     static var bundled: String { root + "/bundled" }

@@ -151,13 +151,20 @@ struct Tokens: ParsableCommand {
             let printer = DiagnosticPrinter(format: format)
             let workspace = themes.workspace()
             let base = try traitSet()
+            let chain = workspace.chain(ofThemeAt: theme)
+            guard let ownID = chain.value?.last?.info.id else {
+                printer.print(chain.diagnostics)
+                throw ExitCode.failure
+            }
+            // The theme's own constants: inherited ones are its parents' tokens (export those
+            // themes for them); a reference to one is written as its value.
             func constants(_ traits: TraitSet) throws -> [ExportedConstant] {
                 let result = workspace.constants(ofThemeAt: theme, traits: traits)
                 guard let value = result.value else {
                     printer.print(result.diagnostics)
                     throw ExitCode.failure
                 }
-                return value.map { ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference) }
+                return value.filter { $0.themeID == ownID }.map { ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference) }
             }
             var exporter = TokenExporter()
             let generic = try constants(base)
@@ -180,7 +187,7 @@ struct Tokens: ParsableCommand {
                     }
                     let file = stem + "~" + traits.tags[0] + ".json"
                     var layerExporter = TokenExporter()
-                    files.append((file, layerExporter.document(differing)))
+                    files.append((file, layerExporter.document(differing, elsewhere: generic)))
                     layers.append((traits, (file as NSString).lastPathComponent))
                 }
                 files.append((resolver, TokenExporter.resolver(name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers)))

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// `livery tokens import|export` end to end: the built binary, its output, files and exit codes.
+@Suite struct TokensCommandTests {
+    func scratch() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-tokens-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Livery.root + "/Themes/Base.theme", toPath: folder + "/Base.theme")
+        return folder
+    }
+
+    /// The README's worked example: the sample resolver gives the committed Tokens.theme, byte for byte.
+    @Test func importingTheSampleTokensReproducesTokensTheme() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try Livery.run(["tokens", "import", "--resolver", "Themes/tokens/tokens.resolver.json", "--output", folder + "/Tokens.theme",
+                                  "--id", "com.livery.tokens", "--parent", "com.livery.base", "--themes", folder])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        #expect(run.stdout == "wrote \(folder)/Tokens.theme: 12 constants in Tokens.xml, Tokens~highcontrast.xml, Tokens~dark.xml\n")
+        for file in ["Info.xml", "Tokens.xml", "Tokens~dark.xml", "Tokens~highcontrast.xml"] {
+            let made = FileManager.default.contents(atPath: folder + "/Tokens.theme/" + file)
+            #expect(made != nil && made == FileManager.default.contents(atPath: Livery.root + "/Themes/Tokens.theme/" + file), "\(file)")
+        }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == ["Base.theme", "Tokens.theme"])
+    }
+
+    @Test func anInvalidTokenIsALocatedErrorAndNothingIsWritten() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = "Tests/Fixtures/DTCG/format/negative/colors/color-hsl-hue-equals-360.json"
+        let run = try Livery.run(["tokens", "import", input, "--output", folder + "/Out.theme", "--id", "out"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "\(input):8:22: error: component 1 of a hsl colour is 360; it must be in [0, 360) [token-value]\n")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Out.theme"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Base.theme"])
+    }
+
+    @Test func anUnmappedContextNamesTheMapToAdd() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(#"{"a": {"$type": "number", "$value": 1}}"#.utf8).write(to: URL(fileURLWithPath: folder + "/a.json"))
+        try Data(##"{"version": "2025.10", "modifiers": {"theme": {"contexts": {"day": [], "night": [{"$ref": "a.json"}]}}}, "resolutionOrder": [{"$ref": "#/modifiers/theme"}]}"##.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/r.json"))
+        let failed = try Livery.run(["tokens", "import", "--resolver", "r.json", "--output", "T.theme", "--id", "t"], in: folder)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("context 'night' of modifier 'theme' maps to no qualifier; add --map theme:night=QUALIFIER"))
+        let mapped = try Livery.run(["tokens", "import", "--resolver", "r.json", "--output", "T.theme", "--id", "t", "--map", "theme:night=dark"], in: folder)
+        #expect(mapped.status == 0, "\(mapped.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/T.theme/Tokens~dark.xml"))
+    }
+
+    @Test func exportWritesTokensLayersAndAResolver() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try Livery.run(["tokens", "export", "Themes/Tokens.theme", "--output", folder + "/tokens.json",
+                                  "--resolver", folder + "/tokens.resolver.json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let tokens = try String(contentsOfFile: folder + "/tokens.json", encoding: .utf8)
+        #expect(tokens.contains(#""$value": "{palette.teal.500}""#))
+        let dark = try String(contentsOfFile: folder + "/tokens~dark.json", encoding: .utf8)
+        #expect(dark.contains(#""$value": "{palette.green.400}""#))
+        #expect(FileManager.default.fileExists(atPath: folder + "/tokens~highcontrast.json"))
+        // Importing the export gives the same theme again.
+        let again = try Livery.run(["tokens", "import", "--resolver", folder + "/tokens.resolver.json", "--output", folder + "/Again.theme",
+                                    "--id", "com.livery.tokens", "--parent", "com.livery.base"])
+        #expect(again.status == 0, "\(again.stderr)")
+        for file in ["Tokens~dark.xml", "Tokens~highcontrast.xml"] {
+            let exported = try String(contentsOfFile: folder + "/Again.theme/" + file, encoding: .utf8)
+            let committed = try String(contentsOfFile: Livery.root + "/Themes/Tokens.theme/" + file, encoding: .utf8)
+            #expect(exported.split(separator: "\n").dropFirst(2) == committed.split(separator: "\n").dropFirst(2), "\(file)")
+        }
+    }
+}
