@@ -39,6 +39,8 @@ let package = Package(
                 .product(name: "LiveryXML", package: "Livery"),
                 .product(name: "LiveryBinary", package: "Livery"),
                 .product(name: "Livery", package: "Livery"),
+                .product(name: "LiveryDevelopment", package: "Livery"),
+                .product(name: "LiveryHeadless", package: "Livery"),
             ]
         ),
         // Heap allocations of the runtime scenario, counted by the malloc interposer in a process

@@ -58,6 +58,7 @@ public enum RuleDescriptions {
         "asset-name": "An image name that is not an asset name (it tries to leave the theme folder).",
         "asset-ambiguous": "Two asset files are the same variant of one asset.",
         "asset-unused": "An asset no image references.",
+        "contrast-low": "A text colour and its instance's background fall short of the WCAG 2.2 contrast ratio for some trait sets and a state.",
         "compile-unreadable": "A file could not be read while compiling.",
         "compile-unencodable": "The resolved theme cannot be stored in the compiled format.",
         "compile-write-failed": "The compiled file could not be written.",

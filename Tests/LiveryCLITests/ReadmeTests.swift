@@ -26,16 +26,25 @@ import Testing
         skipped.contains { command.hasPrefix($0.prefix) }
     }
 
-    /// The lines of the ```sh blocks, comments removed.
+    /// The commands of the ```sh blocks, comments removed, lines ending in `\` joined to the next;
+    /// `swift run livery` runs the binary under test (the scratch folder has no Package.swift).
     static var shellCommands: [String] {
         var commands: [String] = []
         var inShell = false
+        var pending = ""
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { inShell = line == "```sh"; continue }
+            if line.hasPrefix("```") { inShell = line == "```sh"; pending = ""; continue }
             guard inShell else { continue }
             var command = String(line)
             if let comment = command.range(of: #"\s+#\s.*$"#, options: .regularExpression) { command.removeSubrange(comment) }
             command = command.trimmingCharacters(in: .whitespaces)
+            if command.hasSuffix("\\") {
+                pending += command.dropLast() + " "
+                continue
+            }
+            command = pending + command
+            pending = ""
+            if command.hasPrefix("swift run livery ") { command = "livery " + command.dropFirst("swift run livery ".count) }
             if !command.isEmpty, !command.hasPrefix("#") { commands.append(command) }
         }
         return commands

@@ -22,7 +22,7 @@ import Testing
         #expect(lenient.stderr.contains("warning: <uilabel> has no attribute 'clas'; it is ignored; did you mean 'class'? [attribute-unknown]"))
         let strict = try Livery.run(["validate", "Themes", "--strict"], in: copy.path)
         #expect(strict.status == 1)
-        #expect(strict.stdout.hasPrefix("failed: 4 themes checked, 0 errors"))
+        #expect(strict.stdout.hasPrefix("failed: 5 themes checked, 0 errors"))
         // compile --strict writes nothing
         let compile = try Livery.run(["compile", "Themes/Base.theme", "-o", "Base.livery", "--strict"], in: copy.path)
         #expect(compile.status == 1)
@@ -110,7 +110,7 @@ import Testing
         let change = try #require((fixes.first?["artifactChanges"] as? [[String: Any]])?.first)
         let replacement = try #require((change["replacements"] as? [[String: Any]])?.first)
         #expect((replacement["insertedContent"] as? [String: Any])?["text"] as? String == "nav_background")
-        #expect(replacement["deletedRegion"] as? [String: Int] == ["startLine": 32, "startColumn": 36, "endColumn": 49])
+        #expect(replacement["deletedRegion"] as? [String: Int] == ["startLine": 33, "startColumn": 36, "endColumn": 49])
         // the fingerprint survives lines inserted above
         try copy.edit("Themes/Base.theme/Chat.xml", "<theme>", "<theme>\n\n")
         let moved = try result()
@@ -181,7 +181,7 @@ import Testing
         let hook = Livery.root + "/Scripts/pre-commit"
         #expect(try shell("git init -q . && git add Themes && git -c user.name=t -c user.email=t@t commit -qm themes") == 0)
         #expect(try shell("bash '\(hook)'") == 0, "nothing staged")
-        try copy.edit("Themes/Light.theme/Palette.xml", "<theme>", "<theme>\n")
+        try copy.edit("Themes/Light.theme/Palette.xml", "<theme/>", "<theme/>\n")
         #expect(try shell("git add Themes && bash '\(hook)'") == 0, "a clean change passes")
         try Self.misspellClass(copy)
         #expect(try shell("git add Themes && bash '\(hook)'") == 1, "a staged typo is refused")

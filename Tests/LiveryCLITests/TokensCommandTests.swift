@@ -18,7 +18,7 @@ import Testing
                                   "--id", "com.livery.tokens", "--parent", "com.livery.base", "--themes", folder])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
-        #expect(run.stdout == "wrote \(folder)/Tokens.theme: 12 constants in Tokens.xml, Tokens~highcontrast.xml, Tokens~dark.xml\n")
+        #expect(run.stdout == "wrote \(folder)/Tokens.theme: 26 constants in Tokens.xml, Tokens~highcontrast.xml, Tokens~dark.xml\n")
         for file in ["Info.xml", "Tokens.xml", "Tokens~dark.xml", "Tokens~highcontrast.xml"] {
             let made = FileManager.default.contents(atPath: folder + "/Tokens.theme/" + file)
             #expect(made != nil && made == FileManager.default.contents(atPath: Livery.root + "/Themes/Tokens.theme/" + file), "\(file)")

@@ -45,7 +45,7 @@ import LiveryDevelopment
         }
 
         func compileAll() throws {
-            for name in ["Base", "Light", "Dark", "HighContrast"] { try compile(name) }
+            for name in ["Base", "Tokens", "Light", "Dark", "HighContrast"] { try compile(name) }
         }
 
         /// Rewrites one source file, replacing `old` with `new`.
@@ -57,7 +57,7 @@ import LiveryDevelopment
         }
     }
 
-    static let themeIDs = ["com.livery.base", "com.livery.light", "com.livery.dark", "com.livery.highcontrast"]
+    static let themeIDs = ["com.livery.base", "com.livery.tokens", "com.livery.light", "com.livery.dark", "com.livery.highcontrast"]
 
     /// A colour that appears in Dark's palette, for edits that must show up.
     func darkPaletteColor(_ copy: ThemesCopy) throws -> String {
@@ -272,7 +272,7 @@ import LiveryDevelopment
         #expect(development.theme("com.livery.dark")?.origin == .folder, "nothing compiled yet")
         let report = development.compileThemes()
         #expect(report.diagnostics.filter { $0.severity == .error }.isEmpty, "\(report.diagnostics)")
-        #expect(report.written.sorted() == ["Base", "Dark", "HighContrast", "Light"].map { cache + "/\($0).livery" })
+        #expect(report.written.sorted() == ["Base", "Dark", "HighContrast", "Light", "Tokens"].map { cache + "/\($0).livery" })
         // The development manager reloaded and now uses the compiled files, which are up to date.
         #expect(development.theme("com.livery.dark")?.origin == .compiled)
 

@@ -18,8 +18,8 @@ import Testing
         let findings = copy.validate().filter { $0.severity == .error }
         #expect(findings.count == 1, "\(findings.map(\.description))")
         let finding = try #require(findings.first)
-        #expect(finding.description == "Base.theme/Chat.xml:32:29: error: no asset 'header_art': add assets/header_art.png to Base.theme [asset-missing]")
-        #expect(finding.notes.map(\.message) == ["applies to themes Base.theme, Dark.theme, HighContrast.theme, Light.theme"])
+        #expect(finding.description == "Base.theme/Chat.xml:33:29: error: no asset 'header_art': add assets/header_art.png to Base.theme [asset-missing]")
+        #expect(finding.notes.map(\.message) == ["applies to themes Base.theme, Dark.theme, HighContrast.theme, Light.theme, Tokens.theme"])
     }
 
     @Test func anAssetPresentForSomeTraitsOnlyNamesThemInANote() throws {
@@ -37,7 +37,7 @@ import Testing
         let copy = try SampleThemeCopy()
         try copy.edit("Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>nav_backgrund</image>")
         let findings = copy.validate()
-        #expect(findings.map(\.description) == ["Base.theme/Chat.xml:32:29: error: no asset 'nav_backgrund'; did you mean 'nav_background'? [asset-missing]"])
+        #expect(findings.map(\.description) == ["Base.theme/Chat.xml:33:29: error: no asset 'nav_backgrund'; did you mean 'nav_background'? [asset-missing]"])
         #expect(findings.first?.fix == Diagnostic.Fix(replacing: "nav_backgrund", with: "nav_background"))
     }
 
@@ -50,7 +50,7 @@ import Testing
         #expect(finding.code == .xmlSyntax)
         #expect(finding.message == "</uiview> does not close the open <operation>; add </operation> before it, or correct the end tag")
         // where the open tag is, in a note: the first <operation> of Chat.xml
-        #expect(finding.notes == [Diagnostic.Note("<operation> is opened here", at: LiveryModel.SourceLocation(file: "Base.theme/Chat.xml", line: 7, column: 7))])
+        #expect(finding.notes == [Diagnostic.Note("<operation> is opened here", at: LiveryModel.SourceLocation(file: "Base.theme/Chat.xml", line: 8, column: 7))])
     }
 
     @Test func anUnescapedAmpersandSaysToWriteAmp() throws {
@@ -90,7 +90,7 @@ import Testing
 
     @Test func aMisspeltParentIDGetsADidYouMean() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Light.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"com.livery.bse\"")
+        try copy.edit("Dark.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"com.livery.bse\"")
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
         #expect(findings.first?.code == .parentMissing)
@@ -102,7 +102,7 @@ import Testing
         let copy = try SampleThemeCopy()
         try copy.write("Light.theme/Chat~night.xml", "<theme/>\n")
         let findings = copy.validate()
-        #expect(findings.map(\.description) == ["Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast [qualifier-unknown]"])
+        #expect(findings.map(\.description) == ["Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext [qualifier-unknown]"])
     }
 
     @Test func aTransposedQualifierStillGetsADidYouMean() throws {
@@ -130,7 +130,7 @@ import Testing
 
     @Test func aThemeIsNeverSuggestedAsItsOwnParent() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Light.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"com.livery.lihgt\"")
+        try copy.edit("Dark.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"com.livery.drak\"")
         let findings = copy.validate()
         #expect(findings.map(\.code) == [.parentMissing])
         #expect(findings.first?.message.hasSuffix("; add its folder with --themes DIR") == true, "\(findings.map(\.description))")

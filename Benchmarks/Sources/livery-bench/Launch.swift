@@ -3,6 +3,8 @@ import Foundation
 import Livery
 import LiveryBinary
 import LiveryCompiler
+import LiveryDevelopment
+import LiveryHeadless
 import LiveryModel
 import LiveryXML
 
@@ -147,7 +149,7 @@ enum LaunchScenario {
         let configuration = fixture.configurations[layout == .developmentFirst ? .development : layout]
         let arguments = layout == .open
             ? ["launch-child", "open", fixture.compiledFile]
-            : ["launch-child", "app", configuration!, fixture.idsFile]
+            : ["launch-child", "app", configuration!, fixture.idsFile, layout == .compiled ? "release" : "development"]
         if layout == .developmentFirst {
             // A stamp trusts no file modified in the last two seconds: let the fixture age.
             Thread.sleep(forTimeInterval: 2.5)
@@ -187,7 +189,7 @@ func launchChild(_ arguments: [String]) -> Never {
         withExtendedLifetime(file) {}
         print("{\"first_ns\": \(elapsed), \"all_ns\": \(elapsed), \"resident_growth\": \(growth)}")
         exit(0)
-    case "app" where arguments.count == 3:
+    case "app" where arguments.count == 4:
         guard let list = try? String(contentsOfFile: arguments[2], encoding: .utf8) else { fail("cannot read \(arguments[2])") }
         let styled = list.split(separator: "\n").map { line -> (String, View) in
             let parts = line.split(separator: " ")
@@ -207,8 +209,12 @@ func launchChild(_ arguments: [String]) -> Never {
         }
         let before = residentNow()
         let start = now()
-        let manager = ThemeManager(configurationFile: arguments[1])
-        let applicator = Applicator(manager: manager)
+        // A release app links `Livery` alone and reads compiled files; a development build adds
+        // folders and the staleness check (`LiveryDevelopment`).
+        let manager = arguments[3] == "release"
+            ? ThemeManager(configurationFile: arguments[1])
+            : ThemeManager.development(configurationFile: arguments[1])
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.style(styled[0].1, as: styled[0].0)
         let first = now()
         for (id, component) in styled.dropFirst() { applicator.style(component, as: id) }
@@ -219,7 +225,7 @@ func launchChild(_ arguments: [String]) -> Never {
         print("{\"first_ns\": \(first - start), \"all_ns\": \(all - start), \"resident_growth\": \(growth)}")
         exit(0)
     default:
-        fail("launch-child open FILE | launch-child app CONFIGURATION IDS_FILE")
+        fail("launch-child open FILE | launch-child app CONFIGURATION IDS_FILE release|development")
     }
 }
 
