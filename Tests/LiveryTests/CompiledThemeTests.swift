@@ -136,7 +136,7 @@ import LiveryDevelopment
         for id in Self.themeIDs {
             #expect(manager.theme(id)?.origin == .folder, "\(id) inherits from the edited Base")
         }
-        #expect(manager.diagnostics.reported.count(where: { $0.code == .runtimeCompiledStale }) == 4)
+        #expect(manager.diagnostics.reported.count(where: { $0.code == .runtimeCompiledStale }) == Self.themeIDs.count)
     }
 
     @Test(arguments: ["truncated", "garbage", "flipped", "empty"])
