@@ -71,11 +71,14 @@ enum LaunchScenario {
         }
         var darkFile = ""
         var darkBytes = 0
+        // Every theme is copied before any is compiled: a theme's parent may sort after it.
         for name in names {
-            let stem = String(name.dropLast(".theme".count))
             for layout in [LaunchLayout.xml, .development] {
                 try FileManager.default.copyItem(atPath: themes + "/" + name, toPath: root + "/\(layout.rawValue)/" + name)
             }
+        }
+        for name in names {
+            let stem = String(name.dropLast(".theme".count))
             // Compiled from the development copy, so its digests describe the sources beside it.
             let bytes = try compileWithDigests(root + "/development/" + name)
             for layout in [LaunchLayout.compiled, .development] {
