@@ -1,6 +1,7 @@
 import LiveryModel
 
 /// What happened when a setter ran.
+@usableFromInline
 enum SetterOutcome {
     case applied
     /// The object is not of the binding's Swift type (only when a binding was misdeclared).
@@ -16,57 +17,63 @@ enum SetterOutcome {
 /// calls with concrete types, so each closure is compiled specialised for the binding's
 /// `Target` and `Property`: a switch calls `applyStored` with a pointer to an already decoded
 /// value, and nothing is boxed, cast dynamically or copied through value witnesses. (Methods
-/// of a generic subclass would run unspecialised, through the vtable.)
+/// of a generic subclass would run unspecialised, through the vtable.) Bindings are declared
+/// in other modules (the app's, `LiveryHeadless`), so the initialiser and the `bind` methods
+/// are `@inlinable`: compiled in the declaring module, they are specialised there. Compiled
+/// here instead, the closures ran generic, looking up `StateValue<Property>`'s metadata and
+/// copying through value witnesses on every call (see docs/Performance.md).
 ///
 /// Originals (what makes revert possible) are written by these closures, typed, into memory the
 /// applicator owns (one block per component, see `Originals.swift`): recording one allocates
 /// nothing, and no original is boxed in an `Any`.
 @MainActor
+@usableFromInline
 final class OperationSetter {
-    let operation: String
+    @usableFromInline let operation: String
     /// Whether the setter distinguishes states (`titleColor` for `highlighted`...).
-    let takesState: Bool
+    @usableFromInline let takesState: Bool
     /// The binding that declared it (for messages).
-    let component: String
+    @usableFromInline let component: String
     /// The general path: decodes with a context (images), sets, or says why not.
-    let apply: @MainActor (AnyObject, ResolvedOperation, ValueContext) -> SetterOutcome
+    @usableFromInline let apply: @MainActor (AnyObject, ResolvedOperation, ValueContext) -> SetterOutcome
     /// Size and alignment of the decoded value, for a prepared theme's value storage.
-    let valueSize: Int
-    let valueAlignment: Int
+    @usableFromInline let valueSize: Int
+    @usableFromInline let valueAlignment: Int
     /// Decodes an operation (without images) into uninitialised memory; false when it does not
     /// decode (the general path then reports why). Not isolated: a theme prepared ahead decodes
     /// its values on another thread (`Applicator.preload`).
-    nonisolated let decodeInto: @Sendable (ResolvedOperation, UnsafeMutableRawPointer) -> Bool
+    @usableFromInline nonisolated let decodeInto: @Sendable (ResolvedOperation, UnsafeMutableRawPointer) -> Bool
     /// The switch's hot call: sets a value written by `decodeInto`. The object must be one the
     /// binding accepted.
     /// Setters with states read the state stored beside the value; the others get none, so
     /// the hot call copies no string.
-    let applyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Void
+    @usableFromInline let applyStored: @MainActor (AnyObject, UnsafeRawPointer) -> Void
     /// Deinitialises a value written by `decodeInto`; nil when the value is trivial (plain
     /// numbers, colours...), so a prepared theme records nothing to destroy for it.
-    let destroyStored: (@Sendable (UnsafeMutableRawPointer) -> Void)?
+    @usableFromInline let destroyStored: (@Sendable (UnsafeMutableRawPointer) -> Void)?
     /// Whether a decoded value is plain bits (no references, nothing to deinitialise): two of
     /// them with equal bytes are equal.
     nonisolated var valueIsTrivial: Bool { destroyStored == nil }
     /// Size and alignment of an original (the property's type).
-    let originalSize: Int
-    let originalAlignment: Int
+    @usableFromInline let originalSize: Int
+    @usableFromInline let originalAlignment: Int
     /// Whether an original needs no deinitialisation (`discard` may be skipped).
-    let originalIsTrivial: Bool
+    @usableFromInline let originalIsTrivial: Bool
     /// Reads the property's current value into uninitialised memory.
-    let capture: @MainActor (AnyObject, ControlState, UnsafeMutableRawPointer) -> Void
+    @usableFromInline let capture: @MainActor (AnyObject, ControlState, UnsafeMutableRawPointer) -> Void
     /// A first application's hot call: `capture` into the third pointer (for the state stored
     /// with the value), then `applyStored`, in one specialised call. The original is written
     /// before the setter runs, so app code that re-enters the applicator finds it in place.
-    let captureAndApplyStored: @MainActor (AnyObject, UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+    @usableFromInline let captureAndApplyStored: @MainActor (AnyObject, UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
     /// Moves the original out of the memory (leaving it uninitialised) and writes it back.
-    let restore: @MainActor (AnyObject, ControlState, UnsafeMutableRawPointer) -> Void
+    @usableFromInline let restore: @MainActor (AnyObject, ControlState, UnsafeMutableRawPointer) -> Void
     /// Deinitialises an original without writing it back (the component is gone). Nonisolated:
     /// the registry's storage discards what is left when the applicator goes.
-    let discard: @Sendable (UnsafeMutableRawPointer) -> Void
+    @usableFromInline let discard: @Sendable (UnsafeMutableRawPointer) -> Void
 
     /// `plain` is the getter and setter of a property with one value whatever the state: the
     /// hot calls then go straight to them instead of through the wrappers `get` and `set`.
+    @inlinable
     init<Target: AnyObject, Property>(
         operation: String, takesState: Bool, component: String, target: Target.Type, property: Property.Type,
         decode: @escaping @Sendable (ResolvedOperation, ValueContext) -> Property?,
@@ -93,7 +100,7 @@ final class OperationSetter {
             self.valueSize = MemoryLayout<Property>.size
             self.valueAlignment = MemoryLayout<Property>.alignment
             self.decodeInto = { resolved, memory in
-                guard let value = decode(resolved, ValueContext(images: nil)) else { return false }
+                guard let value = decode(resolved, ValueContext()) else { return false }
                 memory.initializeMemory(as: Property.self, to: value)
                 return true
             }
@@ -113,7 +120,7 @@ final class OperationSetter {
             self.valueSize = MemoryLayout<StateValue<Property>>.size
             self.valueAlignment = MemoryLayout<StateValue<Property>>.alignment
             self.decodeInto = { resolved, memory in
-                guard let value = decode(resolved, ValueContext(images: nil)) else { return false }
+                guard let value = decode(resolved, ValueContext()) else { return false }
                 memory.initializeMemory(as: StateValue<Property>.self,
                                         to: StateValue(value: value, state: ControlState(rawValue: resolved.state)))
                 return true
@@ -145,7 +152,7 @@ final class OperationSetter {
     /// Target`, checked once at registration) and inherits setters only from bindings whose
     /// class is a superclass (checked when bindings are resolved), so the cast cannot fail;
     /// skipping the dynamic cast matters on the per-component path.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func target<Target: AnyObject>(_ object: AnyObject, _ type: Target.Type) -> Target {
         assert(object is Target, "a setter of \(Target.self) was called on \(Swift.type(of: object))")
         return unsafeDowncast(object, to: Target.self)
@@ -153,9 +160,16 @@ final class OperationSetter {
 }
 
 /// A decoded value with the state it is for, as setters with states store it.
+@usableFromInline
 struct StateValue<Property> {
-    var value: Property
-    var state: ControlState
+    @usableFromInline var value: Property
+    @usableFromInline var state: ControlState
+
+    @inlinable
+    init(value: Property, state: ControlState) {
+        self.value = value
+        self.state = state
+    }
 }
 
 /// Binds a component type of the theme (`uibutton`, `chatbubble`...) to a Swift class: each
@@ -177,7 +191,7 @@ public struct ComponentBinding<Target: AnyObject> {
     public let component: String
     /// The component type this one extends; when nil, the applicator's schema decides.
     public let parent: String?
-    var setters: [String: OperationSetter] = [:]
+    @usableFromInline var setters: [String: OperationSetter] = [:]
 
     public init(_ component: String, extends parent: String? = nil, for type: Target.Type = Target.self) {
         self.component = component
@@ -191,6 +205,7 @@ public struct ComponentBinding<Target: AnyObject> {
     /// setter takes; use it for operations with several params. `decode` is not isolated to the
     /// main actor (a theme prepared ahead decodes on another thread): like
     /// `ThemeValueConvertible`, it must depend on the operation alone.
+    @inlinable
     public mutating func bind<Property>(
         _ operation: String,
         decode: @escaping @Sendable (ResolvedOperation, ValueContext) -> Property?,
@@ -205,6 +220,7 @@ public struct ComponentBinding<Target: AnyObject> {
 
     /// A property that differs per state, e.g. a button's title colour. `param` names the
     /// param to read; nil means the operation's only param.
+    @inlinable
     public mutating func bindPerState<Property: ThemeValueConvertible>(
         _ operation: String, param: String? = nil,
         get: @escaping @MainActor (Target, ControlState) -> Property,
@@ -214,6 +230,7 @@ public struct ComponentBinding<Target: AnyObject> {
     }
 
     /// A property with one value whatever the state.
+    @inlinable
     public mutating func bind<Property: ThemeValueConvertible>(
         _ operation: String, param: String? = nil,
         get: @escaping @MainActor (Target) -> Property,
@@ -228,7 +245,8 @@ public struct ComponentBinding<Target: AnyObject> {
 
     /// The one-param forms: the param is picked by name (or is the only one) and converted
     /// through `ThemeValueConvertible`.
-    private mutating func addSetter<Property: ThemeValueConvertible>(
+    @inlinable
+    mutating func addSetter<Property: ThemeValueConvertible>(
         _ operation: String, param: String?, takesState: Bool,
         get: @escaping @MainActor (Target, ControlState) -> Property,
         set: @escaping @MainActor (Target, Property, ControlState) -> Void
@@ -241,6 +259,7 @@ public struct ComponentBinding<Target: AnyObject> {
     }
 
     /// A property reached through a key path: the shortest form for a plain stored property.
+    @inlinable
     public mutating func bind<Property: ThemeValueConvertible>(
         _ operation: String, param: String? = nil, _ keyPath: ReferenceWritableKeyPath<Target, Property>
     ) {
@@ -251,6 +270,7 @@ public struct ComponentBinding<Target: AnyObject> {
     /// named (the common case). Every operation of every instance a theme prepares is decoded
     /// through it, and the capturing closure cost 8.8 M more instructions to prepare 10,000
     /// instances (callgrind, `livery-chat-demo --profile-register-many`).
+    @inlinable
     nonisolated static func decoder<Property: ThemeValueConvertible>(
         param: String?
     ) -> @Sendable (ResolvedOperation, ValueContext) -> Property? {
@@ -258,7 +278,7 @@ public struct ComponentBinding<Target: AnyObject> {
         return { resolved, context in decode(resolved, param: param, context: context) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     nonisolated static func decode<Property: ThemeValueConvertible>(
         _ resolved: ResolvedOperation, param: String?, context: ValueContext
     ) -> Property? {
@@ -277,7 +297,6 @@ public struct ComponentBinding<Target: AnyObject> {
             component: component, parent: parent, setters: setters,
             accepts: { $0 is Target },
             acceptsType: { $0 is Target.Type },
-            typeName: String(describing: Target.self),
             targetType: Target.self)
     }
 }
@@ -290,25 +309,30 @@ struct AnyComponentBinding {
     let setters: [String: OperationSetter]
     let accepts: @MainActor (AnyObject) -> Bool
     let acceptsType: @MainActor (Any.Type) -> Bool
-    let typeName: String
     let targetType: Any.Type
+
+    /// For messages only: describing a type looks up its conformances, which a fresh process
+    /// does by scanning the conformance records of every loaded image (see docs/Performance.md).
+    var typeName: String { String(describing: targetType) }
 }
 
 /// A binding with its inherited operations folded in: what apply passes look setters up in.
 @MainActor
 final class ResolvedBinding {
     let component: String
-    let typeName: String
+    /// The Swift type bound; see `AnyComponentBinding.typeName`.
+    let targetType: Any.Type
+    var typeName: String { String(describing: targetType) }
     let accepts: @MainActor (AnyObject) -> Bool
     let setters: [String: OperationSetter]
     /// Whether objects of a class are accepted, by class: `is` is a dynamic cast that walks the
     /// class hierarchy, and registration asks once per component.
     private var acceptedClasses: [ObjectIdentifier: Bool] = [:]
 
-    init(component: String, typeName: String, accepts: @escaping @MainActor (AnyObject) -> Bool,
+    init(component: String, targetType: Any.Type, accepts: @escaping @MainActor (AnyObject) -> Bool,
          setters: [String: OperationSetter]) {
         self.component = component
-        self.typeName = typeName
+        self.targetType = targetType
         self.accepts = accepts
         self.setters = setters
     }
@@ -409,7 +433,7 @@ final class BindingTable {
             current = parent(of: ancestor)
         }
         for setter in setters.values { everySetter[ObjectIdentifier(setter)] = setter }
-        let result = ResolvedBinding(component: component, typeName: own.typeName, accepts: own.accepts, setters: setters)
+        let result = ResolvedBinding(component: component, targetType: own.targetType, accepts: own.accepts, setters: setters)
         resolved[component] = result
         return result
     }

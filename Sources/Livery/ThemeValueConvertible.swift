@@ -24,6 +24,16 @@ public struct ValueContext {
     /// One reference only: the context is passed to every setter call of a switch.
     let images: ImageLoader?
 
+    init(images: ImageLoader?) {
+        self.images = images
+    }
+
+    /// A context without images: values decoded ahead of applying.
+    @usableFromInline
+    init() {
+        images = nil
+    }
+
     /// The image the reference names for the active traits and scale, or nil (with a finding)
     /// when its file cannot be read; always nil while a theme is prepared ahead.
     public func image(_ reference: ImageReference) -> ThemeImage? {

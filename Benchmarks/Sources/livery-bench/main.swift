@@ -234,7 +234,8 @@ struct RuntimeResults {
 }
 
 @MainActor
-func runtimeBenchmarks(instances: Int, work: String, runs: Int, preloadedRuns: Int) async throws -> RuntimeResults {
+func runtimeBenchmarks(instances: Int, work: String, runs: Int, preloadedRuns: Int,
+                       countingAllocations: Bool = true) async throws -> RuntimeResults {
     var results = RuntimeResults()
     let scenario = try RuntimeScenario(instances: instances, folder: work + "/runtime\(instances)")
 
@@ -283,7 +284,7 @@ func runtimeBenchmarks(instances: Int, work: String, runs: Int, preloadedRuns: I
     results.preloadedApplication = Samples(applied).median
     results.preloadedFirstSwitch = Samples(switched).median
     withExtendedLifetime(scenario) {}
-    results.allocations = countAllocations(components: instances, work: work)
+    if countingAllocations { results.allocations = countAllocations(components: instances, work: work) }
     return results
 }
 
@@ -504,8 +505,25 @@ case "launch":
     } catch {
         fail("\(error)")
     }
+case "runtime":
+    // The runtime scenario alone, for profiling: `perf record` around it sees little else.
+    do {
+        let components = Int(option("--components") ?? "") ?? 10_000
+        let work = option("--work") ?? NSTemporaryDirectory() + "livery-runtime-\(getpid())"
+        defer { if option("--work") == nil { try? FileManager.default.removeItem(atPath: work) } }
+        let runtime = try await runtimeBenchmarks(instances: components, work: work, runs: Int(option("--runs") ?? "") ?? 40,
+                                                  preloadedRuns: 3, countingAllocations: false)
+        print("first application: \(formatDuration(runtime.firstApplication))")
+        print("preloaded application: \(formatDuration(runtime.preloadedApplication)), then the first switch: \(formatDuration(runtime.preloadedFirstSwitch))")
+        for kind in RuntimeScenario.Switch.allCases {
+            let samples = runtime.switches[kind]!.samples
+            print("warm switch \(kind.rawValue): median \(formatDuration(samples.median)), p90 \(formatDuration(samples.percentile(90)))")
+        }
+    } catch {
+        fail("\(error)")
+    }
 case "report":
     do { try await report() } catch { fail("\(error)") }
 default:
-    fail("usage: livery-bench report [--sizes 100,1000,10000,100000] [--quick] [--components N] [--out DIR] [--work DIR] | peak LOADER PATH | generate N DIR | chart RESULTS.json OUT.svg")
+    fail("usage: livery-bench report [--sizes 100,1000,10000,100000] [--quick] [--components N] [--out DIR] [--work DIR] | runtime [--components N] [--runs N] | launch [--sizes N,...] [--runs N] | peak LOADER PATH | generate N DIR | chart RESULTS.json OUT.svg")
 }
