@@ -52,17 +52,15 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
         lock.unlock()
     }
 
-    private func open(_ path: String) -> Result<CompiledTheme, BinaryFormatError> {
+    /// Typed throws, not a `Result`: the first `Result<CompiledTheme, BinaryFormatError>` a
+    /// process makes looks up the error's conformance by scanning every loaded image.
+    private func open(_ path: String) throws(BinaryFormatError) -> CompiledTheme {
         lock.lock()
         defer { lock.unlock() }
-        if let theme = opened[path] { return .success(theme) }
-        do {
-            let theme = try CompiledTheme(contentsOf: path, limits: limits)
-            opened[path] = theme
-            return .success(theme)
-        } catch {
-            return .failure(error)
-        }
+        if let theme = opened[path] { return theme }
+        let theme = try CompiledTheme(contentsOf: path, limits: limits)
+        opened[path] = theme
+        return theme
     }
 
     private func unusable(_ path: String, _ reason: String) -> Diagnostic {
@@ -72,15 +70,12 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
     }
 
     public func info(at path: String, searchPaths: [String]) -> Checked<ThemeInfo> {
-        switch open(path) {
-        case .success(let theme):
-            do {
-                try theme.verifyMetadata()
-            } catch {
-                return Checked(value: nil, diagnostics: [unusable(path, error.description)])
-            }
+        do {
+            let theme = try open(path)
+            try theme.verifyMetadata()
             return Checked(value: theme.info)
-        case .failure(let error): return Checked(value: nil, diagnostics: [unusable(path, error.description)])
+        } catch {
+            return Checked(value: nil, diagnostics: [unusable(path, error.description)])
         }
     }
 
@@ -90,12 +85,8 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
                 .error(.runtimeThemeUnavailable, "theme '\(descriptor.id)' has no compiled file", at: nil),
             ])
         }
-        let theme: CompiledTheme
-        switch open(path) {
-        case .success(let opened): theme = opened
-        case .failure(let error): return Checked(value: nil, diagnostics: [unusable(path, error.description)])
-        }
         do {
+            let theme = try open(path)
             try theme.verifyMetadata()
             // Beside its folder (development), damage found now lets the folder stand in before
             // anything is applied; alone (a release build), blocks are checked as they are read.
@@ -109,23 +100,35 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
 
 /// Images read from a compiled file's asset section. Holding the `CompiledTheme` keeps the
 /// mapping alive for as long as a loaded theme (or an image cache entry's source) needs it.
-public struct CompiledAssetSource: AssetSource {
+///
+/// The index by file is made when the first image is asked for, not when the theme loads: a
+/// launch reads nothing proportional to the theme's size (docs/Runtime.md). The lock makes the
+/// lazy index safe from any thread, hence `@unchecked Sendable`.
+public final class CompiledAssetSource: AssetSource, @unchecked Sendable {
     public let theme: CompiledTheme
-    private let index: [AssetFileKey: CompiledAsset]
+    private let lock = NSLock()
+    private var index: [AssetFileKey: CompiledAsset]?
 
     public init(_ theme: CompiledTheme) {
         self.theme = theme
+    }
+
+    public func data(for variant: AssetVariant) -> Data? {
+        guard let asset = asset(AssetFileKey(themeID: variant.themeID, file: variant.file)) else { return nil }
+        // One copy out of the mapping: `Data` must outlive the call, and images are read rarely
+        // (once per pass, or once while cached).
+        return theme.withBytes(of: asset) { Data($0) }
+    }
+
+    private func asset(_ key: AssetFileKey) -> CompiledAsset? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let index { return index[key] }
         var index: [AssetFileKey: CompiledAsset] = [:]
         for asset in theme.assets {
             index[AssetFileKey(themeID: asset.variant.themeID, file: asset.variant.file)] = asset
         }
         self.index = index
-    }
-
-    public func data(for variant: AssetVariant) -> Data? {
-        guard let asset = index[AssetFileKey(themeID: variant.themeID, file: variant.file)] else { return nil }
-        // One copy out of the mapping: `Data` must outlive the call, and images are read rarely
-        // (once per pass, or once while cached).
-        return theme.withBytes(of: asset) { Data($0) }
+        return index[key]
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import LiveryModel
 
 /// How the manager finds themes: an app ships this as an XML file next to its themes.
@@ -54,96 +51,51 @@ public struct LiveryConfiguration: Hashable, Sendable {
 
     /// Parses configuration XML; `baseFolder` anchors relative paths.
     public static func parse(_ data: Data, file: String = "(configuration)", baseFolder: String = ".") -> Checked<LiveryConfiguration> {
-        let reader = ConfigurationReader(file: file, baseFolder: baseFolder)
-        let parser = XMLParser(data: data)
-        // No DTDs, no external entities: a configuration file is plain elements and text.
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        if !parser.parse(), !reader.diagnostics.hasErrors {
-            let message = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
-            reader.diagnostics.append(
-                .error(.runtimeConfiguration, "the configuration is not well-formed XML: \(message)",
-                       at: SourceLocation(file: file, line: parser.lineNumber, column: parser.columnNumber)))
+        let root: PlainXML.Element
+        do {
+            root = try PlainXML.parse([UInt8](data))
+        } catch {
+            return Checked(value: nil, diagnostics: [
+                .error(.runtimeConfiguration, "the configuration is not well-formed XML: \(error.message)",
+                       at: SourceLocation(file: file, line: error.line, column: error.column)),
+            ])
         }
-        if reader.openElements != 0, !reader.diagnostics.hasErrors {
-            // Some parsers accept a truncated document; an unclosed element is still an error.
-            reader.diagnostics.append(.error(.runtimeConfiguration, "the configuration ends before its elements are closed",
-                                             at: SourceLocation(file: file, line: parser.lineNumber)))
+        func location(_ element: PlainXML.Element) -> SourceLocation {
+            SourceLocation(file: file, line: element.line, column: element.column)
         }
-        if !reader.sawRoot, !reader.diagnostics.hasErrors {
-            reader.diagnostics.append(.error(.runtimeConfiguration, "the root element must be <livery-configuration>",
-                                             at: SourceLocation(file: file)))
+        guard root.name == "livery-configuration" else {
+            return Checked(value: nil, diagnostics: [
+                .error(.runtimeConfiguration, "the root element must be <livery-configuration>, not <\(root.name)>",
+                       at: location(root)),
+            ])
         }
-        guard !reader.diagnostics.hasErrors else { return Checked(value: nil, diagnostics: reader.diagnostics) }
-        var configuration = reader.configuration
-        if configuration.themeExtensions.isEmpty { configuration.themeExtensions = ["theme"] }
-        return Checked(value: configuration, diagnostics: reader.diagnostics)
-    }
-}
-
-/// The SAX delegate; lives only for one parse, on the calling thread.
-private final class ConfigurationReader: NSObject, XMLParserDelegate {
-    let file: String
-    let baseFolder: String
-    var configuration = LiveryConfiguration(themeExtensions: [])
-    var diagnostics: [Diagnostic] = []
-    var sawRoot = false
-    private var depth = 0
-    private var text = ""
-    var openElements: Int { depth }
-
-    init(file: String, baseFolder: String) {
-        self.file = file
-        self.baseFolder = baseFolder
-    }
-
-    private func location(_ parser: XMLParser) -> SourceLocation {
-        SourceLocation(file: file, line: parser.lineNumber, column: parser.columnNumber)
-    }
-
-    private func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : baseFolder + "/" + path
-    }
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        depth += 1
-        text = ""
-        if depth == 1 {
-            guard name == "livery-configuration" else {
-                diagnostics.append(.error(.runtimeConfiguration,
-                                          "the root element must be <livery-configuration>, not <\(name)>",
-                                          at: location(parser)))
-                parser.abortParsing()
-                return
+        func absolute(_ path: String) -> String {
+            path.hasPrefix("/") ? path : baseFolder + "/" + path
+        }
+        var configuration = LiveryConfiguration(defaultThemeID: root.attribute("default-theme"), themeExtensions: [])
+        var diagnostics: [Diagnostic] = []
+        for element in root.children {
+            for nested in element.children {
+                diagnostics.append(.warning(.runtimeConfiguration, "<\(nested.name)> is not expected here and is ignored",
+                                            at: location(nested)))
             }
-            sawRoot = true
-            configuration.defaultThemeID = attributes["default-theme"]
-        } else if depth > 2 {
-            diagnostics.append(.warning(.runtimeConfiguration, "<\(name)> is not expected here and is ignored",
-                                        at: location(parser)))
+            let value = PlainXML.trimmingSpace(element.text)
+            guard !value.isEmpty else {
+                diagnostics.append(.warning(.runtimeConfiguration, "<\(element.name)> is empty and is ignored", at: location(element)))
+                continue
+            }
+            switch element.name {
+            case "search-path": configuration.searchPaths.append(absolute(value))
+            case "theme-extension": configuration.themeExtensions.append(value.hasPrefix(".") ? String(value.dropFirst()) : value)
+            case "schema": configuration.schemaFiles.append(absolute(value))
+            case "compiled-path": configuration.compiledPaths.append(absolute(value))
+            default:
+                diagnostics.append(.warning(.runtimeConfiguration,
+                                            "<\(element.name)> is not a configuration element (search-path, theme-extension, schema, compiled-path) and is ignored",
+                                            at: location(element)))
+            }
         }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        defer { depth -= 1 }
-        guard depth == 2 else { return }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !value.isEmpty else {
-            diagnostics.append(.warning(.runtimeConfiguration, "<\(name)> is empty and is ignored", at: location(parser)))
-            return
-        }
-        switch name {
-        case "search-path": configuration.searchPaths.append(absolute(value))
-        case "theme-extension": configuration.themeExtensions.append(value.hasPrefix(".") ? String(value.dropFirst()) : value)
-        case "schema": configuration.schemaFiles.append(absolute(value))
-        case "compiled-path": configuration.compiledPaths.append(absolute(value))
-        default:
-            diagnostics.append(.warning(.runtimeConfiguration,
-                                        "<\(name)> is not a configuration element (search-path, theme-extension, schema, compiled-path) and is ignored",
-                                        at: location(parser)))
-        }
+        if configuration.themeExtensions.isEmpty { configuration.themeExtensions = ["theme"] }
+        return Checked(value: configuration, diagnostics: diagnostics)
     }
 }

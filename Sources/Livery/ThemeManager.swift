@@ -233,26 +233,23 @@ public final class ThemeManager {
     /// holds an id wins; later duplicates are reported and ignored.
     private func discoverThemes() {
         var found: [String: ThemeDescriptor] = [:]
-        let files = FileManager.default
         let folderExtensions = Set(configuration.themeExtensions.map { $0.lowercased() })
         // Search paths hold theme folders and compiled files (`Dark.livery` beside `Dark.theme`);
         // compiled paths (a cache folder) hold compiled files only. Pairing is by theme id.
         let places = configuration.searchPaths.map { ($0, true) } + configuration.compiledPaths.map { ($0, false) }
         for (searchPath, holdsFolders) in places {
-            guard let entries = try? files.contentsOfDirectory(atPath: searchPath) else {
+            guard let entries = DirectoryListing.entries(of: searchPath) else {
                 diagnostics.report(
                     .warning(.runtimeConfiguration, "theme search path \(searchPath) cannot be read", at: nil),
                     key: "searchpath|\(generation)|\(searchPath)")
                 continue
             }
-            for entry in entries.sorted() {
-                let path = searchPath + "/" + entry
-                let fileExtension = (entry as NSString).pathExtension.lowercased()
-                var isFolder: ObjCBool = false
-                guard files.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
-                if holdsFolders, isFolder.boolValue, folderExtensions.contains(fileExtension), let folderLoader {
+            for entry in entries {
+                let path = searchPath + "/" + entry.name
+                let fileExtension = entry.pathExtension.lowercased()
+                if holdsFolders, entry.isFolder, folderExtensions.contains(fileExtension), let folderLoader {
                     record(folderLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: false, into: &found)
-                } else if !isFolder.boolValue, let compiledLoader,
+                } else if !entry.isFolder, let compiledLoader,
                           fileExtension == compiledLoader.fileExtension.lowercased() {
                     record(compiledLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: true, into: &found)
                 }
