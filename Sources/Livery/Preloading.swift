@@ -2,7 +2,7 @@ import LiveryModel
 
 extension Applicator {
     /// Prepares themes on other threads and keeps them, for the app's traits and scale or the
-    /// ones given, with the plans for switching between them. Styling components then finds
+    /// ones given, and the user's text scale, with the plans for switching between them. Styling components then finds
     /// every setter looked up and every value decoded, a first switch between these themes
     /// runs ready plans as a later switch does, and the main actor does only the components'
     /// own work. Call it at launch, or when a theme arrives, with the themes the app may show
@@ -20,12 +20,14 @@ extension Applicator {
     public func preload(_ themeIDs: [String], traits: TraitSet? = nil, scale: Int? = nil) async {
         let traits = traits ?? manager.traits
         let scale = max(1, scale ?? manager.scale)
+        let textScale = manager.textScale
         let snapshot = bindings.snapshot()
         let knownKeys = operationKeys.names.map { (name: $0.name, state: $0.state.rawValue) }
         var jobs: [(key: PreparedTheme.Key, loaded: LoadedTheme)] = []
         for themeID in themeIDs {
             let key = PreparedTheme.Key(themeID: themeID, traits: traits, scale: scale,
-                                        themeGeneration: manager.generation, bindingGeneration: bindings.generation)
+                                        themeGeneration: manager.generation, bindingGeneration: bindings.generation,
+                                        textScale: textScale)
             guard prepared[key]?.theme.isComplete != true, !jobs.contains(where: { $0.key == key }),
                   let loaded = manager.theme(themeID) else { continue }
             jobs.append((key, loaded))
@@ -33,7 +35,8 @@ extension Applicator {
         guard !jobs.isEmpty else { return }
         let sources = jobs.map(\.loaded)
         let work = await Task.detached {
-            await Self.prepare(sources, traits: traits, scale: scale, bindings: snapshot, knownKeys: knownKeys)
+            await Self.prepare(sources, traits: traits, scale: scale, textScale: textScale, bindings: snapshot,
+                               knownKeys: knownKeys)
         }.value
         guard jobs.allSatisfy({ $0.key.themeGeneration == manager.generation
                                 && $0.key.bindingGeneration == bindings.generation }) else { return }
@@ -81,13 +84,13 @@ extension Applicator {
 
     /// Prepares the themes, a task each (a machine with two cores prepares two themes in the
     /// time of one), then the plans between every two of them, a task each way.
-    private nonisolated static func prepare(_ sources: [LoadedTheme], traits: TraitSet, scale: Int,
+    private nonisolated static func prepare(_ sources: [LoadedTheme], traits: TraitSet, scale: Int, textScale: Double,
                                             bindings: BindingSnapshot,
                                             knownKeys: [(name: String, state: String)]) async -> PreloadWork {
         let prepared = await withTaskGroup(of: (Int, InstancePreparer, PreparedContents).self) { group in
             for (index, source) in sources.enumerated() {
                 group.addTask {
-                    let preparer = InstancePreparer(source: source.instances(for: traits), scale: scale,
+                    let preparer = InstancePreparer(source: source.instances(for: traits, textScale: textScale), scale: scale,
                                                     bindings: bindings)
                     return (index, preparer, preparer.prepareAll())
                 }

@@ -80,6 +80,22 @@ func textProbeBinding() -> ComponentBinding<TextProbe> {
         #expect(probe.body == Self.body && probe.title == Self.title && probe.badge == Self.badge)
     }
 
+    @Test func preloadPreparesAtTheUsersTextScale() async {
+        let (manager, applicator) = makeApplicator(theme(), activate: "t")
+        applicator.register(textProbeBinding())
+        manager.setTextScale(1.5)
+        await applicator.preload(["t"])
+        let probe = TextProbe(Counter())
+        applicator.style(probe, as: "p")
+        #expect(probe.body?.size == 25.5)
+        #expect(probe.title?.size == 30)
+        // Styling used the preloaded theme: at text scale 1.5 there is one prepared theme, and
+        // it was prepared whole (a preload at scale 1 left one made lazily as components came).
+        let atScale = applicator.prepared.values.filter { $0.theme.key.textScale == 1.5 }
+        #expect(atScale.count == 1)
+        #expect(atScale.allSatisfy { $0.theme.isComplete })
+    }
+
     @Test func setTextSizeSwitchesTheLargeTextVariantAndTheScaleInOneStep() {
         let (manager, applicator) = makeApplicator(theme(), activate: "t")
         applicator.register(textProbeBinding())
