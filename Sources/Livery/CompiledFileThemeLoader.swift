@@ -23,7 +23,7 @@ extension DiagnosticCode {
 /// theme folder at all. Whether a compiled file is still current with sources beside it is a
 /// development question, answered by a `StalenessCheck` the manager is given
 /// (`LiveryDevelopment`'s compares the source stamps and digests recorded for every theme of its chain).
-public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Sendable {
+public final class CompiledFileThemeLoader: CompiledThemeLoader, Sendable {
     public let fileExtension: String
     /// Whether every block's checksum is checked when a theme is loaded (a pass over the whole
     /// file), even without a folder to fall back to. Off by default: reads check the blocks they
@@ -33,34 +33,11 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
     public let verifiesChecksums: Bool
     public let limits: VerificationLimits
 
-    /// Files opened during discovery, reused by `load` (one map and one verification per file
-    /// until `forgetCachedReads`). The lock makes the cache safe from any thread; nothing else
-    /// is mutable, hence `@unchecked Sendable`.
-    private let lock = NSLock()
-    private var opened: [String: CompiledTheme] = [:]
-
     public init(fileExtension: String = "livery",
                 verifiesChecksums: Bool = false, limits: VerificationLimits = VerificationLimits()) {
         self.fileExtension = fileExtension
         self.verifiesChecksums = verifiesChecksums
         self.limits = limits
-    }
-
-    public func forgetCachedReads() {
-        lock.lock()
-        opened.removeAll()
-        lock.unlock()
-    }
-
-    /// Typed throws, not a `Result`: the first `Result<CompiledTheme, BinaryFormatError>` a
-    /// process makes looks up the error's conformance by scanning every loaded image.
-    private func open(_ path: String) throws(BinaryFormatError) -> CompiledTheme {
-        lock.lock()
-        defer { lock.unlock() }
-        if let theme = opened[path] { return theme }
-        let theme = try CompiledTheme(contentsOf: path, limits: limits)
-        opened[path] = theme
-        return theme
     }
 
     private func unusable(_ path: String, _ reason: String) -> Diagnostic {
@@ -69,11 +46,11 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
                  at: SourceLocation(file: path))
     }
 
+    /// Reads the file's facts only (`CompiledTheme.info(contentsOf:)`): a file is mapped and
+    /// verified whole when its theme is loaded, not when it is discovered.
     public func info(at path: String, searchPaths: [String]) -> Checked<ThemeInfo> {
         do {
-            let theme = try open(path)
-            try theme.verifyMetadata()
-            return Checked(value: theme.info)
+            return Checked(value: try CompiledTheme.info(contentsOf: path, limits: limits))
         } catch {
             return Checked(value: nil, diagnostics: [unusable(path, error.description)])
         }
@@ -86,7 +63,7 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, @unchecked Send
             ])
         }
         do {
-            let theme = try open(path)
+            let theme = try CompiledTheme(contentsOf: path, limits: limits)
             try theme.verifyMetadata()
             // Beside its folder (development), damage found now lets the folder stand in before
             // anything is applied; alone (a release build), blocks are checked as they are read.

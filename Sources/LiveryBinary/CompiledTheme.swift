@@ -61,6 +61,62 @@ public final class CompiledTheme: @unchecked Sendable {
     /// them (as `livery compile` does), never by rewriting in place: a mapped file that shrinks
     /// under a reader is beyond any verifier.
     public init(contentsOf path: String, limits: VerificationLimits = VerificationLimits()) throws(BinaryFormatError) {
+        let (mapped, size) = try Self.map(path, limits: limits, populate: true)
+        let raw = RawBytes(base: UnsafeRawPointer(mapped), count: size)
+        do {
+            self.layout = try Verifier.verify(raw, limits: limits)
+        } catch {
+            munmap(mapped, size)
+            throw error
+        }
+        self.raw = raw
+        self.release = .unmap(mapped, size)
+        self.limits = limits
+        self.path = path
+        blocks = BlockChecks(raw: raw, layout: layout)
+    }
+
+    /// The theme's facts (its own entry of the parent chain) read from the file at `path`
+    /// without verifying or reading anything else: the header, the section table, the string
+    /// offsets and the chain are verified, and the blocks the facts are read from are checked.
+    ///
+    /// What discovery needs of every compiled file in a search path: an app launches one theme,
+    /// and verifying every other file in full at launch cost time in proportion to themes it
+    /// does not show (a launch of the sample themes opened five).
+    public static func info(contentsOf path: String, limits: VerificationLimits = VerificationLimits()) throws(BinaryFormatError) -> ThemeInfo {
+        let (mapped, size) = try map(path, limits: limits, populate: false)
+        defer { munmap(mapped, size) }
+        let raw = RawBytes(base: UnsafeRawPointer(mapped), count: size)
+        var layout = Layout()
+        try Verifier.header(raw, limits: limits, into: &layout)
+        try Verifier.sectionTable(raw, limits: limits, into: &layout)
+        try Verifier.strings(raw, limits: limits, into: &layout)
+        try Verifier.chain(raw, limits: limits, into: &layout)
+        try Verifier.blocks(raw, into: &layout)
+        let blocks = BlockChecks(raw: raw, layout: layout)
+        return try blocks.withLock { () throws(BinaryFormatError) -> ThemeInfo in
+            let entry = layout.chainEntries + (layout.chainCount - 1) * Format.chainEntrySize
+            try blocks.check(entry, Format.chainEntrySize)
+            func string(_ field: Int) throws(BinaryFormatError) -> String? {
+                let index = raw.u32(entry + 4 * field)
+                guard index != Format.none else { return nil }
+                let offsets = layout.stringOffsets + 4 * Int(index)
+                try blocks.check(offsets, 8)
+                let start = raw.int(offsets)
+                let length = raw.int(offsets + 4) - start
+                try blocks.check(layout.stringBytes + start, length)
+                return String(decoding: raw.buffer(layout.stringBytes + start, length), as: UTF8.self)
+            }
+            return ThemeInfo(id: try string(0) ?? "", name: try string(1) ?? "", version: try string(2) ?? "",
+                             parent: try string(3), description: try string(4))
+        }
+    }
+
+    /// Opens and maps the file at `path` read-only after checking it is a regular file of a
+    /// size the limits allow. `populate` reads the whole file in at once (on Linux), for a
+    /// caller that is about to verify all of it.
+    private static func map(_ path: String, limits: VerificationLimits,
+                            populate: Bool) throws(BinaryFormatError) -> (UnsafeMutableRawPointer, Int) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(path: path, message: Self.errorText()) }
         defer { close(descriptor) }
@@ -74,21 +130,11 @@ public final class CompiledTheme: @unchecked Sendable {
         guard size >= Format.headerSize else {
             throw .truncated(expected: UInt64(Format.headerSize), actual: UInt64(size))
         }
-        guard let mapped = mmap(nil, size, PROT_READ, Self.mapFlags, descriptor, 0), mapped != MAP_FAILED else {
+        guard let mapped = mmap(nil, size, PROT_READ, populate ? Self.mapFlags : MAP_PRIVATE, descriptor, 0),
+              mapped != MAP_FAILED else {
             throw .io(path: path, message: "cannot map: \(Self.errorText())")
         }
-        let raw = RawBytes(base: UnsafeRawPointer(mapped), count: size)
-        do {
-            self.layout = try Verifier.verify(raw, limits: limits)
-        } catch {
-            munmap(mapped, size)
-            throw error
-        }
-        self.raw = raw
-        self.release = .unmap(mapped, size)
-        self.limits = limits
-        self.path = path
-        blocks = BlockChecks(raw: raw, layout: layout)
+        return (mapped, size)
     }
 
     /// Verifies a copy of `bytes` (tests, and files that arrive over the network).

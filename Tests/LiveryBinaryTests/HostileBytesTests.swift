@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LiveryBinary
 import LiveryModel
@@ -142,6 +143,36 @@ import LiveryModel
             }
         }
         #expect(caught > 0)
+    }
+
+    /// Discovery's read of a file (`CompiledTheme.info(contentsOf:)`) verifies only what it
+    /// reads: after any flip it returns the theme's own facts exactly or throws, never another
+    /// id or name; and it does not pay for the rest of the file, so flips there that a full
+    /// open refuses do not stop it.
+    @Test func discoveryReadsTheFactsExactlyOrThrows() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-info-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("Sample.livery").path
+        func write(_ bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+        try write(sample)
+        let expected = try CompiledTheme(bytes: sample).info
+        #expect(try CompiledTheme.info(contentsOf: path) == expected)
+        var refusedByOpenOnly = 0
+        var caught = 0
+        for byte in 0..<sample.count {
+            var bytes = sample
+            bytes[byte] ^= 1 << (byte % 8)
+            try write(bytes)
+            guard let info = try? CompiledTheme.info(contentsOf: path) else {
+                caught += 1
+                continue
+            }
+            #expect(info == expected, "byte \(byte)")
+            if (try? CompiledTheme(bytes: bytes)) == nil { refusedByOpenOnly += 1 }
+        }
+        #expect(caught > 0)
+        #expect(refusedByOpenOnly > 0, "flips in the instances are not discovery's business")
     }
 
     /// Reading one instance checks the blocks it reads, not the file: laziness, measured in blocks.
