@@ -315,18 +315,21 @@ final class InstancePreparer: @unchecked Sendable {
         return mayHoldImages ? collectImageFiles(of: operation) : nil
     }
 
+    /// The files joined by `|`, built in one string (the first `joined(separator:)` of a
+    /// process resolves its generic witnesses by a scan of the loaded images, on the launch path).
     private func collectImageFiles(of operation: ResolvedOperation) -> String? {
-        var files: [String] = []
+        var files: String?
         func collect(_ value: Value) {
             switch value {
             case .image(let reference):
                 let variant = ImageLoader.variant(reference, of: theme, scale: scale)
-                files.append(variant.map { "\($0.themeID):\($0.file)" } ?? "-")
+                let file = variant.map { "\($0.themeID):\($0.file)" } ?? "-"
+                if files == nil { files = file } else { files! += "|" + file }
             case .array(let items): items.forEach(collect)
             default: break
             }
         }
         for param in operation.params { collect(param.value) }
-        return files.isEmpty ? nil : files.joined(separator: "|")
+        return files
     }
 }
