@@ -210,17 +210,22 @@ import Testing
         }
     }
 
+    /// Installs the fixture's com.acme.ocean as its catalog lists it, but downloaded through the
+    /// faulty route `fault`; returns the product and how its task ended.
+    private static func install(_ fixture: Fixture, through fault: String, _ base: String) async throws -> (CatalogProduct, ProductTaskState) {
+        var product = try #require(try fixture.catalog(baseURL: base).product(id: "com.acme.ocean"))
+        product.packageURL = base + "/\(fault)/com.acme.ocean-1.0.0.liverypkg"
+        let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json")
+        return (product, await store.install(product).result())
+    }
+
     /// From a catalog the package's size is the cap: an endless body is cut just past it, and the
     /// installed folder is untouched.
     @Test func anEndlessPackageFromACatalogStopsAtItsSize() async throws {
         let fixture = try Fixture()
         try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
         try await TestServer.withFaultyServer(folder: fixture.packages) { base, faulty in
-            let catalog = try fixture.catalog(baseURL: base)
-            var product = try #require(catalog.product(id: "com.acme.ocean"))
-            product.packageURL = base + "/endless/com.acme.ocean-1.0.0.liverypkg"
-            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json")
-            let state = await store.install(product).result()
+            let (product, state) = try await Self.install(fixture, through: "endless", base)
             guard case .failed(.sizeMismatch(let expected, let actual)) = state else {
                 Issue.record("expected a size mismatch, got \(state)")
                 return
@@ -250,12 +255,8 @@ import Testing
         let fixture = try Fixture()
         try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
         try await TestServer.withFaultyServer(folder: fixture.packages) { base, faulty in
-            let catalog = try fixture.catalog(baseURL: base)
-            var product = try #require(catalog.product(id: "com.acme.ocean"))
-            product.packageURL = base + "/huge/com.acme.ocean-1.0.0.liverypkg"
-            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json")
             let started = ContinuousClock.now
-            let state = await store.install(product).result()
+            let (product, state) = try await Self.install(fixture, through: "huge", base)
             #expect(state == .failed(.sizeMismatch(expected: product.packageSize, actual: 10_737_418_240)))
             #expect(ContinuousClock.now - started < .seconds(60))
             // Refused from the head: nothing of the body is read, the buffers hold what was sent.
