@@ -10,7 +10,8 @@ import Darwin
 /// nothing for 10 s, `/trickle/NAME` sends 64 bytes every 50 ms, `/drip/NAME` one byte every
 /// 100 ms, `/huge/NAME` announces 10 GB and sends zeros until the client leaves, `/endless/NAME`
 /// sends zeros with no length until the client leaves, `/gzip/NAME` sends the file gzipped with
-/// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do).
+/// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do),
+/// `/brotli/NAME` sends the file as it is but labelled `Content-Encoding: br`.
 /// `bytesSent` counts body bytes the kernel accepted, to prove a client stopped reading;
 /// `connectionsEnded` counts the connections served to their end (for an endless body: until the
 /// client closed it), after which `bytesSent` no longer grows.
@@ -120,6 +121,10 @@ final class FaultyServer: @unchecked Sendable {
             guard let compressed = try? Self.gzip(data) else { return }
             guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)) else { return }
             _ = send(connection, [UInt8](compressed), counted: true)
+            return
+        case "brotli":
+            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            _ = send(connection, bytes, counted: true)
             return
         default:
             break

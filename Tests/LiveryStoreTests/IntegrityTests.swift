@@ -321,6 +321,20 @@ import Testing
         #expect(try fixture.snapshot().keys.contains("com.acme.ocean.livery"))
     }
 
+    /// Only gzip and deflate are decoded: bytes in another encoding are refused from the head,
+    /// not hashed as they are and reported as a wrong checksum.
+    @Test func anEncodingTheStoreCannotDecodeIsRefusedFromTheHead() async throws {
+        let fixture = try Fixture()
+        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        try await TestServer.withFaultyServer(folder: fixture.packages) { base, faulty in
+            let (product, state) = try await Self.install(fixture, through: "brotli", base)
+            #expect(state == .failed(.network("\(product.packageURL) is sent with Content-Encoding 'br', which the store does not decode (it asks for identity)")))
+            try await Self.expectStoppedReading(faulty, within: Int(product.packageSize))
+        }
+        #expect(try fixture.snapshot().isEmpty)
+        #expect(fixture.workFolderIsClean())
+    }
+
     @Test func relativeURLsResolveAgainstTheCatalog() async throws {
         let fixture = try Fixture()
         try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
