@@ -11,7 +11,8 @@ import Darwin
 /// 100 ms, `/huge/NAME` announces 10 GB and sends zeros until the client leaves, `/endless/NAME`
 /// sends zeros with no length until the client leaves, `/gzip/NAME` sends the file gzipped with
 /// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do),
-/// `/brotli/NAME` sends the file as it is but labelled `Content-Encoding: br`.
+/// `/brotli/NAME` sends the file as it is but labelled `Content-Encoding: br`, `/bomb/NAME` sends
+/// 64 MiB of zeros gzipped (about 64 KB).
 /// `bytesSent` counts body bytes the kernel accepted, to prove a client stopped reading;
 /// `connectionsEnded` counts the connections served to their end (for an endless body: until the
 /// client closed it), after which `bytesSent` no longer grows.
@@ -119,6 +120,12 @@ final class FaultyServer: @unchecked Sendable {
             return
         case "gzip":
             guard let compressed = try? Self.gzip(data) else { return }
+            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            _ = send(connection, [UInt8](compressed), counted: true)
+            return
+        case "bomb":
+            // 64 MiB of zeros, gzipped to about 64 KB.
+            guard let compressed = try? Self.gzip(Data(count: 64 << 20)) else { return }
             guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)) else { return }
             _ = send(connection, [UInt8](compressed), counted: true)
             return

@@ -321,6 +321,26 @@ import Testing
         #expect(try fixture.snapshot().keys.contains("com.acme.ocean.livery"))
     }
 
+    /// A compressed response is capped on its decoded bytes: 64 KB of gzip that decode to 64 MiB
+    /// stop at the cap (or at the decoder's limit, 4 MiB here).
+    @Test func aGzipBombStopsAtTheCapOnItsDecodedBytes() async throws {
+        let fixture = try Fixture()
+        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        try await TestServer.withFaultyServer(folder: fixture.packages) { base, _ in
+            let client = CatalogClient(catalogURL: base + "/catalog.json", maxDownloadBytes: 1 << 20)
+            let url = base + "/bomb/com.acme.ocean-1.0.0.liverypkg"
+            // Whichever sees it first: the client's cap on decoded bytes, or the decoder's own
+            // limit (the larger of the two caps), which bounds what one compressed read expands to.
+            await #expect {
+                try await client.download(url, to: fixture.root + "/download.part", expectedSize: nil, expectedSHA256: nil) { _, _ in }
+            } throws: { error in
+                [StoreError.tooLarge("\(url) has more than 1048576 bytes, the most a download may have"),
+                 StoreError.tooLarge("\(url) decodes to more bytes than the store accepts")].contains(error as? StoreError)
+            }
+            #expect(!FileManager.default.fileExists(atPath: fixture.root + "/download.part"))
+        }
+    }
+
     /// Only gzip and deflate are decoded: bytes in another encoding are refused from the head,
     /// not hashed as they are and reported as a wrong checksum.
     @Test func anEncodingTheStoreCannotDecodeIsRefusedFromTheHead() async throws {
