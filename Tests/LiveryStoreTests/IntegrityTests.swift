@@ -289,6 +289,31 @@ import Testing
         #expect(http.client == nil, "the HTTP client was not shut down and released")
     }
 
+    /// The reader and the watchdog share the cooperative thread pool. When every thread of it is
+    /// busy for longer than the idle timeout (a loaded machine: it happened in a full test run),
+    /// data waits with nobody to touch the watchdog, and a watchdog that woke first took that for
+    /// a silent server. Here every thread is blocked for 1.5 s against an idle timeout of 0.6 s,
+    /// then the reader takes a moment before it touches, as a resumed reader does.
+    @Test func aStarvedProcessIsNotASilentServer() async throws {
+        let watchdog = Watchdog(idle: .milliseconds(600), total: .seconds(30))
+        try await watchdog.run {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
+                    group.addTask { usleep(1_500_000) }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            watchdog.touch()
+        }
+        // A silent server still times out, on a machine that is not starved.
+        let silent = Watchdog(idle: .milliseconds(600), total: .seconds(30))
+        let started = ContinuousClock.now
+        await #expect(throws: StoreError.timeout("no data arrived for 0.6 seconds")) {
+            try await silent.run { try await Task.sleep(for: .seconds(10)) }
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+
     @Test func aDripIsStoppedByTheTotalTimeout() async throws {
         let fixture = try Fixture()
         try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
