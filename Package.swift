@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation.
@@ -60,11 +62,17 @@ let package = Package(
         // identifiers, SARIF, file watching. A library so every one of them is testable.
         .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
         // Theme packages and the store apps link: manifest, safe extraction, catalog client,
-        // downloads, install / update / uninstall, recovery, content-type handlers.
+        // downloads, install / update / uninstall, recovery, content-type handlers. HTTP through
+        // AsyncHTTPClient (NIO): its response bodies are read only as fast as they are consumed,
+        // so the download caps bound the bytes read and the memory (docs/Packages.md).
         .target(name: "LiveryStore", dependencies: [
             "LiveryModel", "LiveryXML", "LiveryCompiler", "Livery",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
         ]),
         // `livery serve`: a catalog folder over HTTP (Hummingbird), kept out of LiveryStore so
         // apps do not link a server.
@@ -133,6 +141,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
         .testTarget(name: "LiveryTokensTests", dependencies: ["LiveryTokens", "LiveryModel"]),

@@ -1,7 +1,8 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
 
 /// Timeouts for every request the store makes.
 public struct StoreTimeouts: Hashable, Sendable {
@@ -17,16 +18,26 @@ public struct StoreTimeouts: Hashable, Sendable {
 
 /// Talks to a store over HTTP: the catalog, product details and package downloads.
 ///
-/// Built on Foundation's URLSession (libcurl on Linux), which every app already has: no
-/// TLS stack of its own is compiled into apps that link the store.
+/// Built on AsyncHTTPClient (SwiftNIO), whose response bodies are read from the socket only as
+/// fast as the client consumes them: a refused download stops at its cap plus what socket
+/// buffers hold, in bytes and in memory. Foundation's URLSession on Linux (libcurl) has no such
+/// backpressure: its delegate is handed data as fast as loopback delivers it, and refusing an
+/// endless body read gigabytes first (docs/Packages.md, "Limits of the download caps"). The
+/// price is a TLS stack (BoringSSL, through swift-nio-ssl) in apps that link the store; apps
+/// that link only the runtime (`Livery`) get none of it.
+///
+/// Copies share one HTTP client (pooled connections), shut down when the last copy goes.
 public struct CatalogClient: Sendable {
     public var catalogURL: String
-    public var timeouts: StoreTimeouts
+    /// Fixed at `init`, like the caps: the HTTP client is configured from them.
+    public let timeouts: StoreTimeouts
     /// Documents (catalog, details) larger than this are refused.
-    public var maxDocumentBytes: Int
+    public let maxDocumentBytes: Int
     /// No download is larger than this, with or without a catalog size (a catalog's size is
     /// the cap when it is smaller).
-    public var maxDownloadBytes: Int64
+    public let maxDownloadBytes: Int64
+    /// The connection pool, configured from `timeouts` and the caps.
+    let http: StoreHTTPClient
 
     public init(catalogURL: String, timeouts: StoreTimeouts = StoreTimeouts(), maxDocumentBytes: Int = 4 << 20,
                 maxDownloadBytes: Int64 = 64 << 20) {
@@ -34,6 +45,7 @@ public struct CatalogClient: Sendable {
         self.timeouts = timeouts
         self.maxDocumentBytes = maxDocumentBytes
         self.maxDownloadBytes = maxDownloadBytes
+        http = StoreHTTPClient(timeouts: timeouts, maxDecodedBytes: max(Int64(maxDocumentBytes), maxDownloadBytes))
     }
 
     /// Fetches the catalog and checks it as `trust` says: the roots from the trusted one on
@@ -96,8 +108,8 @@ public struct CatalogClient: Sendable {
             if let length = head.length, length > limit { throw StoreError.tooLarge("\(url) announces \(length) bytes, more than \(limit)") }
         } body: { chunk in
             try box.withValue { data in
-                if data.count + chunk.count > limit { throw StoreError.tooLarge("\(url) is larger than \(limit) bytes") }
-                data.append(chunk)
+                if data.count + chunk.readableBytes > limit { throw StoreError.tooLarge("\(url) is larger than \(limit) bytes") }
+                data.append(contentsOf: chunk.readableBytesView)
             }
         }
         return box.withValue { $0 }
@@ -143,12 +155,12 @@ public struct CatalogClient: Sendable {
             progress(0, expectedSize ?? announced)
         } body: { chunk in
             let (count, announced) = try state.withValue { state -> (Int64, Int64?) in
-                if state.digest.count + Int64(chunk.count) > cap { throw tooMany(state.digest.count + Int64(chunk.count)) }
-                chunk.withUnsafeBytes { state.digest.update($0) }
+                if state.digest.count + Int64(chunk.readableBytes) > cap { throw tooMany(state.digest.count + Int64(chunk.readableBytes)) }
+                chunk.withUnsafeReadableBytes { state.digest.update($0) }
                 return (state.digest.count, state.announced)
             }
             do {
-                try sendableHandle.value.write(contentsOf: chunk)
+                try chunk.withUnsafeReadableBytes { try sendableHandle.value.write(contentsOf: $0) }
             } catch {
                 throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
             }
@@ -181,145 +193,94 @@ public struct CatalogClient: Sendable {
         var isEncoded: Bool
     }
 
-    /// GETs `url`, calling `head` with what the response head says and `body` per chunk, with
-    /// the idle timeout between any two events and the total timeout over all. The first error
-    /// ends the request at once: nothing more is read once the answer is known.
+    /// GETs `url`, calling `head` with what the response head says and `body` per chunk (decoded
+    /// when the server compressed it anyway), with the idle timeout between any two events and
+    /// the total timeout over all. The body is read only as fast as `body` consumes it
+    /// (AsyncHTTPClient's backpressure), and the first error closes the connection: nothing more
+    /// is read once the answer is known.
     private func stream(_ url: String, head: @escaping @Sendable (ResponseHead) throws -> Void,
-                        body: @escaping @Sendable (Data) throws -> Void) async throws {
+                        body: @escaping @Sendable (ByteBuffer) throws -> Void) async throws {
         guard let requestURL = URL(string: url), let scheme = requestURL.scheme?.lowercased(),
-              scheme == "http" || scheme == "https" else {
+              scheme == "http" || scheme == "https", requestURL.host != nil else {
             throw StoreError.network("'\(url)' is not an http(s) URL")
         }
         let watchdog = Watchdog(idle: timeouts.idle, total: timeouts.total)
-        let timeouts = self.timeouts
+        let http = self.http.client
         try await watchdog.run {
-            let delegate = StreamingDelegate(url: url, watchdog: watchdog, head: head, body: body)
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = timeouts.idle.seconds
-            configuration.timeoutIntervalForResource = timeouts.total.seconds
-            configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-            configuration.urlCache = nil
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 1
-            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
-            defer { session.invalidateAndCancel() }
-            var request = URLRequest(url: requestURL)
-            // Sizes and digests in catalogs are those of the bytes as stored.
-            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-            let task = session.dataTask(with: request)
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    delegate.start(continuation, task: task)
-                    task.resume()
+            do {
+                var request = HTTPClientRequest(url: url)
+                request.method = .GET
+                // Sizes and digests in catalogs are those of the bytes as stored.
+                request.headers.add(name: "Accept-Encoding", value: "identity")
+                let response = try await http.execute(request, deadline: .distantFuture)
+                watchdog.touch()
+                // Leaving without reading the body (a status or head refused) closes the connection.
+                guard response.status == .ok else { throw StoreError.httpStatus(Int(response.status.code), url: url) }
+                let encoding = (response.headers.first(name: "Content-Encoding") ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
+                guard ["", "identity", "gzip", "deflate"].contains(encoding) else {
+                    throw StoreError.network("\(url) is sent with Content-Encoding '\(encoding)', which the store does not decode (it asks for identity)")
                 }
-            } onCancel: {
-                task.cancel()
+                let lengths = response.headers["Content-Length"]
+                var length: Int64?
+                if let first = lengths.first {
+                    guard let value = Int64(first.trimmingCharacters(in: .whitespaces)), value >= 0, lengths.allSatisfy({ $0 == first }) else {
+                        throw StoreError.network("\(url) has an invalid Content-Length (\(lengths.joined(separator: ", ")))")
+                    }
+                    length = value
+                }
+                try head(ResponseHead(length: length, isEncoded: encoding != "" && encoding != "identity"))
+                for try await chunk in response.body {
+                    watchdog.touch()
+                    try body(chunk)
+                }
+            } catch {
+                throw Self.translate(error, url: url)
             }
-            try Task.checkCancellation()
         }
     }
 
     static func translate(_ error: any Error, url: String) -> StoreError {
         if let error = error as? StoreError { return error }
         if error is CancellationError { return .cancelled }
-        if let error = error as? URLError {
-            switch error.code {
-            case .timedOut: return .timeout("\(url) did not answer in time")
+        if let error = error as? HTTPClientError {
+            switch error {
             case .cancelled: return .cancelled
-            case .networkConnectionLost: return .network("the connection to \(url) was lost")
-            case .cannotConnectToHost: return .network("cannot connect to \(url)")
-            default: return .network("\(url): \(error.localizedDescription) (\(error.code.rawValue))")
+            case .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout: return .timeout("cannot connect to \(url) in time")
+            case .readTimeout: return .timeout("\(url) did not answer in time")
+            case .deadlineExceeded: return .timeout("the request for \(url) took longer than its deadline")
+            case .remoteConnectionClosed: return .network("the connection to \(url) was lost")
+            case .redirectCycleDetected, .redirectLimitReached: return .network("\(url): too many redirects")
+            default: return .network("\(url): \(error)")
             }
+        }
+        if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
+            return .tooLarge("\(url) decodes to more bytes than the store accepts")
         }
         return .network("\(url): \(error)")
     }
 }
 
-/// Receives one request's events on the session's serial queue. The first failure resumes the
-/// waiting caller and cancels the transfer at once; later events are ignored.
-private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let url: String
-    private let watchdog: Watchdog
-    private let head: @Sendable (CatalogClient.ResponseHead) throws -> Void
-    private let body: @Sendable (Data) throws -> Void
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, any Error>?
-    private var task: URLSessionTask?
-    private var finished = false
+/// The HTTP client of a `CatalogClient` and its copies: connections are pooled and reused, on
+/// NIO's shared event loops (no threads of its own). AsyncHTTPClient must be shut down before it
+/// is released; this owner does it when the last copy goes, and the shutdown keeps the client
+/// alive until the pool has closed its connections.
+final class StoreHTTPClient: Sendable {
+    let client: HTTPClient
 
-    init(url: String, watchdog: Watchdog, head: @escaping @Sendable (CatalogClient.ResponseHead) throws -> Void,
-         body: @escaping @Sendable (Data) throws -> Void) {
-        self.url = url
-        self.watchdog = watchdog
-        self.head = head
-        self.body = body
+    init(timeouts: StoreTimeouts, maxDecodedBytes: Int64) {
+        // Redirects: followed as before (up to 5, no cycles; http and https). Read timeouts are
+        // the watchdog's, which also bounds the whole request.
+        let configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: .nanoseconds(Int64(timeouts.idle.seconds * 1e9))),
+            // Only when a server compresses although asked for identity; the decoded bytes are
+            // capped as they arrive, and this bounds one response's decoded bytes as well.
+            decompression: .enabled(limit: .size(Int(clamping: maxDecodedBytes))))
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
-    func start(_ continuation: CheckedContinuation<Void, any Error>, task: URLSessionTask) {
-        lock.lock()
-        self.continuation = continuation
-        self.task = task
-        lock.unlock()
-    }
-
-    /// Ends the request with `error` (nil: success), once.
-    private func finish(_ error: (any Error)?) {
-        lock.lock()
-        let continuation = self.continuation
-        let task = self.task
-        let first = !finished
-        finished = true
-        self.continuation = nil
-        lock.unlock()
-        guard first else { return }
-        if let error {
-            continuation?.resume(throwing: error)
-            task?.cancel()
-        } else {
-            continuation?.resume()
-        }
-    }
-
-    private var hasFinished: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return finished
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        watchdog.touch()
-        guard let http = response as? HTTPURLResponse else {
-            finish(StoreError.network("\(url) did not answer over HTTP"))
-            return completionHandler(.cancel)
-        }
-        guard http.statusCode == 200 else {
-            finish(StoreError.httpStatus(http.statusCode, url: url))
-            return completionHandler(.cancel)
-        }
-        let encoding = (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
-        do {
-            try head(CatalogClient.ResponseHead(length: http.expectedContentLength >= 0 ? http.expectedContentLength : nil,
-                                                isEncoded: !encoding.isEmpty && encoding != "identity"))
-            completionHandler(.allow)
-        } catch {
-            finish(CatalogClient.translate(error, url: url))
-            completionHandler(.cancel)
-        }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        watchdog.touch()
-        guard !hasFinished else { return }
-        do {
-            try body(data)
-        } catch {
-            finish(CatalogClient.translate(error, url: url))
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        finish(error.map { CatalogClient.translate($0, url: url) })
+    deinit {
+        client.shutdown { _ in }
     }
 }
 
@@ -331,7 +292,8 @@ extension Duration {
 }
 
 /// Fails the work it runs with `StoreError.timeout` when `touch()` is not called for `idle`, or
-/// when the whole work takes longer than `total` (a server dripping one byte at a time).
+/// when the whole work takes longer than `total` (a server dripping one byte at a time). Time the
+/// process spends starved of threads counts little toward `idle` (see `run`), and fully toward `total`.
 final class Watchdog: @unchecked Sendable {
     private let idle: Duration
     private let total: Duration
@@ -361,12 +323,29 @@ final class Watchdog: @unchecked Sendable {
             group.addTask { try await work() }
             let start = ContinuousClock.now
             group.addTask { [idle, total] in
+                let interval = min(idle / 4, total / 4, .milliseconds(250))
+                var previous = ContinuousClock.now
+                var seen = self.lastTouch
+                var quiet = Duration.zero
                 while true {
-                    try await Task.sleep(for: min(idle / 4, total / 4, .milliseconds(250)))
-                    if ContinuousClock.now - self.lastTouch > idle {
+                    try await Task.sleep(for: interval)
+                    let now = ContinuousClock.now
+                    // The reader runs on the same thread pool as this check: when the process is
+                    // starved (a busy machine), the data may be there with nobody to touch. So a
+                    // late wake-up counts as two intervals of silence at most, not all of it.
+                    let step = min(now - previous, interval * 2)
+                    previous = now
+                    let touched = self.lastTouch
+                    if touched != seen {
+                        seen = touched
+                        quiet = min(now - touched, step)
+                    } else {
+                        quiet += step
+                    }
+                    if quiet > idle {
                         throw StoreError.timeout("no data arrived for \(idle)")
                     }
-                    if ContinuousClock.now - start > total {
+                    if now - start > total {
                         throw StoreError.timeout("the request took longer than \(total)")
                     }
                 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Livery
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -196,6 +197,27 @@ public enum CatalogTrust: Sendable, Hashable {
     /// Development only: an unsigned catalog is accepted (a signed one is still verified when
     /// the store has a root). Never ship this: anyone on the path can then push any theme.
     case unsignedForDevelopment
+}
+
+extension CatalogTrust {
+    /// Signed by the root keys of the app's configuration (`<store>` in `Livery.xml`). Each key
+    /// is parsed here; a malformed one is refused with the place it is written at
+    /// (`Livery.xml:7:5: …`), a store without keys too.
+    public init(configuration store: LiveryConfiguration.Store) throws {
+        guard !store.rootKeys.isEmpty else {
+            throw StoreError.untrusted("the store configuration for \(store.catalogURL) has no root key: add <root-key> with the store's root public key (livery keys generate prints it)")
+        }
+        var keys: [String] = []
+        for (index, text) in store.rootKeys.enumerated() {
+            do {
+                keys.append(try PublicKey(base64: text).base64)
+            } catch {
+                let location = index < store.rootKeyLocations.count ? store.rootKeyLocations[index] : nil
+                throw StoreError.untrusted("\(location.map { "\($0): " } ?? "")the <root-key> '\(text)' is not an Ed25519 public key (base64 of 32 bytes, as livery keys generate prints it)")
+            }
+        }
+        self = .signed(rootKeys: keys)
+    }
 }
 
 /// The client's memory of what it trusted last: the newest root it verified and the highest

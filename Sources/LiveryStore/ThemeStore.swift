@@ -91,6 +91,27 @@ public actor ThemeStore {
         }
     }
 
+    /// Opens the store the app's configuration names (`<store>` in `Livery.xml`): its catalog
+    /// URL, signed under its root keys (`CatalogTrust(configuration:)`; a malformed key is refused
+    /// with its file, line and column). `trust` replaces the configuration's keys (e.g.
+    /// `.unsignedForDevelopment` while developing).
+    ///
+    /// ```swift
+    /// let loaded = LiveryConfiguration.load(path: "Livery.xml")   // problems: loaded.diagnostics
+    /// guard let configuration = loaded.value else { return }
+    /// let store = try await ThemeStore(configuration: configuration, installedFolder: downloads, manager: manager)
+    /// ```
+    public init(configuration: LiveryConfiguration, installedFolder: String, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
+                bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
+                timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default) async throws {
+        guard let store = configuration.store else {
+            throw StoreError.refused("the configuration has no <store catalog=\"…\"> with the store's <root-key>")
+        }
+        try await self.init(installedFolder: installedFolder, catalogURL: store.catalogURL,
+                            trust: try trust ?? CatalogTrust(configuration: store), manager: manager,
+                            bundledSearchPaths: bundledSearchPaths, handlers: handlers, timeouts: timeouts, limits: limits)
+    }
+
     // MARK: Catalog
 
     @discardableResult

@@ -85,6 +85,30 @@ import Testing
         #expect(try Livery.run(["list", installed]).stdout == "no themes installed in \(installed)\n")
     }
 
+    /// `livery install URL` against an endless body and a 10 GB Content-Length, measured by
+    /// Scripts/store-download-caps.py: refused at the 64 MiB cap having read at most a few MiB past
+    /// it (socket buffers), with a small peak memory. With URLSession the same run read 0.3-3 GB
+    /// and peaked at 0.2-2.8 GiB.
+    @Test func hostileDownloadsAreCutAtTheCapInBytesAndMemory() throws {
+        let run = try Livery.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                 ["python3", "Scripts/store-download-caps.py", Livery.executable.path, "endless", "huge"], in: Livery.root)
+        #expect(run.status == 0, "\(run.stderr)")
+        var rows: [String: [String]] = [:]
+        for line in run.stdout.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ").map(String.init)
+            if let name = fields.first { rows[name] = fields }
+        }
+        for (name, maxSent) in [("endless", (64 << 20) + (8 << 20)), ("huge", 8 << 20)] {
+            let row = try #require(rows[name], "no \(name) row in:\n\(run.stdout)")
+            try #require(row.count > 6)
+            #expect(row[1] == "1", "\(name) exits 1")
+            #expect(row[5...].joined(separator: " ").hasPrefix("error: too large:"), "\(name): \(row)")
+            let sent = try #require(Int(row[3])), peak = try #require(Double(row[4]))
+            #expect(sent <= maxSent, "\(name): the server sent \(sent) bytes, more than \(maxSent)")
+            #expect(peak < 128, "\(name): the client peaked at \(peak) MiB")
+        }
+    }
+
     /// Reads until the first newline, for at most `seconds`.
     static func firstLine(of handle: FileHandle, within seconds: Double) -> String? {
         let result = LineBox()

@@ -10,8 +10,12 @@ import Darwin
 /// nothing for 10 s, `/trickle/NAME` sends 64 bytes every 50 ms, `/drip/NAME` one byte every
 /// 100 ms, `/huge/NAME` announces 10 GB and sends zeros until the client leaves, `/endless/NAME`
 /// sends zeros with no length until the client leaves, `/gzip/NAME` sends the file gzipped with
-/// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do).
-/// `bytesSent` counts body bytes, to prove a client stopped reading.
+/// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do),
+/// `/brotli/NAME` sends the file as it is but labelled `Content-Encoding: br`, `/bomb/NAME` sends
+/// 64 MiB of zeros gzipped (about 64 KB).
+/// `bytesSent` counts body bytes the kernel accepted, to prove a client stopped reading;
+/// `connectionsEnded` counts the connections served to their end (for an endless body: until the
+/// client closed it), after which `bytesSent` no longer grows.
 ///
 /// Why not Hummingbird: a response body abandoned half-way (which is the whole point here) leaves
 /// NIO's async writer unfinished, and debug builds of NIO trap on that. Here the faults are
@@ -23,8 +27,20 @@ final class FaultyServer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var sent = 0
+    private var ended = 0
 
     var bytesSent: Int { lock.withLock { sent } }
+    var connectionsEnded: Int { lock.withLock { ended } }
+
+    /// Waits until `count` connections have ended (the client closed an endless one), at most `limit`.
+    func waitForConnectionsEnded(_ count: Int = 1, within limit: Duration = .seconds(20)) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while connectionsEnded < count {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
 
     init(folder: String) throws {
         self.folder = folder
@@ -65,6 +81,7 @@ final class FaultyServer: @unchecked Sendable {
             Thread.detachNewThread { [self] in
                 serve(connection)
                 close(connection)
+                lock.withLock { ended += 1 }
             }
         }
     }
@@ -88,6 +105,10 @@ final class FaultyServer: @unchecked Sendable {
         let bytes = [UInt8](data)
         let half = bytes.count / 2
         let zeros = [UInt8](repeating: 0, count: 65_536)
+        // A small send buffer (the kernel's autotuning grows it to 4 MiB on loopback), so that
+        // `bytesSent` is close to what reached the client: what it read, plus its receive buffer.
+        var sendBuffer: Int32 = 64 << 10
+        setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
         switch parts[0] {
         case "huge":
             guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: 10737418240\r\nConnection: close\r\n\r\n".utf8)) else { return }
@@ -101,6 +122,16 @@ final class FaultyServer: @unchecked Sendable {
             guard let compressed = try? Self.gzip(data) else { return }
             guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)) else { return }
             _ = send(connection, [UInt8](compressed), counted: true)
+            return
+        case "bomb":
+            // 64 MiB of zeros, gzipped to about 64 KB.
+            guard let compressed = try? Self.gzip(Data(count: 64 << 20)) else { return }
+            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            _ = send(connection, [UInt8](compressed), counted: true)
+            return
+        case "brotli":
+            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            _ = send(connection, bytes, counted: true)
             return
         default:
             break

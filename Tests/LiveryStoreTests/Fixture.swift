@@ -190,7 +190,7 @@ enum TestServer {
         // The misbehaving routes redirect to a raw-socket server (see FaultyServer for why).
         let faulty = try FaultyServer(folder: folder)
         defer { faulty.stop() }
-        for fault in ["drop", "stall", "trickle", "drip", "huge", "endless", "gzip"] {
+        for fault in ["drop", "stall", "trickle", "drip", "huge", "endless", "gzip", "brotli", "bomb"] {
             router.get("/\(fault)/:name") { _, context in
                 let name = try context.parameters.require("name")
                 return Response(status: .found,
