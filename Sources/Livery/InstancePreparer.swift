@@ -27,23 +27,22 @@ struct PreparedContents: @unchecked Sendable {
     var readErrors: [BinaryFormatError] = []
     var imageFiles: [Int32: String] = [:]
     /// The (name, state) pairs that the operations' keys number.
-    var keys: [(name: String, state: String)] = []
+    var keys: [OperationKey] = []
 
     /// Gives every contents one numbering of keys, the applicator's as far as `known` (its keys
     /// when the work began) goes, then the keys met here in order; returns that numbering. Plans
     /// between the contents can then compare keys (`PlanContents`), and unless the applicator
     /// numbered other keys meanwhile, the main actor has no key to map.
-    static func numberKeys(_ all: inout [PreparedContents], startingWith known: [(name: String, state: String)])
-        -> [(name: String, state: String)] {
+    static func numberKeys(_ all: inout [PreparedContents], startingWith known: [OperationKey]) -> [OperationKey] {
         var merged = known
-        var numbers: [String: [String: Int32]] = [:]
-        for (number, key) in merged.enumerated() { numbers[key.name, default: [:]][key.state] = Int32(number) }
+        var numbers: [OperationKey: Int32] = [:]
+        for (number, key) in merged.enumerated() { numbers[key] = Int32(number) }
         for index in all.indices {
             let map = all[index].keys.map { key -> Int32 in
-                if let number = numbers[key.name]?[key.state] { return number }
+                if let number = numbers[key] { return number }
                 let number = Int32(merged.count)
                 merged.append(key)
-                numbers[key.name, default: [:]][key.state] = number
+                numbers[key] = number
                 return number
             }
             all[index].operations.withUnsafeMutableBufferPointer { operations in
@@ -75,19 +74,14 @@ final class InstancePreparer: @unchecked Sendable {
     let arena = ValueArena()
 
     /// The (name, state) pairs met, numbered in order: the keys of the operations prepared.
-    private(set) var keys: [(name: String, state: String)] = []
-    private struct KeyPair: Hashable {
-        var name: String
-        var state: String
-    }
-    private var keyNumbers: [KeyPair: Int32] = [:]
+    private(set) var keys: [OperationKey] = []
+    private var keyNumbers: [OperationKey: Int32] = [:]
 
     /// The last lookups of (name, state) -> what preparing the operation needs, by position in
     /// an instance, for the binding being prepared.
     private struct Lookup {
         var binding: Int32
-        var name: String
-        var state: String
+        var key: OperationKey
         var found: Found
     }
     /// What a lookup finds: plain values, read out of `lookups` without retaining its strings.
@@ -256,8 +250,8 @@ final class InstancePreparer: @unchecked Sendable {
     /// what it found and whether that lookup answered.
     @inline(__always)
     private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32) -> (Found, repeated: Bool) {
-        if index < lookups.count, lookups[index].binding == binding, lookups[index].name == operation.name,
-           lookups[index].state == operation.state {
+        if index < lookups.count, lookups[index].binding == binding, lookups[index].key.name == operation.name,
+           lookups[index].key.state == operation.state {
             return (lookups[index].found, true)
         }
         let lookup = makeLookup(operation, binding: binding)
@@ -266,23 +260,21 @@ final class InstancePreparer: @unchecked Sendable {
     }
 
     private func makeLookup(_ operation: ResolvedOperation, binding: Int32) -> Lookup {
-        let key = keyNumber(operation.name, operation.state)
-        let state = ControlState(rawValue: operation.state)
-        var found = Found(key: key, setter: nil, revertible: false, destroyer: -1)
+        let key = operation.key
+        var found = Found(key: keyNumber(key), setter: nil, revertible: false, destroyer: -1)
         if binding >= 0, let setter = bindings.bindings[Int(binding)].setters[operation.name] {
             found.setter = Unmanaged.passUnretained(setter)
-            found.revertible = setter.takesState || state == .normal
+            found.revertible = setter.takesState || key.state == .normal
             found.destroyer = arena.destroyer(for: setter)
         }
-        return Lookup(binding: binding, name: operation.name, state: operation.state, found: found)
+        return Lookup(binding: binding, key: key, found: found)
     }
 
-    private func keyNumber(_ name: String, _ state: String) -> Int32 {
-        let pair = KeyPair(name: name, state: state)
-        if let number = keyNumbers[pair] { return number }
+    private func keyNumber(_ key: OperationKey) -> Int32 {
+        if let number = keyNumbers[key] { return number }
         let number = Int32(keys.count)
-        keyNumbers[pair] = number
-        keys.append((name, state))
+        keyNumbers[key] = number
+        keys.append(key)
         return number
     }
 

@@ -10,20 +10,15 @@ import LiveryModel
 /// could never fire and only costs time.
 @MainActor
 final class OperationKeys {
-    private struct Key: Hashable {
-        var name: String
-        var state: String
-    }
+    @exclusivity(unchecked) private var numbers: [OperationKey: Int32] = [:]
+    /// By number.
+    @exclusivity(unchecked) private(set) var keys: [OperationKey] = []
 
-    @exclusivity(unchecked) private var numbers: [Key: Int32] = [:]
-    @exclusivity(unchecked) private(set) var names: [(name: String, state: ControlState)] = []
-
-    func number(_ name: String, _ state: String) -> Int32 {
-        let key = Key(name: name, state: state)
+    func number(_ key: OperationKey) -> Int32 {
         if let number = numbers[key] { return number }
-        let number = Int32(names.count)
+        let number = Int32(keys.count)
         numbers[key] = number
-        names.append((name, ControlState(rawValue: state)))
+        keys.append(key)
         return number
     }
 }
@@ -439,7 +434,7 @@ final class PreparedTheme {
     }
 
     func state(of record: PreparedOperation) -> ControlState {
-        operationKeys.names[Int(record.key)].state
+        operationKeys.keys[Int(record.key)].state
     }
 
     func binding(of instance: Int32) -> ResolvedBinding? {
@@ -584,7 +579,7 @@ final class PreparedTheme {
         for index in records.indices { highest = max(highest, records[index].key) }
         if Int(highest) >= keyNumbers.count {
             // The preparer's numbering only grows: number the keys it met since.
-            for (name, state) in preparer.keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(name, state)) }
+            for key in preparer.keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(key)) }
         }
         // Through the buffer: indexing the array per key retained and released it (285
         // instructions an instance, `--profile-register-many`).

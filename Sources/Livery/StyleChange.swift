@@ -11,17 +11,15 @@ public struct StyleChange: Sendable, CustomStringConvertible {
     }
 
     public var identifier: String
-    public var operation: String
-    public var state: ControlState
+    public var operation: OperationKey
     public var kind: Kind
     /// How many live components received the change.
     public var components: Int
 
     public var description: String {
-        let target = state == .normal ? operation : "\(operation)[\(state)]"
         switch kind {
-        case .set(let value): return "\(identifier).\(target) = \(StyleChange.describe(value)) (\(components) component(s))"
-        case .reverted: return "\(identifier).\(target) reverted to its original (\(components) component(s))"
+        case .set(let value): return "\(identifier).\(operation) = \(StyleChange.describe(value)) (\(components) component(s))"
+        case .reverted: return "\(identifier).\(operation) reverted to its original (\(components) component(s))"
         }
     }
 

@@ -53,7 +53,7 @@ public enum PreviewScreen {
 
     static func framed(_ theme: ResolvedTheme) -> [(ResolvedInstance, Rect)] {
         theme.instances.compactMap { instance in
-            guard case .rect(let rect)? = instance.operations.first(where: { $0.name == "frame" && $0.state == OperationState.normal })?
+            guard case .rect(let rect)? = instance.operations.first(where: { $0.name == "frame" && $0.state == .normal })?
                 .params.first?.value else { return nil }
             return (instance, rect)
         }
@@ -84,7 +84,7 @@ public enum PreviewScreen {
     private static func element(_ instance: ResolvedInstance, rect: Rect, side: PreviewSide, schema: Schema) -> String {
         var values: [String: Value] = [:]
         var roles: [ColorRole: Color] = [:]
-        for operation in instance.operations where operation.state == OperationState.normal {
+        for operation in instance.operations where operation.state == .normal {
             guard let value = operation.params.first?.value else { continue }
             values[operation.name] = value
             if case .color(let color) = value,
