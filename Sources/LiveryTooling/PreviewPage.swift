@@ -365,7 +365,7 @@ public enum PreviewPage {
             (font.size.map { ";font-size:\(px($0))" } ?? "")
     }
 
-    private static func px(_ value: Double) -> String { ValueText.number_(value) + "px" }
+    private static func px(_ value: Double) -> String { ValueText.number(value) + "px" }
 
     static func escape(_ text: String) -> String {
         var out = ""
