@@ -105,7 +105,7 @@ final class ContrastCheck {
             let worstTraits = shortfall.traitSets.count < 2 ? ""
                 : worst.traits.tags.isEmpty ? " at worst (no traits)" : " at worst (\(worst.traits))"
             let inherited = shortfall.location.file.hasPrefix(themePath + "/") ? "" : " in theme \(themeID)"
-            let message = "\(key.operation.name) \(worst.foreground.hexString) of '\(key.instance)'\(inherited) (state \(key.operation.state)) on its \(worst.backgroundOperation) \(worst.background.hexString) has contrast \(ContrastRatio.text(worst.ratio, required: worst.required)):1\(worstTraits), below the \(JSONValue.format(worst.required)):1 WCAG 2.2 asks of \(kind)\(under); \(fix); short with traits: \(sets)"
+            let message = "\(key.operation.name) \(worst.foreground.hexString) of '\(key.instance)'\(inherited) (state \(key.operation.state)) on its \(worst.backgroundOperation) \(worst.background.hexString) has contrast \(ContrastRatio.text(worst.ratio, required: worst.required)):1\(worstTraits), below the \(ValueText.number(worst.required)):1 WCAG 2.2 asks of \(kind)\(under); \(fix); short with traits: \(sets)"
             return .warning(.contrastLow, message, at: shortfall.location)
         }
     }
