@@ -143,7 +143,7 @@ extension Applicator {
         for index in plan.steps {
             let step = plan.table.steps[index]
             if step.kind == .revert {
-                onChange(StyleChange(identifier: identifier, operation: operationKeys.keys[Int(step.key)], kind: .reverted,
+                onChange(StyleChange(identifier: identifier, operation: operationKeys.numbering.keys[Int(step.key)], kind: .reverted,
                                      components: components))
             } else {
                 let operation = theme.resolvedOperation(plan.base + step.operation)

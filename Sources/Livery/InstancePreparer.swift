@@ -13,7 +13,7 @@ struct BindingSnapshot: Sendable {
 
 /// What preparing a whole theme on another thread produced (`InstancePreparer.prepareAll`),
 /// handed to the main actor in one piece: every instance of the theme, in the order of its
-/// slots, with operation keys numbered by the preparer (`InstancePreparer.keys`).
+/// slots, with operation keys numbered by the preparer (`InstancePreparer.numbering`).
 struct PreparedContents: @unchecked Sendable {
     // Unchecked: the records point to setters and into the preparer's arena, which travel
     // with them; nothing here is shared while it crosses.
@@ -34,23 +34,15 @@ struct PreparedContents: @unchecked Sendable {
     /// between the contents can then compare keys (`PlanContents`), and unless the applicator
     /// numbered other keys meanwhile, the main actor has no key to map.
     static func numberKeys(_ all: inout [PreparedContents], startingWith known: [OperationKey]) -> [OperationKey] {
-        var merged = known
-        var numbers: [OperationKey: Int32] = [:]
-        for (number, key) in merged.enumerated() { numbers[key] = Int32(number) }
+        var merged = OperationKeyNumbering(known)
         for index in all.indices {
-            let map = all[index].keys.map { key -> Int32 in
-                if let number = numbers[key] { return number }
-                let number = Int32(merged.count)
-                merged.append(key)
-                numbers[key] = number
-                return number
-            }
+            let map = all[index].keys.map { merged.number($0) }
             all[index].operations.withUnsafeMutableBufferPointer { operations in
                 for operation in operations.indices { operations[operation].key = map[Int(operations[operation].key)] }
             }
         }
-        for index in all.indices { all[index].keys = merged }
-        return merged
+        for index in all.indices { all[index].keys = merged.keys }
+        return merged.keys
     }
 }
 
@@ -74,8 +66,7 @@ final class InstancePreparer: @unchecked Sendable {
     let arena = ValueArena()
 
     /// The (name, state) pairs met, numbered in order: the keys of the operations prepared.
-    private(set) var keys: [OperationKey] = []
-    private var keyNumbers: [OperationKey: Int32] = [:]
+    private(set) var numbering = OperationKeyNumbering()
 
     /// The last lookups of (name, state) -> what preparing the operation needs, by position in
     /// an instance, for the binding being prepared.
@@ -154,7 +145,7 @@ final class InstancePreparer: @unchecked Sendable {
             }
             contents.instances.append(instance)
         }
-        contents.keys = keys
+        contents.keys = numbering.keys
         return contents
     }
 
@@ -261,21 +252,13 @@ final class InstancePreparer: @unchecked Sendable {
 
     private func makeLookup(_ operation: ResolvedOperation, binding: Int32) -> Lookup {
         let key = operation.key
-        var found = Found(key: keyNumber(key), setter: nil, revertible: false, destroyer: -1)
+        var found = Found(key: numbering.number(key), setter: nil, revertible: false, destroyer: -1)
         if binding >= 0, let setter = bindings.bindings[Int(binding)].setters[operation.name] {
             found.setter = Unmanaged.passUnretained(setter)
             found.revertible = setter.takesState || key.state == .normal
             found.destroyer = arena.destroyer(for: setter)
         }
         return Lookup(binding: binding, key: key, found: found)
-    }
-
-    private func keyNumber(_ key: OperationKey) -> Int32 {
-        if let number = keyNumbers[key] { return number }
-        let number = Int32(keys.count)
-        keyNumbers[key] = number
-        keys.append(key)
-        return number
     }
 
     /// The operation's value decoded into the arena, nil when it does not decode.

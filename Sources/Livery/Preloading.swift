@@ -21,7 +21,7 @@ extension Applicator {
         let traits = traits ?? manager.traits
         let scale = max(1, scale ?? manager.scale)
         let snapshot = bindings.snapshot()
-        let knownKeys = operationKeys.keys
+        let knownKeys = operationKeys.numbering.keys
         var jobs: [(key: PreparedTheme.Key, loaded: LoadedTheme)] = []
         for themeID in themeIDs {
             let key = PreparedTheme.Key(themeID: themeID, traits: traits, scale: scale,

@@ -10,17 +10,9 @@ import LiveryModel
 /// could never fire and only costs time.
 @MainActor
 final class OperationKeys {
-    @exclusivity(unchecked) private var numbers: [OperationKey: Int32] = [:]
-    /// By number.
-    @exclusivity(unchecked) private(set) var keys: [OperationKey] = []
+    @exclusivity(unchecked) private(set) var numbering = OperationKeyNumbering()
 
-    func number(_ key: OperationKey) -> Int32 {
-        if let number = numbers[key] { return number }
-        let number = Int32(keys.count)
-        numbers[key] = number
-        keys.append(key)
-        return number
-    }
+    func number(_ key: OperationKey) -> Int32 { numbering.number(key) }
 }
 
 /// One operation of a prepared theme: plain numbers and unowned pointers, stored in one flat
@@ -434,7 +426,7 @@ final class PreparedTheme {
     }
 
     func state(of record: PreparedOperation) -> ControlState {
-        operationKeys.keys[Int(record.key)].state
+        operationKeys.numbering.keys[Int(record.key)].state
     }
 
     func binding(of instance: Int32) -> ResolvedBinding? {
@@ -579,7 +571,7 @@ final class PreparedTheme {
         for index in records.indices { highest = max(highest, records[index].key) }
         if Int(highest) >= keyNumbers.count {
             // The preparer's numbering only grows: number the keys it met since.
-            for key in preparer.keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(key)) }
+            for key in preparer.numbering.keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(key)) }
         }
         // Through the buffer: indexing the array per key retained and released it (285
         // instructions an instance, `--profile-register-many`).

@@ -48,3 +48,29 @@ extension OperationKey: CustomStringConvertible {
     /// `titleColor[highlighted]` for a state other than normal.
     public var description: String { state == .normal ? name : "\(name)[\(state)]" }
 }
+
+/// Numbers operation keys in the order they are first met, so identities compare as one
+/// integer: the XML front end's override rule, the runtime's diffs and originals, and the
+/// preparers that work off the main actor all intern keys this way.
+public struct OperationKeyNumbering: Sendable {
+    /// By number.
+    public private(set) var keys: [OperationKey] = []
+    private var numbers: [OperationKey: Int32] = [:]
+
+    public init() {}
+
+    /// Numbers `keys` in order (a key met twice keeps its first number).
+    public init(_ keys: [OperationKey]) {
+        for key in keys { number(key) }
+    }
+
+    /// The key's number, given the next one when the key is new.
+    @discardableResult
+    public mutating func number(_ key: OperationKey) -> Int32 {
+        if let number = numbers[key] { return number }
+        let number = Int32(keys.count)
+        numbers[key] = number
+        keys.append(key)
+        return number
+    }
+}

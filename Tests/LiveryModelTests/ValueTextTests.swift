@@ -36,11 +36,4 @@ import LiveryModel
         #expect(ValueText.describe([Param(name: "a", value: .integer(1)), Param(name: "b", value: .string("x"))])
                 == "a=1 b=\"x\"")
     }
-
-    @Test func anOperationKeyNamesItsStateOnlyWhenNotNormal() {
-        #expect(OperationKey(name: "titleColor").description == "titleColor")
-        #expect(OperationKey(name: "titleColor", state: .highlighted).description == "titleColor[highlighted]")
-        #expect(ResolvedOperation(name: "title", state: .selected, params: []).key
-                == OperationKey(name: "title", state: "selected"))
-    }
 }

@@ -132,13 +132,9 @@ struct ParamList: RandomAccessCollection {
 
 /// Numbers each distinct (operation name, state) pair.
 final class IdentityTable {
-    private var numbers: [OperationKey: Int] = [:]
+    private var numbering = OperationKeyNumbering()
 
-    func number(_ key: OperationKey) -> Int {
-        if let number = numbers[key] { return number }
-        numbers[key] = numbers.count
-        return numbers.count - 1
-    }
+    func number(_ key: OperationKey) -> Int { Int(numbering.number(key)) }
 }
 
 final class ConstantSyntax {
