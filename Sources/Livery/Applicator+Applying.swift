@@ -143,13 +143,11 @@ extension Applicator {
         for index in plan.steps {
             let step = plan.table.steps[index]
             if step.kind == .revert {
-                let (name, state) = operationKeys.names[Int(step.key)]
-                onChange(StyleChange(identifier: identifier, operation: name, state: state, kind: .reverted,
+                onChange(StyleChange(identifier: identifier, operation: operationKeys.numbering.keys[Int(step.key)], kind: .reverted,
                                      components: components))
             } else {
                 let operation = theme.resolvedOperation(plan.base + step.operation)
-                onChange(StyleChange(identifier: identifier, operation: operation.name,
-                                     state: ControlState(rawValue: operation.state),
+                onChange(StyleChange(identifier: identifier, operation: operation.key,
                                      kind: .set(operation.params.count == 1 ? operation.params[0].value
                                          : .array(operation.params.map(\.value))),
                                      components: components))

@@ -89,7 +89,7 @@ final class OperationSetter {
             guard let value = decode(resolved, context) else {
                 return .valueMismatch("its params \(resolved.params.map(\.name)) do not decode for \(component).\(operation)")
             }
-            set(target, value, ControlState(rawValue: resolved.state))
+            set(target, value, resolved.state)
             return .applied
         }
         self.originalSize = MemoryLayout<Property>.size
@@ -122,7 +122,7 @@ final class OperationSetter {
             self.decodeInto = { resolved, memory in
                 guard let value = decode(resolved, ValueContext()) else { return false }
                 memory.initializeMemory(as: StateValue<Property>.self,
-                                        to: StateValue(value: value, state: ControlState(rawValue: resolved.state)))
+                                        to: StateValue(value: value, state: resolved.state))
                 return true
             }
             self.applyStored = { object, memory in

@@ -13,7 +13,7 @@ struct BindingSnapshot: Sendable {
 
 /// What preparing a whole theme on another thread produced (`InstancePreparer.prepareAll`),
 /// handed to the main actor in one piece: every instance of the theme, in the order of its
-/// slots, with operation keys numbered by the preparer (`InstancePreparer.keys`).
+/// slots, with operation keys numbered by the preparer (`InstancePreparer.numbering`).
 struct PreparedContents: @unchecked Sendable {
     // Unchecked: the records point to setters and into the preparer's arena, which travel
     // with them; nothing here is shared while it crosses.
@@ -27,31 +27,22 @@ struct PreparedContents: @unchecked Sendable {
     var readErrors: [BinaryFormatError] = []
     var imageFiles: [Int32: String] = [:]
     /// The (name, state) pairs that the operations' keys number.
-    var keys: [(name: String, state: String)] = []
+    var keys: [OperationKey] = []
 
     /// Gives every contents one numbering of keys, the applicator's as far as `known` (its keys
     /// when the work began) goes, then the keys met here in order; returns that numbering. Plans
     /// between the contents can then compare keys (`PlanContents`), and unless the applicator
     /// numbered other keys meanwhile, the main actor has no key to map.
-    static func numberKeys(_ all: inout [PreparedContents], startingWith known: [(name: String, state: String)])
-        -> [(name: String, state: String)] {
-        var merged = known
-        var numbers: [String: [String: Int32]] = [:]
-        for (number, key) in merged.enumerated() { numbers[key.name, default: [:]][key.state] = Int32(number) }
+    static func numberKeys(_ all: inout [PreparedContents], startingWith known: [OperationKey]) -> [OperationKey] {
+        var merged = OperationKeyNumbering(known)
         for index in all.indices {
-            let map = all[index].keys.map { key -> Int32 in
-                if let number = numbers[key.name]?[key.state] { return number }
-                let number = Int32(merged.count)
-                merged.append(key)
-                numbers[key.name, default: [:]][key.state] = number
-                return number
-            }
+            let map = all[index].keys.map { merged.number($0) }
             all[index].operations.withUnsafeMutableBufferPointer { operations in
                 for operation in operations.indices { operations[operation].key = map[Int(operations[operation].key)] }
             }
         }
-        for index in all.indices { all[index].keys = merged }
-        return merged
+        for index in all.indices { all[index].keys = merged.keys }
+        return merged.keys
     }
 }
 
@@ -75,19 +66,13 @@ final class InstancePreparer: @unchecked Sendable {
     let arena = ValueArena()
 
     /// The (name, state) pairs met, numbered in order: the keys of the operations prepared.
-    private(set) var keys: [(name: String, state: String)] = []
-    private struct KeyPair: Hashable {
-        var name: String
-        var state: String
-    }
-    private var keyNumbers: [KeyPair: Int32] = [:]
+    private(set) var numbering = OperationKeyNumbering()
 
     /// The last lookups of (name, state) -> what preparing the operation needs, by position in
     /// an instance, for the binding being prepared.
     private struct Lookup {
         var binding: Int32
-        var name: String
-        var state: String
+        var key: OperationKey
         var found: Found
     }
     /// What a lookup finds: plain values, read out of `lookups` without retaining its strings.
@@ -160,7 +145,7 @@ final class InstancePreparer: @unchecked Sendable {
             }
             contents.instances.append(instance)
         }
-        contents.keys = keys
+        contents.keys = numbering.keys
         return contents
     }
 
@@ -256,8 +241,8 @@ final class InstancePreparer: @unchecked Sendable {
     /// what it found and whether that lookup answered.
     @inline(__always)
     private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32) -> (Found, repeated: Bool) {
-        if index < lookups.count, lookups[index].binding == binding, lookups[index].name == operation.name,
-           lookups[index].state == operation.state {
+        if index < lookups.count, lookups[index].binding == binding, lookups[index].key.name == operation.name,
+           lookups[index].key.state == operation.state {
             return (lookups[index].found, true)
         }
         let lookup = makeLookup(operation, binding: binding)
@@ -266,24 +251,14 @@ final class InstancePreparer: @unchecked Sendable {
     }
 
     private func makeLookup(_ operation: ResolvedOperation, binding: Int32) -> Lookup {
-        let key = keyNumber(operation.name, operation.state)
-        let state = ControlState(rawValue: operation.state)
-        var found = Found(key: key, setter: nil, revertible: false, destroyer: -1)
+        let key = operation.key
+        var found = Found(key: numbering.number(key), setter: nil, revertible: false, destroyer: -1)
         if binding >= 0, let setter = bindings.bindings[Int(binding)].setters[operation.name] {
             found.setter = Unmanaged.passUnretained(setter)
-            found.revertible = setter.takesState || state == .normal
+            found.revertible = setter.takesState || key.state == .normal
             found.destroyer = arena.destroyer(for: setter)
         }
-        return Lookup(binding: binding, name: operation.name, state: operation.state, found: found)
-    }
-
-    private func keyNumber(_ name: String, _ state: String) -> Int32 {
-        let pair = KeyPair(name: name, state: state)
-        if let number = keyNumbers[pair] { return number }
-        let number = Int32(keys.count)
-        keyNumbers[pair] = number
-        keys.append((name, state))
-        return number
+        return Lookup(binding: binding, key: key, found: found)
     }
 
     /// The operation's value decoded into the arena, nil when it does not decode.

@@ -352,12 +352,12 @@ extension Applicator {
                                    object: AnyObject) {
         slots.base[Int(slot)].originals.present &= ~(1 << UInt64(entry))
         let record = slots.layouts.layouts[Int(layout)].entries[entry]
-        let state = operationKeys.names[Int(record.key)].state
+        let state = operationKeys.numbering.keys[Int(record.key)].state
         record.setter.withGuaranteedSetter { $0.restore(object, state, block + Int(record.offset)) }
     }
 
     private func restore(_ record: OverflowOriginal, on object: AnyObject) {
-        let state = operationKeys.names[Int(record.key)].state
+        let state = operationKeys.numbering.keys[Int(record.key)].state
         record.setter.withGuaranteedSetter { $0.restore(object, state, record.memory) }
         releaseOverflowMemory(record)
     }

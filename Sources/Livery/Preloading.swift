@@ -22,7 +22,7 @@ extension Applicator {
         let scale = max(1, scale ?? manager.scale)
         let textScale = manager.textScale
         let snapshot = bindings.snapshot()
-        let knownKeys = operationKeys.names.map { (name: $0.name, state: $0.state.rawValue) }
+        let knownKeys = operationKeys.numbering.keys
         var jobs: [(key: PreparedTheme.Key, loaded: LoadedTheme)] = []
         for themeID in themeIDs {
             let key = PreparedTheme.Key(themeID: themeID, traits: traits, scale: scale,
@@ -43,7 +43,7 @@ extension Applicator {
         // The keys met are numbered after the ones the applicator had; unless it numbered
         // others meanwhile, they get the same numbers here, and nothing needs mapping.
         var keyMap = ContiguousArray<Int32>()
-        for key in work.keys { keyMap.append(operationKeys.number(key.name, key.state)) }
+        for key in work.keys { keyMap.append(operationKeys.number(key)) }
         let mapping = keyMap.indices.allSatisfy { keyMap[$0] == Int32($0) } ? nil : keyMap
         var themes: [PreparedTheme] = []
         // Whether `themes[i]` is the one made here: plans made here number keys as its
@@ -79,14 +79,14 @@ extension Applicator {
         var contents: [PreparedContents]
         var plans: [(from: Int, to: Int, contents: PlanContents)]
         /// The numbering of the keys in `contents` and `plans` (see `PreparedContents.numberKeys`).
-        var keys: [(name: String, state: String)]
+        var keys: [OperationKey]
     }
 
     /// Prepares the themes, a task each (a machine with two cores prepares two themes in the
     /// time of one), then the plans between every two of them, a task each way.
     private nonisolated static func prepare(_ sources: [LoadedTheme], traits: TraitSet, scale: Int, textScale: Double,
                                             bindings: BindingSnapshot,
-                                            knownKeys: [(name: String, state: String)]) async -> PreloadWork {
+                                            knownKeys: [OperationKey]) async -> PreloadWork {
         let prepared = await withTaskGroup(of: (Int, InstancePreparer, PreparedContents).self) { group in
             for (index, source) in sources.enumerated() {
                 group.addTask {

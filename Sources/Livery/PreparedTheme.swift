@@ -10,22 +10,9 @@ import LiveryModel
 /// could never fire and only costs time.
 @MainActor
 final class OperationKeys {
-    private struct Key: Hashable {
-        var name: String
-        var state: String
-    }
+    @exclusivity(unchecked) private(set) var numbering = OperationKeyNumbering()
 
-    @exclusivity(unchecked) private var numbers: [Key: Int32] = [:]
-    @exclusivity(unchecked) private(set) var names: [(name: String, state: ControlState)] = []
-
-    func number(_ name: String, _ state: String) -> Int32 {
-        let key = Key(name: name, state: state)
-        if let number = numbers[key] { return number }
-        let number = Int32(names.count)
-        numbers[key] = number
-        names.append((name, ControlState(rawValue: state)))
-        return number
-    }
+    func number(_ key: OperationKey) -> Int32 { numbering.number(key) }
 }
 
 /// One operation of a prepared theme: plain numbers and unowned pointers, stored in one flat
@@ -439,7 +426,7 @@ final class PreparedTheme {
     }
 
     func state(of record: PreparedOperation) -> ControlState {
-        operationKeys.names[Int(record.key)].state
+        operationKeys.numbering.keys[Int(record.key)].state
     }
 
     func binding(of instance: Int32) -> ResolvedBinding? {
@@ -584,7 +571,7 @@ final class PreparedTheme {
         for index in records.indices { highest = max(highest, records[index].key) }
         if Int(highest) >= keyNumbers.count {
             // The preparer's numbering only grows: number the keys it met since.
-            for (name, state) in preparer.keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(name, state)) }
+            for key in preparer.numbering.keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(key)) }
         }
         // Through the buffer: indexing the array per key retained and released it (285
         // instructions an instance, `--profile-register-many`).

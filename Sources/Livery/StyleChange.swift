@@ -11,35 +11,15 @@ public struct StyleChange: Sendable, CustomStringConvertible {
     }
 
     public var identifier: String
-    public var operation: String
-    public var state: ControlState
+    public var operation: OperationKey
     public var kind: Kind
     /// How many live components received the change.
     public var components: Int
 
     public var description: String {
-        let target = state == .normal ? operation : "\(operation)[\(state)]"
         switch kind {
-        case .set(let value): return "\(identifier).\(target) = \(StyleChange.describe(value)) (\(components) component(s))"
-        case .reverted: return "\(identifier).\(target) reverted to its original (\(components) component(s))"
-        }
-    }
-
-    static func describe(_ value: Value) -> String {
-        switch value {
-        case .float(let number): return JSONValue.format(number)
-        case .integer(let number): return String(number)
-        case .bool(let flag): return String(flag)
-        case .string(let text): return "\"\(text)\""
-        case .enumeration(let text): return text
-        case .color(let color): return color.hexString
-        case .point(let point): return "(\(point.x), \(point.y))"
-        case .size(let size): return "\(size.width)x\(size.height)"
-        case .rect(let rect): return "(\(rect.x), \(rect.y), \(rect.width), \(rect.height))"
-        case .insets(let insets): return "(\(insets.top), \(insets.left), \(insets.bottom), \(insets.right))"
-        case .font(let font): return "\(font.family) \(font.size.map { JSONValue.format($0) } ?? "default") \(font.weight.rawValue)"
-        case .image(let image): return "image \(image.name)\(image.cache ? " (cached)" : "")"
-        case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+        case .set(let value): return "\(identifier).\(operation) = \(ValueText.describe(value)) (\(components) component(s))"
+        case .reverted: return "\(identifier).\(operation) reverted to its original (\(components) component(s))"
         }
     }
 }

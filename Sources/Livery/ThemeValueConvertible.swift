@@ -1,19 +1,5 @@
 import LiveryModel
 
-/// The state an operation targets (`normal`, `highlighted`...). A struct rather than an enum so
-/// that apps can add states of their own without touching the engine.
-public struct ControlState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    public static let normal = ControlState(rawValue: OperationState.normal)
-    public static let highlighted = ControlState(rawValue: "highlighted")
-    public static let disabled = ControlState(rawValue: "disabled")
-    public static let selected = ControlState(rawValue: "selected")
-    public static let focused = ControlState(rawValue: "focused")
-}
-
 /// What a setter needs besides the value itself: images are resolved to files (and decoded,
 /// possibly from the shared cache) only when a setter asks for them.
 ///

@@ -410,8 +410,8 @@ public final class CompiledTheme: @unchecked Sendable {
             guard let value = try value(slot, budget: &budget) else { return nil }
             params.append(Param(name: try checkedString(raw.u32(self.slot(slot))), value: value))
         }
-        return ResolvedOperation(name: try checkedString(raw.u32(record)), state: try checkedString(raw.u32(record + 4)),
-                                 params: params)
+        return ResolvedOperation(name: try checkedString(raw.u32(record)),
+                                 state: ControlState(rawValue: try checkedString(raw.u32(record + 4))), params: params)
     }
 
     @inline(__always) func slot(_ index: Int) -> Int { layout.valueSlots + index * Format.valueSlotSize }

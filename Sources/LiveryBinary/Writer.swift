@@ -412,7 +412,7 @@ private struct EncoderState {
         let index = UInt32(operationCount)
         operationIndex[ExactOperation(operation)] = index
         operations.u32(string(operation.name))
-        operations.u32(string(operation.state))
+        operations.u32(string(operation.state.rawValue))
         operations.u32(values.count)
         operations.u32(operation.params.count)
         operationCount += 1
@@ -602,7 +602,7 @@ struct ExactOperation: Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(operation) }
 
     private var strings: [String] {
-        var strings = [operation.name, operation.state]
+        var strings = [operation.name, operation.state.rawValue]
         func collect(_ value: Value) {
             switch value {
             case .string(let text), .enumeration(let text): strings.append(text)

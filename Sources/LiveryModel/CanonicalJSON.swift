@@ -11,7 +11,7 @@ public enum CanonicalJSON {
             let operations = instance.operations.map { operation -> JSONValue in
                 .object([
                     ("name", .string(operation.name)),
-                    ("state", .string(operation.state)),
+                    ("state", .string(operation.state.rawValue)),
                     ("params", .object(operation.params.map {
                         ($0.name, value($0.value, theme: theme, scale: scale, textScale: textScale))
                     })),

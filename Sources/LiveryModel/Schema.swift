@@ -1,9 +1,3 @@
-/// The states an operation can target; `normal` is what an operation without `state` means.
-public enum OperationState {
-    public static let normal = "normal"
-    public static let all = ["normal", "highlighted", "disabled", "selected", "focused"]
-}
-
 /// What a component type accepts: the contract between themes and the app's bindings.
 public struct Schema: Hashable, Sendable {
     public private(set) var components: [String: ComponentSchema]

@@ -26,14 +26,14 @@ public struct Param: Hashable, Sendable {
     }
 }
 
-/// An operation after resolution. Its identity is the pair (name, state).
+/// An operation after resolution. Its identity is the pair (name, state): `key`.
 public struct ResolvedOperation: Hashable, Sendable {
     public var name: String
-    public var state: String
+    public var state: ControlState
     /// Sorted by name.
     public var params: [Param]
 
-    public init(name: String, state: String = OperationState.normal, params: [Param]) {
+    public init(name: String, state: ControlState = .normal, params: [Param]) {
         self.name = name
         self.state = state
         // Most operations have one param: sorting would copy the array for nothing.

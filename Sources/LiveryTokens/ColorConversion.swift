@@ -1,4 +1,5 @@
 import Foundation
+import LiveryModel
 
 /// The allowed numbers of one colour component (the format's JSON schema, per colour space).
 public struct ComponentRange: Sendable {
@@ -12,8 +13,8 @@ public struct ComponentRange: Sendable {
     }
 
     var text: String {
-        let top = upper.isInfinite ? "∞)" : JSONNumber.text(upper) + (upperIncluded ? "]" : ")")
-        return lower.isInfinite ? "any number" : "[\(JSONNumber.text(lower)), \(top)"
+        let top = upper.isInfinite ? "∞)" : ValueText.number(upper) + (upperIncluded ? "]" : ")")
+        return lower.isInfinite ? "any number" : "[\(ValueText.number(lower)), \(top)"
     }
 }
 

@@ -324,14 +324,14 @@ public struct TokenResolver {
             }
             let range = ColorConversion.range(of: space, component: position)
             guard range.contains(number) else {
-                return fail("component \(position + 1) of a \(space.rawValue) colour is \(JSONNumber.text(number)); it must be in \(range.text)", item, itemsSource)
+                return fail("component \(position + 1) of a \(space.rawValue) colour is \(ValueText.number(number)); it must be in \(range.text)", item, itemsSource)
             }
             components.append(number)
         }
         var alpha = 1.0
         if let alphaNode = node["alpha"] {
             guard let value = literalNumber(alphaNode, source) else { return fail("alpha is \(alphaNode.kindName); write a number from 0 to 1", alphaNode, source) }
-            guard (0...1).contains(value) else { return fail("alpha is \(JSONNumber.text(value)); it must be in [0, 1]", alphaNode, source) }
+            guard (0...1).contains(value) else { return fail("alpha is \(ValueText.number(value)); it must be in [0, 1]", alphaNode, source) }
             alpha = value
         }
         var hex: String?
@@ -384,7 +384,7 @@ public struct TokenResolver {
 
     private mutating func fontWeight(_ node: JSONNode, _ source: Int) -> Double? {
         if let number = node.number {
-            guard (1...1000).contains(number) else { return fail("a font weight is from 1 to 1000, not \(JSONNumber.text(number))", node, source) }
+            guard (1...1000).contains(number) else { return fail("a font weight is from 1 to 1000, not \(ValueText.number(number))", node, source) }
             return number
         }
         if let keyword = node.string {
@@ -403,7 +403,7 @@ public struct TokenResolver {
         for (position, item) in items.enumerated() {
             guard let number = literalNumber(item, itemsSource) else { return fail("cubicBezier values are numbers, not \(item.kindName)", item, itemsSource) }
             if position % 2 == 0, !(0...1).contains(number) {
-                return fail("x\(position / 2 + 1) of a cubicBezier is \(JSONNumber.text(number)); x values must be in [0, 1]", item, itemsSource)
+                return fail("x\(position / 2 + 1) of a cubicBezier is \(ValueText.number(number)); x values must be in [0, 1]", item, itemsSource)
             }
             numbers.append(number)
         }
@@ -509,7 +509,7 @@ public struct TokenResolver {
                   let position = part(stopNode, "position", as: .number, stopSource, in: "a gradient stop", { if case .number(let n) = $0 { n } else { nil } })
             else { return nil }
             guard (0...1).contains(position.value) else {
-                return fail("a gradient stop's position is in [0, 1], not \(JSONNumber.text(position.value))", stopNode, stopSource)
+                return fail("a gradient stop's position is in [0, 1], not \(ValueText.number(position.value))", stopNode, stopSource)
             }
             stops.append(GradientStop(color: color, position: position))
         }
@@ -527,9 +527,4 @@ public struct TokenResolver {
         else { return nil }
         return Typography(fontFamily: family, fontSize: size, fontWeight: weight, letterSpacing: spacing, lineHeight: lineHeight)
     }
-}
-
-/// Numbers as messages and files print them: `8`, not `8.0`.
-enum JSONNumber {
-    static func text(_ value: Double) -> String { JSONValue.format(value) }
 }

@@ -17,8 +17,7 @@ public enum ExplainText {
         lines.append("effective operations, in order:")
         for (index, explained) in explanation.operations.enumerated() {
             let operation = explained.operation
-            let state = operation.state == OperationState.normal ? "" : "[\(operation.state)]"
-            lines.append("\(index + 1). \(operation.name)\(state) = \(ValueText.describe(operation.params))")
+            lines.append("\(index + 1). \(operation.key) = \(ValueText.describe(operation.params))")
             lines.append("     from \(origin(explained.origin))")
             for trail in explained.constants { lines.append("     value \(describe(trail))") }
             for earlier in explained.overridden {
@@ -81,7 +80,7 @@ public enum ExplainText {
             ("operations", .array(explanation.operations.map { explained in
                 .object([
                     ("name", .string(explained.operation.name)),
-                    ("state", .string(explained.operation.state)),
+                    ("state", .string(explained.operation.state.rawValue)),
                     ("params", params(explained.operation.params)),
                     ("origin", origin(explained.origin)),
                     ("constants", trails(explained.constants)),

@@ -160,12 +160,12 @@ public enum PreviewPage {
         html += "</div><div class=\"card-body\"><div class=\"stage\(needsDarkStage(instance) ? " dark" : "")\">"
         for state in states(of: instance) {
             html += "<figure>" + drawing(instance, state: state, side: side)
-            html += "<figcaption>\(escape(state))</figcaption></figure>"
+            html += "<figcaption>\(escape(state.rawValue))</figcaption></figure>"
         }
         html += "</div><table class=\"values\">"
         for operation in instance.operations {
-            let changed = compare && other?.operations.first { $0.name == operation.name && $0.state == operation.state }?.params != operation.params
-            let state = operation.state == OperationState.normal ? "" : " <i>\(escape(operation.state))</i>"
+            let changed = compare && other?.operations.first { $0.key == operation.key }?.params != operation.params
+            let state = operation.state == .normal ? "" : " <i>\(escape(operation.state.rawValue))</i>"
             html += "<tr\(changed ? " class=\"changed\"" : "")><th>\(escape(operation.name))\(state)</th><td>"
             for param in operation.params {
                 html += specimen(of: param.value, side: side) + "<span>\(escape(ValueText.describe(param.value)))</span> "
@@ -179,7 +179,7 @@ public enum PreviewPage {
     /// Light text with no fill of its own (a dark theme's labels) is drawn on a dark backdrop.
     private static func needsDarkStage(_ instance: ResolvedInstance) -> Bool {
         var colors: [String: Color] = [:]
-        for operation in instance.operations where operation.state == OperationState.normal {
+        for operation in instance.operations where operation.state == .normal {
             if case .color(let color)? = operation.params.first?.value { colors[operation.name] = color }
         }
         if let fill = colors["backgroundColor"] ?? colors["barTintColor"], fill.alpha > 0.3 { return false }
@@ -188,19 +188,19 @@ public enum PreviewPage {
     }
 
     /// `normal` and every other state some operation sets.
-    private static func states(of instance: ResolvedInstance) -> [String] {
-        var states = [OperationState.normal]
+    private static func states(of instance: ResolvedInstance) -> [ControlState] {
+        var states = [ControlState.normal]
         for operation in instance.operations where !states.contains(operation.state) { states.append(operation.state) }
         return states
     }
 
     /// The component drawn with HTML and CSS: operations of `state` on top of the normal ones.
-    private static func drawing(_ instance: ResolvedInstance, state: String, side: PreviewSide) -> String {
+    private static func drawing(_ instance: ResolvedInstance, state: ControlState, side: PreviewSide) -> String {
         var values: [String: Value] = [:]
-        for operation in instance.operations where operation.state == OperationState.normal {
+        for operation in instance.operations where operation.state == .normal {
             values[operation.name] = operation.params.first?.value
         }
-        if state != OperationState.normal {
+        if state != .normal {
             for operation in instance.operations where operation.state == state { values[operation.name] = operation.params.first?.value }
         }
         func color(_ name: String) -> Color? { if case .color(let c)? = values[name] { return c } else { return nil } }
@@ -305,7 +305,7 @@ public enum PreviewPage {
             style.append("display:flex;align-items:center;justify-content:center;position:relative")
         default:
             // uiview and custom components: a box; enums and strings the component sets are shown inside.
-            let notes = instance.operations.filter { $0.state == OperationState.normal }.compactMap { operation -> String? in
+            let notes = instance.operations.filter { $0.state == .normal }.compactMap { operation -> String? in
                 guard let value = operation.params.first?.value else { return nil }
                 switch value {
                 case .enumeration(let text), .string(let text): return "\(operation.name): \(text)"
@@ -365,7 +365,7 @@ public enum PreviewPage {
             (font.size.map { ";font-size:\(px($0))" } ?? "")
     }
 
-    private static func px(_ value: Double) -> String { ValueText.number_(value) + "px" }
+    private static func px(_ value: Double) -> String { ValueText.number(value) + "px" }
 
     static func escape(_ text: String) -> String {
         var out = ""

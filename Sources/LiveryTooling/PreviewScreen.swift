@@ -36,7 +36,7 @@ public enum PreviewScreen {
         }
         html += "<div class=\"text-scale-control\">Text scale: "
         for (index, scale) in textScales.enumerated() {
-            html += "<label for=\"text-scale-\(index)\">\(ValueText.number_(scale))x</label>"
+            html += "<label for=\"text-scale-\(index)\">\(ValueText.number(scale))x</label>"
         }
         html += " <span class=\"note\">fonts grow up to their max-size; fixed fonts stay</span></div>\n"
         html += fontReport(sides)
@@ -53,7 +53,7 @@ public enum PreviewScreen {
 
     static func framed(_ theme: ResolvedTheme) -> [(ResolvedInstance, Rect)] {
         theme.instances.compactMap { instance in
-            guard case .rect(let rect)? = instance.operations.first(where: { $0.name == "frame" && $0.state == OperationState.normal })?
+            guard case .rect(let rect)? = instance.operations.first(where: { $0.name == "frame" && $0.state == .normal })?
                 .params.first?.value else { return nil }
             return (instance, rect)
         }
@@ -72,7 +72,7 @@ public enum PreviewScreen {
         var html = "<figure class=\"device \(side.theme.traits.idiom == .ipad ? "ipad" : "iphone")\">"
         html += "<figcaption>\(PreviewPage.escape(traits))</figcaption>"
         html += "<div class=\"bezel\" style=\"width:\(px(width * zoom))px;height:\(px(height * zoom))px\">"
-        html += "<div class=\"screen\" style=\"width:\(px(width))px;height:\(px(height))px;transform:scale(\(ValueText.number_(zoom)))\">"
+        html += "<div class=\"screen\" style=\"width:\(px(width))px;height:\(px(height))px;transform:scale(\(ValueText.number(zoom)))\">"
         // Drawn in frame order by area, largest first, so containers stay behind their content.
         for (instance, rect) in items.sorted(by: { $0.1.width * $0.1.height > $1.1.width * $1.1.height }) {
             html += element(instance, rect: rect, side: side, schema: schema)
@@ -84,7 +84,7 @@ public enum PreviewScreen {
     private static func element(_ instance: ResolvedInstance, rect: Rect, side: PreviewSide, schema: Schema) -> String {
         var values: [String: Value] = [:]
         var roles: [ColorRole: Color] = [:]
-        for operation in instance.operations where operation.state == OperationState.normal {
+        for operation in instance.operations where operation.state == .normal {
             guard let value = operation.params.first?.value else { continue }
             values[operation.name] = value
             if case .color(let color) = value,
@@ -100,7 +100,7 @@ public enum PreviewScreen {
         if case .float(let width)? = values["borderWidth"], width > 0 {
             style.append("border:\(px(width))px solid \(color(values["borderColor"]).map(PreviewPage.css) ?? "#000")")
         }
-        if case .float(let alpha)? = values["alpha"] { style.append("opacity:\(ValueText.number_(alpha))") }
+        if case .float(let alpha)? = values["alpha"] { style.append("opacity:\(ValueText.number(alpha))") }
         if let image = image(values["backgroundImage"] ?? values["image"], side: side) {
             let mode: String = switch values["contentMode"] {
             case .enumeration("scaleAspectFit")?: "contain"
@@ -142,7 +142,7 @@ public enum PreviewScreen {
         let ratio = ContrastRatio.ratio(foreground, on: background)
         let required = ContrastRatio.required(largeText: ContrastRatio.isLargeText(font), highContrast: traits.contrast != nil)
         let pass = ratio >= required
-        return "<span class=\"badge \(pass ? "pass" : "fail")\" title=\"needs \(ValueText.number_(required)):1\">\(ContrastRatio.text(ratio, required: required)):1 \(pass ? "✓" : "✗")</span>"
+        return "<span class=\"badge \(pass ? "pass" : "fail")\" title=\"needs \(ValueText.number(required)):1\">\(ContrastRatio.text(ratio, required: required)):1 \(pass ? "✓" : "✗")</span>"
     }
 
     /// `font-size` follows `--text-scale` up to `max-size`; a fixed font does not.
@@ -208,7 +208,7 @@ public enum PreviewScreen {
         return nil
     }
 
-    private static func px(_ value: Double) -> String { ValueText.number_(value) }
+    private static func px(_ value: Double) -> String { ValueText.number(value) }
 
     static let css = """
     .screens .text-scale{display:none}

@@ -20,8 +20,8 @@ public struct ThemeDiff: Hashable, Sendable {
         public var instance: String
         /// The new component type (the old one for a removed instance).
         public var component: String
-        public var operation: String?
-        public var state: String?
+        /// The operation (name, state), for the operation kinds.
+        public var operation: OperationKey?
         public var old: [Param]?
         public var new: [Param]?
         /// The compared trait sets this change happens in.
@@ -46,7 +46,7 @@ public struct ThemeDiff: Hashable, Sendable {
         for set in new.axes.traitSets { axes.insert(set) }
         let traitSets = traits.map { [$0] } ?? axes.traitSets
         struct Key: Hashable {
-            var kind: Kind, instance: String, component: String, operation: String? = nil, state: String? = nil
+            var kind: Kind, instance: String, component: String, operation: OperationKey? = nil
             var old: [Param]? = nil, new: [Param]? = nil, oldComponent: String? = nil
         }
         var order: [Key] = []
@@ -68,24 +68,24 @@ public struct ThemeDiff: Hashable, Sendable {
                     if was.component != now.component {
                         note(Key(kind: .componentChanged, instance: id, component: now.component, oldComponent: was.component), set)
                     }
-                    let oldOps = Dictionary(was.operations.map { (OpKey($0), $0) }, uniquingKeysWith: { $1 })
-                    let newOps = Dictionary(now.operations.map { (OpKey($0), $0) }, uniquingKeysWith: { $1 })
+                    let oldOps = Dictionary(was.operations.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+                    let newOps = Dictionary(now.operations.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
                     // in the new effective order, then the removed ones in the old order
                     for operation in now.operations {
-                        let key = OpKey(operation)
+                        let key = operation.key
                         if let earlier = oldOps[key] {
                             if earlier.params != operation.params {
-                                note(Key(kind: .operationChanged, instance: id, component: now.component, operation: key.name,
-                                         state: key.state, old: earlier.params, new: operation.params), set)
+                                note(Key(kind: .operationChanged, instance: id, component: now.component, operation: key,
+                                         old: earlier.params, new: operation.params), set)
                             }
                         } else {
-                            note(Key(kind: .operationAdded, instance: id, component: now.component, operation: key.name,
-                                     state: key.state, new: operation.params), set)
+                            note(Key(kind: .operationAdded, instance: id, component: now.component, operation: key,
+                                     new: operation.params), set)
                         }
                     }
-                    for operation in was.operations where newOps[OpKey(operation)] == nil {
-                        note(Key(kind: .operationRemoved, instance: id, component: now.component, operation: operation.name,
-                                 state: operation.state, old: operation.params), set)
+                    for operation in was.operations where newOps[operation.key] == nil {
+                        note(Key(kind: .operationRemoved, instance: id, component: now.component, operation: operation.key,
+                                 old: operation.params), set)
                     }
                 case (nil, nil):
                     break
@@ -93,30 +93,26 @@ public struct ThemeDiff: Hashable, Sendable {
             }
         }
         // grouped by instance (added/removed first), then by operation in order of first sight
-        var firstSight: [String: Int] = [:]
+        struct Sighting: Hashable { var instance: String, operation: OperationKey? }
+        var firstSight: [Sighting: Int] = [:]
         for (index, key) in order.enumerated() {
-            let operationKey = "\(key.instance)\u{0}\(key.operation ?? "")\u{0}\(key.state ?? "")"
-            if firstSight[operationKey] == nil { firstSight[operationKey] = index }
+            let sighting = Sighting(instance: key.instance, operation: key.operation)
+            if firstSight[sighting] == nil { firstSight[sighting] = index }
         }
         let changes = order.enumerated().sorted { lhs, rhs in
             func sortKey(_ item: (offset: Int, element: Key)) -> (String, Int, Int, Int) {
                 let key = item.element
                 return (key.instance, rank(key.kind),
-                        firstSight["\(key.instance)\u{0}\(key.operation ?? "")\u{0}\(key.state ?? "")"] ?? 0, item.offset)
+                        firstSight[Sighting(instance: key.instance, operation: key.operation)] ?? 0, item.offset)
             }
             return sortKey(lhs) < sortKey(rhs)
         }.map(\.element).map { key in
             let traits = seen[key]!
             return Change(kind: key.kind, instance: key.instance, component: key.component, operation: key.operation,
-                          state: key.state, old: key.old, new: key.new, traits: traits,
+                          old: key.old, new: key.new, traits: traits,
                           scope: scope(of: traits, among: traitSets), oldComponent: key.oldComponent)
         }
         return ThemeDiff(old: old.info, new: new.info, traitSets: traitSets, changes: changes)
-    }
-
-    private struct OpKey: Hashable {
-        var name: String, state: String
-        init(_ operation: ResolvedOperation) { name = operation.name; state = operation.state }
     }
 
     private static func rank(_ kind: Kind) -> Int {
@@ -168,9 +164,7 @@ public struct ThemeDiff: Hashable, Sendable {
         let traitsLine = traitSets.count == 1 ? "traits: \(traitSets[0])" : "compared \(traitSets.count) trait sets"
         lines.append(traitsLine)
         for change in changes {
-            let op = change.operation.map { name in
-                change.state.map { $0 == OperationState.normal ? name : "\(name)[\($0)]" } ?? name
-            } ?? ""
+            let op = change.operation?.description ?? ""
             let line: String
             switch change.kind {
             case .instanceAdded: line = "+ \(change.instance) (\(change.component))"
@@ -222,8 +216,8 @@ public struct ThemeDiff: Hashable, Sendable {
                 ]
                 if let old = change.oldComponent { members.append(("oldComponent", .string(old))) }
                 if let operation = change.operation {
-                    members.append(("operation", .string(operation)))
-                    members.append(("state", .string(change.state ?? OperationState.normal)))
+                    members.append(("operation", .string(operation.name)))
+                    members.append(("state", .string(operation.state.rawValue)))
                     members.append(("old", params(change.old)))
                     members.append(("new", params(change.new)))
                 }

@@ -14,7 +14,7 @@ import LiveryModel
     /// Every string of an operation, in order, as bytes.
     static func strings(_ operation: ResolvedOperation?) -> [[UInt8]] {
         guard let operation else { return [] }
-        var result = [Array(operation.name.utf8), Array(operation.state.utf8)]
+        var result = [Array(operation.name.utf8), Array(operation.state.rawValue.utf8)]
         func collect(_ value: Value) {
             switch value {
             case .string(let text), .enumeration(let text): result.append(Array(text.utf8))
@@ -35,7 +35,7 @@ import LiveryModel
         #expect(Self.composed == Self.decomposed) // the trap: Swift calls them equal
         func label(_ id: String, _ text: String, state: String = "normal", param: String = "text") -> ResolvedInstance {
             ResolvedInstance(id: id, component: "uilabel", operations: [
-                ResolvedOperation(name: "text", state: state, params: [Param(name: param, value: .string(text))]),
+                ResolvedOperation(name: "text", state: ControlState(rawValue: state), params: [Param(name: param, value: .string(text))]),
                 ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(Font(family: text, size: 12)))]),
                 ResolvedOperation(name: "mode", params: [Param(name: "mode", value: .enumeration(text))]),
                 ResolvedOperation(name: "list", params: [Param(name: "items", value: .array([.string(text)]))]),

@@ -176,7 +176,7 @@ import LiveryHeadless
         let other = Probe(Counter())
         scope.style(other, as: "l")
         await preloading.value
-        #expect(applicator.operationKeys.names.first?.name == "label")
+        #expect(applicator.operationKeys.numbering.keys.first?.name == "label")
         #expect(applicator.scopes[0].current?.isComplete == true)
 
         let probes = (0..<20).map { _ in Probe(Counter()) }

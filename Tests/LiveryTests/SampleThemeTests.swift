@@ -34,11 +34,11 @@ import LiveryDevelopment
             let type = instance?.component ?? "uiview"
             for name in schema.operationNames(of: type) {
                 let states = schema.operation(name, of: type)?.allowsStates == true
-                    ? OperationState.all.map(ControlState.init(rawValue:)) : [.normal]
+                    ? ControlState.all : [.normal]
                 for state in states {
                     let actual = readBack(component, name, state)
                     let want: Readback?
-                    if let operation = instance?.operations.first(where: { $0.name == name && $0.state == state.rawValue }) {
+                    if let operation = instance?.operations.first(where: { $0.key == OperationKey(name: name, state: state) }) {
                         want = expected(operation.params[0].value, theme: theme, scale: manager.scale)
                     } else {
                         want = readBack(fresh, name, state)  // untouched or reverted

@@ -40,7 +40,7 @@ import LiveryHeadless
             var operations: [ResolvedOperation] = []
             for name in schema.operationNames(of: component) {
                 let declared = schema.operation(name, of: component)!
-                for state in declared.allowsStates ? OperationState.all : [OperationState.normal] {
+                for state in declared.allowsStates ? ControlState.all : [.normal] {
                     salt += 1
                     operations.append(ResolvedOperation(name: name, state: state, params: declared.params.map {
                         Param(name: $0.name, value: value(for: $0, seed: seed, salt: salt))
@@ -79,7 +79,7 @@ import LiveryHeadless
             let resolved = manager.currentTheme!
             for (component, view) in components {
                 for operation in resolved.instance("every_\(component)")!.operations {
-                    let actual = readBack(view, operation.name, ControlState(rawValue: operation.state))
+                    let actual = readBack(view, operation.name, operation.state)
                     #expect(actual == expected(operation.params[0].value, theme: resolved, scale: 1),
                             "\(themeID) \(component).\(operation.name)[\(operation.state)]")
                     checked += 1

@@ -10,7 +10,7 @@ func color(_ hex: UInt32) -> Value {
                  blue: Double(hex & 0xFF) / 255))
 }
 
-func op(_ name: String, _ param: String, _ value: Value, state: String = "normal") -> ResolvedOperation {
+func op(_ name: String, _ param: String, _ value: Value, state: ControlState = .normal) -> ResolvedOperation {
     ResolvedOperation(name: name, state: state, params: [Param(name: param, value: value)])
 }
 

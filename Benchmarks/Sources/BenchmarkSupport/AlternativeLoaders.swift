@@ -176,7 +176,7 @@ public enum SourceResolver {
             resolved.reserveCapacity(ordered.count)
             for operation in ordered {
                 let params = try operation.params.map { Param(name: $0.name, value: try context.value($0.value)) }
-                resolved.append(ResolvedOperation(name: operation.name, state: operation.state ?? OperationState.normal, params: params))
+                resolved.append(ResolvedOperation(name: operation.name, state: operation.key.state, params: params))
             }
             result.append(ResolvedInstance(id: id, component: list[0].component, operations: resolved))
         }
@@ -186,12 +186,12 @@ public enum SourceResolver {
     /// Operations merged in definition order: a later one with the same (name, state) replaces
     /// the earlier and moves to the end, as the front end's identity override does.
     struct MergedOperations {
-        private var order: [String] = []
-        private var operations: [String: SourceOperation] = [:]
+        private var order: [OperationKey] = []
+        private var operations: [OperationKey: SourceOperation] = [:]
 
         mutating func add(_ list: [SourceOperation]) {
             for operation in list {
-                let key = operation.name + "\u{0}" + (operation.state ?? OperationState.normal)
+                let key = operation.key
                 if operations[key] != nil { order.removeAll { $0 == key } }
                 order.append(key)
                 operations[key] = operation

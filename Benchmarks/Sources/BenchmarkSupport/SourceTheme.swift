@@ -1,4 +1,5 @@
 import Foundation
+import LiveryModel
 
 /// A theme's source as the comparison loaders see it: the same information as the XML files
 /// (layers with qualifiers, constants, classes, instances, operations, typed values), as plain
@@ -43,6 +44,11 @@ public struct SourceOperation: Codable, Hashable, Sendable {
     public var name: String
     public var state: String?
     public var params: [SourceParam]
+
+    /// The operation's identity, as the front end keys it.
+    var key: OperationKey {
+        OperationKey(name: name, state: state.map(ControlState.init(rawValue:)) ?? .normal)
+    }
 }
 
 public struct SourceParam: Codable, Hashable, Sendable {

@@ -80,7 +80,7 @@ enum FuzzRoundTripEntry {
         }
 
         mutating func operation() -> ResolvedOperation {
-            ResolvedOperation(name: string(), state: pick(OperationState.all),
+            ResolvedOperation(name: string(), state: pick(ControlState.all),
                               params: (0..<below(4)).map { _ in Param(name: string(), value: value(depth: 0)) })
         }
 

@@ -112,15 +112,16 @@ struct ConfigurationDecoder {
         context.checkNoText(in: element)
         guard let name = context.required("name", of: element, example: "<operation name=\"backgroundColor\">"),
               context.checkName(name, of: element) else { return nil }
-        var state = OperationState.normal
+        var state = ControlState.normal
         if let written = element.attribute("state") {
-            guard OperationState.all.contains(written) else {
-                let hint = Suggestions.didYouMean(written, in: OperationState.all)
-                context.error(.stateUnknown, "unknown state '\(written)'\(hint.isEmpty ? "; use one of \(OperationState.all.joined(separator: ", "))" : hint)",
+            let known = ControlState.all.map(\.rawValue)
+            guard known.contains(written) else {
+                let hint = Suggestions.didYouMean(written, in: known)
+                context.error(.stateUnknown, "unknown state '\(written)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
                               at: context.source.location(ofAttribute: "state", in: element))
                 return nil
             }
-            state = written
+            state = ControlState(rawValue: written)
         }
         var params = ParamList()
         var valid = true
@@ -138,7 +139,7 @@ struct ConfigurationDecoder {
         defer { nextSerial += 1 }
         return OperationSyntax(serial: nextSerial, name: name, state: state, params: params,
                                mark: context.mark(element),
-                               identity: identities.number(name: name, state: state))
+                               identity: identities.number(OperationKey(name: name, state: state)))
     }
 
     private mutating func param(_ element: XMLElement) -> ParamSyntax? {

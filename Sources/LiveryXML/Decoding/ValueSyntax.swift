@@ -162,7 +162,7 @@ enum ValueSyntax {
             let names = format == "rgb" ? rgbNames : rgbaNames
             return numbers(text, names: names).flatMap { components in
                 if let index = components.firstIndex(where: { $0 < 0 || $0 > 1 }) {
-                    return .failure(Problem(message: "\(names[index]) is \(JSONValue.format(components[index])); \(format!) components are between 0 and 1"))
+                    return .failure(Problem(message: "\(names[index]) is \(ValueText.number(components[index])); \(format!) components are between 0 and 1"))
                 }
                 return .success(Color(red: components[0], green: components[1], blue: components[2],
                                       alpha: components.count == 4 ? components[3] : 1))
@@ -308,7 +308,7 @@ enum ValueSyntax {
             switch float(maxSize) {
             case .success(let value) where value > 0 && value >= (points ?? 0): limit = value
             case .success(let value) where value > 0:
-                return .failure(Problem(message: "max-size \(JSONValue.format(value)) is smaller than size \(JSONValue.format(points ?? 0)); give a max-size of at least the size"))
+                return .failure(Problem(message: "max-size \(ValueText.number(value)) is smaller than size \(ValueText.number(points ?? 0)); give a max-size of at least the size"))
             case .success: return .failure(Problem(message: "a font's max-size must be greater than 0, found '\(trimmed(maxSize))'"))
             case .failure(let problem): return .failure(Problem(message: "max-size: \(problem.message)"))
             }

@@ -55,7 +55,7 @@ final class OperationSyntax {
     private let identityNumber: Int32
     let name: String
     let params: ParamList
-    /// Index into `OperationState.all` (the decoder accepts no other state).
+    /// Index into `ControlState.all` (the decoder accepts no other state).
     private let stateIndex: UInt8
     let mark: SourceMark
 
@@ -63,15 +63,15 @@ final class OperationSyntax {
     var serial: Int { Int(serialNumber) }
     /// `(name, state)` interned to a number, so identity comparisons hash one integer.
     var identity: Int { Int(identityNumber) }
-    var state: String { OperationState.all[Int(stateIndex)] }
+    var state: ControlState { ControlState.all[Int(stateIndex)] }
 
     var location: SourceLocation { mark.location }
     /// The `state` attribute, or the element when there is none.
     var stateLocation: SourceLocation { mark.attributeLocation("state") }
 
-    init(serial: Int, name: String, state: String, params: ParamList, mark: SourceMark, identity: Int) {
-        guard let index = OperationState.all.firstIndex(of: state) else {
-            preconditionFailure("operation state '\(state)' is not one of OperationState.all; the decoder rejects it")
+    init(serial: Int, name: String, state: ControlState, params: ParamList, mark: SourceMark, identity: Int) {
+        guard let index = ControlState.all.firstIndex(of: state) else {
+            preconditionFailure("operation state '\(state)' is not one of ControlState.all; the decoder rejects it")
         }
         self.serialNumber = Int32(serial)
         self.identityNumber = Int32(identity)
@@ -132,19 +132,9 @@ struct ParamList: RandomAccessCollection {
 
 /// Numbers each distinct (operation name, state) pair.
 final class IdentityTable {
-    private var numbers: [OperationIdentity: Int] = [:]
+    private var numbering = OperationKeyNumbering()
 
-    func number(name: String, state: String) -> Int {
-        let key = OperationIdentity(name: name, state: state)
-        if let number = numbers[key] { return number }
-        numbers[key] = numbers.count
-        return numbers.count - 1
-    }
-}
-
-struct OperationIdentity: Hashable {
-    var name: String
-    var state: String
+    func number(_ key: OperationKey) -> Int { Int(numbering.number(key)) }
 }
 
 final class ConstantSyntax {

@@ -11,8 +11,7 @@ final class ContrastCheck {
 
     private struct Key: Hashable {
         var instance: String
-        var operation: String
-        var state: String
+        var operation: OperationKey
     }
 
     private struct Shortfall {
@@ -48,7 +47,7 @@ final class ContrastCheck {
     /// one per resolved operation, for locating a finding.
     func check(_ instance: ResolvedInstance, sources: [OperationSyntax], traits: TraitSet) {
         var texts: [(Int, Color)] = []
-        var backgrounds: [String: (Color, String)] = [:]
+        var backgrounds: [ControlState: (Color, String)] = [:]
         var font: Font?
         var titleFont: Font?
         for (index, operation) in instance.operations.enumerated() {
@@ -73,14 +72,14 @@ final class ContrastCheck {
         for (index, foreground) in texts {
             let operation = instance.operations[index]
             // WCAG exempts inactive controls.
-            guard operation.state != "disabled",
-                  let (background, backgroundOperation) = backgrounds[operation.state] ?? backgrounds[OperationState.normal],
+            guard operation.state != .disabled,
+                  let (background, backgroundOperation) = backgrounds[operation.state] ?? backgrounds[.normal],
                   background.alpha >= 1 else { continue }
             let ratio = ContrastRatio.ratio(foreground, on: background)
             guard ratio < required else { continue }
             let measure = Measure(traits: traits, ratio: ratio, required: required, largeText: largeText,
                                   foreground: foreground, background: background, backgroundOperation: backgroundOperation)
-            let key = Key(instance: instance.id, operation: operation.name, state: operation.state)
+            let key = Key(instance: instance.id, operation: operation.key)
             if var known = shortfalls[key] {
                 known.traitSets.append(traits)
                 if measure.shortness > known.worst.shortness { known.worst = measure }
@@ -106,7 +105,7 @@ final class ContrastCheck {
             let worstTraits = shortfall.traitSets.count < 2 ? ""
                 : worst.traits.tags.isEmpty ? " at worst (no traits)" : " at worst (\(worst.traits))"
             let inherited = shortfall.location.file.hasPrefix(themePath + "/") ? "" : " in theme \(themeID)"
-            let message = "\(key.operation) \(worst.foreground.hexString) of '\(key.instance)'\(inherited) (state \(key.state)) on its \(worst.backgroundOperation) \(worst.background.hexString) has contrast \(ContrastRatio.text(worst.ratio, required: worst.required)):1\(worstTraits), below the \(JSONValue.format(worst.required)):1 WCAG 2.2 asks of \(kind)\(under); \(fix); short with traits: \(sets)"
+            let message = "\(key.operation.name) \(worst.foreground.hexString) of '\(key.instance)'\(inherited) (state \(key.operation.state)) on its \(worst.backgroundOperation) \(worst.background.hexString) has contrast \(ContrastRatio.text(worst.ratio, required: worst.required)):1\(worstTraits), below the \(ValueText.number(worst.required)):1 WCAG 2.2 asks of \(kind)\(under); \(fix); short with traits: \(sets)"
             return .warning(.contrastLow, message, at: shortfall.location)
         }
     }

@@ -11,7 +11,7 @@ enum SchemaChecker {
             return false
         }
         var valid = true
-        if operation.state != OperationState.normal, !signature.allowsStates {
+        if operation.state != .normal, !signature.allowsStates {
             report(.error(.stateNotAllowed, "operation '\(operation.name)' of \(component) takes no state; remove state=\"\(operation.state)\"",
                           at: operation.stateLocation))
             valid = false
