@@ -12,17 +12,39 @@ import LiveryHeadless
     let red = color(0xFF0000)
     let blue = color(0x0000FF)
 
-    /// Counts decoding calls from any thread, and those made on the main thread.
+    /// Counts decoding calls from any thread, and those made on the main thread. A gated log
+    /// holds the first decode until `open()`: a test can then act while a preload is known to
+    /// be under way, whatever the machine's load.
     final class DecodeLog: @unchecked Sendable {
         private let lock = NSLock()
         private var calls = 0
         private var onMain = 0
+        private let gate: DispatchSemaphore?
+        private var entered = false
+
+        init(gated: Bool = false) {
+            gate = gated ? DispatchSemaphore(value: 0) : nil
+        }
+
         func record() {
             lock.lock()
             calls += 1
             if Thread.isMainThread { onMain += 1 }
+            let waits = gate != nil && !entered
+            entered = true
             lock.unlock()
+            if waits { gate?.wait() }
         }
+
+        /// Whether a decode has started (and, gated, waits for `open()`).
+        var hasEntered: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return entered
+        }
+
+        func open() { gate?.signal() }
+
         var counts: (calls: Int, onMain: Int) {
             lock.lock()
             defer { lock.unlock() }
@@ -167,14 +189,20 @@ import LiveryHeadless
         let onlyLabels = loadedTheme("c", (0..<20).map { instance("p\($0)", "logged", [op("label", "text", .string("c\($0)"))]) })
         let (manager, applicator) = makeApplicator(a, b, empty, labels, onlyLabels, activate: "a")
         applicator.register(probeBinding())
-        applicator.register(loggedBinding(DecodeLog()))
+        let log = DecodeLog(gated: true)
+        applicator.register(loggedBinding(log))
         let preloading = Task { await applicator.preload(["a", "b"]) }
-        await Task.yield()  // the preload takes its snapshot of keys, then waits for its work
+        // The preload has taken its snapshot of keys once it decodes on another thread; it
+        // waits there until the gate opens. (A `Task.yield()` here let a fast preload finish
+        // first on a loaded machine.)
+        for _ in 0..<10_000 where !log.hasEntered { try await Task.sleep(for: .milliseconds(1)) }
+        try #require(log.hasEntered, "the preload never decoded")
         // Meanwhile a scope styles with another theme: "label" is numbered first, so the
         // preloaded themes' keys (fill, stroke, label) must be mapped when they arrive.
         let scope = applicator.makeScope(ScopeOverrides(themeID: "labels"))
         let other = Probe(Counter())
         scope.style(other, as: "l")
+        log.open()
         await preloading.value
         #expect(applicator.operationKeys.numbering.keys.first?.name == "label")
         #expect(applicator.scopes[0].current?.isComplete == true)
