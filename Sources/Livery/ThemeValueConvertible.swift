@@ -128,7 +128,12 @@ extension ThemeImage: ThemeValueConvertible {
 
 extension Optional: ThemeValueConvertible where Wrapped: ThemeValueConvertible {
     /// Lets a setter take `Color?` (the property's type) while the theme always gives a colour;
-    /// the optional is what revert restores when the original was "unset".
+    /// the optional is what revert restores when the original was "unset". `@inlinable`, as are
+    /// the other generic conversions here: a binding declared in another module (an app's) calls
+    /// them from its specialised setter, and compiled here only they ran generic, making
+    /// `Optional<Wrapped>`'s metadata on every value a theme prepared (a first application of
+    /// 10,000 components spent a third of its decoding there).
+    @inlinable
     public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Wrapped?? {
         // `if let`, not `Optional.map`: when this was main-actor code, a closure literal handed
         // to the standard library got a dynamic isolation check per call (17.8 M of the 203 M
@@ -139,6 +144,7 @@ extension Optional: ThemeValueConvertible where Wrapped: ThemeValueConvertible {
 }
 
 extension Array: ThemeValueConvertible where Element: ThemeValueConvertible {
+    @inlinable
     public static func fromThemeValue(_ value: Value, in context: ValueContext) -> [Element]? {
         guard case .array(let items) = value else { return nil }
         var result: [Element] = []
@@ -154,6 +160,7 @@ extension Array: ThemeValueConvertible where Element: ThemeValueConvertible {
 extension ThemeValueConvertible where Self: RawRepresentable, RawValue == String {
     /// Enums of the app convert from `<enum>` values by raw value: declare the conformance and
     /// nothing else.
+    @inlinable
     public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Self? {
         if case .enumeration(let text) = value { return Self(rawValue: text) }
         return nil
