@@ -3,9 +3,8 @@
 /// document type declaration.
 ///
 /// The runtime reads its configuration with this rather than Foundation's `XMLParser`: on Linux
-/// that is `FoundationXML`, which loads libxml2 into the app, and its first use cost about
-/// 0.45 ms of a 2.2 ms launch (docs/Performance.md); this reads a configuration in
-/// microseconds. What it accepts is XML 1.0: an optional declaration, comments, processing
+/// that is `FoundationXML`, which loads libxml2 into the app, and its first use was one of the
+/// larger costs of a launch (docs/Performance.md); this reads a configuration in microseconds. What it accepts is XML 1.0: an optional declaration, comments, processing
 /// instructions, CDATA sections, the five predefined entities and character references. A
 /// DOCTYPE is refused: a configuration has no use for entities, and refusing them rules out
 /// entity expansion attacks.
@@ -31,8 +30,8 @@ struct PlainXML {
     }
 
     /// `text` without XML's white space (space, tab, line feed, carriage return) at either
-    /// end. (Foundation's `trimmingCharacters(in:)` builds a CharacterSet on first use: 0.5 ms
-    /// of a launch on Linux.)
+    /// end. (Foundation's `trimmingCharacters(in:)` builds a `CharacterSet` on first use, a
+    /// measurable part of a launch on Linux.)
     static func trimmingSpace(_ text: String) -> String {
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         let scalars = text.unicodeScalars
