@@ -38,20 +38,15 @@ public final class LiveReload {
     public var onChange: ((Outcome) -> Void)?
     public private(set) var lastOutcome: Outcome = .unchanged
 
-    private var applied: [String: FileStamp]
-    private var pending: [String: FileStamp]?
+    private var applied: SourceSnapshot
+    private var pending: SourceSnapshot?
     private var task: Task<Void, Never>?
     private var saves = 0
-
-    struct FileStamp: Hashable {
-        var size: Int64
-        var modified: Double
-    }
 
     public init(manager: ThemeManager, interval: Double = 0.3) {
         self.manager = manager
         self.interval = max(0.01, interval)
-        self.applied = [:]
+        self.applied = SourceSnapshot(files: [:])
         self.applied = snapshot()
     }
 
@@ -94,7 +89,7 @@ public final class LiveReload {
     public func check() -> Outcome {
         let current = snapshot()
         guard current != applied else { return .unchanged }
-        let changed = Set(current.keys).union(applied.keys).filter { current[$0] != applied[$0] }.sorted()
+        let changed = current.changes(since: applied)
         applied = current
         saves += 1
 
@@ -129,23 +124,7 @@ public final class LiveReload {
     }
 
     /// Every regular file under the search paths and schema files: path, size, modification time.
-    private func snapshot() -> [String: FileStamp] {
-        var files: [String: FileStamp] = [:]
-        let manager = FileManager.default
-        func visit(_ path: String, depth: Int) {
-            guard depth < 8, let attributes = try? manager.attributesOfItem(atPath: path) else { return }
-            let type = attributes[.type] as? FileAttributeType
-            if type == .typeDirectory {
-                for entry in (try? manager.contentsOfDirectory(atPath: path)) ?? [] where !entry.hasPrefix(".") {
-                    visit(path + "/" + entry, depth: depth + 1)
-                }
-            } else if type == .typeRegular {
-                files[path] = FileStamp(size: (attributes[.size] as? NSNumber)?.int64Value ?? 0,
-                                        modified: (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
-            }
-        }
-        let configuration = self.manager.configuration
-        for root in configuration.searchPaths + configuration.schemaFiles { visit(root, depth: 0) }
-        return files
+    private func snapshot() -> SourceSnapshot {
+        SourceSnapshot.take(manager.configuration.searchPaths + manager.configuration.schemaFiles)
     }
 }
