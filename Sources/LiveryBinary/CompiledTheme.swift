@@ -97,18 +97,10 @@ public final class CompiledTheme: @unchecked Sendable {
         return try blocks.withLock { () throws(BinaryFormatError) -> ThemeInfo in
             let entry = layout.chainEntries + (layout.chainCount - 1) * Format.chainEntrySize
             try blocks.check(entry, Format.chainEntrySize)
-            func string(_ field: Int) throws(BinaryFormatError) -> String? {
-                let index = raw.u32(entry + 4 * field)
-                guard index != Format.none else { return nil }
-                let offsets = layout.stringOffsets + 4 * Int(index)
-                try blocks.check(offsets, 8)
-                let start = raw.int(offsets)
-                let length = raw.int(offsets + 4) - start
-                try blocks.check(layout.stringBytes + start, length)
-                return String(decoding: raw.buffer(layout.stringBytes + start, length), as: UTF8.self)
+            return try chainInfo(at: entry, in: raw) { (index: UInt32) throws(BinaryFormatError) -> String in
+                try checkString(index, in: raw, layout, blocks)
+                return string(index, in: raw, layout)
             }
-            return ThemeInfo(id: try string(0) ?? "", name: try string(1) ?? "", version: try string(2) ?? "",
-                             parent: try string(3), description: try string(4))
         }
     }
 
@@ -199,14 +191,16 @@ public final class CompiledTheme: @unchecked Sendable {
 
     // MARK: - Strings
 
-    func string(_ index: UInt32) -> String {
+    func string(_ index: UInt32) -> String { Self.string(index, in: raw, layout) }
+
+    /// String `index` of a file whose string offsets are verified; "" when out of range.
+    @inline(__always)
+    private static func string(_ index: UInt32, in raw: RawBytes, _ layout: Layout) -> String {
         guard Int(index) < layout.stringCount else { return "" }
         let start = raw.int(layout.stringOffsets + 4 * Int(index))
         let end = raw.int(layout.stringOffsets + 4 * Int(index) + 4)
         return String(decoding: raw.buffer(layout.stringBytes + start, end - start), as: UTF8.self)
     }
-
-    func optionalString(_ index: UInt32) -> String? { index == Format.none ? nil : string(index) }
 
     /// `string(index)` after checking the blocks it is read from (inside `blocks.withLock`).
     func checkedString(_ index: UInt32) throws(BinaryFormatError) -> String {
@@ -215,7 +209,11 @@ public final class CompiledTheme: @unchecked Sendable {
     }
 
     /// Checks the blocks of string `index`: its end offsets and its bytes.
-    func checkString(_ index: UInt32) throws(BinaryFormatError) {
+    func checkString(_ index: UInt32) throws(BinaryFormatError) { try Self.checkString(index, in: raw, layout, blocks) }
+
+    @inline(__always)
+    private static func checkString(_ index: UInt32, in raw: RawBytes, _ layout: Layout,
+                                    _ blocks: BlockChecks) throws(BinaryFormatError) {
         guard Int(index) < layout.stringCount else { return }
         let entry = layout.stringOffsets + 4 * Int(index)
         try blocks.check(entry, 8)
@@ -235,9 +233,7 @@ public final class CompiledTheme: @unchecked Sendable {
     public var chain: [ChainEntry] {
         (0..<layout.chainCount).map { index in
             let entry = layout.chainEntries + index * Format.chainEntrySize
-            let info = ThemeInfo(id: string(raw.u32(entry)), name: string(raw.u32(entry + 4)),
-                                 version: string(raw.u32(entry + 8)), parent: optionalString(raw.u32(entry + 12)),
-                                 description: optionalString(raw.u32(entry + 16)))
+            let info = Self.chainInfo(at: entry, in: raw) { string($0) }
             let digest = raw.u32(entry + 20) == 1
                 ? SourceDigest(bytes: Array(raw.buffer(entry + 24, Format.digestSize))) : nil
             return ChainEntry(info: info, sourceDigest: digest)
@@ -245,6 +241,16 @@ public final class CompiledTheme: @unchecked Sendable {
     }
 
     public var info: ThemeInfo { chain.last!.info }
+
+    /// The facts of the chain entry at `entry`, its strings read by `string`.
+    private static func chainInfo<E: Error>(at entry: Int, in raw: RawBytes,
+                                            _ string: (UInt32) throws(E) -> String) throws(E) -> ThemeInfo {
+        func optional(_ field: Int) throws(E) -> String? {
+            raw.u32(entry + field) == Format.none ? nil : try string(raw.u32(entry + field))
+        }
+        return ThemeInfo(id: try string(raw.u32(entry)), name: try string(raw.u32(entry + 4)),
+                         version: try string(raw.u32(entry + 8)), parent: try optional(12), description: try optional(16))
+    }
     /// The digest of the theme's own sources: compare with the folder's to tell a stale file.
     public var sourceDigest: SourceDigest? { chain.last!.sourceDigest }
 
