@@ -16,7 +16,8 @@ extension DiagnosticCode {
 
 /// Reads compiled `.livery` files (see docs/BinaryFormat.md) through the memory-mapped reader.
 ///
-/// The file is mapped and its structure verified; nothing else is read when the theme loads.
+/// The file is mapped (or read, when under `CompiledTheme.readThreshold`) and its structure
+/// verified; nothing else is read when the theme loads.
 /// An instance is read from the mapping when a component is first styled with its id, its
 /// blocks' checksums checked as they are first read (docs/BinaryFormat.md, `BLKS`). Images are
 /// read from the file's own asset section (`CompiledAssetSource`), so a release build needs no

@@ -69,20 +69,23 @@ public struct LiveryConfiguration: Hashable, Sendable {
     /// Reads a configuration file. Never throws: problems come back as findings, and
     /// unknown elements are warnings so that newer files still load in older apps.
     public static func load(path: String) -> Checked<LiveryConfiguration> {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = FileContents.bytes(atPath: path) else {
             return Checked(value: nil, diagnostics: [
                 .error(.runtimeConfiguration, "the configuration file cannot be read", at: SourceLocation(file: path)),
             ])
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        return parse(data, file: path, baseFolder: folder.isEmpty ? "." : folder)
+        return parse(bytes: bytes, file: path, baseFolder: FileContents.folder(of: path))
     }
 
     /// Parses configuration XML; `baseFolder` anchors relative paths.
     public static func parse(_ data: Data, file: String = "(configuration)", baseFolder: String = ".") -> Checked<LiveryConfiguration> {
+        parse(bytes: [UInt8](data), file: file, baseFolder: baseFolder)
+    }
+
+    static func parse(bytes: [UInt8], file: String, baseFolder: String) -> Checked<LiveryConfiguration> {
         let root: PlainXML.Element
         do {
-            root = try PlainXML.parse([UInt8](data))
+            root = try PlainXML.parse(bytes)
         } catch {
             return Checked(value: nil, diagnostics: [
                 .error(.runtimeConfiguration, "the configuration is not well-formed XML: \(error.message)",

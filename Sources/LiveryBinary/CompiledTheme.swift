@@ -39,7 +39,8 @@ public struct CompiledAsset: Hashable, Sendable {
     public var length: Int
 }
 
-/// A compiled theme, memory-mapped read-only and verified, kept mapped for its lifetime.
+/// A compiled theme, memory-mapped read-only (or, when small, read into memory) and verified,
+/// its bytes kept for its lifetime.
 /// Every accessor is safe whatever the file held: `init` rejects anything the accessors could not
 /// read. Immutable, hence `Sendable`.
 public final class CompiledTheme: @unchecked Sendable {
@@ -52,25 +53,33 @@ public final class CompiledTheme: @unchecked Sendable {
     /// The file it was mapped from (nil for bytes verified in memory), for messages.
     public let path: String?
 
+    /// How the bytes were obtained, hence how they are given back.
     private enum Release {
         case unmap(UnsafeMutableRawPointer, Int)
         case deallocate(UnsafeMutableRawPointer)
+
+        func free() {
+            switch self {
+            case .unmap(let pointer, let size): munmap(pointer, size)
+            case .deallocate(let pointer): pointer.deallocate()
+            }
+        }
     }
 
-    /// Maps and verifies the file at `path`. Replace compiled files by renaming a new file over
-    /// them (as `livery compile` does), never by rewriting in place: a mapped file that shrinks
-    /// under a reader is beyond any verifier.
+    /// Maps (or, when small, reads) and verifies the file at `path`. Replace compiled files by
+    /// renaming a new file over them (as `livery compile` does), never by rewriting in place: a
+    /// mapped file that shrinks under a reader is beyond any verifier.
     public init(contentsOf path: String, limits: VerificationLimits = VerificationLimits()) throws(BinaryFormatError) {
-        let (mapped, size) = try Self.map(path, limits: limits, populate: true)
-        let raw = RawBytes(base: UnsafeRawPointer(mapped), count: size)
+        let file = try Self.load(path, limits: limits, populate: true)
+        let raw = RawBytes(base: UnsafeRawPointer(file.pointer), count: file.size)
         do {
             self.layout = try Verifier.verify(raw, limits: limits)
         } catch {
-            munmap(mapped, size)
+            file.release.free()
             throw error
         }
         self.raw = raw
-        self.release = .unmap(mapped, size)
+        self.release = file.release
         self.limits = limits
         self.path = path
         blocks = BlockChecks(raw: raw, layout: layout)
@@ -84,9 +93,9 @@ public final class CompiledTheme: @unchecked Sendable {
     /// and verifying every other file in full at launch cost time in proportion to themes it
     /// does not show (a launch of the sample themes opened five).
     public static func info(contentsOf path: String, limits: VerificationLimits = VerificationLimits()) throws(BinaryFormatError) -> ThemeInfo {
-        let (mapped, size) = try map(path, limits: limits, populate: false)
-        defer { munmap(mapped, size) }
-        let raw = RawBytes(base: UnsafeRawPointer(mapped), count: size)
+        let file = try load(path, limits: limits, populate: false)
+        defer { file.release.free() }
+        let raw = RawBytes(base: UnsafeRawPointer(file.pointer), count: file.size)
         var layout = Layout()
         try Verifier.header(raw, limits: limits, into: &layout)
         try Verifier.sectionTable(raw, limits: limits, into: &layout)
@@ -104,11 +113,17 @@ public final class CompiledTheme: @unchecked Sendable {
         }
     }
 
-    /// Opens and maps the file at `path` read-only after checking it is a regular file of a
-    /// size the limits allow. `populate` reads the whole file in at once (on Linux), for a
-    /// caller that is about to verify all of it.
-    private static func map(_ path: String, limits: VerificationLimits,
-                            populate: Bool) throws(BinaryFormatError) -> (UnsafeMutableRawPointer, Int) {
+    /// Files up to this size are read into memory instead of mapped. A launch opens several
+    /// small files (discovery reads every compiled file's facts, then the theme shown is
+    /// loaded): for them one `read` costs less than `mmap`, its page faults and `munmap`
+    /// (docs/Performance.md). Larger files are mapped, so that what is never read never costs.
+    public static let readThreshold = 64 * 1024
+
+    /// Opens the file at `path` after checking it is a regular file of a size the limits allow,
+    /// and reads it into memory (small files) or maps it read-only. `populate` reads a whole
+    /// mapping in at once (on Linux), for a caller that is about to verify all of it.
+    private static func load(_ path: String, limits: VerificationLimits,
+                             populate: Bool) throws(BinaryFormatError) -> (pointer: UnsafeMutableRawPointer, size: Int, release: Release) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(path: path, message: Self.errorText()) }
         defer { close(descriptor) }
@@ -122,11 +137,28 @@ public final class CompiledTheme: @unchecked Sendable {
         guard size >= Format.headerSize else {
             throw .truncated(expected: UInt64(Format.headerSize), actual: UInt64(size))
         }
+        if size <= readThreshold {
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+            var done = 0
+            while done < size {
+                let count = read(descriptor, memory + done, size - done)
+                if count > 0 {
+                    done += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    let message = count < 0 ? Self.errorText() : "the file shrank while it was read"
+                    memory.deallocate()
+                    throw .io(path: path, message: message)
+                }
+            }
+            return (memory, size, .deallocate(memory))
+        }
         guard let mapped = mmap(nil, size, PROT_READ, populate ? Self.mapFlags : MAP_PRIVATE, descriptor, 0),
               mapped != MAP_FAILED else {
             throw .io(path: path, message: "cannot map: \(Self.errorText())")
         }
-        return (mapped, size)
+        return (mapped, size, .unmap(mapped, size))
     }
 
     /// Verifies a copy of `bytes` (tests, and files that arrive over the network).
@@ -150,10 +182,7 @@ public final class CompiledTheme: @unchecked Sendable {
     }
 
     deinit {
-        switch release {
-        case .unmap(let pointer, let size): munmap(pointer, size)
-        case .deallocate(let pointer): pointer.deallocate()
-        }
+        release.free()
     }
 
     /// The verifier reads every record page anyway: on Linux, populating the mapping in one call
@@ -169,6 +198,12 @@ public final class CompiledTheme: @unchecked Sendable {
     // MARK: - File facts (for `livery inspect`)
 
     public var formatVersion: (major: UInt16, minor: UInt16) { (layout.major, layout.minor) }
+    /// Whether the bytes are a mapping of the file (files over `readThreshold`), rather than a
+    /// copy read into memory (smaller files, and bytes verified in memory).
+    public var isMapped: Bool {
+        if case .unmap = release { return true }
+        return false
+    }
     public var fileSize: Int { layout.fileSize }
     public var flags: UInt32 { layout.flags }
     public var sections: [SectionInfo] { layout.sections }

@@ -169,6 +169,34 @@ import LiveryModel
         #expect(throws: BinaryFormatError.self) { try CompiledTheme(contentsOf: NSTemporaryDirectory()) }
     }
 
+    /// Small files are read into memory, larger ones mapped (`CompiledTheme.readThreshold`):
+    /// both ways give the same theme, the same facts, and the same refusals.
+    @Test func readAndMappedFilesReadAlike() throws {
+        let folder = NSTemporaryDirectory() + "livery-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let wide = try ThemeWriter.encode(CompiledThemeContents(theme: SampleThemes.wide(instances: 2_000)))
+        #expect(bytes.count <= CompiledTheme.readThreshold && wide.count > CompiledTheme.readThreshold)
+        for (name, file) in [("small", bytes), ("large", wide)] {
+            let path = folder + "/\(name).livery"
+            try Data(file).write(to: URL(fileURLWithPath: path))
+            let opened = try CompiledTheme(contentsOf: path)
+            #expect(opened.isMapped == (file.count > CompiledTheme.readThreshold), "\(name)")
+            let inMemory = try CompiledTheme(bytes: file)
+            #expect(try opened.materialize() == inMemory.materialize(), "\(name)")
+            #expect(try CompiledTheme.info(contentsOf: path) == inMemory.info, "\(name)")
+            try opened.verifyContents()
+            // Cut short and flipped, each way: refused by the full open, whichever way it read.
+            try Data(file.prefix(file.count / 2)).write(to: URL(fileURLWithPath: path))
+            #expect(throws: BinaryFormatError.self, "\(name) truncated") { try CompiledTheme(contentsOf: path) }
+            var flipped = file
+            flipped[Format.headerSize + 3] ^= 0x10
+            try Data(flipped).write(to: URL(fileURLWithPath: path))
+            #expect(throws: BinaryFormatError.self, "\(name) flipped") { try CompiledTheme(contentsOf: path).verifyContents() }
+        }
+        #expect(try !CompiledTheme(bytes: bytes).isMapped)
+    }
+
     @Test func tinyThemeRoundTrips() throws {
         let tiny = try ThemeWriter.encode(SampleThemes.tiny)
         #expect(try CompiledTheme(bytes: tiny).materialize() == SampleThemes.tiny.theme)

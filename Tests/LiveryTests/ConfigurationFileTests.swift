@@ -86,4 +86,40 @@ import Testing
         // 'é' is two bytes and one column: '=' is expected at column 42.
         #expect(error("<livery-configuration default-theme=\"é\" x/>") == "Livery.xml:1:42 the configuration is not well-formed XML: '=' is expected after attribute 'x'")
     }
+
+    /// A configuration file read from disk: relative paths resolve against its folder, and a
+    /// file that cannot be read (missing, a folder, too large) is one located error.
+    @Test func aFileOnDiskIsReadOrOneLocatedError() throws {
+        let folder = NSTemporaryDirectory() + "livery-configuration-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/Livery.xml"
+        let xml = "<livery-configuration default-theme=\"com.acme.dark\"><search-path>Themes</search-path></livery-configuration>"
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        let loaded = LiveryConfiguration.load(path: path)
+        #expect(loaded.diagnostics.isEmpty)
+        #expect(loaded.value?.defaultThemeID == "com.acme.dark")
+        #expect(loaded.value?.searchPaths == [folder + "/Themes"])
+        #expect(FileContents.bytes(atPath: path) == Array(xml.utf8))
+        for unreadable in [folder + "/Missing.xml", folder] {
+            let result = LiveryConfiguration.load(path: unreadable)
+            #expect(result.value == nil)
+            #expect(result.diagnostics.map(\.message) == ["the configuration file cannot be read"])
+            #expect(result.diagnostics.first?.location?.file == unreadable)
+        }
+        #expect(FileContents.bytes(atPath: path, limit: xml.utf8.count - 1) == nil)
+        #expect(FileContents.bytes(atPath: path, limit: xml.utf8.count) == Array(xml.utf8))
+    }
+
+    /// The folder relative paths are resolved against, as `NSString.deletingLastPathComponent`
+    /// gave it before, without bridging to `NSString`.
+    @Test func theFolderOfAPath() {
+        let cases: [(String, String)] = [
+            ("/a/b/Livery.xml", "/a/b"), ("Livery.xml", "."), ("/Livery.xml", "/"), ("a/Livery.xml", "a"),
+            ("/a/b/", "/a"), ("/a//b.xml", "/a"), ("/", "/"),
+        ]
+        for (path, folder) in cases {
+            #expect(FileContents.folder(of: path) == folder, "\(path)")
+        }
+    }
 }

@@ -42,6 +42,9 @@ struct LaunchSample {
     var firstStyled: Double
     var allStyled: Double
     var residentGrowth: Int
+    /// The same launch repeated in the same process, the last of `LaunchScenario.relaunches`:
+    /// what is left once the Swift runtime has made its metadata and the code is paged in.
+    var again: Double
 }
 
 /// A theme ready to launch from in every layout: a folder per layout with a configuration file.
@@ -59,6 +62,11 @@ struct LaunchFixture {
 
 enum LaunchScenario {
     static let styledCount = 100
+    /// Launches repeated in the child after the timed one, the last reported as `again_ns`: for
+    /// the compiled layout, and the XML one up to 1,000 instances (beyond, it would take minutes).
+    static func relaunches(_ fixture: LaunchFixture, _ layout: LaunchLayout) -> Int {
+        layout == .compiled || (layout == .xml && fixture.instances <= 1_000) ? 3 : 0
+    }
 
     /// The repository's sample themes (Themes/), the app showing Dark.
     static func samples(work: String) throws -> LaunchFixture {
@@ -152,7 +160,8 @@ enum LaunchScenario {
         let configuration = fixture.configurations[layout == .developmentFirst ? .development : layout]
         let arguments = layout == .open
             ? ["launch-child", "open", fixture.compiledFile]
-            : ["launch-child", "app", configuration!, fixture.idsFile, layout == .compiled ? "release" : "development"]
+            : ["launch-child", "app", configuration!, fixture.idsFile, layout == .compiled ? "release" : "development",
+               String(relaunches(fixture, layout))]
         if layout == .developmentFirst {
             // A stamp trusts no file modified in the last two seconds: let the fixture age.
             Thread.sleep(forTimeInterval: 2.5)
@@ -163,8 +172,8 @@ enum LaunchScenario {
                 for stamp in stamps where stamp.hasSuffix(".sources") { try? FileManager.default.removeItem(atPath: folder + "/" + stamp) }
             }
             guard let object = runChild(executable, arguments, preload: nil), let first = object["first_ns"],
-                  let all = object["all_ns"], let growth = object["resident_growth"] else { return nil }
-            return LaunchSample(firstStyled: Double(first), allStyled: Double(all), residentGrowth: growth)
+                  let all = object["all_ns"], let growth = object["resident_growth"], let again = object["again_ns"] else { return nil }
+            return LaunchSample(firstStyled: Double(first), allStyled: Double(all), residentGrowth: growth, again: Double(again))
         }
     }
 }
@@ -198,11 +207,11 @@ func launchChild(_ arguments: [String]) -> Never {
         let elapsed = now() - start
         let growth = residentNow() - before
         withExtendedLifetime(file) {}
-        print("{\"first_ns\": \(elapsed), \"all_ns\": \(elapsed), \"resident_growth\": \(growth)}")
+        print("{\"first_ns\": \(elapsed), \"all_ns\": \(elapsed), \"resident_growth\": \(growth), \"again_ns\": \(elapsed)}")
         exit(0)
-    case "app" where arguments.count == 4:
+    case "app" where arguments.count == 5:
         guard let list = try? String(contentsOfFile: arguments[2], encoding: .utf8) else { fail("cannot read \(arguments[2])") }
-        let styled = list.split(separator: "\n").map { line -> (String, View) in
+        func components() -> [(String, View)] { list.split(separator: "\n").map { line -> (String, View) in
             let parts = line.split(separator: " ")
             let component: View = switch parts.count > 1 ? String(parts[1]) : "" {
             case "uilabel": Label()
@@ -217,26 +226,41 @@ func launchChild(_ arguments: [String]) -> Never {
             default: View()
             }
             return (String(parts[0]), component)
+        } }
+        let styled = components()
+        // A release app links `Livery` alone and reads compiled files; a development build adds
+        // folders and the staleness check (`LiveryDevelopment`).
+        func launch(_ styled: [(String, View)]) -> (manager: ThemeManager, applicator: Applicator, first: UInt64) {
+            let manager = arguments[3] == "release"
+                ? ThemeManager(configurationFile: arguments[1])
+                : ThemeManager.development(configurationFile: arguments[1])
+            let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
+            applicator.style(styled[0].1, as: styled[0].0)
+            let first = now()
+            for (id, component) in styled.dropFirst() { applicator.style(component, as: id) }
+            return (manager, applicator, first)
         }
         let before = residentNow()
         let start = now()
-        // A release app links `Livery` alone and reads compiled files; a development build adds
-        // folders and the staleness check (`LiveryDevelopment`).
-        let manager = arguments[3] == "release"
-            ? ThemeManager(configurationFile: arguments[1])
-            : ThemeManager.development(configurationFile: arguments[1])
-        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
-        applicator.style(styled[0].1, as: styled[0].0)
-        let first = now()
-        for (id, component) in styled.dropFirst() { applicator.style(component, as: id) }
+        let launched = launch(styled)
         let all = now()
         let growth = residentNow() - before
-        guard manager.currentThemeID != nil else { fail("the launch found no theme to show") }
-        withExtendedLifetime((manager, applicator, styled)) {}
-        print("{\"first_ns\": \(first - start), \"all_ns\": \(all - start), \"resident_growth\": \(growth)}")
+        guard launched.manager.currentThemeID != nil else { fail("the launch found no theme to show") }
+        // The same launch again, on new components: the first launches pay the runtime's first
+        // use (type metadata, conformance lookups, code paged in), the last is the engine's work.
+        var again: UInt64 = 0
+        for _ in 0..<(Int(arguments[4]) ?? 0) {
+            let components = components()
+            let relaunchStart = now()
+            let relaunched = launch(components)
+            again = now() - relaunchStart
+            withExtendedLifetime((relaunched.manager, relaunched.applicator, components)) {}
+        }
+        withExtendedLifetime((launched.manager, launched.applicator, styled)) {}
+        print("{\"first_ns\": \(launched.first - start), \"all_ns\": \(all - start), \"resident_growth\": \(growth), \"again_ns\": \(again)}")
         exit(0)
     default:
-        fail("launch-child open FILE | launch-child app CONFIGURATION IDS_FILE release|development")
+        fail("launch-child open FILE | launch-child app CONFIGURATION IDS_FILE release|development RELAUNCHES")
     }
 }
 
@@ -245,14 +269,15 @@ func launchChild(_ arguments: [String]) -> Never {
 func launchReport(sizes: [Int], runs: Int, work: String) throws -> (markdown: String, json: [String: Any]) {
     var fixtures = [try LaunchScenario.samples(work: work)]
     for n in sizes { fixtures.append(try LaunchScenario.generated(instances: n, work: work)) }
-    var medians: [String: [LaunchLayout: (first: Double, all: Double, growth: Int)]] = [:]
+    var medians: [String: [LaunchLayout: (first: Double, all: Double, growth: Int, again: Double)]] = [:]
     for fixture in fixtures {
         for layout in LaunchLayout.allCases {
             let samples = LaunchScenario.measure(fixture, layout, runs: runs)
             guard !samples.isEmpty else { throw LoaderError.invalid(fixture.label, "the \(layout.rawValue) launch failed") }
             let growth = samples.map(\.residentGrowth).sorted()[samples.count / 2]
             medians[fixture.label, default: [:]][layout] = (Samples(samples.map(\.firstStyled)).median,
-                                                            Samples(samples.map(\.allStyled)).median, growth)
+                                                            Samples(samples.map(\.allStyled)).median, growth,
+                                                            Samples(samples.map(\.again)).median)
             FileHandle.standardError.write(Data("  launch \(fixture.label) \(layout.rawValue): \(formatDuration(Samples(samples.map(\.allStyled)).median)) (\(samples.count) runs)\n".utf8))
         }
     }
@@ -277,6 +302,20 @@ func launchReport(sizes: [Int], runs: Int, work: String) throws -> (markdown: St
     row("development launch / XML launch") { medians[$0.label]![.development]!.all / medians[$0.label]![.xml]!.all }
     row("development launch without stamp / XML launch") { medians[$0.label]![.developmentFirst]!.all / medians[$0.label]![.xml]!.all }
 
+    md += "\nThe same launch repeated in the same process (the third repeat, on new components; XML up to 1,000 instances): the engine's own work, once the "
+    md += "Swift runtime has made its type metadata and the code is paged in. The difference from the launch above is the process's first-use cost.\n\n"
+    md += "| launch again in the same process | " + fixtures.map(\.label).joined(separator: " | ") + " |\n"
+    md += "|---|" + String(repeating: "---:|", count: fixtures.count) + "\n"
+    for layout in [LaunchLayout.compiled, .xml] {
+        md += "| \(layout.title) | " + fixtures.map { fixture in
+            LaunchScenario.relaunches(fixture, layout) > 0 ? formatDuration(medians[fixture.label]![layout]!.again) : "–"
+        }.joined(separator: " | ") + " |\n"
+    }
+    md += "| XML again / compiled again | " + fixtures.map { fixture in
+        LaunchScenario.relaunches(fixture, .xml) > 0
+            ? String(format: "%.1fx", medians[fixture.label]![.xml]!.again / medians[fixture.label]![.compiled]!.again) : "–"
+    }.joined(separator: " | ") + " |\n"
+
     // Targets.
     func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
     md += "\n| launch target | measured | verdict |\n|---|---:|---|\n"
@@ -298,7 +337,7 @@ func launchReport(sizes: [Int], runs: Int, work: String) throws -> (markdown: St
     var json: [String: Any] = [:]
     for fixture in fixtures {
         json[fixture.label] = Dictionary(uniqueKeysWithValues: medians[fixture.label]!.map { layout, m in
-            (layout.rawValue, ["first_ns": m.first, "all_ns": m.all, "resident_growth": Double(m.growth)])
+            (layout.rawValue, ["first_ns": m.first, "all_ns": m.all, "resident_growth": Double(m.growth), "again_ns": m.again])
         })
     }
     return (md, json)
