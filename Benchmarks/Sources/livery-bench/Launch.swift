@@ -42,8 +42,9 @@ struct LaunchSample {
     var firstStyled: Double
     var allStyled: Double
     var residentGrowth: Int
-    /// The same launch repeated in the same process, the last of `LaunchScenario.relaunches`:
-    /// what is left once the Swift runtime has made its metadata and the code is paged in.
+    /// The same launch repeated in the same process, the last of `LaunchScenario.relaunches(_:_:)`
+    /// (0 where there are none): what is left once the Swift runtime has made its metadata and
+    /// the code is paged in.
     var again: Double
 }
 
@@ -207,7 +208,7 @@ func launchChild(_ arguments: [String]) -> Never {
         let elapsed = now() - start
         let growth = residentNow() - before
         withExtendedLifetime(file) {}
-        print("{\"first_ns\": \(elapsed), \"all_ns\": \(elapsed), \"resident_growth\": \(growth), \"again_ns\": \(elapsed)}")
+        print("{\"first_ns\": \(elapsed), \"all_ns\": \(elapsed), \"resident_growth\": \(growth), \"again_ns\": 0}")
         exit(0)
     case "app" where arguments.count == 5:
         guard let list = try? String(contentsOfFile: arguments[2], encoding: .utf8) else { fail("cannot read \(arguments[2])") }
@@ -337,7 +338,9 @@ func launchReport(sizes: [Int], runs: Int, work: String) throws -> (markdown: St
     var json: [String: Any] = [:]
     for fixture in fixtures {
         json[fixture.label] = Dictionary(uniqueKeysWithValues: medians[fixture.label]!.map { layout, m in
-            (layout.rawValue, ["first_ns": m.first, "all_ns": m.all, "resident_growth": Double(m.growth), "again_ns": m.again])
+            var values = ["first_ns": m.first, "all_ns": m.all, "resident_growth": Double(m.growth)]
+            if LaunchScenario.relaunches(fixture, layout) > 0 { values["again_ns"] = m.again }
+            return (layout.rawValue, values)
         })
     }
     return (md, json)
