@@ -35,8 +35,7 @@ public final class DiagnosticHook {
     /// How many findings `reported` keeps; older ones are dropped (observers saw them all).
     public let capacity: Int
     private var seen: Set<String> = []
-    private var observers: [Int: @MainActor (Diagnostic) -> Void] = [:]
-    private var nextObserver = 0
+    private let observers = ObserverList<Diagnostic>()
 
     public init(capacity: Int = 1000) {
         self.capacity = max(1, capacity)
@@ -45,10 +44,7 @@ public final class DiagnosticHook {
     /// Calls `observer` with every finding reported from now on, for as long as the token is
     /// kept: releasing it (or `cancel()`) stops the observation.
     public func observe(_ observer: @escaping @MainActor (Diagnostic) -> Void) -> ObservationToken {
-        let key = nextObserver
-        nextObserver += 1
-        observers[key] = observer
-        return ObservationToken { [weak self] in self?.observers[key] = nil }
+        observers.add(observer)
     }
 
     /// Delivers `diagnostic` unless a finding with the same `key` was delivered before.
@@ -58,13 +54,39 @@ public final class DiagnosticHook {
         guard seen.insert(key).inserted else { return }
         if reported.count >= capacity { reported.removeFirst(reported.count - capacity + 1) }
         reported.append(diagnostic)
-        for observer in observers.values { observer(diagnostic) }
+        observers.notify(diagnostic)
     }
 
     /// Forgets which findings were delivered, so they are reported again if they recur.
     public func reset() {
         seen.removeAll()
         reported.removeAll()
+    }
+}
+
+/// The observers of one kind of event, called in the order they subscribed, each for as long
+/// as its token is kept.
+///
+/// An array, not a dictionary by token number: there are a handful, order matters, and on Linux
+/// the first dictionary keyed by a type costs the launch a scan of every loaded image's
+/// conformance records (docs/Performance.md).
+@MainActor
+final class ObserverList<Event> {
+    private var entries: [(key: Int, observer: @MainActor (Event) -> Void)] = []
+    private var nextKey = 0
+
+    func add(_ observer: @escaping @MainActor (Event) -> Void) -> ObservationToken {
+        let key = nextKey
+        nextKey += 1
+        entries.append((key, observer))
+        return ObservationToken { [weak self] in self?.entries.removeAll { $0.key == key } }
+    }
+
+    /// Calls every observer; one cancelled by an earlier one during this call is not called.
+    func notify(_ event: Event) {
+        for entry in entries where entries.contains(where: { $0.key == entry.key }) {
+            entry.observer(event)
+        }
     }
 }
 

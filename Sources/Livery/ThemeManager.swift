@@ -43,8 +43,7 @@ public final class ThemeManager {
     private var loaded: [String: LoadedTheme] = [:]
     /// Grows with every reload, so caches keyed by it never serve a stale theme.
     public private(set) var generation = 0
-    private var observers: [Int: @MainActor (Change) -> Void] = [:]
-    private var nextObserver = 0
+    private let observers = ObserverList<Change>()
 
     /// - Parameters:
     ///   - folderLoader: reads `.theme` folders (the development path, `LiveryDevelopment`).
@@ -76,15 +75,11 @@ public final class ThemeManager {
     /// Calls `observer` after every change of theme, traits or scale, for as long as the token
     /// is kept: releasing it (or `cancel()`) stops the observation.
     public func observe(_ observer: @escaping @MainActor (Change) -> Void) -> ObservationToken {
-        let key = nextObserver
-        nextObserver += 1
-        observers[key] = observer
-        return ObservationToken { [weak self] in self?.observers[key] = nil }
+        observers.add(observer)
     }
 
     func notify(_ change: Change) {
-        // Sorted so that observers run in the order they subscribed.
-        for key in observers.keys.sorted() { observers[key]?(change) }
+        observers.notify(change)
     }
 
     // MARK: Switching

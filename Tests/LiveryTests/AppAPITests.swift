@@ -41,6 +41,29 @@ import Testing
         #expect(changes == 0)
     }
 
+    /// Observers run in the order they subscribed, and one cancelled by an earlier observer of
+    /// the same change is not called for it.
+    @Test func observersRunInSubscriptionOrderAndCancellingOneSkipsIt() {
+        let manager = ThemeManager()
+        manager.add(loadedTheme("a", []))
+        manager.add(loadedTheme("b", []))
+        var calls: [String] = []
+        var third: ObservationToken?
+        let first = manager.observe { _ in calls.append("first") }
+        let second = manager.observe { _ in
+            calls.append("second")
+            third?.cancel()
+        }
+        third = manager.observe { _ in calls.append("third") }
+        let fourth = manager.observe { _ in calls.append("fourth") }
+        manager.activate(themeID: "a")
+        #expect(calls == ["first", "second", "fourth"])
+        calls = []
+        manager.activate(themeID: "b")
+        #expect(calls == ["first", "second", "fourth"])
+        withExtendedLifetime((first, second, fourth)) {}
+    }
+
     /// A folder holding `cache/Dark.livery` (and its parent's) and a configuration naming it.
     static func compiledApp() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-app-\(UUID().uuidString)")
