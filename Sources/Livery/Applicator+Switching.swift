@@ -72,11 +72,7 @@ extension Applicator {
         let key = PreparedTheme.Key(themeID: themeID, traits: wanted.traits, scale: wanted.scale,
                                     themeGeneration: manager.generation, bindingGeneration: bindings.generation,
                                     textScale: manager.textScale)
-        preparedClock += 1
-        if let cached = prepared[key] {
-            prepared[key]?.lastUse = preparedClock
-            return cached.theme
-        }
+        if let cached = prepared.use(key) { return cached }
         // Unavailable themes were reported by the manager; the scope keeps what it has.
         guard let loaded = manager.theme(themeID) else { return scopes[scope].current }
         let source = loaded.instances(for: wanted.traits, textScale: key.textScale)
@@ -84,17 +80,8 @@ extension Applicator {
                                  cache: imageCache, diagnostics: diagnostics)
         let theme = PreparedTheme(key: key, source: source, images: images, bindings: bindings.snapshot(),
                                   operationKeys: operationKeys, identifiers: identifiers)
-        keep(theme)
+        prepared.keep(theme)
         return theme
-    }
-
-    /// Caches a prepared theme, evicting the least recently used beyond `preparedThemeLimit`.
-    func keep(_ theme: PreparedTheme) {
-        if prepared.count >= max(1, preparedThemeLimit),
-           let oldest = prepared.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-            prepared[oldest] = nil
-        }
-        prepared[theme.key] = (theme, preparedClock)
     }
 
     /// Moves a group from the scope's previous theme to its new one. The common case, same

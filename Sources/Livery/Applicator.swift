@@ -55,11 +55,13 @@ public final class Applicator {
     /// The buffer of the queue of plans a switch runs in its second phase; kept between passes,
     /// so that a warm switch allocates nothing.
     @exclusivity(unchecked) var pendingBuffer: ContiguousArray<PendingPlan> = []
-    var prepared: [PreparedTheme.Key: (theme: PreparedTheme, lastUse: Int)] = [:]
-    var preparedClock = 0
+    var prepared = PreparedThemeCache()
     /// How many prepared themes are kept (switching back and forth between a few themes
     /// and trait sets then costs only the plans' execution).
-    public var preparedThemeLimit = 8
+    public var preparedThemeLimit: Int {
+        get { prepared.limit }
+        set { prepared.limit = newValue }
+    }
     var observation: ObservationToken?
     /// True while init registers the first bindings: one refresh at the end is enough.
     var isStarting = true

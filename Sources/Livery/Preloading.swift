@@ -28,7 +28,7 @@ extension Applicator {
             let key = PreparedTheme.Key(themeID: themeID, traits: traits, scale: scale,
                                         themeGeneration: manager.generation, bindingGeneration: bindings.generation,
                                         textScale: textScale)
-            guard prepared[key]?.theme.isComplete != true, !jobs.contains(where: { $0.key == key }),
+            guard prepared.theme(for: key)?.isComplete != true, !jobs.contains(where: { $0.key == key }),
                   let loaded = manager.theme(themeID) else { continue }
             jobs.append((key, loaded))
         }
@@ -55,7 +55,7 @@ extension Applicator {
                                      decoder: imageDecoder, cache: imageCache, diagnostics: diagnostics)
             let theme = PreparedTheme(key: job.key, images: images, preparer: preparer, contents: work.contents[index],
                                       keyMap: mapping, operationKeys: operationKeys, identifiers: identifiers)
-            if let partial = prepared[job.key]?.theme {
+            if let partial = prepared.theme(for: job.key) {
                 if partial.isComplete {  // another preload was first
                     themes.append(partial)
                     made.append(false)
@@ -63,8 +63,7 @@ extension Applicator {
                 }
                 replace(partial, with: theme)
             }
-            preparedClock += 1
-            keep(theme)
+            prepared.keep(theme)
             themes.append(theme)
             made.append(true)
         }

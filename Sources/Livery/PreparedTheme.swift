@@ -230,7 +230,7 @@ final class ValueArena: @unchecked Sendable {
 /// (`InstanceSource`). Built once per (theme, traits, scale, bindings) and cached.
 @MainActor
 final class PreparedTheme {
-    struct Key: Hashable {
+    struct Key: Equatable {
         var themeID: String
         var traits: TraitSet
         var scale: Int

@@ -64,6 +64,30 @@ import Testing
         withExtendedLifetime((first, second, fourth)) {}
     }
 
+    /// The applicator keeps at most `preparedThemeLimit` prepared themes and evicts the least
+    /// recently used; using a kept theme again makes it the most recent, and preparing it
+    /// again is not needed.
+    @Test func preparedThemesAreKeptLeastRecentlyUsedFirst() {
+        let button = instance("button_send", "uibutton", [op("backgroundColor", "color", color(0x112233))])
+        let (manager, applicator) = makeApplicator(loadedTheme("a", [button]), loadedTheme("b", [button]),
+                                                   loadedTheme("c", [button]), activate: "a")
+        applicator.preparedThemeLimit = 2
+        let component = Button()
+        applicator.style(component, as: "button_send")
+        func kept() -> [String] { applicator.prepared.themes.map(\.key.themeID) }
+        manager.activate(themeID: "b")
+        #expect(kept() == ["a", "b"])
+        let preparedA = applicator.prepared.themes.first
+        manager.activate(themeID: "a")
+        #expect(kept() == ["b", "a"])
+        #expect(applicator.prepared.themes.last === preparedA, "a kept theme is used again, not prepared again")
+        manager.activate(themeID: "c")
+        #expect(kept() == ["a", "c"], "b was the least recently used")
+        applicator.preparedThemeLimit = 1
+        manager.activate(themeID: "b")
+        #expect(kept() == ["b"])
+    }
+
     /// A folder holding `cache/Dark.livery` (and its parent's) and a configuration naming it.
     static func compiledApp() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-app-\(UUID().uuidString)")

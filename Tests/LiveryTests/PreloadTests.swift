@@ -137,7 +137,7 @@ import LiveryHeadless
         await applicator.preload(["a", "b"])
         let themeA = try #require(applicator.scopes[0].current)
         #expect(themeA.isComplete)
-        let themeB = try #require(applicator.prepared.values.first { $0.theme.key.themeID == "b" }?.theme)
+        let themeB = try #require(applicator.prepared.themes.first { $0.key.themeID == "b" })
         let plans = themeB.plans(from: themeA)
         // Every identifier has its plan already: ten change a stroke, the first ten also revert a label.
         #expect((0..<Int32(20)).allSatisfy { plans.plan($0) != nil })
@@ -239,7 +239,7 @@ import LiveryHeadless
         applicator.register(doubled)
         await stale.value
         let generation = applicator.bindings.generation
-        #expect(applicator.prepared.values.allSatisfy { $0.theme.key.bindingGeneration == generation })
+        #expect(applicator.prepared.themes.allSatisfy { $0.key.bindingGeneration == generation })
 
         let probes = (0..<20).map { _ in Probe(Counter()) }
         for (index, probe) in probes.enumerated() { applicator.style(probe, as: "p\(index)") }

@@ -82,11 +82,11 @@ import LiveryDevelopment
         for traits in traitSets(manager) {
             for scale in [1, 2, 3] { await applicator.preload(Self.themeIDs, traits: traits, scale: scale) }
         }
-        let complete = applicator.prepared.values.filter { $0.theme.isComplete }.count
+        let complete = applicator.prepared.themes.filter(\.isComplete).count
         #expect(complete == traitSets(manager).count * 3 * Self.themeIDs.count)
         switchEverywhere(manager, applicator)
         // Every theme the switches used was one prepared ahead.
-        let allComplete = applicator.prepared.values.allSatisfy { $0.theme.isComplete }
+        let allComplete = applicator.prepared.themes.allSatisfy(\.isComplete)
         #expect(allComplete)
     }
 

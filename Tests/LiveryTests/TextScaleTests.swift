@@ -91,9 +91,9 @@ func textProbeBinding() -> ComponentBinding<TextProbe> {
         #expect(probe.title?.size == 30)
         // Styling used the preloaded theme: at text scale 1.5 there is one prepared theme, and
         // it was prepared whole (a preload at scale 1 left one made lazily as components came).
-        let atScale = applicator.prepared.values.filter { $0.theme.key.textScale == 1.5 }
+        let atScale = applicator.prepared.themes.filter { $0.key.textScale == 1.5 }
         #expect(atScale.count == 1)
-        #expect(atScale.allSatisfy { $0.theme.isComplete })
+        #expect(atScale.allSatisfy { $0.isComplete })
     }
 
     @Test func setTextSizeSwitchesTheLargeTextVariantAndTheScaleInOneStep() {
