@@ -57,12 +57,11 @@ public struct FolderAssetSource: AssetSource {
     }
 }
 
-/// Assets held in memory, keyed by (theme id, file): for tests and generated themes.
+/// Assets held in memory, by file: for tests and generated themes.
 public struct InMemoryAssetSource: AssetSource {
-    public var files: [String: Data]
-    public init(files: [String: Data] = [:]) { self.files = files }
-    public static func key(themeID: String, file: String) -> String { themeID + "\u{0}" + file }
-    public func data(for variant: AssetVariant) -> Data? { files[Self.key(themeID: variant.themeID, file: variant.file)] }
+    public var files: [AssetFileKey: Data]
+    public init(files: [AssetFileKey: Data] = [:]) { self.files = files }
+    public func data(for variant: AssetVariant) -> Data? { files[variant.fileKey] }
 }
 
 /// Decoded images that themes marked `cache="true"`, shared by every component that shows them.
@@ -70,11 +69,6 @@ public struct InMemoryAssetSource: AssetSource {
 /// switch, so a theme's images never outlive it.
 @MainActor
 public final class ImageCache {
-    struct Key: Hashable {
-        var themeID: String
-        var file: String
-    }
-
     private struct Entry {
         var image: ThemeImage
         var lastUse: UInt64
@@ -86,7 +80,7 @@ public final class ImageCache {
     /// Counters for tests and tuning: a hit is an image served without reading its file.
     public private(set) var hits = 0
     public private(set) var misses = 0
-    private var entries: [Key: Entry] = [:]
+    private var entries: [AssetFileKey: Entry] = [:]
     private var clock: UInt64 = 0
 
     public init(maximumCount: Int = 64, maximumBytes: Int = 32 << 20) {
@@ -96,7 +90,7 @@ public final class ImageCache {
 
     public var count: Int { entries.count }
 
-    func image(for key: Key) -> ThemeImage? {
+    func image(for key: AssetFileKey) -> ThemeImage? {
         clock += 1
         guard let entry = entries[key] else {
             misses += 1
@@ -107,7 +101,7 @@ public final class ImageCache {
         return entry.image
     }
 
-    func insert(_ image: ThemeImage, for key: Key) {
+    func insert(_ image: ThemeImage, for key: AssetFileKey) {
         // An image larger than the whole budget is served but never kept.
         guard image.data.count <= maximumBytes else { return }
         clock += 1
@@ -143,7 +137,7 @@ final class ImageLoader {
     unowned let diagnostics: DiagnosticHook
     // Main actor only, and no access spans a call out; `endPass` runs after every
     // registration, where a dynamic exclusivity check would cost more than the check itself.
-    @exclusivity(unchecked) private var passImages: [ImageCache.Key: ThemeImage] = [:]
+    @exclusivity(unchecked) private var passImages: [AssetFileKey: ThemeImage] = [:]
 
     init(theme: ResolvedTheme, scale: Int, source: (any AssetSource)?, decoder: ImageDecoder?,
          cache: ImageCache, diagnostics: DiagnosticHook) {
@@ -176,7 +170,7 @@ final class ImageLoader {
             unavailable(reference, "no file of the theme matches traits \(theme.traits) at scale \(scale)")
             return nil
         }
-        let key = ImageCache.Key(themeID: variant.themeID, file: variant.file)
+        let key = variant.fileKey
         if reference.cache, let image = cache.image(for: key) { return image }
         if !reference.cache, let image = passImages[key] { return image }
         guard let data = source?.data(for: variant) else {

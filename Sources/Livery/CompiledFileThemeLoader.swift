@@ -92,7 +92,7 @@ public final class CompiledAssetSource: AssetSource, @unchecked Sendable {
     }
 
     public func data(for variant: AssetVariant) -> Data? {
-        guard let asset = asset(AssetFileKey(themeID: variant.themeID, file: variant.file)) else { return nil }
+        guard let asset = asset(variant.fileKey) else { return nil }
         // One copy out of the mapping: `Data` must outlive the call, and images are read rarely
         // (once per pass, or once while cached).
         return theme.withBytes(of: asset) { Data($0) }
@@ -104,7 +104,7 @@ public final class CompiledAssetSource: AssetSource, @unchecked Sendable {
         if let index { return index[key] }
         var index: [AssetFileKey: CompiledAsset] = [:]
         for asset in theme.assets {
-            index[AssetFileKey(themeID: asset.variant.themeID, file: asset.variant.file)] = asset
+            index[asset.variant.fileKey] = asset
         }
         self.index = index
         return index[key]

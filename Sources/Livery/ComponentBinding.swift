@@ -362,10 +362,11 @@ final class ResolvedBinding {
 final class BindingTable {
     private(set) var bindings: [String: AnyComponentBinding] = [:]
     private var resolved: [String: ResolvedBinding] = [:]
-    /// Every setter a resolved binding ever held. Recorded originals point to their setters
-    /// without retaining them (the first application records eight per component), so the
-    /// setters must outlive a binding that is replaced; apps register a bounded number.
-    private var everySetter: [ObjectIdentifier: OperationSetter] = [:]
+    /// The setters of bindings a later registration replaced. Recorded originals point to their
+    /// setters without retaining them (the first application records eight per component), so a
+    /// setter must outlive its binding; registered bindings keep their own, and apps register a
+    /// bounded number.
+    private var replacedSetters: [OperationSetter] = []
     private(set) var generation = 0
     var schema: Schema {
         didSet { invalidate() }
@@ -378,7 +379,9 @@ final class BindingTable {
     }
 
     func register(_ binding: AnyComponentBinding) {
-        bindings[binding.component] = binding
+        if let replaced = bindings.updateValue(binding, forKey: binding.component) {
+            replacedSetters.append(contentsOf: replaced.setters.values)
+        }
         invalidate()
     }
 
@@ -432,7 +435,6 @@ final class BindingTable {
             }
             current = parent(of: ancestor)
         }
-        for setter in setters.values { everySetter[ObjectIdentifier(setter)] = setter }
         let result = ResolvedBinding(component: component, targetType: own.targetType, accepts: own.accepts, setters: setters)
         resolved[component] = result
         return result

@@ -16,16 +16,6 @@ public struct SourceDigest: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// One asset file, as the catalog names it: which theme's folder and which path inside it.
-public struct AssetFileKey: Hashable, Sendable {
-    public var themeID: String
-    public var file: String
-    public init(themeID: String, file: String) {
-        self.themeID = themeID
-        self.file = file
-    }
-}
-
 /// Everything a compiled file holds: the resolved variants, a digest of each theme's sources and
 /// the bytes of every asset file in the catalog.
 public struct CompiledThemeContents: Sendable {
@@ -278,7 +268,7 @@ private struct EncoderState {
         for themeID in theme.assets.searchOrder { assetSection.u32(string(themeID)) }
         assetSection.pad(to: Format.alignment)
         for variant in theme.assets.variants {
-            guard let bytes = contents.assetBytes[AssetFileKey(themeID: variant.themeID, file: variant.file)] else {
+            guard let bytes = contents.assetBytes[variant.fileKey] else {
                 throw .unencodable("no bytes for asset '\(variant.file)' of theme '\(variant.themeID)'")
             }
             guard variant.scale >= 0, variant.scale <= Int(UInt32.max) else {

@@ -42,7 +42,7 @@ public enum ThemeCompiler {
         let limits = workspace.limits
         var totalAssetBytes = 0
         for asset in theme.assets.variants {
-            let key = AssetFileKey(themeID: asset.themeID, file: asset.file)
+            let key = asset.fileKey
             guard contents.assetBytes[key] == nil else { continue }
             let file = (folderOfTheme[asset.themeID] ?? "") + "/" + asset.file
             let bytes: [UInt8]

@@ -15,6 +15,20 @@ public struct AssetVariant: Hashable, Sendable {
         self.qualifiers = qualifiers
         self.scale = scale
     }
+
+    /// The file this variant is.
+    public var fileKey: AssetFileKey { AssetFileKey(themeID: themeID, file: file) }
+}
+
+/// One asset file, as the catalog names it: which theme's folder and which path inside it. What
+/// a compiled file stores asset bytes by, and what the runtime's image caches key images by.
+public struct AssetFileKey: Hashable, Sendable {
+    public var themeID: String
+    public var file: String
+    public init(themeID: String, file: String) {
+        self.themeID = themeID
+        self.file = file
+    }
 }
 
 /// The assets a theme can see (its own and its ancestors'), and the rule that picks a file.

@@ -146,7 +146,7 @@ import LiveryModel
         let assets = compiled.assets
         #expect(assets.map(\.variant) == SampleThemes.assets.variants)
         for asset in assets {
-            let key = AssetFileKey(themeID: asset.variant.themeID, file: asset.variant.file)
+            let key = asset.variant.fileKey
             #expect(compiled.bytes(of: asset) == SampleThemes.contents.assetBytes[key])
             #expect(asset.offset % 8 == 0)
             #expect(asset.cache == (asset.variant.name == "bubble"))

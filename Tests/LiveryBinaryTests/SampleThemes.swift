@@ -72,7 +72,7 @@ enum SampleThemes {
     static let contents: CompiledThemeContents = {
         var bytes: [AssetFileKey: [UInt8]] = [:]
         for (index, variant) in assets.variants.enumerated() {
-            bytes[AssetFileKey(themeID: variant.themeID, file: variant.file)] =
+            bytes[variant.fileKey] =
                 Array("PNG \(variant.file)".utf8) + [UInt8](repeating: UInt8(index), count: index * 3)
         }
         let digest = SourceDigest(bytes: (0..<32).map { UInt8($0 * 7 % 256) })!

@@ -137,7 +137,7 @@ import Testing
         ])
         let theme = loadedTheme("pics", [instance("image_logo", "uiimageview", [
             op("image", "image", .image(ImageReference(name: "logo"))),
-        ])], assets: assets, files: [InMemoryAssetSource.key(themeID: "pics", file: "assets/logo.png"): Data([1, 2, 3])])
+        ])], assets: assets, files: [AssetFileKey(themeID: "pics", file: "assets/logo.png"): Data([1, 2, 3])])
         let (_, applicator) = makeApplicator(theme, activate: "pics")
         applicator.imageDecoder = { data, _ in Bitmap(bytes: data.count) }
         let logo = ImageView()

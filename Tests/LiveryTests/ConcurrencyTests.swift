@@ -40,7 +40,7 @@ import LiveryDevelopment
         let variants = try #require(Self.loadFolder("Dark.theme")).variants
         var contents = CompiledThemeContents(theme: variants)
         for asset in variants.assets.variants {
-            contents.assetBytes[AssetFileKey(themeID: asset.themeID, file: asset.file)] = Array(asset.file.utf8)
+            contents.assetBytes[asset.fileKey] = Array(asset.file.utf8)
         }
         let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(contents))
 

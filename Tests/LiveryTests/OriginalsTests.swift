@@ -45,6 +45,29 @@ import Testing
         #expect(applicator.lastPass.operationsReverted == 3)
     }
 
+    @Test func theSettersOfAReplacedBindingLiveOnToRestoreWhatTheyRecorded() {
+        // Originals point to their setters without retaining them: registering another binding
+        // for the component must not free the setter that recorded a component's originals.
+        let a = loadedTheme("a", [instance("p", "probe", [op("fill", "color", red), op("label", "text", .string("A"))])])
+        let (_, applicator) = makeApplicator(a, activate: "a")
+        applicator.prepared.limit = 1  // the theme prepared with the old binding goes at once
+        applicator.register(probeBinding())
+        let probe = Probe(Counter())
+        probe.label = "mine"
+        applicator.style(probe, as: "p")
+        #expect(probe.label == "A")
+        weak var recordingSetter = applicator.bindings.bindings["probe"]?.setters["label"]
+        #expect(recordingSetter != nil)
+
+        applicator.register(probeBinding())
+        applicator.recentAcceptances.removeAll()  // a cache that would hold the old binding too
+        #expect(recordingSetter != nil, "the replaced binding's setter is kept while originals may point to it")
+        #expect(recordingSetter !== applicator.bindings.bindings["probe"]?.setters["label"])
+        applicator.unstyle(probe)
+        #expect(probe.label == "mine")
+        #expect(probe.fill == nil)
+    }
+
     @Test func anInstanceWithMoreOperationsThanABlockHoldsIsRecordedAndRevertedInFull() {
         // 70 operations: 64 originals fit a block's presence bits, the rest go on the list.
         let count = 70

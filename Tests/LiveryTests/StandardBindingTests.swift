@@ -54,8 +54,8 @@ import LiveryHeadless
             AssetVariant(name: "image1", themeID: "std\(seed)", file: "assets/image1.png"),
         ])
         return loadedTheme("std\(seed)", instances, assets: assets, files: [
-            InMemoryAssetSource.key(themeID: "std\(seed)", file: "assets/image0.png"): Data([0]),
-            InMemoryAssetSource.key(themeID: "std\(seed)", file: "assets/image1.png"): Data([1]),
+            AssetFileKey(themeID: "std\(seed)", file: "assets/image0.png"): Data([0]),
+            AssetFileKey(themeID: "std\(seed)", file: "assets/image1.png"): Data([1]),
         ])
     }
 

@@ -20,7 +20,7 @@ func instance(_ id: String, _ component: String, _ operations: [ResolvedOperatio
 
 /// A theme with a generic variant and, optionally, variants for other trait sets.
 func loadedTheme(_ id: String, _ instances: [ResolvedInstance], variants: [TraitSet: [ResolvedInstance]] = [:],
-                 assets: AssetCatalog = .empty, files: [String: Data] = [:]) -> LoadedTheme {
+                 assets: AssetCatalog = .empty, files: [AssetFileKey: Data] = [:]) -> LoadedTheme {
     var axes = TraitAxes()
     for traits in variants.keys { axes.insert(traits) }
     var all: [TraitSet: [ResolvedInstance]] = [:]

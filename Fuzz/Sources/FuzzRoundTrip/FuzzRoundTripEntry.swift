@@ -121,7 +121,7 @@ enum FuzzRoundTripEntry {
             let variant = AssetVariant(name: input.string(), themeID: input.pick(chainIDs), file: input.string(),
                                        qualifiers: input.traits(), scale: 1 + input.below(4))
             assetVariants.append(variant)
-            assetBytes[AssetFileKey(themeID: variant.themeID, file: variant.file)] = (0..<input.below(40)).map { _ in input.byte() }
+            assetBytes[variant.fileKey] = (0..<input.below(40)).map { _ in input.byte() }
         }
         var digests: [String: SourceDigest] = [:]
         for id in chainIDs where input.flag() {
@@ -156,7 +156,7 @@ enum FuzzRoundTripEntry {
             FuzzCheck.require(entry.sourceDigest == digests[entry.info.id], "digest of \(entry.info.id) changed")
         }
         for asset in compiled.assets {
-            let key = AssetFileKey(themeID: asset.variant.themeID, file: asset.variant.file)
+            let key = asset.variant.fileKey
             FuzzCheck.require(compiled.bytes(of: asset) == assetBytes[key], "bytes of asset \(asset.variant.file) changed")
         }
         for (traits, instances) in variants {
