@@ -18,6 +18,25 @@ public enum StandardBindings {
         applicator.register(navigationBar)
     }
 
+    /// A new reference component of the class these bindings bind to a standard component type
+    /// (`uilabel` gives a `Label`), or nil for a type they do not bind: what a test or a
+    /// benchmark makes to style an instance of the theme.
+    public static func makeComponent(ofType type: some StringProtocol) -> View? {
+        switch type {
+        case "uiview": View()
+        case "uilabel": Label()
+        case "uibutton": Button()
+        case "uiimageview": ImageView()
+        case "uiswitch": Switch()
+        case "uislider": Slider()
+        case "uiprogressview": ProgressView()
+        case "uitextfield": TextField()
+        case "uitextview": TextView()
+        case "uinavigationbar": NavigationBar()
+        default: nil
+        }
+    }
+
     public static var view: ComponentBinding<View> {
         var binding = ComponentBinding<View>("uiview")
         binding.bind("frame", get: { $0.frame }, set: { $0.frame = $1 })

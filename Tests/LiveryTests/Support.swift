@@ -113,19 +113,7 @@ func chatBubbleBinding(extends parent: String? = nil) -> ComponentBinding<ChatBu
 /// A fresh component of the Swift class bound to a component type.
 @MainActor
 func makeComponent(_ type: String) -> View {
-    switch type {
-    case "uilabel": Label()
-    case "uibutton": Button()
-    case "uiimageview": ImageView()
-    case "uiswitch": Switch()
-    case "uislider": Slider()
-    case "uiprogressview": ProgressView()
-    case "uitextfield": TextField()
-    case "uitextview": TextView()
-    case "uinavigationbar": NavigationBar()
-    case "chatbubble": ChatBubble()
-    default: View()
-    }
+    type == "chatbubble" ? ChatBubble() : StandardBindings.makeComponent(ofType: type) ?? View()
 }
 
 /// What a property holds, read independently of the bindings (so a wrong setter shows up).

@@ -61,27 +61,9 @@ struct LaunchFixture {
     var idsFile: String
 }
 
+@MainActor
 enum LaunchScenario {
     static let styledCount = 100
-
-    /// How to make the reference component (LiveryHeadless) for a component type of the theme,
-    /// or nil for a type they do not provide. A function, not a dictionary: the child calls it
-    /// before the timed launch, and a dictionary would warm the runtime for the launch.
-    static func referenceComponent(_ type: some StringProtocol) -> (@MainActor () -> View)? {
-        switch type {
-        case "uiview": { View() }
-        case "uilabel": { Label() }
-        case "uibutton": { Button() }
-        case "uitextfield": { TextField() }
-        case "uiimageview": { ImageView() }
-        case "uiswitch": { Switch() }
-        case "uislider": { Slider() }
-        case "uiprogressview": { ProgressView() }
-        case "uitextview": { TextView() }
-        case "uinavigationbar": { NavigationBar() }
-        default: nil
-        }
-    }
 
     /// Launches repeated in the child after the timed one, the last reported as `again_ns`: for
     /// the compiled layout, and the XML one up to 1,000 instances (beyond, it would take minutes).
@@ -123,7 +105,7 @@ enum LaunchScenario {
         }
         // Only what the reference components can be: the sample themes' `chatbubble` is the
         // chat demo's own component, and styling a `View` as one would time an error path.
-        let styled = dark.instances.filter { referenceComponent($0.component) != nil }.prefix(styledCount)
+        let styled = dark.instances.filter { StandardBindings.makeComponent(ofType: $0.component) != nil }.prefix(styledCount)
             .map { (id: $0.id, component: $0.component) }
         return try finish(label: "sample themes (Dark)", instances: dark.instances.count, root: root, themeID: "com.livery.dark",
                           compiledFile: darkFile, compiledBytes: darkBytes, styled: styled)
@@ -237,7 +219,7 @@ func launchChild(_ arguments: [String]) -> Never {
         guard let list = try? String(contentsOfFile: arguments[2], encoding: .utf8) else { fail("cannot read \(arguments[2])") }
         func components() -> [(String, View)] { list.split(separator: "\n").map { line -> (String, View) in
             let parts = line.split(separator: " ")
-            guard parts.count == 2, let component = LaunchScenario.referenceComponent(parts[1])?() else {
+            guard parts.count == 2, let component = StandardBindings.makeComponent(ofType: parts[1]) else {
                 fail("\(arguments[2]): no reference component for '\(line)'")
             }
             return (String(parts[0]), component)
@@ -284,6 +266,7 @@ func launchChild(_ arguments: [String]) -> Never {
 
 /// The launch table: every layout at every size, medians of `runs` fresh processes, and the
 /// ratios the targets name. Returns the Markdown and the JSON object for results.json.
+@MainActor
 func launchReport(sizes: [Int], runs: Int, work: String) throws -> (markdown: String, json: [String: Any]) {
     var fixtures = [try LaunchScenario.samples(work: work)]
     for n in sizes { fixtures.append(try LaunchScenario.generated(instances: n, work: work)) }
@@ -312,7 +295,7 @@ func launchReport(sizes: [Int], runs: Int, work: String) throws -> (markdown: St
     }
     md += "\n| ratio (same run) | " + fixtures.map(\.label).joined(separator: " | ") + " |\n"
     md += "|---|" + String(repeating: "---:|", count: fixtures.count) + "\n"
-    func row(_ title: String, _ value: (LaunchFixture) -> Double) {
+    func row(_ title: String, _ value: @MainActor (LaunchFixture) -> Double) {
         md += "| \(title) | " + fixtures.map { String(format: value($0) >= 100 ? "%.0fx" : "%.1fx", value($0)) }.joined(separator: " | ") + " |\n"
     }
     row("XML launch / compiled launch") { medians[$0.label]![.xml]!.all / medians[$0.label]![.compiled]!.all }

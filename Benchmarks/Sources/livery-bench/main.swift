@@ -319,6 +319,7 @@ func redrawChart(results: String, output: String) throws {
 
 // MARK: - Report
 
+@MainActor
 func report() async throws {
     let quick = arguments.contains("--quick")
     let sizes = (option("--sizes") ?? (quick ? "100,1000" : "100,1000,10000,100000"))
