@@ -11,21 +11,6 @@ import LiveryModel
 /// `swift_beginAccess` call (about 100 instructions of Swift's runtime), which would make the
 /// benchmark measure the runtime's bookkeeping rather than the engine.
 
-/// How text lines up; the values of the schema's `textAlignment` enum.
-public enum TextAlignment: String, CaseIterable, Sendable, ThemeValueConvertible {
-    case left, center, right, justified, natural
-}
-
-/// How an image fills its view; the values of the schema's `contentMode` enum.
-public enum ContentMode: String, CaseIterable, Sendable, ThemeValueConvertible {
-    case scaleToFill, scaleAspectFit, scaleAspectFill, center, top, bottom, left, right
-}
-
-/// A text field's border; the values of the schema's `borderStyle` enum.
-public enum BorderStyle: String, CaseIterable, Sendable, ThemeValueConvertible {
-    case none, line, bezel, roundedRect
-}
-
 /// The `uiview` of the standard schema. Open so that apps (and the chat example's bubble)
 /// can build their own components on it.
 @MainActor
