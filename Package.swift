@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // `swift package generate-documentation`: the API reference from the DocC catalogs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation.
@@ -84,39 +86,42 @@ let package = Package(
         // W3C design tokens (DTCG 2025.10) in and out: positioned JSON, validation, import to
         // theme constants, export from them. The model only: the CLI reads and validates themes.
         .target(name: "LiveryTokens", dependencies: ["LiveryModel"]),
-        // The command-line tool CI and designers use.
+        // The theme commands (validate, compile, dump, inspect, build, generate-swift) and their
+        // reporting, shared by `livery` and the lean `livery-build-tool`: no network, no server.
+        .target(
+            name: "LiveryThemeCommands",
+            dependencies: [
+                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/LiveryThemeCommands"
+        ),
+        // The command-line tool CI and designers use: every command, the store's and the server's too.
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling", "LiveryStore", "LiveryServe",
-                "LiveryTokens",
+                "LiveryThemeCommands", "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling",
+                "LiveryStore", "LiveryServe", "LiveryTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
         ),
-        // The lean tool the build-tool plugin runs (validate, compile, generate Swift): what an
-        // app's build compiles for the plugin, without the CLI's server (Hummingbird, NIO).
+        // The theme commands alone: what the build-tool plugin runs on an app's build and what the
+        // main job (Scripts/build-themes.sh) runs, without the CLI's store client and server.
         .executableTarget(
             name: "livery-build-tool",
             dependencies: [
-                "LiveryModel", "LiveryXML", "LiveryCompiler", "LiveryTooling",
+                "LiveryThemeCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery-build-tool"
-        ),
-        // `tokens import` / `export` on 10,000 generated tokens, timed phase by phase
-        // (Scripts/bench-tokens.sh builds it in release).
-        .executableTarget(
-            name: "livery-tokens-bench",
-            dependencies: ["LiveryTokens", "LiveryXML", "LiveryModel"],
-            path: "Tools/livery-tokens-bench"
         ),
         // The chat-screen example: headless components styled from Themes/, switched live.
         .executableTarget(
             name: "livery-chat-demo",
             dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryHeadless"],
             path: "Examples/ChatDemo",
-            exclude: ["Livery.xml", "Scripts"]
+            exclude: ["Livery.xml"]
         ),
         // Build-tool plugin: validates and compiles a target's `.theme` folders and generates
         // Swift identifiers for them at build time (see Examples/PluginExample).

@@ -52,6 +52,27 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
+        // `tokens import` / `export` on 10,000 generated design tokens, timed phase by phase
+        // (Scripts/bench-tokens.sh).
+        .executableTarget(
+            name: "livery-tokens-bench",
+            dependencies: [
+                .product(name: "LiveryTokens", package: "Livery"),
+                .product(name: "LiveryXML", package: "Livery"),
+                .product(name: "LiveryModel", package: "Livery"),
+            ]
+        ),
+        // The runtime under 10,000 headless components: registration, first switch, warm
+        // switches, with and without preloading (`livery-switch-bench`, formerly the chat demo's
+        // `--benchmark` flags).
+        .executableTarget(
+            name: "livery-switch-bench",
+            dependencies: [
+                .product(name: "Livery", package: "Livery"),
+                .product(name: "LiveryHeadless", package: "Livery"),
+                .product(name: "LiveryModel", package: "Livery"),
+            ]
+        ),
         // ordo-one/benchmark target: `swift package benchmark`.
         .executableTarget(
             name: "LiveryBenchmarks",

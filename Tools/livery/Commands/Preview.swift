@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiveryThemeCommands
 import Foundation
 import LiveryModel
 import LiveryTooling

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LiveryThemeCommands
 import LiveryStore
 
 struct Uninstall: AsyncParsableCommand {

@@ -2,19 +2,21 @@ import ArgumentParser
 import LiveryXML
 
 /// Options every command that reads themes shares.
-struct ThemeOptions: ParsableArguments {
+package struct ThemeOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .customLong("themes"), help: ArgumentHelp("A folder searched for parent themes (repeatable).", valueName: "DIR"))
-    var themeFolders: [String] = []
+    package var themeFolders: [String] = []
 
     @Option(name: .customLong("schema"), help: ArgumentHelp("A <components> schema file adding component types (repeatable).", valueName: "FILE"))
-    var schemaFiles: [String] = []
+    package var schemaFiles: [String] = []
 
-    func workspace() -> ThemeWorkspace {
+    package func workspace() -> ThemeWorkspace {
         ThemeWorkspace(searchPaths: themeFolders, schemaFiles: schemaFiles)
     }
 }
 
-enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
+package enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
     /// SARIF 2.1.0, for CI systems that annotate pull requests (`2> livery.sarif`).
     case sarif

@@ -4,8 +4,10 @@ import LiveryCompiler
 import LiveryModel
 import LiveryXML
 
-struct Compile: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Compile: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Validate a theme, then write it compiled for every trait set.",
         discussion: "The file is written atomically (a temporary file renamed over FILE); nothing is written when the theme has errors. Exits 0 on success, 1 on errors.")
 
@@ -24,7 +26,7 @@ struct Compile: ParsableCommand {
     @Flag(help: "Before writing, check that the compiled theme dumps exactly like the folder for every trait set and scales 1-3.")
     var verify = false
 
-    func run() throws {
+    package func run() throws {
         let reporter = Reporter(options: report, strict: strictness.strict)
         let result = ThemeCompiler.compile(themeAt: theme, workspace: themes.workspace())
         var diagnostics = reporter.configured(result.diagnostics, paths: [theme])

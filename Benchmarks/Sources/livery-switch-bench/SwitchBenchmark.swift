@@ -8,7 +8,7 @@ import LiveryHeadless
 import LiveryModel
 
 /// Registers 10,000 headless components and switches themes under them, printing timings.
-/// Not a unit test: numbers depend on the machine; the benchmark issue tracks them.
+/// Not a unit test: numbers depend on the machine; docs/Performance.md reports them.
 @MainActor
 enum SwitchBenchmark {
     static let operations: [(String, String)] = [
@@ -131,10 +131,10 @@ enum SwitchBenchmark {
     }
 
     /// Heap allocations during warm switches, counted by the preloaded counter of
-    /// Scripts/malloc-count.c (see Scripts/count-allocations.sh).
+    /// Benchmarks/Scripts/malloc-count.c (see Benchmarks/Scripts/count-allocations.sh).
     static func countAllocations(components: Int = 10_000, identifiers: Int) {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "livery_malloc_count") else {
-            print("no allocation counter: run Examples/ChatDemo/Scripts/count-allocations.sh")
+            print("no allocation counter: run Benchmarks/Scripts/count-allocations.sh")
             return
         }
         let count = unsafeBitCast(symbol, to: (@convention(c) () -> UInt).self)

@@ -3,8 +3,10 @@ import LiveryBinary
 import LiveryCompiler
 import LiveryModel
 
-struct Inspect: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Inspect: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Summarise a compiled theme: version, sections, counts, parent chain, digests, checksums.",
         discussion: "Exits 1 when the file fails verification or its checksums, or (with --source) when it is stale.")
 
@@ -17,7 +19,7 @@ struct Inspect: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    func run() throws {
+    package func run() throws {
         let theme = try CompiledFile.open(file)
         let version = theme.formatVersion
         var lines = [
@@ -72,7 +74,7 @@ struct Inspect: ParsableCommand {
 
 /// Opening compiled files the same way in every command: a file that fails verification is
 /// reported as `FILE: error: message [compiled-invalid]` and exits 1.
-enum CompiledFile {
+package enum CompiledFile {
     static func open(_ path: String) throws -> CompiledTheme {
         do {
             return try CompiledTheme(contentsOf: path)

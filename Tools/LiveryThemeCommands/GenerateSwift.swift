@@ -5,8 +5,10 @@ import LiveryTooling
 import LiveryXML
 
 /// Typed identifiers: Swift constants for what themes define, so typos fail to compile.
-struct GenerateSwift: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct GenerateSwift: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "generate-swift",
         abstract: "Write Swift constants for the instance identifiers, classes and constants of themes.",
         discussion: """
@@ -37,7 +39,7 @@ struct GenerateSwift: ParsableCommand {
         case `internal`, `public`
     }
 
-    func run() throws {
+    package func run() throws {
         let generator = SwiftIdentifiers(accessLevel: accessLevel == .public ? .public : .internal,
                                          stringExtension: !noStringExtension)
         let result = generator.generate(themesAt: paths, workspace: themes.workspace())

@@ -5,8 +5,10 @@ import LiveryBinary
 import LiveryCompiler
 import LiveryXML
 
-struct Dump: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Dump: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Print a theme resolved for a trait set as canonical JSON.")
 
     @Argument(help: ArgumentHelp("A theme folder, or a compiled theme file.", valueName: "SOURCE"))
@@ -23,7 +25,7 @@ struct Dump: ParsableCommand {
 
     @OptionGroup var themes: ThemeOptions
 
-    func validate() throws {
+    package func validate() throws {
         _ = try traitSet()
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
         guard TextScale.range.contains(textScale) else { throw ValidationError("--text-scale must be between 0.5 and 4") }
@@ -40,7 +42,7 @@ struct Dump: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), !isFolder.boolValue {
             let compiled = try CompiledFile.open(source)

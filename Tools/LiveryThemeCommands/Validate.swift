@@ -3,8 +3,10 @@ import LiveryModel
 import LiveryTooling
 import LiveryXML
 
-struct Validate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Validate: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Check theme folders (or folders of theme folders) for every trait set.",
         discussion: "Exits 0 when there are no errors (warnings allowed), 1 otherwise.")
 
@@ -20,7 +22,7 @@ struct Validate: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagnostics to FILE instead of stderr (the same as --report).", valueName: "FILE"))
     var output: String?
 
-    func run() throws {
+    package func run() throws {
         let workspace = themes.workspace()
         let progress = ProgressLine.forStandardError()
         let found = workspace.validate(paths: paths) { done, total, path in

@@ -8,8 +8,10 @@ import LiveryXML
 
 /// The main job in one command: every theme of a folder validated, compiled, checked against its
 /// source, and summed up in a table.
-struct Build: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Build: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Validate and compile every theme in a folder, proving each compiled file dumps like its source.",
         discussion: """
         Writes OUTPUT/<ThemeFolderName>.livery for each valid theme (atomically), checks that the compiled \
@@ -29,7 +31,7 @@ struct Build: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
-    func run() throws {
+    package func run() throws {
         let workspace = themes.workspace()
         let reporter = Reporter(options: report, strict: strictness.strict)
         let progress = ProgressLine.forStandardError()

@@ -7,38 +7,46 @@ import LiveryXML
 
 /// How a command reports its findings: format, destination, the team's severity configuration
 /// and baseline. Shared by validate, compile, build, watch, pack and generate-swift.
-struct ReportOptions: ParsableArguments {
+package struct ReportOptions: ParsableArguments {
+    package init() {}
+
     @Option(help: "Diagnostics as text lines, one JSON array or one SARIF log (on stderr, or in the --report file).")
-    var format: DiagnosticFormat = .text
+    package var format: DiagnosticFormat = .text
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Write the diagnostics to FILE (atomically) instead of stderr.", valueName: "FILE"))
-    var reportFile: String?
+    package var reportFile: String?
 
     @Option(help: ArgumentHelp("A severity configuration (default: the first \(DiagnosticPolicy.fileName) in the theme's folder or a folder above it).", valueName: "FILE"))
-    var config: String?
+    package var config: String?
 
     @Option(help: ArgumentHelp("Report only the findings this baseline file does not list.", valueName: "FILE"))
-    var baseline: String?
+    package var baseline: String?
 
     @Option(help: ArgumentHelp("Write every finding of this run to a baseline file (then exit 0 unless it cannot be written).", valueName: "FILE"))
-    var writeBaseline: String?
+    package var writeBaseline: String?
 }
 
 /// Every code livery reports, for checking the codes a configuration names.
-let knownCodes: [DiagnosticCode] = DiagnosticCode.frontEndCodes + [
+package let knownCodes: [DiagnosticCode] = DiagnosticCode.frontEndCodes + [
     .compileUnreadable, .compileUnencodable, .compileWriteFailed, .compiledInvalid, .configInvalid,
 ]
 
 /// Applies the report options to one run's findings and prints them as one document.
-struct Reporter {
-    var options: ReportOptions
+package struct Reporter {
+    package var options: ReportOptions
     /// `--strict`: warnings fail the run too.
-    var strict = false
+    package var strict = false
     /// Overrides `options.reportFile` (validate's `--output`).
-    var file: String?
+    package var file: String?
+
+    package init(options: ReportOptions, strict: Bool = false, file: String? = nil) {
+        self.options = options
+        self.strict = strict
+        self.file = file
+    }
 
     /// The findings as the team configured them; configuration problems are findings too.
-    func configured(_ diagnostics: [Diagnostic], paths: [String]) -> [Diagnostic] {
+    package func configured(_ diagnostics: [Diagnostic], paths: [String]) -> [Diagnostic] {
         var diagnostics = diagnostics
         if let path = options.config ?? paths.lazy.compactMap(DiagnosticPolicy.find(from:)).first {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -61,7 +69,7 @@ struct Reporter {
 
     /// Prints (or writes) the report and says whether the run failed: errors, or with `--strict`
     /// any finding. Writing a baseline is a run of its own: it fails only if the file cannot be written.
-    func finish(_ diagnostics: [Diagnostic]) -> Bool {
+    package func finish(_ diagnostics: [Diagnostic]) -> Bool {
         if let path = options.writeBaseline {
             let baseline = Baseline(diagnostics, lines: lines)
             do {
@@ -94,7 +102,9 @@ struct Reporter {
 }
 
 /// `--strict` (SwiftLint's flag): warnings fail the run with exit 1, as errors do.
-struct StrictOption: ParsableArguments {
+package struct StrictOption: ParsableArguments {
+    package init() {}
+
     @Flag(help: "Fail (exit 1) on warnings too.")
-    var strict = false
+    package var strict = false
 }
