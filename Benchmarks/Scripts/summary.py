@@ -58,34 +58,37 @@ def main():
         compiled = layouts.get("compiled", {}).get("all_ns")
         xml = layouts.get("xml", {}).get("all_ns")
         rows.append((f"launch, {title}: configuration file to styled components, from the compiled file / from XML",
-                     f"{duration(compiled)} / {duration(xml)} ({ratio(xml, compiled)})"))
+                     f"{duration(compiled)} / {duration(xml)} ({ratio(xml, compiled)})",
+                     "≥ 100x" if "10000" in label else "≥ 10x"))
     loads = report.get("load_ns", {}).get("10000", {})
     if loads:
         rows.append(("10,000 instances: open + mmap + verify of the compiled file / the XML front end (one trait set)",
-                     f"{duration(loads.get('compiled'))} / {duration(loads.get('xml'))}"))
+                     f"{duration(loads.get('compiled'))} / {duration(loads.get('xml'))}", ""))
     runtime = report.get("runtime", {})
     if runtime:
         rows.append(("lookup of an instance by identifier in the compiled file, p50 / p99",
-                     f"{duration(runtime.get('lookup_p50_ns'))} / {duration(runtime.get('lookup_p99_ns'))}"))
+                     f"{duration(runtime.get('lookup_p50_ns'))} / {duration(runtime.get('lookup_p99_ns'))}", ""))
         rows.append(("first application to 10,000 headless components / with the themes preloaded",
-                     f"{duration(runtime.get('first_application_ns'))} / {duration(runtime.get('first_application_preloaded_ns'))}"))
+                     f"{duration(runtime.get('first_application_ns'))} / {duration(runtime.get('first_application_preloaded_ns'))}", ""))
         rows.append(("switch under 10,000 headless components: everything / a tenth / light to dark",
-                     f"{duration(runtime.get('switch_all_ns'))} / {duration(runtime.get('switch_tenth_ns'))} / {duration(runtime.get('switch_traits_ns'))}"))
+                     f"{duration(runtime.get('switch_all_ns'))} / {duration(runtime.get('switch_tenth_ns'))} / {duration(runtime.get('switch_traits_ns'))}",
+                     "everything ≤ 2 ms"))
     sizes = report.get("sizes", {}).get("10000", {})
     if sizes.get("xml"):
-        rows.append(("compiled size / XML size, 10,000 instances", f"{sizes['compiled'] / sizes['xml']:.2f}"))
+        rows.append(("compiled size / XML size, 10,000 instances", f"{sizes['compiled'] / sizes['xml']:.2f}", "≤ 0.6"))
     gtk = load("gtk.json")
     if gtk:
         rows.append((f"GTK 4, {gtk.get('widgets', 1000):,} widgets: live switch to the end of the next painted frame, Livery / GTK's stylesheet swap",
-                     f"{duration(gtk.get('livery_switch_ns'))} / {duration(gtk.get('css_swap_ns'))} ({ratio(gtk.get('livery_switch_ns'), gtk.get('css_swap_ns'))})"))
+                     f"{duration(gtk.get('livery_switch_ns'))} / {duration(gtk.get('css_swap_ns'))} ({ratio(gtk.get('livery_switch_ns'), gtk.get('css_swap_ns'))})",
+                     "≤ 16.7 ms, ratio ≤ 1.1"))
         rows.append((f"GTK 4: first styling of {gtk.get('widgets', 1000):,} widgets; resident memory per styled widget",
-                     f"{duration(gtk.get('first_styling_ns'))}; {gtk.get('bytes_per_widget', 0) / 1024:.1f} KiB"))
+                     f"{duration(gtk.get('first_styling_ns'))}; {gtk.get('bytes_per_widget', 0) / 1024:.1f} KiB", "styling ≤ 16.7 ms"))
     studio = load("studio.json")
     if studio:
         rows.append(("studio: an edit in the page to the redrawn screen / to a connected app re-applied",
-                     f"{duration(studio.get('edit_to_redraw_ns'))} / {duration(studio.get('edit_to_app_ns'))}"))
-    lines = ["| measured (release build, medians) | result |", "|---|---|"]
-    lines += [f"| {title} | {value} |" for title, value in rows]
+                     f"{duration(studio.get('edit_to_redraw_ns'))} / {duration(studio.get('edit_to_app_ns'))}", "≤ 100 ms / ≤ 200 ms"))
+    lines = ["| measured (release build, medians) | result | target |", "|---|---|---|"]
+    lines += [f"| {title} | {value} | {target} |" for title, value, target in rows]
     lines += ["", "From one run of `Scripts/bench.sh` on the project's machine kind: Linux, 2 shared cores, 24 GiB."]
     text = "\n".join(lines) + "\n"
     with open(os.path.join(results, "summary.md"), "w") as f:
