@@ -18,6 +18,7 @@ import LiveryModel
 /// and no allocation once originals are recorded.
 @MainActor
 public final class Applicator {
+    /// The manager whose theme and traits the root scope follows.
     public let manager: ThemeManager
     /// Decoded `cache="true"` images shared by all components; emptied on theme switch.
     public let imageCache: ImageCache
@@ -31,6 +32,7 @@ public final class Applicator {
     /// Counters of the most recent pass (a switch, a registration or a re-target).
     public var lastPass: ApplyStatistics { counters }
     @exclusivity(unchecked) var counters = ApplyStatistics()
+    /// Where problems found while applying are reported: the manager's hook.
     public var diagnostics: DiagnosticHook { manager.diagnostics }
 
     /// The app-wide scope: `style(_:as:)` on the applicator uses it.

@@ -15,16 +15,20 @@ public typealias ImageDecoder = @Sendable (_ data: Data, _ variant: AssetVariant
 /// An image ready for a setter: which file it came from, its bytes and, when the app installed
 /// an `ImageDecoder`, the decoded image.
 public final class ThemeImage: Sendable, CustomStringConvertible {
+    /// The asset's name as the theme writes it (`bubble`).
     public let name: String
     /// The theme whose folder (or compiled file) supplied the file.
     public let themeID: String
     /// Relative to that theme, e.g. `assets/bubble@2x.png`.
     public let file: String
+    /// The scale of the file's variant (2 for `bubble@2x.png`).
     public let scale: Int
+    /// The file's bytes.
     public let data: Data
     /// What the app's decoder made of `data`, kept untyped: the applicator serves every binding.
     private let decodedImage: (any Sendable)?
 
+    /// An image of the given file; `decoded` is what an `ImageDecoder` made of `data`.
     public init(name: String, themeID: String, file: String, scale: Int, data: Data, decoded: (any Sendable)? = nil) {
         self.name = name
         self.themeID = themeID
@@ -46,7 +50,9 @@ public final class ThemeImage: Sendable, CustomStringConvertible {
 
 /// Reads asset files from theme folders on disk. `roots` maps a theme id to its folder.
 public struct FolderAssetSource: AssetSource {
+    /// Theme ids to their folders.
     public var roots: [String: String]
+    /// A source reading the themes' folders given by id.
     public init(roots: [String: String]) { self.roots = roots }
 
     public func data(for variant: AssetVariant) -> Data? {
@@ -59,7 +65,9 @@ public struct FolderAssetSource: AssetSource {
 
 /// Assets held in memory, by file: for tests and generated themes.
 public struct InMemoryAssetSource: AssetSource {
+    /// The bytes of each asset file.
     public var files: [AssetFileKey: Data]
+    /// A source serving the given files.
     public init(files: [AssetFileKey: Data] = [:]) { self.files = files }
     public func data(for variant: AssetVariant) -> Data? { files[variant.fileKey] }
 }
@@ -74,20 +82,26 @@ public final class ImageCache {
         var lastUse: UInt64
     }
 
+    /// The most images kept at once.
     public let maximumCount: Int
+    /// The most bytes of image files kept at once.
     public let maximumBytes: Int
+    /// The bytes of the images kept now.
     public private(set) var totalBytes = 0
     /// Counters for tests and tuning: a hit is an image served without reading its file.
     public private(set) var hits = 0
+    /// Images that had to be read and decoded.
     public private(set) var misses = 0
     private var entries: [AssetFileKey: Entry] = [:]
     private var clock: UInt64 = 0
 
+    /// A cache bounded by count and bytes (each at least 1).
     public init(maximumCount: Int = 64, maximumBytes: Int = 32 << 20) {
         self.maximumCount = max(1, maximumCount)
         self.maximumBytes = max(1, maximumBytes)
     }
 
+    /// The number of images kept now.
     public var count: Int { entries.count }
 
     func image(for key: AssetFileKey) -> ThemeImage? {
@@ -119,6 +133,7 @@ public final class ImageCache {
         totalBytes -= entries.removeValue(forKey: oldest)?.image.data.count ?? 0
     }
 
+    /// Empties the cache (the applicator does on every theme switch).
     public func removeAll() {
         entries.removeAll()
         totalBytes = 0

@@ -3,15 +3,46 @@
 
 /// How text lines up; the values of the schema's `textAlignment` enum.
 public enum TextAlignment: String, CaseIterable, Sendable, ThemeValueConvertible {
-    case left, center, right, justified, natural
+    /// Lines start at the left edge.
+    case left
+    /// Lines are centred.
+    case center
+    /// Lines end at the right edge.
+    case right
+    /// Lines fill the width, the last one aligned naturally.
+    case justified
+    /// Lines start at the leading edge of the text's writing direction.
+    case natural
 }
 
 /// How an image fills its view; the values of the schema's `contentMode` enum.
 public enum ContentMode: String, CaseIterable, Sendable, ThemeValueConvertible {
-    case scaleToFill, scaleAspectFit, scaleAspectFill, center, top, bottom, left, right
+    /// Stretched to fill the view, the aspect ratio not kept.
+    case scaleToFill
+    /// Scaled to fit inside the view, the aspect ratio kept.
+    case scaleAspectFit
+    /// Scaled to cover the view, the aspect ratio kept; the excess is cropped or overflows.
+    case scaleAspectFill
+    /// Unscaled, centred.
+    case center
+    /// Unscaled, centred along the top edge.
+    case top
+    /// Unscaled, centred along the bottom edge.
+    case bottom
+    /// Unscaled, centred along the left edge.
+    case left
+    /// Unscaled, centred along the right edge.
+    case right
 }
 
 /// A text field's border; the values of the schema's `borderStyle` enum.
 public enum BorderStyle: String, CaseIterable, Sendable, ThemeValueConvertible {
-    case none, line, bezel, roundedRect
+    /// No border.
+    case none
+    /// A thin rectangle.
+    case line
+    /// A bezelled, inset rectangle.
+    case bezel
+    /// A rectangle with rounded corners (the platform's standard field).
+    case roundedRect
 }

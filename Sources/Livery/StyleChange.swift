@@ -3,6 +3,7 @@ import LiveryModel
 /// What one operation did to the components styled with one identifier, as `onChange`
 /// observers are told after a switch (the chat example prints these).
 public struct StyleChange: Sendable, CustomStringConvertible {
+    /// What happened to the property.
     public enum Kind: Sendable, Hashable {
         /// The theme set a new value.
         case set(Value)
@@ -10,8 +11,11 @@ public struct StyleChange: Sendable, CustomStringConvertible {
         case reverted
     }
 
+    /// The identifier the components were styled with.
     public var identifier: String
+    /// The operation (name and state) that changed.
     public var operation: OperationKey
+    /// Whether a value was set or the original came back.
     public var kind: Kind
     /// How many live components received the change.
     public var components: Int
@@ -34,5 +38,6 @@ public struct ApplyStatistics: Hashable, Sendable {
     public var componentsUpdated = 0
     /// Identifiers whose effective operations changed.
     public var identifiersChanged = 0
+    /// Counters at zero, before any pass.
     public init() {}
 }

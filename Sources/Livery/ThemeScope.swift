@@ -2,12 +2,18 @@ import LiveryModel
 
 /// Which theme and traits a scope uses instead of its parent's: nil fields inherit.
 public struct ScopeOverrides: Hashable, Sendable {
+    /// The theme the scope uses; nil follows the manager's current theme.
     public var themeID: String?
+    /// The idiom the scope uses; nil follows the manager's traits.
     public var idiom: Idiom?
+    /// Light or dark for the scope; nil follows the manager's traits.
     public var appearance: Appearance?
+    /// High contrast for the scope; nil follows the manager's traits.
     public var contrast: Contrast?
+    /// The display scale the scope's images are chosen for; nil follows the manager.
     public var scale: Int?
 
+    /// Overrides of the given fields; the others inherit.
     public init(themeID: String? = nil, idiom: Idiom? = nil, appearance: Appearance? = nil,
                 contrast: Contrast? = nil, scale: Int? = nil) {
         self.themeID = themeID
