@@ -35,8 +35,8 @@ extension Applicator {
     /// recorded, and nothing is reference counted but the component's own weak load.
     ///
     /// `operations` starts where the steps count from (see `Plan.base`); the paths off the hot
-    /// one find what they need from the operation's record, not its index (one more value live
-    /// through the loop cost 3 instructions a step, 4% of a warm switch).
+    /// one find what they need from the operation's record, not its index, so the hot loop keeps
+    /// no more values live than it needs (`livery-switch-bench --profile-switch`).
     @inline(__always)
     func runSteps(_ steps: UnsafeBufferPointer<PlanStep>, _ range: Range<Int>,
                           _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: Int32, object: AnyObject,

@@ -268,8 +268,7 @@ public struct ComponentBinding<Target: AnyObject> {
 
     /// The decoding closure of the one-param forms: one that captures nothing when no param is
     /// named (the common case). Every operation of every instance a theme prepares is decoded
-    /// through it, and the capturing closure cost 8.8 M more instructions to prepare 10,000
-    /// instances (callgrind, `livery-chat-demo --profile-register-many`).
+    /// through it (`livery-switch-bench --profile-register-many` shows the capturing form's cost).
     @inlinable
     nonisolated static func decoder<Property: ThemeValueConvertible>(
         param: String?

@@ -4,8 +4,8 @@ import Foundation
 /// `opendir`/`readdir` (symbolic links followed, as `FileManager` does).
 ///
 /// Not `FileManager.contentsOfDirectory` plus `fileExists(atPath:isDirectory:)`: on Linux their
-/// first call resolves generic conformances by scanning every loaded image, about 0.25 ms of a
-/// launch, and the second costs a `stat` per entry that `readdir` mostly answers already.
+/// first call resolves generic conformances by scanning every loaded image, and the second costs
+/// a `stat` per entry that `readdir` mostly answers already (`livery-bench launch` times both).
 enum DirectoryListing {
     struct Entry {
         var name: String

@@ -1,17 +1,14 @@
 /// Identifier strings to dense numbers (and back), as `style(_:as:)` needs once per component.
 ///
 /// A `[String: Int32]` answers by hashing with SipHash over the string's Unicode scalars
-/// (String hashing must respect canonical equivalence): about 390 instructions a lookup, 13% of
-/// a registration (callgrind, `livery-chat-demo --profile-register`). Identifiers are nearly
-/// always ASCII, where canonical equivalence is byte equality, so an open-addressing table keyed
-/// by a cheap hash of the UTF-8 bytes answers first, in about 60.
+/// (String hashing must respect canonical equivalence). Identifiers are nearly always ASCII,
+/// where canonical equivalence is byte equality, so an open-addressing table keyed by a cheap
+/// hash of the UTF-8 bytes answers first (`livery-switch-bench --profile-register`).
 ///
-/// While every identifier is ASCII, that table is the whole answer: two ASCII strings are
-/// canonically equal exactly when their bytes are, so a miss is a new identifier. (Numbering
-/// one in the dictionary too cost 1,900 instructions, 15% of a registration that prepares its
-/// own instance, `--profile-register-many`.) The first non-ASCII identifier fills the dictionary
-/// with every name so far, and from then on it is the authority as before: any two canonically
-/// equal spellings ("K" and KELVIN SIGN) get one number.
+/// Invariant: while every identifier is ASCII, that table is the whole answer: two ASCII strings
+/// are canonically equal exactly when their bytes are, so a miss is a new identifier. The first
+/// non-ASCII identifier fills the dictionary with every name so far, and from then on it is the
+/// authority: any two canonically equal spellings ("K" and KELVIN SIGN) get one number.
 final class IdentifierTable {
     /// Number -> identifier, as first styled.
     @exclusivity(unchecked) private(set) var names: [String] = []
@@ -19,10 +16,8 @@ final class IdentifierTable {
     @exclusivity(unchecked) private var numbers: [String: Int32] = [:]
     private var dictionaryFilled = false
     /// The fast table's bucket: part of the hash and the number, in 8 bytes, so that the table
-    /// stays small; the name is compared in `names` when the tag matches. Registering 10,000
-    /// components under 10,000 identifiers spent a fifth of its time here with the hashes and
-    /// numbers in two arrays (three cache misses a lookup), as much with the name in a 32-byte
-    /// bucket (a 1 MB table), and 3.1 → 2.7 ms in all with this (`--benchmark`, preloaded).
+    /// stays small and a lookup touches one cache line; the name is compared in `names` when the
+    /// tag matches (`livery-switch-bench`, 10,000 identifiers, preloaded).
     private struct Bucket {
         /// The hash's high half, never 0 in a used bucket (0: empty).
         var tag: UInt32 = 0

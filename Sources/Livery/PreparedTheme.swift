@@ -382,9 +382,8 @@ final class PreparedTheme {
 
     /// Numbers every instance's id in the applicator's identifier table, once: then finding
     /// an identifier's instance is an array read, and the app styling a component as one of
-    /// them finds its number already there. About 380 instructions an instance, once, where a
-    /// binary search by string and numbering the new identifier had cost 2,750 per registration
-    /// (callgrind, `livery-chat-demo --profile-register-many`).
+    /// them finds its number already there, instead of a search by string per registration
+    /// (`livery-switch-bench --profile-register-many`).
     private func indexIdentifiers() {
         indexed = true
         let theme = source.header
@@ -452,8 +451,8 @@ final class PreparedTheme {
     ///
     /// Equal bits are equal values, so nothing is ever skipped wrongly; the reverse may not
     /// hold (-0.0 and 0.0, padding bytes), and such a value is applied again, harmlessly.
-    /// Comparing params instead cost 2,900 instructions per pair of instances of 8 operations,
-    /// most of a first switch's diff (`--profile-switch-many`).
+    /// Comparing params is the slow path of a first switch's diff
+    /// (`livery-switch-bench --profile-switch-many`).
     @inline(__always)
     nonisolated static func sameEffect(_ new: PreparedOperation, as old: PreparedOperation) -> Bool? {
         guard let newValue = new.value, let oldValue = old.value, let setter = new.setter,
@@ -498,9 +497,8 @@ final class PreparedTheme {
         // operations that are not decoded): the two dictionary lookups are needed only when
         // either is undecoded.
         if newRecord.value == nil || oldRecord.value == nil, newFiles[new] != oldFiles[old] { return false }
-        // The params read in place: `resolvedOperation` copied each whole operation (its
-        // strings and params retained and released). With the check above, 6,380 -> 2,920
-        // instructions per pair of instances of 8 operations (`--profile-register-many`).
+        // The params are read in place, not copied out as whole operations, so nothing is
+        // retained or released per pair (`livery-switch-bench --profile-register-many`).
         return sameParams(newTheme[Int(newRecord.instance)].operations[Int(newRecord.index)].params,
                           oldTheme[Int(oldRecord.instance)].operations[Int(oldRecord.index)].params)
     }
@@ -573,8 +571,8 @@ final class PreparedTheme {
             // The preparer's numbering only grows: number the keys it met since.
             for key in preparer.numbering.keys[keyNumbers.count...] { keyNumbers.append(operationKeys.number(key)) }
         }
-        // Through the buffer: indexing the array per key retained and released it (285
-        // instructions an instance, `--profile-register-many`).
+        // Through the buffer, so that indexing retains and releases nothing per key
+        // (`livery-switch-bench --profile-register-many`).
         withBuffer(keyNumbers) { map in
             for index in records.indices { records[index].key = map[Int(records[index].key)] }
         }

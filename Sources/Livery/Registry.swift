@@ -196,8 +196,7 @@ extension Applicator {
     /// Reclaims released components' slots when the table is full, before it grows; grows it
     /// at once unless a quarter came free. Either way the next sweep is at least a quarter of
     /// the table's capacity of registrations away, so the work is O(1) per registration,
-    /// amortised, and the table stays within a few times the peak of live components. (It
-    /// replaced a sweep of two slots per registration, whose two weak loads were 5% of one.)
+    /// amortised, and the table stays within a few times the peak of live components.
     func sweepBeforeGrowing() {
         releaseDeadSlots()
         // Growing, to room for a component per identifier known at least, for the reason given
@@ -274,8 +273,8 @@ final class SlotStorage: @unchecked Sendable {
         let grown = UnsafeMutablePointer<Applicator.Slot>.allocate(capacity: newCapacity)
         if _isBitwiseTakable(Applicator.Slot.self) {
             // Without Objective-C a slot moves as plain bytes (a native weak reference points to
-            // the object's side table, not to itself); `moveInitialize` moved them one by one
-            // (235 instructions per registration, growing to 10,000 slots).
+            // the object's side table, not to itself), so growing copies bytes instead of moving
+            // slots one by one (`livery-switch-bench --profile-register-many`).
             UnsafeMutableRawPointer(grown).copyMemory(from: base, byteCount: count * MemoryLayout<Applicator.Slot>.stride)
         } else {
             grown.moveInitialize(from: base, count: count)

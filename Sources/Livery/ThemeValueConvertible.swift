@@ -130,14 +130,13 @@ extension Optional: ThemeValueConvertible where Wrapped: ThemeValueConvertible {
     /// Lets a setter take `Color?` (the property's type) while the theme always gives a colour;
     /// the optional is what revert restores when the original was "unset". `@inlinable`, as are
     /// the other generic conversions here: a binding declared in another module (an app's) calls
-    /// them from its specialised setter, and compiled here only they ran generic, making
-    /// `Optional<Wrapped>`'s metadata on every value a theme prepared (a first application of
-    /// 10,000 components spent a third of its decoding there).
+    /// them from its specialised setter; compiled here only, they would run generic and make
+    /// `Optional<Wrapped>`'s metadata for every value a theme prepares (the first-application row
+    /// of `livery-bench report`).
     @inlinable
     public static func fromThemeValue(_ value: Value, in context: ValueContext) -> Wrapped?? {
-        // `if let`, not `Optional.map`: when this was main-actor code, a closure literal handed
-        // to the standard library got a dynamic isolation check per call (17.8 M of the 203 M
-        // instructions that preparing 2 x 10,000 instances took).
+        // `if let`, not `Optional.map`: a closure literal handed to the standard library from
+        // isolated code gets a dynamic isolation check per call.
         if let wrapped = Wrapped.fromThemeValue(value, in: context) { return .some(wrapped) }
         return nil
     }

@@ -95,8 +95,7 @@ public struct VerificationLimits: Hashable, Sendable {
     /// actually used is `materializationBudget(fileSize:)`: proportional to the file, at most this.
     public var maxMaterializedValues = 1 << 24
     /// Operations and values a file may expand to per byte of file. Real themes expand to less
-    /// than one per byte (the sample themes 0.08 to 0.16, a synthetic 2,000-instance theme 0.13);
-    /// 64 leaves a wide margin, and keeps a 12 KB file below 800 Ki values instead of 16 Mi.
+    /// than one per byte; 64 leaves a wide margin and bounds what a small hostile file can ask for.
     public var maxMaterializedValuesPerByte = 64
     /// The budget for a file of any size (small files get at least this much).
     public var minMaterializedValues = 1 << 16

@@ -38,7 +38,7 @@ enum Format {
     static let idTableHeaderSize = 16
     /// Bytes per checksummed block (`BLKS`) the writer uses: a lookup checks the blocks it
     /// reads, so a smaller block wastes less checking on bytes it does not need, for a table of
-    /// 4 bytes per block (0.8% of the file at 512).
+    /// 4 bytes per block.
     static let blockSize = 512
     /// The block sizes a reader accepts: powers of two in this range.
     static let blockSizes = 64...65_536

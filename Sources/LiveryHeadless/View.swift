@@ -7,9 +7,9 @@ import LiveryModel
 ///
 /// Their properties are `@exclusivity(unchecked)`: they stand in for toolkit properties
 /// (UIKit's are Objective-C, with no Swift exclusivity check), and every write is a single
-/// store from the main actor. With the check on, a themed property write costs a
-/// `swift_beginAccess` call (about 100 instructions of Swift's runtime), which would make the
-/// benchmark measure the runtime's bookkeeping rather than the engine.
+/// store from the main actor, so no two accesses can overlap. With the check on, every themed
+/// write calls into Swift's runtime, and the runtime benchmarks (`livery-switch-bench`,
+/// `livery-bench report`) would measure that bookkeeping rather than the engine.
 
 /// The `uiview` of the standard schema. Open so that apps (and the chat example's bubble)
 /// can build their own components on it.
@@ -68,9 +68,8 @@ open class Label: View {
 /// exactly what was set for a state (what revert needs); `resolved(for:)` falls back to
 /// `normal` the way a control displays it.
 ///
-/// The normal state's value has a field of its own and the few others a small list: a
-/// dictionary keyed by state hashed a string per call, 16% of styling the benchmark's 10,000
-/// components for the first time (callgrind, `Scripts/bench.sh`'s runtime scenario).
+/// The normal state's value has a field of its own and the few others a small list, so a state
+/// lookup hashes nothing (the first-application row of `livery-bench report` shows it).
 public struct PerState<Value: Sendable>: Sendable {
     private var normal: Value?
     private var others: [(state: ControlState, value: Value)] = []

@@ -1,8 +1,8 @@
 /// Caps on what the XML front end reads, so hostile input (a theme downloaded from anywhere) fails
 /// fast with a located error instead of exhausting memory or time. One value, passed to
-/// `ThemeWorkspace(limits:)`; the defaults are far above what real themes need (the largest sample
-/// theme is about 25 KB) and low enough that the worst input allowed costs well under a second
-/// and a few hundred megabytes.
+/// `ThemeWorkspace(limits:)`; the defaults are far above what real themes need and low enough
+/// that the worst input allowed stays within a second and a few hundred megabytes
+/// (`Scripts/attack-timings.sh` runs the attack matrix against them).
 ///
 /// Exceeding a limit is a `limit-exceeded` error at the place where the input went over (file,
 /// line and column inside a file; the file for files and assets), except for the two limits that
@@ -45,7 +45,7 @@ public struct FrontEndLimits: Sendable, Hashable {
     public var maxTextBytes = 1 << 20
     /// Most XML syntax errors reported for one file; past them parsing stops with a
     /// `limit-exceeded` error. libxml2 goes on after the first error, and a few kilobytes of
-    /// broken XML can give thousands (found by fuzzing: 6 KB, 2,706 errors).
+    /// broken XML can give thousands.
     public var maxXMLErrorsPerFile = 100
 
     // Theme contents (checked while decoding)
@@ -63,7 +63,8 @@ public struct FrontEndLimits: Sendable, Hashable {
     // Resolution
 
     /// Longest chain of constants referring to constants (`ref`), or of classes including classes;
-    /// real themes need a handful. A chain of 20,000 used to overflow the stack.
+    /// real themes need a handful, and resolution recurses once per link, so the cap also bounds
+    /// the stack.
     public var maxReferenceDepth = 100
 
     public init() {}
