@@ -3,7 +3,7 @@
 # if its binary holds anything of the development path: the XML front end (LiveryXML, libxml2's
 # xml* functions, a libxml2 dependency of its own), the compiler (LiveryCompiler) or swift-crypto
 # (BoringSSL), nor FoundationXML (Foundation's XMLParser on Linux, which loads libxml2): the
-# runtime reads its configuration file with its own small reader (Sources/Livery/PlainXML.swift).
+# runtime reads its configuration file with its own small reader (Sources/Livery/Loading/PlainXML.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # `--binary PATH` checks another binary instead of building the app (e.g. the livery CLI, which
