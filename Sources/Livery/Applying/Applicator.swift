@@ -28,7 +28,7 @@ public final class Applicator {
     }
     /// Called after each pass for every operation that changed, per identifier. Costs nothing
     /// when nil.
-    @exclusivity(unchecked) public var onChange: (@MainActor (StyleChange) -> Void)?
+    public var onChange: (@MainActor (StyleChange) -> Void)?
     /// Counters of the most recent pass (a switch, a registration or a re-target).
     public var lastPass: ApplyStatistics { counters }
     @exclusivity(unchecked) var counters = ApplyStatistics()
