@@ -27,16 +27,25 @@ extension DiagnosticCode {
 
 /// Where the runtime's findings go. Problems at run time must never crash an app, yet must not
 /// pass silently either: each distinct finding is delivered once to every observer and kept in
-/// `reported` (bounded), so a developer sees it in the console and a test can assert on it.
+/// `reported`, so a developer sees it in the console and a test can assert on it.
+///
+/// Invariant: memory is bounded. `reported` keeps the last `capacity` findings, and the keys of
+/// what was delivered are remembered for the last `capacity` distinct findings; a finding older
+/// than that is delivered again if it recurs.
 @MainActor
 public final class DiagnosticHook {
     /// The findings delivered so far, oldest first, at most `capacity` of them.
     public private(set) var reported: [Diagnostic] = []
     /// How many findings `reported` keeps; older ones are dropped (observers saw them all).
     public let capacity: Int
+    /// The keys of the last `capacity` distinct findings delivered, and the same keys in the
+    /// order they were delivered (the oldest is forgotten first).
     private var seen: Set<String> = []
+    private var seenOrder: [String] = []
+    private var seenStart = 0
     private let observers = ObserverList<Diagnostic>()
 
+    /// A hook that keeps the last `capacity` findings (at least 1).
     public init(capacity: Int = 1000) {
         self.capacity = max(1, capacity)
     }
@@ -52,6 +61,7 @@ public final class DiagnosticHook {
     /// operation on 10,000 components yields one finding, not 10,000.
     public func report(_ diagnostic: Diagnostic, key: String) {
         guard seen.insert(key).inserted else { return }
+        remember(key)
         if reported.count >= capacity { reported.removeFirst(reported.count - capacity + 1) }
         reported.append(diagnostic)
         observers.notify(diagnostic)
@@ -60,7 +70,24 @@ public final class DiagnosticHook {
     /// Forgets which findings were delivered, so they are reported again if they recur.
     public func reset() {
         seen.removeAll()
+        seenOrder.removeAll()
+        seenStart = 0
         reported.removeAll()
+    }
+
+    /// Records `key` as delivered, forgetting the oldest key once `capacity` are remembered.
+    private func remember(_ key: String) {
+        seenOrder.append(key)
+        if seenOrder.count - seenStart > capacity {
+            seen.remove(seenOrder[seenStart])
+            seenStart += 1
+            // Drop the forgotten prefix once it is half the array, so the array stays within
+            // twice `capacity` and the removal is amortised O(1).
+            if seenStart > capacity {
+                seenOrder.removeFirst(seenStart)
+                seenStart = 0
+            }
+        }
     }
 }
 
@@ -97,6 +124,7 @@ public final class ObservationToken {
     private var onCancel: (@MainActor () -> Void)?
     init(_ onCancel: @escaping @MainActor () -> Void) { self.onCancel = onCancel }
 
+    /// Ends the observation now; releasing the token later does nothing more.
     public func cancel() {
         onCancel?()
         onCancel = nil
