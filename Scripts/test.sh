@@ -8,6 +8,14 @@ bash Scripts/install-dependencies.sh
 # GTK windows render on a private Xvfb display, started here and stopped when this script exits.
 source Scripts/xvfb.sh
 
+# Documentation checks, quick, so they fail first: measured numbers only through generated
+# blocks; every public symbol of the runtime documented (from its symbol graph, built apart so
+# the main build keeps its flags).
+python3 Scripts/check-doc-numbers.py
+swift build --target Livery --scratch-path .build-symbols \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/.build-symbols/symbolgraph" >/dev/null
+python3 Scripts/check-doc-comments.py .build-symbols/symbolgraph Livery
+
 # Build-tool plugin example: LiveryThemePlugin validates, compiles and turns Examples/PluginExample's
 # themes into Swift identifiers at build time; running it styles components with those identifiers
 # and opens the compiled files from its bundle.
