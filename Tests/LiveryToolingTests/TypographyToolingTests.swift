@@ -23,7 +23,7 @@ import Testing
         let old = try ThemeSource.variants(at: scratch("Old.theme"), workspace: workspace).unwrap()
         let new = try ThemeSource.variants(at: scratch("New.theme"), workspace: workspace).unwrap()
         let lines = ThemeDiff.compare(old, new).text(oldLabel: "Old.theme", newLabel: "New.theme").split(separator: "\n")
-        #expect(lines.contains("~ title.font: font Inter 20 regular line-height 1.2 -> font Inter 20 regular spacing 0 line-height 1.25  [all traits]"))
+        #expect(lines.contains("~ title.font: font Inter 20 regular line-height 1.2 -> font Inter 20 regular spacing 0 line-height 1.25  [(no traits)]"))
         // Only the 0 written differs: still a change (given and absent differ).
         let zero = try Self.themes(#"<font family="Inter" size="20"/>"#, #"<font family="Inter" size="20" letter-spacing="0"/>"#)
         let before = try ThemeSource.variants(at: zero("Old.theme"), workspace: workspace).unwrap()
