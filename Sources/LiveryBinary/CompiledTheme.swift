@@ -488,7 +488,9 @@ public final class CompiledTheme: @unchecked Sendable {
             return .font(Font(family: try checkedString(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
                               weight: weight < weights.count ? weights[weight] : .regular,
                               maxSize: raw.u8(slot + 14) == 1 ? raw.f64(slot + 24) : nil,
-                              scaling: scaling == 0 || scaling > FontScaling.allCases.count ? nil : FontScaling.allCases[scaling - 1]))
+                              scaling: scaling == 0 || scaling > FontScaling.allCases.count ? nil : FontScaling.allCases[scaling - 1],
+                              letterSpacing: raw.u8(slot + 15) & 1 != 0 ? raw.f64(slot + 32) : nil,
+                              lineHeight: raw.u8(slot + 15) & 2 != 0 ? raw.f64(slot + 40) : nil))
         case .image: return .image(ImageReference(name: try checkedString(raw.u32(slot + 8)), cache: small == 1))
         case .array:
             let first = raw.int(slot + 8)

@@ -2,19 +2,20 @@
 // docs/BinaryFormat.md describes every byte; keep the two in step.
 import LiveryModel
 
-/// The layout constants of format version 3. Changing any of them is a major version bump.
+/// The layout constants of format version 4. Changing any of them is a major version bump.
 /// (1.0 gave every instance record an id handle and had no `PTCH` section; 2.0 had no `BLKS`
-/// section: 3.0 readers refuse both.)
+/// section; 3.0 had 40-byte value slots, too small for a font's letter spacing and line height:
+/// 4.0 readers refuse all three.)
 enum Format {
     /// `\x89 L V R Y \r \n \x1A`: the high byte and the line endings catch text-mode transfers.
     static let magic: [UInt8] = [0x89, 0x4C, 0x56, 0x52, 0x59, 0x0D, 0x0A, 0x1A]
-    static let major: UInt16 = 3
+    static let major: UInt16 = 4
     static let minor: UInt16 = 0
     static let headerSize = 64
     static let sectionEntrySize = 32
     /// Where the header checksum lives; it covers the bytes before it plus the section table.
     static let headerChecksumOffset = 60
-    /// Flags 0-15 must be understood by a reader; 16-31 may be ignored. None are defined in 3.0.
+    /// Flags 0-15 must be understood by a reader; 16-31 may be ignored. None are defined in 4.0.
     static let requiredFlagsMask: UInt32 = 0x0000_FFFF
     static let sectionRequiredFlag: UInt32 = 1
     /// "No string" / "no variant" in u32 index fields.
@@ -25,7 +26,7 @@ enum Format {
     /// A list patch: u32 position in the base list, u32 operation.
     static let patchEntrySize = 8
     static let operationRecordSize = 16
-    static let valueSlotSize = 40
+    static let valueSlotSize = 48
     static let assetRecordSize = 40
     /// 8 idiom codes (none + 7) x 3 appearance codes x 2 contrast codes: one block of slots.
     static let variantSlotCount = 48
@@ -46,7 +47,7 @@ enum Format {
     static let alignment = 8
 }
 
-/// The sections of a version 3 file, by their four-character kind, in the order the writer
+/// The sections of a version 4 file, by their four-character kind, in the order the writer
 /// writes them (`BLKS` must be last: its checksums cover every section before it).
 enum SectionKind: UInt32, CaseIterable {
     case strings = 0x5352_5453   // "STRS"

@@ -497,6 +497,13 @@ enum Verifier {
                 if raw.u8(slot + 14) == 1, !(raw.f64(slot + 24).isFinite && raw.f64(slot + 24) > 0) {
                     throw fail(slot + 24, "font max-size is not a finite number above 0")
                 }
+                guard raw.u8(slot + 15) <= 3 else { throw fail(slot + 15, "typography flags are \(raw.u8(slot + 15))") }
+                if raw.u8(slot + 15) & 1 != 0, !raw.f64(slot + 32).isFinite {
+                    throw fail(slot + 32, "font letter spacing is not finite")
+                }
+                if raw.u8(slot + 15) & 2 != 0, !(raw.f64(slot + 40).isFinite && raw.f64(slot + 40) >= 0) {
+                    throw fail(slot + 40, "font line height is not a finite number of at least 0")
+                }
             case .image:
                 try stringIndex(raw, slot + 8, layout)
                 try flag()

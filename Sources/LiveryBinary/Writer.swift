@@ -497,16 +497,21 @@ private struct EncoderState {
             // Format 1.1: scaling code (0 = not given) and a has-max-size flag; zero in 1.0 fonts.
             buffer.u8(font.scaling.map { UInt8(FontScaling.allCases.firstIndex(of: $0)! + 1) } ?? 0)
             buffer.u8(font.maxSize == nil ? 0 : 1)
-            buffer.zeros(1)
+            // Format 1.2: which typography numbers are given (bit 0 letter spacing, bit 1 line
+            // height); a number not given is stored as 0.
+            buffer.u8((font.letterSpacing == nil ? 0 : 1) | (font.lineHeight == nil ? 0 : 2))
             if let size = font.size {
                 try finite(size)
                 small = 1
             }
-            buffer.f64(font.size ?? 0)
-            if let maxSize = font.maxSize {
-                try finite(maxSize)
-                buffer.f64(maxSize)
+            try finite(font.maxSize ?? 0, font.letterSpacing ?? 0, font.lineHeight ?? 0)
+            if let lineHeight = font.lineHeight, lineHeight < 0 {
+                throw .unencodable("a font's line height is \(ValueText.number(lineHeight)); it cannot be negative")
             }
+            buffer.f64(font.size ?? 0)
+            buffer.f64(font.maxSize ?? 0)
+            buffer.f64(font.letterSpacing ?? 0)
+            buffer.f64(font.lineHeight ?? 0)
         case .image(let image):
             tag = .image
             buffer.u32(string(image.name))

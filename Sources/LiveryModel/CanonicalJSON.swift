@@ -60,6 +60,11 @@ public enum CanonicalJSON {
             // Only where the source gives them (section 7.2), so 1.0 themes dump as before.
             if let maxSize = font.maxSize { fields.append(("maxSize", .number(maxSize))) }
             if let scaling = font.scaling { fields.append(("scaling", .string(scaling.rawValue))) }
+            // Format 1.2 (section 8): only where given, 0 included; spacing as applied.
+            if let spacing = font.appliedLetterSpacing(textScale: textScale) {
+                fields.append(("letterSpacing", .number(spacing)))
+            }
+            if let lineHeight = font.lineHeight { fields.append(("lineHeight", .number(lineHeight))) }
             return .object(fields)
         case .image(let image):
             let file = theme.assets.select(image.name, traits: theme.traits, scale: scale)

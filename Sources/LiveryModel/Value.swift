@@ -113,14 +113,23 @@ public struct Font: Hashable, Sendable {
     /// Nil when the theme does not say (which means `scaled`); kept apart from `scaled` so a dump
     /// prints `scaling` only where the source gives it.
     public var scaling: FontScaling?
+    /// Extra space between letters, in points at `size`; may be negative. Nil when the theme
+    /// does not say (which means 0), kept apart from 0 so that a 0 written in the theme is
+    /// dumped and exported (format 1.2, section 8).
+    public var letterSpacing: Double?
+    /// The distance between baselines as a multiple of the applied size, >= 0. Nil when the
+    /// theme leaves it to the platform's default.
+    public var lineHeight: Double?
 
     public init(family: String, size: Double?, weight: FontWeight = .regular, maxSize: Double? = nil,
-                scaling: FontScaling? = nil) {
+                scaling: FontScaling? = nil, letterSpacing: Double? = nil, lineHeight: Double? = nil) {
         self.family = family
         self.size = size
         self.weight = weight
         self.maxSize = maxSize
         self.scaling = scaling
+        self.letterSpacing = letterSpacing
+        self.lineHeight = lineHeight
     }
 
     /// Whether the size follows the text scale: the default unless the theme says `fixed`.
@@ -135,10 +144,23 @@ public struct Font: Hashable, Sendable {
         return maxSize.map { min(scaled, $0) } ?? scaled
     }
 
-    /// This font as applied at `textScale`: the size replaced by the applied size.
+    /// The letter spacing applied at `textScale`: the spacing grows in proportion to the size,
+    /// `letterSpacing x (applied size / size)`, so text keeps its look at every size. A fixed
+    /// font, and a font without a size (or of size 0), keep the spacing as written; nil when the
+    /// theme gives none. Line height needs no such method: a multiple of the size, it scales
+    /// with it.
+    public func appliedLetterSpacing(textScale: Double) -> Double? {
+        guard let letterSpacing else { return nil }
+        guard let size, size > 0, let applied = appliedSize(textScale: textScale) else { return letterSpacing }
+        return letterSpacing * (applied / size)
+    }
+
+    /// This font as applied at `textScale`: the size and the letter spacing replaced by their
+    /// applied values (line height, a multiple of the size, as written).
     public func applied(textScale: Double) -> Font {
         var font = self
         font.size = appliedSize(textScale: textScale)
+        font.letterSpacing = appliedLetterSpacing(textScale: textScale)
         return font
     }
 }

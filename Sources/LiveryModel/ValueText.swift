@@ -24,6 +24,8 @@ public enum ValueText {
             var words = [font.family, font.size.map(number) ?? "default size", font.weight.rawValue]
             if let maxSize = font.maxSize { words.append("max " + number(maxSize)) }
             if let scaling = font.scaling { words.append(scaling.rawValue) }
+            if let spacing = font.letterSpacing { words.append("spacing " + number(spacing)) }
+            if let lineHeight = font.lineHeight { words.append("line-height " + number(lineHeight)) }
             return words.joined(separator: " ")
         case .image(let image): return image.name + (image.cache ? " (cached)" : "")
         case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"

@@ -36,6 +36,8 @@ public struct ThemeConstant: Hashable, Sendable {
                 var attributes = " family=\"\(XMLText.escape(font.family))\""
                 if let size = font.size { attributes += " size=\"\(XMLText.number(size))\"" }
                 if font.weight != .regular { attributes += " weight=\"\(font.weight.rawValue)\"" }
+                if let spacing = font.letterSpacing { attributes += " letter-spacing=\"\(XMLText.number(spacing))\"" }
+                if let lineHeight = font.lineHeight { attributes += " line-height=\"\(XMLText.number(lineHeight))\"" }
                 return open + attributes + "/>"
             case .float(let number): return open + ">\(XMLText.number(number))</float>"
             case .integer(let number): return open + ">\(number)</integer>"

@@ -11,13 +11,17 @@ public struct TokenTheme: Sendable {
     public var layers: [(fileName: String, constants: [ThemeConstant])]
     /// Where the tokens came from, for the generated files' header comment.
     public var sources: [String]
+    /// Constants made from `$root` tokens, kept in `TokenRoots.fileName` for export.
+    public var roots: Set<String>
 
-    public init(id: String, name: String, parent: String?, layers: [(fileName: String, constants: [ThemeConstant])], sources: [String]) {
+    public init(id: String, name: String, parent: String?, layers: [(fileName: String, constants: [ThemeConstant])], sources: [String],
+                roots: Set<String> = []) {
         self.id = id
         self.name = name
         self.parent = parent
         self.layers = layers
         self.sources = sources
+        self.roots = roots
     }
 
     public var files: [(name: String, text: String)] {
@@ -37,6 +41,7 @@ public struct TokenTheme: Sendable {
             text += "  </constants>\n</theme>\n"
             result.append((layer.fileName, text))
         }
+        if let roots = TokenRoots.text(roots) { result.append((TokenRoots.fileName, roots)) }
         return result
     }
 }
@@ -47,7 +52,7 @@ public enum ThemeFolderWriter {
     /// What a folder may already hold to be replaced: files an earlier import wrote. Anything else
     /// (assets, hand-written XML) means the folder is not ours to delete.
     static func isGenerated(_ name: String) -> Bool {
-        name == "Info.xml" || (name.hasPrefix("Tokens") && name.hasSuffix(".xml"))
+        name == "Info.xml" || (name.hasPrefix("Tokens") && name.hasSuffix(".xml")) || name == TokenRoots.fileName
     }
 
     /// - Parameter check: validates the staged folder (its path); errors stop the write.
@@ -106,5 +111,29 @@ public enum ThemeFolderWriter {
             return findings + failure("cannot replace the theme folder: \(error.localizedDescription)")
         }
         return findings
+    }
+}
+
+/// Which constants of an imported theme were `$root` tokens. The naming rule drops `$root`
+/// (`color.bg.$root` is the constant `color.bg`), so import writes their names to a small JSON
+/// file beside `Tokens.xml`, `{"roots": ["color.bg"]}`, which the XML front end does not read,
+/// and export writes those constants as `$root` tokens again.
+public enum TokenRoots {
+    public static let fileName = "Tokens.roots.json"
+
+    /// The file's text, or nil when no constant came from a `$root` token.
+    static func text(_ roots: Set<String>) -> String? {
+        guard !roots.isEmpty else { return nil }
+        return JSONValue.object([("roots", .array(roots.sorted().map(JSONValue.string)))]).rendered() + "\n"
+    }
+
+    /// The names recorded in `themeFolder`; empty when there is no such file, or it is not one
+    /// an import wrote (export then follows the naming rule alone).
+    public static func read(themeFolder: String) -> Set<String> {
+        let path = (themeFolder as NSString).appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: path),
+              let root = try? TokenSource.read(path, bytes: [UInt8](data)).root,
+              let names = root["roots"]?.array else { return [] }
+        return Set(names.compactMap(\.string))
     }
 }

@@ -40,6 +40,9 @@ public struct RawToken: Sendable {
     /// Index of the source the token was written in (JSON Pointers resolve in that file).
     public var source: Int
     public var location: SourceLocation
+    /// The token's `$extensions` object, for the vendor data Livery reads back
+    /// (`TypographyExtension`).
+    public var extensions: JSONNode? = nil
 
     public var key: String { path.joined(separator: ".") }
 }
@@ -275,7 +278,8 @@ struct TokenParser {
         let (description, deprecated) = checkMetadata(node)
         guard valid else { return nil }
         return RawToken(path: path, type: type, value: node["$value"], pointer: node["$ref"], description: description,
-                        deprecated: deprecated, source: sourceIndex, location: location(member.line, member.column))
+                        deprecated: deprecated, source: sourceIndex, location: location(member.line, member.column),
+                        extensions: node["$extensions"])
     }
 }
 

@@ -36,13 +36,18 @@ public struct TokenExporter {
         case .integer(let number):
             return (.number, .integer(number))
         case .font(let font):
-            guard let size = font.size else { return (.fontFamily, .string(font.family)) }
+            // Format 1.2, section 8: a font with only a family is a fontFamily; one with a size or
+            // typography a typography, a missing member written as its neutral value (recorded
+            // by `extensions(_:)`).
+            guard font.size != nil || font.letterSpacing != nil || font.lineHeight != nil else {
+                return (.fontFamily, .string(font.family))
+            }
             return (.typography, .object([
                 ("fontFamily", .string(font.family)),
-                ("fontSize", .object([("value", .number(Self.round(size))), ("unit", .string("px"))])),
+                ("fontSize", Self.pixels(font.size ?? 0)),
                 ("fontWeight", .number(TokenImporter.number(of: font.weight))),
-                ("letterSpacing", .object([("value", .integer(0)), ("unit", .string("px"))])),
-                ("lineHeight", .integer(1)),
+                ("letterSpacing", Self.pixels(font.letterSpacing ?? 0)),
+                ("lineHeight", .number(Self.round(font.lineHeight ?? 1))),
             ]))
         case .enumeration(let word):
             guard let weight = FontWeight(rawValue: word) else { return nil }
@@ -52,11 +57,28 @@ public struct TokenExporter {
         }
     }
 
-    private static func round(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
+    private static func round(_ value: Double) -> Double {
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        return rounded == 0 ? 0 : rounded
+    }
+
+    private static func pixels(_ value: Double) -> JSONValue {
+        .object([("value", .number(Self.round(value))), ("unit", .string("px"))])
+    }
+
+    /// The token's `$extensions`: for a typography token, the members its font lacks
+    /// (`TypographyExtension`); nil for everything else.
+    static func extensions(_ value: Value) -> JSONValue? {
+        guard case .font(let font) = value, token(value)?.0 == .typography else { return nil }
+        var absent: [String] = []
+        if font.letterSpacing == nil { absent.append("letterSpacing") }
+        if font.lineHeight == nil { absent.append("lineHeight") }
+        return TypographyExtension.extensions(absent: absent)
+    }
 
     /// The token path of a constant name: its `.`-separated segments, plus `$root` when other
-    /// names continue it (`brand` beside `brand.dark` is `brand.$root`).
-    static func paths(_ names: [String]) -> [String: [String]] {
+    /// names continue it (`brand` beside `brand.dark` is `brand.$root`) or `roots` holds it.
+    static func paths(_ names: [String], roots: Set<String> = []) -> [String: [String]] {
         // Every group a name opens ("a" and "a.b" for "a.b.c"): a name that is one is a $root.
         var groups = Set<Substring>()
         for name in names {
@@ -69,7 +91,7 @@ public struct TokenExporter {
         var result: [String: [String]] = [:]
         for name in names {
             var path = name.split(separator: ".", omittingEmptySubsequences: false).map { $0.isEmpty ? "_" : String($0) }
-            if groups.contains(Substring(name)) { path.append("$root") }
+            if groups.contains(Substring(name)) || roots.contains(name) { path.append("$root") }
             result[name] = path
         }
         return result
@@ -77,7 +99,10 @@ public struct TokenExporter {
 
     /// The DTCG document of `constants` (sorted by name). `elsewhere` are constants written to
     /// another file of the same resolver (a layer's file refers to the base file's tokens).
-    public mutating func document(_ constants: [ExportedConstant], elsewhere: [ExportedConstant] = []) -> JSONValue {
+    /// `roots` names constants that were `$root` tokens when imported (`TokenRoots`): they are
+    /// written as `$root` again even where no other name continues them.
+    public mutating func document(_ constants: [ExportedConstant], elsewhere: [ExportedConstant] = [],
+                                  roots: Set<String> = []) -> JSONValue {
         let sorted = constants.sorted { $0.name < $1.name }
         let byName = Dictionary((sorted + elsewhere.filter { Self.token($0.value) != nil }).map { ($0.name, $0) },
                                 uniquingKeysWith: { first, _ in first })
@@ -90,14 +115,17 @@ public struct TokenExporter {
             }
             exported.append(constant)
         }
-        let paths = Self.paths(Array(byName.keys))
+        let paths = Self.paths(Array(byName.keys), roots: roots)
         for constant in exported {
             guard let (type, literal) = Self.token(constant.value), let path = paths[constant.name] else { continue }
             var value = literal
+            var members: [(String, JSONValue)] = []
             if let target = constant.reference, let targetPath = paths[target], byName[target] != nil {
                 value = .string("{" + targetPath.joined(separator: ".") + "}")
+            } else if let extensions = Self.extensions(constant.value) {
+                members.append(("$extensions", extensions))
             }
-            tokens.append((path, .object([("$type", .string(type.rawValue)), ("$value", value)])))
+            tokens.append((path, .object([("$type", .string(type.rawValue)), ("$value", value)] + members)))
         }
         return .object([("$schema", .string(Self.formatSchema))] + Self.tree(tokens))
     }

@@ -13,6 +13,9 @@ public struct TokenImporter {
     /// Token types Livery has no constant for, with the paths of the tokens skipped.
     public private(set) var skipped: [(type: String, path: String)] = []
     private var names: [String: (path: String, location: SourceLocation)] = [:]
+    /// The constants made from `$root` tokens (`color.bg.$root` is `color.bg`): export needs them
+    /// to write `$root` again, since the constant name no longer says so.
+    public private(set) var rootNames: Set<String> = []
 
     public init(options: Options = Options()) { self.options = options }
 
@@ -46,6 +49,7 @@ public struct TokenImporter {
                 continue
             }
             names[name] = (token.raw.key, token.raw.location)
+            if token.path.count > 1, token.path.last == "$root" { rootNames.insert(name) }
             var made = constants(for: token, named: name, byPath: byPath)
             if !made.isEmpty {
                 var lines: [String] = []
@@ -84,8 +88,19 @@ public struct TokenImporter {
             return [ThemeConstant(name: name, type: .enumeration, content: .literal(.enumeration(Self.weight(weight).rawValue)))]
         case .typography(let typography):
             if let aliased { return [ThemeConstant(name: name, type: .font, content: .reference(aliased))] }
+            // Format 1.2, section 8: spacing and line height are written even when 0, unless
+            // the token records (as export does) that the font had none; a size of 0 is none.
+            let absent = TypographyExtension.absentMembers(of: token.raw.extensions)
             let size = points(typography.fontSize.value)
-            let font = Font(family: typography.fontFamily.value[0], size: size > 0 ? size : nil, weight: Self.weight(typography.fontWeight.value))
+            let lineHeight = typography.lineHeight.value
+            guard absent.contains("lineHeight") || lineHeight >= 0 else {
+                diagnostics.append(.error(.tokenValue, "the lineHeight of '\(token.raw.key)' is \(JSONValue.format(lineHeight)); a line height is a multiple of the font size and cannot be negative",
+                                          at: token.raw.location))
+                return []
+            }
+            let font = Font(family: typography.fontFamily.value[0], size: size > 0 ? size : nil, weight: Self.weight(typography.fontWeight.value),
+                            letterSpacing: absent.contains("letterSpacing") ? nil : points(typography.letterSpacing.value),
+                            lineHeight: absent.contains("lineHeight") ? nil : lineHeight)
             return [ThemeConstant(name: name, type: .font, content: .literal(.font(font)))]
         case .border(let border):
             return [part(name, "color", border.color, token, aliased), part(name, "width", border.width, token, aliased)]

@@ -362,7 +362,14 @@ public enum PreviewPage {
                                           .semibold: 600, .bold: 700, .heavy: 800, .black: 900]
         let family = font.family.replacingOccurrences(of: "'", with: "")
         return "font-family:'\(family)',system-ui,sans-serif;font-weight:\(weights[font.weight] ?? 400)" +
-            (font.size.map { ";font-size:\(px($0))" } ?? "")
+            (font.size.map { ";font-size:\(px($0))" } ?? "") + typographyCSS(font)
+    }
+
+    /// CSS `letter-spacing` (points as px) and `line-height` (unitless: CSS reads it, as the
+    /// theme does, as a multiple of the font size); nothing for what the theme leaves out.
+    static func typographyCSS(_ font: Font) -> String {
+        (font.letterSpacing.map { ";letter-spacing:\(px($0))" } ?? "")
+            + (font.lineHeight.map { ";line-height:\(ValueText.number($0))" } ?? "")
     }
 
     private static func px(_ value: Double) -> String { ValueText.number(value) + "px" }

@@ -145,12 +145,21 @@ public enum PreviewScreen {
         return "<span class=\"badge \(pass ? "pass" : "fail")\" title=\"needs \(ValueText.number(required)):1\">\(ContrastRatio.text(ratio, required: required)):1 \(pass ? "✓" : "✗")</span>"
     }
 
-    /// `font-size` follows `--text-scale` up to `max-size`; a fixed font does not.
+    /// `font-size` follows `--text-scale` up to `max-size`; a fixed font does not. Letter
+    /// spacing is written in `em` (spacing / size), so it grows with the applied size as the
+    /// engine's does; line height is unitless, a multiple of whatever size applies.
     static func fontStyle(_ font: Font) -> String {
-        var unsized = font
-        unsized.size = nil
-        var style = PreviewPage.fontCSS(unsized)
-        guard let size = font.size else { return style }
+        var plain = font
+        plain.size = nil
+        guard let size = font.size else { return PreviewPage.fontCSS(plain) }
+        var style: String
+        if size > 0, let spacing = font.letterSpacing {
+            plain.letterSpacing = nil
+            let em = (spacing / size * 1_000_000).rounded() / 1_000_000
+            style = PreviewPage.fontCSS(plain) + ";letter-spacing:\(ValueText.number(em))em"
+        } else {
+            style = PreviewPage.fontCSS(plain)
+        }
         if !font.followsTextScale {
             style += ";font-size:\(px(size))px"
         } else if let maxSize = font.maxSize {

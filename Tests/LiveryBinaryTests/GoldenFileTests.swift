@@ -14,11 +14,14 @@ import LiveryModel
         components.removeLast(2)
         return components.joined(separator: "/") + "/Fixtures/Compiled/"
     }()
-    static let path = folder + "sample-3.0.livery"
+    static let path = folder + "sample-4.0.livery"
     /// Written by format 1.0 from the same model (its records carried an id and it had no `PTCH`).
     static let version1Path = folder + "sample-1.0.livery"
     /// Written by format 2.0 from the same model (it had no `BLKS`).
     static let version2Path = folder + "sample-2.0.livery"
+    /// Written by format 3.0 from the same model, less the typography (its value slots were 40
+    /// bytes, with no room for a font's letter spacing and line height).
+    static let version3Path = folder + "sample-3.0.livery"
 
     @Test func theGoldenFileStillReadsAsTheSampleModel() throws {
         if ProcessInfo.processInfo.environment["LIVERY_UPDATE_GOLDEN"] == "1" {
@@ -26,7 +29,7 @@ import LiveryModel
         }
         let theme = try CompiledTheme(contentsOf: Self.path)
         try theme.verifyContents()
-        #expect(theme.formatVersion == (3, 0))
+        #expect(theme.formatVersion == (4, 0))
         #expect(theme.listPatchCount > 0) // the golden file exercises patched lists
         #expect(try theme.materialize() == SampleThemes.theme)
         #expect(theme.sourceDigest == SampleThemes.contents.sourceDigests["com.acme.dark"])
@@ -43,7 +46,7 @@ import LiveryModel
     @Test func theHeaderIsLaidOutAsDocumented() throws {
         let golden = [UInt8](try #require(FileManager.default.contents(atPath: Self.path)))
         #expect(Array(golden[0..<8]) == [0x89, 0x4C, 0x56, 0x52, 0x59, 0x0D, 0x0A, 0x1A])
-        #expect(Array(golden[8..<16]) == [3, 0, 0, 0, 64, 0, 0, 0])            // 3.0, header size 64
+        #expect(Array(golden[8..<16]) == [4, 0, 0, 0, 64, 0, 0, 0])            // 4.0, header size 64
         let size = UInt64(golden.count)
         #expect(Array(golden[16..<24]) == (0..<8).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
         #expect(Array(golden[24..<32]) == [0, 0, 0, 0, 12, 0, 0, 0])           // flags 0, 12 sections
@@ -91,7 +94,7 @@ import LiveryModel
         #expect(Array(old[8..<12]) == [1, 0, 0, 0])
         let error = #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: old) }
         #expect(error == .unsupportedVersion(major: 1, minor: 0))
-        #expect(error?.description == "format version 1.0 is older than this reader (3.0) and no longer read; recompile the theme")
+        #expect(error?.description == "format version 1.0 is older than this reader (4.0) and no longer read; recompile the theme")
         #expect(throws: BinaryFormatError.unsupportedVersion(major: 1, minor: 0)) {
             try CompiledTheme(contentsOf: Self.version1Path)
         }
@@ -104,5 +107,39 @@ import LiveryModel
         let error = #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: old) }
         #expect(error == .unsupportedVersion(major: 2, minor: 0))
         #expect(error?.description.hasSuffix("recompile the theme") == true)
+    }
+
+    /// A 3.0 file (40-byte value slots, fonts without typography) is refused with "recompile".
+    @Test func aVersion3FileIsRefusedAsOlder() throws {
+        let old = [UInt8](try #require(FileManager.default.contents(atPath: Self.version3Path)))
+        #expect(Array(old[8..<12]) == [3, 0, 0, 0])
+        let error = #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: old) }
+        #expect(error == .unsupportedVersion(major: 3, minor: 0))
+        #expect(error?.description == "format version 3.0 is older than this reader (4.0) and no longer read; recompile the theme")
+    }
+
+    /// The font slot as docs/BinaryFormat.md lays it out: typography flags at 15, letter
+    /// spacing at 32, line height at 40, each 0 when not given.
+    @Test func aFontSlotCarriesItsTypography() throws {
+        let font = Font(family: "Inter", size: 17, weight: .semibold, letterSpacing: -0.4, lineHeight: 1.25)
+        let zero = Font(family: "System", size: nil, letterSpacing: 0)
+        let theme = ThemeVariants(info: SampleThemes.base, ancestors: [], axes: TraitAxes(), variants: [TraitSet(): [
+            ResolvedInstance(id: "a", component: "uilabel", operations: [
+                ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(font))]),
+                ResolvedOperation(name: "other", params: [Param(name: "font", value: .font(zero))]),
+            ]),
+        ]], assets: AssetCatalog(searchOrder: ["com.acme.base"], variants: []))
+        let bytes = try ThemeWriter.encode(CompiledThemeContents(theme: theme))
+        let compiled = try CompiledTheme(bytes: bytes)
+        let values = try #require(compiled.sections.first { $0.kind == "PARM" })
+        func f64(_ at: Int) -> Double {
+            Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) })
+        }
+        let first = values.offset + 8, second = first + 48
+        #expect(bytes[first + 15] == 3)
+        #expect(f64(first + 32) == -0.4 && f64(first + 40) == 1.25)
+        #expect(bytes[second + 15] == 1, "a letter spacing of 0 is given, not absent")
+        #expect(f64(second + 32) == 0 && f64(second + 40) == 0)
+        #expect(try compiled.materialize() == theme)
     }
 }

@@ -295,13 +295,17 @@ import LiveryModel
 
     @Test func otherMajorsAreRejectedFutureMinorIsRead() throws {
         var major = sample
-        major[8] = 4
-        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 4, minor: 0))
-        // 2.0 had no BLKS: a 3.0 layout labelled 2.0 is refused, never read without its checksums
+        major[8] = 5
+        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 5, minor: 0))
+        // 3.0 had 40-byte value slots: a 4.0 layout labelled 3.0 is refused, never misread
+        var three = sample
+        three[8] = 3
+        #expect(Self.rejected(Self.resealed(three)) == .unsupportedVersion(major: 3, minor: 0))
+        // 2.0 had no BLKS: a later layout labelled 2.0 is refused, never read without its checksums
         var two = sample
         two[8] = 2
         #expect(Self.rejected(Self.resealed(two)) == .unsupportedVersion(major: 2, minor: 0))
-        // 1.0 records began with an id handle and it had no PTCH: a 2.0 layout labelled 1.0 is refused too
+        // 1.0 records began with an id handle and it had no PTCH: a later layout labelled 1.0 is refused too
         var older = sample
         older[8] = 1
         #expect(Self.rejected(Self.resealed(older)) == .unsupportedVersion(major: 1, minor: 0))
@@ -312,7 +316,7 @@ import LiveryModel
         var minor = sample
         minor[10] = 9
         let theme = try CompiledTheme(bytes: Self.resealed(minor))
-        #expect(theme.formatVersion == (3, 9))
+        #expect(theme.formatVersion == (4, 9))
         #expect(try theme.materialize() == SampleThemes.theme)
 
         var requiredFlag = sample
@@ -448,13 +452,13 @@ import LiveryModel
         let theme = try CompiledTheme(bytes: bytes)
         let values = section(.values)
         var arraySlots: [Int] = []
-        for index in 0..<theme.valueSlotCount where bytes[values.offset + 8 + index * 40 + 4] == ValueTag.array.rawValue {
-            arraySlots.append(values.offset + 8 + index * 40)
+        for index in 0..<theme.valueSlotCount where bytes[values.offset + 8 + index * Format.valueSlotSize + 4] == ValueTag.array.rawValue {
+            arraySlots.append(values.offset + 8 + index * Format.valueSlotSize)
         }
         #expect(arraySlots.count == 4)
         let outer = arraySlots[0]
         var selfLoop = bytes
-        Self.put32(UInt32((outer - values.offset - 8) / 40), at: outer + 8, in: &selfLoop)
+        Self.put32(UInt32((outer - values.offset - 8) / Format.valueSlotSize), at: outer + 8, in: &selfLoop)
         #expect(Self.rejected(selfLoop) != nil)
         var deeper = bytes
         Self.put32(99, at: outer + 16, in: &deeper)

@@ -19,7 +19,8 @@ enum SampleThemes {
     }
 
     static let label = ResolvedInstance(id: "title_label", component: "uilabel", operations: [
-        ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(Font(family: "Inter", size: 17, weight: .semibold)))]),
+        ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(Font(family: "Inter", size: 17, weight: .semibold,
+                                                                                       letterSpacing: -0.4, lineHeight: 1.25)))]),
         ResolvedOperation(name: "textAlignment", params: [Param(name: "alignment", value: .enumeration("center"))]),
         ResolvedOperation(name: "numberOfLines", params: [Param(name: "count", value: .integer(-9_223_372_036_854_775_807))]),
         ResolvedOperation(name: "hidden", params: [Param(name: "value", value: .bool(true))]),
@@ -31,7 +32,7 @@ enum SampleThemes {
         ResolvedOperation(name: "layout", params: [
             Param(name: "origin", value: .point(Point(x: -1.5, y: 2))),
             Param(name: "size", value: .size(Size(width: 10, height: 20))),
-            Param(name: "fallbackFont", value: .font(Font(family: "System", size: nil))),
+            Param(name: "fallbackFont", value: .font(Font(family: "System", size: nil, letterSpacing: 0))),
             Param(name: "steps", value: .array([
                 .float(0.25), .array([.integer(1), .array([.bool(false)]), .string("x")]), .array([]),
                 .image(ImageReference(name: "icon")),

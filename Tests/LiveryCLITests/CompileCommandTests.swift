@@ -28,7 +28,7 @@ import Testing
         }
         let inspect = try Livery.run(["inspect", output, "--source", "Themes/Dark.theme"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
-        #expect(inspect.stdout.contains("format 3.0"))
+        #expect(inspect.stdout.contains("format 4.0"))
         #expect(inspect.stdout.contains("blocks: "))
         #expect(inspect.stdout.contains("com.livery.base 1.0.0  source sha256 "))
         #expect(inspect.stdout.contains("checksums: ok"))

@@ -72,4 +72,47 @@ import Testing
             #expect(exported.split(separator: "\n").dropFirst(2) == committed.split(separator: "\n").dropFirst(2), "\(file)")
         }
     }
+
+    /// Format 1.2, section 8: typography tokens and `$root` tokens survive import then export.
+    @Test func typographyAndRootTokensComeBackFromExport() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let imported = try Livery.run(["tokens", "import", "Tests/Fixtures/Typography/tokens/typography.json", "--output", folder + "/Type.theme",
+                                       "--id", "com.test.type"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let xml = try String(contentsOfFile: folder + "/Type.theme/Tokens.xml", encoding: .utf8)
+        #expect(xml.contains(#"<font name="type.caption" family="Inter" size="12" weight="light" letter-spacing="0.4" line-height="1.25"/>"#))
+        let roots = try String(contentsOfFile: folder + "/Type.theme/Tokens.roots.json", encoding: .utf8)
+        #expect(roots.contains("\"color.background.disabled\"") && roots.contains("\"type.heading\""))
+        let exported = try Livery.run(["tokens", "export", folder + "/Type.theme", "--output", folder + "/type.json"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let json = try String(contentsOfFile: folder + "/type.json", encoding: .utf8)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let disabled = ((root["color"] as? [String: Any])?["background"] as? [String: Any])?["disabled"] as? [String: Any]
+        #expect((disabled?["$root"] as? [String: Any])?["$type"] as? String == "color")
+        let heading = ((root["type"] as? [String: Any])?["heading"] as? [String: Any])?["$root"] as? [String: Any]
+        #expect(heading?["$type"] as? String == "typography")
+        // Importing over the folder again works: the roots file is one an import writes.
+        let again = try Livery.run(["tokens", "import", folder + "/type.json", "--output", folder + "/Type.theme", "--id", "com.test.type"])
+        #expect(again.status == 0, "\(again.stderr)")
+        func constants(_ text: String) -> [Substring] { text.split(separator: "\n").filter { $0.contains(" name=") }.sorted() }
+        #expect(constants(try String(contentsOfFile: folder + "/Type.theme/Tokens.xml", encoding: .utf8)) == constants(xml))
+    }
+
+    /// The sample themes' title, message and caption fonts export as typography tokens.
+    @Test func theSampleFontsExportAsTypography() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try Livery.run(["tokens", "export", "Themes/Base.theme", "--output", folder + "/base.json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/base.json"))) as? [String: Any])
+        let title = try #require(root["fontTitle"] as? [String: Any])
+        #expect(title["$type"] as? String == "typography")
+        #expect(((title["$value"] as? [String: Any])?["lineHeight"] as? NSNumber)?.doubleValue == 1.2)
+        #expect((((title["$extensions"] as? [String: Any])?["com.livery"] as? [String: Any])?["absent"] as? [String]) == ["letterSpacing"])
+        let caption = try #require(root["fontCaption"] as? [String: Any])
+        let spacing = (caption["$value"] as? [String: Any])?["letterSpacing"] as? [String: Any]
+        #expect((spacing?["value"] as? NSNumber)?.doubleValue == 0.3 && spacing?["unit"] as? String == "px")
+        #expect(((root["fontBody"] as? [String: Any])?["$value"] as? [String: Any])?["lineHeight"] as? NSNumber == 1.35)
+    }
 }

@@ -82,7 +82,7 @@ struct ImportExportTests {
         #expect(Self.element(c, "ratio") == #"<float name="ratio">0.5</float>"#)
         #expect(Self.element(c, "family") == #"<font name="family" family="Inter"/>"#)
         #expect(Self.element(c, "weight") == #"<enum name="weight">semibold</enum>"#)
-        #expect(Self.element(c, "body") == #"<font name="body" family="Inter" size="10" weight="bold"/>"#)
+        #expect(Self.element(c, "body") == #"<font name="body" family="Inter" size="10" weight="bold" letter-spacing="0" line-height="1.4"/>"#)
         #expect(c.count == 8)
         #expect(result.skipped?.message == "skipped tokens of types Livery has no constant for: cubicBezier (ease); duration (fast)")
     }

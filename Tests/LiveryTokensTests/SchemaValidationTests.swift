@@ -66,6 +66,8 @@ struct SchemaValidationTests {
             ExportedConstant(name: "face", value: .font(Font(family: "Inter", size: nil)), reference: nil),
             ExportedConstant(name: "body", value: .font(Font(family: "Inter", size: 16, weight: .semibold)), reference: nil),
             ExportedConstant(name: "heading", value: .font(Font(family: "Inter", size: 16, weight: .semibold)), reference: "body"),
+            ExportedConstant(name: "caption", value: .font(Font(family: "Inter", size: 12, letterSpacing: -0.25, lineHeight: 1.3)), reference: nil),
+            ExportedConstant(name: "leading", value: .font(Font(family: "Inter", size: nil, lineHeight: 1.5)), reference: nil),
             ExportedConstant(name: "strong", value: .enumeration("bold"), reference: nil),
             ExportedConstant(name: "title", value: .string("Hello"), reference: nil),
         ]
@@ -75,6 +77,7 @@ struct SchemaValidationTests {
         let (status, output) = try Self.validate(document, against: "format.json")
         #expect(status == 0, "\(output)\n\(document.rendered())")
         #expect(document.rendered().contains(#""$root": {"#))
+        #expect(document.rendered().contains(#""$extensions": {"#), "the record of absent typography members is valid DTCG")
     }
 
     /// The check must be able to fail: a token without $value and with an unknown property is rejected.

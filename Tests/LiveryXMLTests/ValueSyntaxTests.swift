@@ -96,6 +96,32 @@ import Testing
         #expect(problem("20", "scaled") == nil)
     }
 
+    /// Format 1.2, section 8: `letter-spacing` (any finite number) and `line-height` (>= 0),
+    /// each kept apart from absent even when 0.
+    @Test func fontLetterSpacingAndLineHeight() throws {
+        func font(_ spacing: String?, _ lineHeight: String?) -> ValueSyntax.Parsed<Font> {
+            ValueSyntax.font(family: "A", size: "17", weight: nil, letterSpacing: spacing, lineHeight: lineHeight)
+        }
+        #expect(try font(" -0.4 ", "1.25").get() == Font(family: "A", size: 17, letterSpacing: -0.4, lineHeight: 1.25))
+        #expect(try font("0", "0").get() == Font(family: "A", size: 17, letterSpacing: 0, lineHeight: 0))
+        #expect(try font(nil, nil).get() == Font(family: "A", size: 17), "absent stays absent")
+        #expect(try font("2", nil).get().lineHeight == nil)
+        #expect(try ValueSyntax.font(family: "A", size: nil, weight: nil, letterSpacing: "1", lineHeight: "1.5").get()
+                == Font(family: "A", size: nil, letterSpacing: 1, lineHeight: 1.5))
+        func problem(_ spacing: String?, _ lineHeight: String?) -> String? {
+            if case .failure(let problem) = font(spacing, lineHeight) { return problem.message }
+            return nil
+        }
+        #expect(problem(nil, "-1") == "a font's line-height is a multiple of its size and cannot be negative, found '-1'; use e.g. 1.2, or leave it out for the platform's default")
+        #expect(problem(nil, "normal")?.hasPrefix("line-height: 'normal' is not a number") == true)
+        #expect(problem("wide", nil)?.hasPrefix("letter-spacing: 'wide' is not a number") == true)
+        #expect(problem("NaN", nil)?.hasPrefix("letter-spacing: ") == true)
+        #expect(problem("0x1p3", nil)?.hasPrefix("letter-spacing: ") == true)
+        #expect(problem("1e309", nil)?.hasPrefix("letter-spacing: ") == true)
+        #expect(problem("", nil)?.hasPrefix("letter-spacing: ") == true)
+        #expect(problem("-3", "0") == nil, "negative spacing is allowed")
+    }
+
     @Test func enumsAndAssetNames() throws {
         #expect(try ValueSyntax.enumeration(" center ").get() == "center")
         #expect(throws: ValueSyntax.Problem.self) { try ValueSyntax.enumeration("2x").get() }

@@ -6,8 +6,10 @@ import LiveryModel
 /// preference (docs/Accessibility.md shows the UIKit and Android mappings).
 extension ThemeManager {
     /// Sets the text scale, 0.5...4 (values outside are clamped). Applicators re-apply only the
-    /// font operations whose applied size, `min(size x s, max-size)`, changes: fonts marked
-    /// `scaling="fixed"`, and fonts already at their `max-size`, are not touched.
+    /// font operations whose applied values change: the size, `min(size x s, max-size)`, and the
+    /// letter spacing, which grows with it (format 1.2; line height is a multiple of the size and
+    /// stays as written). Fonts marked `scaling="fixed"`, fonts without a size, and fonts already
+    /// at their `max-size` are not touched.
     public func setTextScale(_ textScale: Double) {
         let clamped = min(max(textScale, TextScale.range.lowerBound), TextScale.range.upperBound)
         guard clamped != self.textScale, clamped.isFinite else { return }
@@ -31,8 +33,8 @@ extension ThemeManager {
 }
 
 extension ResolvedTheme {
-    /// The theme with every font sized as applied at `textScale` (max-size and `fixed`
-    /// respected). At the standard scale it is the theme itself, untouched.
+    /// The theme with every font sized (and its letter spacing scaled) as applied at `textScale`
+    /// (max-size and `fixed` respected). At the standard scale it is the theme itself, untouched.
     func applyingTextScale(_ textScale: Double) -> ResolvedTheme {
         guard textScale != TextScale.standard else { return self }
         var theme = self

@@ -7,7 +7,7 @@ extension DecodingContext {
     static func ownAttributes(of type: ValueType) -> [String] {
         switch type {
         case .color: ["format"]
-        case .font: ["family", "size", "weight", "max-size", "scaling"]
+        case .font: ["family", "size", "weight", "max-size", "scaling", "letter-spacing", "line-height"]
         case .image: ["cache"]
         default: []
         }
@@ -83,6 +83,8 @@ extension DecodingContext {
             let at = switch type {
             case .font where problem.message.contains("max-size"): source.location(ofAttribute: "max-size", in: element)
             case .font where problem.message.hasPrefix("unknown font scaling"): source.location(ofAttribute: "scaling", in: element)
+            case .font where problem.message.hasPrefix("letter-spacing:"): source.location(ofAttribute: "letter-spacing", in: element)
+            case .font where problem.message.hasPrefix("line-height:") || problem.message.hasPrefix("a font's line-height"): source.location(ofAttribute: "line-height", in: element)
             case .font: here.location
             case .color where problem.message.hasPrefix("unknown color format"):
                 source.location(ofAttribute: "format", in: element)
@@ -100,7 +102,8 @@ extension DecodingContext {
         }
         return ValueSyntax.font(family: element.attribute("family"), size: element.attribute("size"),
                                 weight: element.attribute("weight"), maxSize: element.attribute("max-size"),
-                                scaling: element.attribute("scaling")).map(Value.font)
+                                scaling: element.attribute("scaling"), letterSpacing: element.attribute("letter-spacing"),
+                                lineHeight: element.attribute("line-height")).map(Value.font)
     }
 
     private mutating func imageValue(_ element: XMLElement) -> ValueSyntax.Parsed<Value> {

@@ -283,7 +283,7 @@ enum ValueSyntax {
     }
 
     static func font(family: String?, size: String?, weight: String?, maxSize: String? = nil,
-                     scaling: String? = nil) -> Parsed<Font> {
+                     scaling: String? = nil, letterSpacing: String? = nil, lineHeight: String? = nil) -> Parsed<Font> {
         guard let family, !trimmed(family).isEmpty else {
             return .failure(Problem(message: "a font needs a family, e.g. <font family=\"Helvetica\" size=\"17\"/>"))
         }
@@ -320,8 +320,25 @@ enum ValueSyntax {
             }
             fontScaling = parsed
         }
+        // Format 1.2 (section 8): both optional, a 0 written is kept apart from absent.
+        var spacing: Double?
+        if let letterSpacing {
+            switch float(letterSpacing) {
+            case .success(let value): spacing = value
+            case .failure(let problem): return .failure(Problem(message: "letter-spacing: \(problem.message)"))
+            }
+        }
+        var multiple: Double?
+        if let lineHeight {
+            switch float(lineHeight) {
+            case .success(let value) where value >= 0: multiple = value
+            case .success:
+                return .failure(Problem(message: "a font's line-height is a multiple of its size and cannot be negative, found '\(trimmed(lineHeight))'; use e.g. 1.2, or leave it out for the platform's default"))
+            case .failure(let problem): return .failure(Problem(message: "line-height: \(problem.message)"))
+            }
+        }
         return .success(Font(family: String(trimmed(family)), size: points, weight: fontWeight, maxSize: limit,
-                             scaling: fontScaling))
+                             scaling: fontScaling, letterSpacing: spacing, lineHeight: multiple))
     }
 }
 

@@ -102,7 +102,8 @@ struct Tokens: ParsableCommand {
             }
             let folderName = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
             let theme = TokenTheme(id: id, name: name ?? folderName, parent: parent, layers: layers,
-                                   sources: sources.map { ($0 as NSString).lastPathComponent })
+                                   sources: sources.map { ($0 as NSString).lastPathComponent },
+                                   roots: tokenImport.importer.rootNames)
             let searchPaths = themes.themeFolders + [(output as NSString).deletingLastPathComponent]
             let written = ThemeFolderWriter.write(theme, to: output) { staged in
                 // The theme's own constants are used by its children, not by itself: "never
@@ -169,7 +170,8 @@ struct Tokens: ParsableCommand {
             }
             var exporter = TokenExporter()
             let generic = try constants(base)
-            var files: [(String, JSONValue)] = [(output, exporter.document(generic))]
+            let roots = TokenRoots.read(themeFolder: theme)
+            var files: [(String, JSONValue)] = [(output, exporter.document(generic, roots: roots))]
             var dropped: [String] = []
             if let resolver {
                 guard let variants = workspace.variants(ofThemeAt: theme).value else {
@@ -188,7 +190,7 @@ struct Tokens: ParsableCommand {
                     }
                     let file = stem + "~" + traits.tags[0] + ".json"
                     var layerExporter = TokenExporter()
-                    files.append((file, layerExporter.document(differing, elsewhere: generic)))
+                    files.append((file, layerExporter.document(differing, elsewhere: generic, roots: roots)))
                     layers.append((traits, (file as NSString).lastPathComponent))
                 }
                 files.append((resolver, TokenExporter.resolver(name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers)))
