@@ -8,10 +8,10 @@ import LiveryXML
 /// How a command reports its findings: format, destination, the team's severity configuration
 /// and baseline. Shared by validate, compile, build, watch, pack and generate-swift.
 struct ReportOptions: ParsableArguments {
-    @Option(help: "Diagnostics as text lines, one JSON array or one SARIF log (on stderr, or in the --report file).")
+    @Option(help: "Diagnostics as text lines, one JSON array or one SARIF log (text on stderr, json and sarif on stdout, or any of them in the --report file).")
     var format: DiagnosticFormat = .text
 
-    @Option(name: .customLong("report"), help: ArgumentHelp("Write the diagnostics to FILE (atomically) instead of stderr.", valueName: "FILE"))
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write the diagnostics to FILE (atomically) instead of stderr or stdout.", valueName: "FILE"))
     var reportFile: String?
 
     @Option(help: ArgumentHelp("A severity configuration (default: the first \(DiagnosticPolicy.fileName) in the theme's folder or a folder above it).", valueName: "FILE"))
