@@ -31,5 +31,11 @@ let package = Package(
         .executableTarget(name: "FuzzPackage", dependencies: [
             .product(name: "LiveryStore", package: "Livery"),
         ]),
+        // (5) Bytes as what `livery tokens import` reads: a tokens file, or a resolver document
+        // whose combinations are imported; every error located, nothing read beyond a fixed set.
+        .executableTarget(name: "FuzzTokens", dependencies: [
+            .product(name: "LiveryTokens", package: "Livery"),
+            .product(name: "LiveryModel", package: "Livery"),
+        ]),
     ]
 )

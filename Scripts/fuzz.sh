@@ -4,7 +4,8 @@
 #   bash Scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags...]
 #   TARGET: FuzzXML (theme XML through the front end), FuzzCompiled (compiled-file bytes through
 #           the verifier and every accessor), FuzzRoundTrip (generated model -> compile -> read back),
-#           FuzzPackage (package bytes through the installer into a fresh folder)
+#           FuzzPackage (package bytes through the installer into a fresh folder),
+#           FuzzTokens (a tokens file or a resolver document through `tokens import`)
 #
 # The corpus lives in Fuzz/corpus/TARGET (seeded from Themes/, Tests/Fixtures and the regression
 # folder on first use; it is not committed); crashes land in Fuzz/crashes/TARGET. Minimise a crash
@@ -50,6 +51,11 @@ if [ -z "$(ls -A "$corpus")" ]; then
             done
             python3 Fuzz/package-seeds.py "$corpus" "$corpus/Light.liverypkg" Themes/*.theme
             ;;
+        FuzzTokens)
+            # The sample tokens and resolver, the resolver rules' fixtures, the format's suite.
+            find Themes/tokens Tests/Fixtures/Resolver Tests/Fixtures/DTCG/format -name '*.json' -type f -size -64k \
+                -exec cp -t "$corpus" --backup=numbered {} + 2>/dev/null || true
+            ;;
     esac
     if [ -d "Tests/Fixtures/Regressions/$target" ]; then
         cp "Tests/Fixtures/Regressions/$target"/* "$corpus"/ 2>/dev/null || true
@@ -58,6 +64,7 @@ fi
 
 dictionary=()
 if [ "$target" = FuzzXML ]; then dictionary=(-dict="$root/Fuzz/xml.dict"); fi
+if [ "$target" = FuzzTokens ]; then dictionary=(-dict="$root/Fuzz/tokens.dict"); fi
 
 # Leaks in dependencies that the targets cannot avoid (see the file); every other leak is reported.
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"

@@ -23,10 +23,11 @@ final class ChatBubble: View {
     }
 }
 
-/// The binding is the only code the custom component needs: `extends` comes from the schema.
+/// The binding is the only code the custom component needs; it names the component it extends, as
+/// Components.xml declares, so debug and release builds inherit the same `uiview` operations.
 @MainActor
 func chatBubbleBinding() -> ComponentBinding<ChatBubble> {
-    var binding = ComponentBinding<ChatBubble>("chatbubble")
+    var binding = ComponentBinding<ChatBubble>("chatbubble", extends: "uiview")
     binding.bindPerState("bubbleColor", get: { $0.bubbleColors.value(for: $1) }, set: { $0.bubbleColors.set($1, for: $2) })
     binding.bind("tailStyle", \.tailStyle)
     binding.bind("textInsets", \.textInsets)

@@ -50,17 +50,21 @@ public struct CatalogClient: Sendable {
 
     /// Fetches the catalog and checks it as `trust` says: the roots from the trusted one on
     /// (`roots/N.json` beside the catalog), then the catalog's signature, version and expiry.
-    /// Returns the catalog with absolute URLs, and the trust state to keep once it is accepted.
-    func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date = Date()) async throws -> (Catalog, TrustState) {
+    /// Returns the catalog with absolute URLs, and the trust state to keep once it is accepted:
+    /// nil when there is nothing to keep (development trust remembers nothing).
+    func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date = Date()) async throws -> (Catalog, TrustState?) {
         let verifier = CatalogVerifier(trust: trust, now: now)
-        let root = try await verifier.verifyRoots(trusted: state.root) { version in
+        let signed: Bool
+        if case .signed = trust { signed = true } else { signed = false }
+        let root = try await verifier.verifyRoots(trusted: signed ? state.root : nil) { version in
             try await fetchIfPresent(try CatalogURL.resolve(RootDocument.folder(version), against: catalogURL))
         }
-        let catalog = try verifier.verifyCatalog(try await fetch(catalogURL), root: root?.0, lastVersion: state.lastCatalogVersion,
-                                                 url: catalogURL)
+        let catalog = try verifier.verifyCatalog(try await fetch(catalogURL), root: root?.0,
+                                                 lastVersion: signed ? state.lastCatalogVersion : 0, url: catalogURL)
+        guard signed, let root else { return (try catalog.resolvingURLs(against: catalogURL), nil) }
         var next = state
-        if let root { next.root = root.1 }
-        if root != nil, let version = catalog.version { next.lastCatalogVersion = max(version, state.lastCatalogVersion) }
+        next.root = root.1
+        if let version = catalog.version { next.lastCatalogVersion = max(version, state.lastCatalogVersion) }
         return (try catalog.resolvingURLs(against: catalogURL), next)
     }
 

@@ -9,7 +9,8 @@ import Glibc
 //
 // - a root document (`roots/N.json`), signed offline by a root key, names the root keys and the
 //   catalog keys; root N+1 is signed by the keys of root N and by its own, so keys rotate
-//   without an app update, and an app that ships root 1's public key walks the chain;
+//   without an app update: an app that ships root 1's public key walks the chain, and an app
+//   released after a rotation ships the new root key and starts at the first root it signs;
 // - the catalog (`catalog.json`) is signed by a catalog key named by the newest root; it carries
 //   a version that only grows, an expiry date, and the SHA-256 and size of every package, details
 //   document and media file it references.
@@ -194,8 +195,12 @@ public enum CatalogTrust: Sendable, Hashable {
     /// The catalog must be signed by a catalog key of a root that chains to one of these root
     /// public keys (base64 Ed25519, as `livery keys generate` prints). What apps ship.
     case signed(rootKeys: [String])
-    /// Development only: an unsigned catalog is accepted (a signed one is still verified when
-    /// the store has a root). Never ship this: anyone on the path can then push any theme.
+    /// Development only: an unsigned catalog is accepted. What is signed is still verified: when
+    /// the store publishes roots, root 1 is taken on its own keys (there is no shipped key to
+    /// check it against), the chain is walked from it, and the catalog must verify against the
+    /// newest root like a signed store's (signature, expiry); a signed catalog of a store without
+    /// roots is refused. Nothing is remembered between runs. Never ship this: anyone on the path
+    /// can then push any theme.
     case unsignedForDevelopment
 }
 
@@ -248,56 +253,79 @@ struct CatalogVerifier {
     let trust: CatalogTrust
     var now: Date
 
-    /// The root to trust: `trusted` (or the shipped keys) walked forward through `fetchRoot(n)`
-    /// (nil when there is no root n). Each new root is signed by its predecessor's root keys
-    /// and by its own.
+    /// The root to trust, walked forward through `fetchRoot(n)` (nil when there is no root n):
+    /// from `trusted` when the app verified one before; else, with signed trust, from the first
+    /// root that a shipped key signs and names as a root key (roots before it are skipped: an app
+    /// released after a root rotation ships the new key); in development, from root 1 taken on
+    /// its own keys. Each later root is signed by its predecessor's root keys and by its own.
+    /// Nil only in development, when the store publishes no root.
     func verifyRoots(trusted: Data?, fetchRoot: (Int) async throws -> Data?) async throws -> (RootDocument, Data)? {
-        guard case .signed(let shipped) = trust else {
-            // Development: a root, if any, is still followed from the first one.
-            return nil
-        }
+        let shippedKeys: [PublicKey]?
         var current: (RootDocument, Data)?
-        if let trusted, let envelope = SignedDocument.parse(trusted), let bytes = envelope.payloadBytes,
-           let root = try? JSONDecoder().decode(RootDocument.self, from: bytes) {
-            current = (root, trusted)
+        switch trust {
+        case .signed(let shipped):
+            shippedKeys = try shipped.map { try PublicKey(base64: $0) }
+            if let trusted, let envelope = SignedDocument.parse(trusted), let bytes = envelope.payloadBytes,
+               let root = try? JSONDecoder().decode(RootDocument.self, from: bytes) {
+                current = (root, trusted)
+            }
+        case .unsignedForDevelopment:
+            shippedKeys = nil
         }
-        let shippedKeys = try shipped.map { try PublicKey(base64: $0) }
         var version = (current?.0.version ?? 0) + 1
+        // Why the roots before the first one a shipped key signs were skipped (reported when none is).
+        var firstRefusal: StoreError?
         while version < 100_000, let data = try await fetchRoot(version) {
+            defer { version += 1 }
             guard let envelope = SignedDocument.parse(data) else {
                 throw StoreError.untrusted("root \(version) is not a signed document")
             }
-            let signers: [PublicKey]
-            let threshold: Int
             if let current {
-                signers = try current.0.keys(current.0.rootKeys)
-                threshold = current.0.rootThreshold
-            } else {
-                signers = shippedKeys
-                threshold = 1
+                _ = try envelope.verified(by: try current.0.keys(current.0.rootKeys), threshold: current.0.rootThreshold,
+                                          what: "root \(version)")
+            } else if let shippedKeys {
+                do {
+                    _ = try envelope.verified(by: shippedKeys, threshold: 1, what: "root \(version)")
+                } catch let error as StoreError {
+                    firstRefusal = firstRefusal ?? error
+                    continue
+                }
             }
-            let bytes = try envelope.verified(by: signers, threshold: threshold, what: "root \(version)")
-            let root: RootDocument
-            do {
-                root = try JSONDecoder().decode(RootDocument.self, from: bytes)
-            } catch {
-                throw StoreError.untrusted("root \(version) is not a root document: \(error)")
-            }
-            guard root.type == "root", root.version == version else {
-                throw StoreError.untrusted("roots/\(version).json holds root \(root.version); a root cannot be replayed under another number")
-            }
-            guard root.rootThreshold >= 1, root.catalogThreshold >= 1, !root.catalogKeys.isEmpty else {
-                throw StoreError.untrusted("root \(version) has no catalog key or a threshold below 1")
+            let root = try Self.decodeRoot(envelope, version: version)
+            if current == nil, let shippedKeys {
+                // The shipped key must be this root's own root key, not only a co-signer of it.
+                guard root.rootKeys.contains(where: { key in shippedKeys.contains { $0.base64 == key } }) else {
+                    firstRefusal = firstRefusal ?? .untrusted("root \(version) does not name the shipped root key")
+                    continue
+                }
             }
             // Its own keys sign it too: a rotation proves the new key is held.
             _ = try envelope.verified(by: try root.keys(root.rootKeys), threshold: root.rootThreshold, what: "root \(version) (its own keys)")
             current = (root, data)
-            version += 1
         }
         guard let current else {
+            if let firstRefusal { throw firstRefusal }
+            if shippedKeys == nil { return nil }
             throw StoreError.untrusted("the store publishes no root (roots/1.json); it cannot be trusted")
         }
         return current
+    }
+
+    static func decodeRoot(_ envelope: SignedDocument, version: Int) throws -> RootDocument {
+        guard let bytes = envelope.payloadBytes else { throw StoreError.untrusted("root \(version) has no readable payload") }
+        let root: RootDocument
+        do {
+            root = try JSONDecoder().decode(RootDocument.self, from: bytes)
+        } catch {
+            throw StoreError.untrusted("root \(version) is not a root document: \(error)")
+        }
+        guard root.type == "root", root.version == version else {
+            throw StoreError.untrusted("roots/\(version).json holds root \(root.version); a root cannot be replayed under another number")
+        }
+        guard root.rootThreshold >= 1, root.catalogThreshold >= 1, !root.catalogKeys.isEmpty else {
+            throw StoreError.untrusted("root \(version) has no catalog key or a threshold below 1")
+        }
+        return root
     }
 
     /// The catalog's products, checked against the root: signature, expiry, version.
@@ -309,11 +337,8 @@ struct CatalogVerifier {
             return try Self.decodeCatalog(data, url: url)
         }
         guard let root else {
-            // Development: the payload is read, its signature not checked (no root keys shipped).
-            guard case .unsignedForDevelopment = trust, let bytes = envelope.payloadBytes else {
-                throw StoreError.untrusted("the catalog at \(url) is signed, but no root verifies it")
-            }
-            return try Self.decodeCatalog(bytes, url: url)
+            // What is signed is verified, also in development: without a root there is nothing to verify against.
+            throw StoreError.untrusted("the catalog at \(url) is signed, but the store publishes no root (roots/1.json) to verify it")
         }
         let bytes = try envelope.verified(by: try root.keys(root.catalogKeys), threshold: root.catalogThreshold, what: "the catalog at \(url)")
         let catalog = try Self.decodeCatalog(bytes, url: url)
@@ -340,5 +365,33 @@ struct CatalogVerifier {
             throw StoreError.invalidContent("the catalog's format \(catalog.formatVersion) is newer than this app reads; update the app")
         }
         return catalog
+    }
+}
+
+/// Finding private key files where they must not be: a store folder is served to everyone.
+public enum PrivateKeyFiles {
+    /// Whether the file is a private key: named `*.key`, or a small file holding the private key
+    /// JSON `livery keys generate` writes.
+    public static func isPrivateKey(at path: String) -> Bool {
+        if path.hasSuffix(".key") { return true }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? Int, size <= 64 * 1024,
+              let data = FileManager.default.contents(atPath: path) else { return false }
+        return (try? JSONDecoder().decode(SigningKey.File.self, from: data)) != nil
+    }
+
+    /// Every private key file at any depth of `folder`, sorted.
+    public static func find(in folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var found: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let path = folder + "/" + relative
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue, isPrivateKey(at: path) {
+                found.append(path)
+            }
+        }
+        return found.sorted()
     }
 }

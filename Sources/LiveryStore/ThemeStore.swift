@@ -118,9 +118,12 @@ public actor ThemeStore {
     public func refreshCatalog() async throws -> Catalog {
         guard let client else { throw StoreError.refused("this store has no catalog URL") }
         let trustFolder = installer.workFolder + "/trust"
-        let (catalog, state) = try await client.fetchCatalog(trust: trust, state: TrustState.load(from: trustFolder))
-        // Kept only once everything checked out: a refused catalog changes nothing.
-        try state.save(in: trustFolder)
+        let known = TrustState.load(from: trustFolder)
+        let (catalog, state) = try await client.fetchCatalog(trust: trust, state: known)
+        // The trust state records verified metadata only: it is written once a signed catalog and
+        // its roots verified, and only when they move it forward (a newer root, a higher catalog
+        // version). A refused catalog, an unsigned one, or one already seen writes nothing.
+        if let state, state != known { try state.save(in: trustFolder) }
         self.catalog = catalog
         return catalog
     }

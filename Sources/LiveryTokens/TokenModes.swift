@@ -30,102 +30,325 @@ public struct ResolverDocument: Sendable {
         steps.compactMap { if case .modifier(let modifier) = $0 { modifier } else { nil } }
     }
 
-    /// Reads the resolver's structure; every problem is a located `token-resolver` error.
+    /// How deep `#/sets/...` references may nest inside one another before the document is refused
+    /// (a longer chain is almost certainly a mistake, and the walk must stay bounded).
+    public static let maxReferenceDepth = 32
+
+    /// Reads the resolver's structure and checks it against every rule of the resolver format
+    /// (2025.10): the allowed properties at each level, required `version`, `resolutionOrder`,
+    /// `sources` and `contexts`, inline items with a `type` and a unique `name`, references only to
+    /// sets (and, from `resolutionOrder`, modifiers), never circular and never deeper than
+    /// `maxReferenceDepth`. Every problem is a located `token-resolver` error; a document with any
+    /// error gives no `ResolverDocument`.
     public static func parse(_ source: TokenSource) -> (ResolverDocument?, [Diagnostic]) {
-        var diagnostics: [Diagnostic] = []
-        let file = source.file
-        func at(_ node: JSONNode) -> SourceLocation { SourceLocation(file: file, line: node.line, column: node.column) }
-        func error(_ message: String, _ node: JSONNode) { diagnostics.append(.error(.tokenResolver, message, at: at(node))) }
-        let root = source.root
+        var reader = ResolverReader(file: source.file, root: source.root)
+        let steps = reader.read()
+        return (reader.diagnostics.hasErrors ? nil : steps.map { ResolverDocument(file: source.file, steps: $0) }, reader.diagnostics)
+    }
+}
+
+/// The checks of `ResolverDocument.parse`, one pass over the document.
+private struct ResolverReader {
+    let file: String
+    let root: JSONNode
+    var diagnostics: [Diagnostic] = []
+    /// The sets of `sets`, each expanded once (or found wrong once, and reported once).
+    var expanded: [String: [ResolverDocument.Source]] = [:]
+    var failedSets: Set<String> = []
+    /// The modifiers of `modifiers`, each checked once (nil: found wrong, and reported).
+    var checkedModifiers: [String: ResolverDocument.Modifier?] = [:]
+
+    static let rootKeys: Set<String> = ["$schema", "name", "version", "description", "sets", "modifiers", "resolutionOrder", "$defs"]
+    static let setKeys: Set<String> = ["description", "sources", "$extensions"]
+    static let modifierKeys: Set<String> = ["description", "contexts", "default", "$extensions"]
+
+    init(file: String, root: JSONNode) {
+        self.file = file
+        self.root = root
+    }
+
+    func at(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(file: file, line: line, column: column) }
+    func at(_ node: JSONNode) -> SourceLocation { at(node.line, node.column) }
+
+    mutating func error(_ message: String, _ node: JSONNode) { diagnostics.append(.error(.tokenResolver, message, at: at(node))) }
+    mutating func error(_ message: String, member: JSONMember) {
+        diagnostics.append(.error(.tokenResolver, message, at: at(member.line, member.column)))
+    }
+
+    /// Every key of `node` must be one of `allowed`; each other key is one error at the key.
+    mutating func only(_ allowed: Set<String>, in node: JSONNode, what: String) {
+        for member in node.members ?? [] where !allowed.contains(member.key) {
+            error("\(what) has no property '\(member.key)'; it takes \(allowed.sorted().joined(separator: ", "))", member: member)
+        }
+    }
+
+    mutating func optionalString(_ key: String, in node: JSONNode, what: String) {
+        if let value = node[key], value.string == nil { error("\(what)'s '\(key)' is a string, not \(value.kindName)", value) }
+    }
+
+    mutating func extensions(in node: JSONNode, what: String) {
+        if let value = node["$extensions"], value.members == nil {
+            error("\(what)'s '$extensions' is an object of vendor namespaces, not \(value.kindName)", value)
+        }
+    }
+
+    /// `#/sets/NAME` (with `~1` for `/` and `~0` for `~`, RFC 6901) to NAME.
+    static func pointerName(_ pointer: String, prefix: String) -> String? {
+        guard pointer.hasPrefix(prefix) else { return nil }
+        let rest = String(pointer.dropFirst(prefix.count))
+        guard !rest.isEmpty, !rest.contains("/") else { return nil }
+        return rest.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    }
+
+    mutating func read() -> [ResolverDocument.Step]? {
         guard root.members != nil else {
             error("a resolver document is a JSON object, not \(root.kindName)", root)
-            return (nil, diagnostics)
+            return nil
         }
-        if root["version"]?.string != "2025.10" {
-            error("the resolver's version must be \"2025.10\"", root["version"] ?? root)
+        only(Self.rootKeys, in: root, what: "a resolver document")
+        if let version = root["version"] {
+            if version.string != "2025.10" { error("the resolver's version must be \"2025.10\"", version) }
+        } else {
+            error("the resolver needs \"version\": \"2025.10\"", root)
         }
-        func sources(_ node: JSONNode) -> [Source]? {
-            guard let items = node.array else {
-                error("sources are an array of {\"$ref\": \"file.json\"} or inline tokens, not \(node.kindName)", node)
-                return nil
+        optionalString("$schema", in: root, what: "the resolver")
+        optionalString("name", in: root, what: "the resolver")
+        optionalString("description", in: root, what: "the resolver")
+        if let defs = root["$defs"], defs.members == nil { error("the resolver's '$defs' is an object, not \(defs.kindName)", defs) }
+        // Every set and modifier is checked, referenced or not.
+        for (key, what) in [("sets", "set"), ("modifiers", "modifier")] {
+            guard let group = root[key] else { continue }
+            guard let members = group.members else {
+                error("'\(key)' is an object of named \(what)s, not \(group.kindName)", group)
+                continue
             }
-            var result: [Source] = []
-            for item in items {
-                if let reference = item["$ref"] {
-                    guard let path = reference.string, !path.isEmpty else {
-                        error("$ref is a file path or #/sets/NAME", reference)
-                        return nil
-                    }
-                    if path.hasPrefix("#/sets/") {
-                        let name = String(path.dropFirst("#/sets/".count))
-                        guard let set = root["sets"]?[name], let setSources = set["sources"].flatMap(sources) else {
-                            error("'\(path)' names no set in this document", reference)
-                            return nil
-                        }
-                        result += setSources
-                    } else if path.hasPrefix("#") {
-                        error("'\(path)' is not a set; sources may reference files or #/sets/NAME", reference)
-                        return nil
-                    } else {
-                        result.append(.file(path, at(reference)))
-                    }
-                } else if item.members != nil {
-                    result.append(.inline(item))
-                } else {
-                    error("a source is {\"$ref\": ...} or an object of tokens, not \(item.kindName)", item)
-                    return nil
-                }
+            for member in members {
+                if key == "sets" { _ = namedSet(member.key, trail: []) } else { _ = namedModifier(member.key) }
             }
-            return result
         }
-        func modifier(_ name: String, _ node: JSONNode) -> Modifier? {
-            guard let contexts = node["contexts"]?.members, contexts.count >= 2 else {
-                error("modifier '\(name)' needs 'contexts', an object of at least two named source lists", node)
-                return nil
-            }
-            var parsed: [(String, [Source])] = []
-            for context in contexts {
-                guard let list = sources(context.value) else { return nil }
-                parsed.append((context.key, list))
-            }
-            let fallback = contexts[0].key
-            var defaultContext = fallback
-            if let given = node["default"] {
-                guard let text = given.string, contexts.contains(where: { $0.key == text }) else {
-                    error("modifier '\(name)': default must name one of its contexts (\(contexts.map(\.key).joined(separator: ", ")))", given)
-                    return nil
-                }
-                defaultContext = text
-            }
-            return Modifier(name: name, contexts: parsed, defaultContext: defaultContext, location: at(node))
+        guard let orderNode = root["resolutionOrder"] else {
+            error("the resolver needs 'resolutionOrder', a non-empty array of sets and modifiers", root)
+            return nil
         }
-        guard let order = root["resolutionOrder"]?.array, !order.isEmpty else {
-            error("the resolver needs 'resolutionOrder', a non-empty array", root["resolutionOrder"] ?? root)
-            return (nil, diagnostics)
+        guard let order = orderNode.array, !order.isEmpty else {
+            error("'resolutionOrder' is a non-empty array of sets and modifiers, not \(orderNode.array == nil ? orderNode.kindName : "an empty array")", orderNode)
+            return nil
         }
-        var steps: [Step] = []
-        for item in order {
-            if let reference = item["$ref"]?.string {
-                if reference.hasPrefix("#/sets/"), let set = root["sets"]?[String(reference.dropFirst(7))] {
-                    guard let list = set["sources"].flatMap(sources) else { return (nil, diagnostics) }
-                    steps.append(.set(list))
-                } else if reference.hasPrefix("#/modifiers/"), let node = root["modifiers"]?[String(reference.dropFirst(12))] {
-                    guard let parsed = modifier(String(reference.dropFirst(12)), node) else { return (nil, diagnostics) }
-                    steps.append(.modifier(parsed))
-                } else {
-                    error("'\(reference)' names no set or modifier of this document", item)
-                    return (nil, diagnostics)
-                }
-            } else if item["type"]?.string == "set", let list = item["sources"].flatMap(sources) {
-                steps.append(.set(list))
-            } else if item["type"]?.string == "modifier", let name = item["name"]?.string, let parsed = modifier(name, item) {
-                steps.append(.modifier(parsed))
+        var steps: [ResolverDocument.Step] = []
+        // Each referenced set or modifier once, and each inline name once (a set and a modifier
+        // inline may not share a name either).
+        var names: [String: JSONNode] = [:]
+        func claim(_ name: String, _ node: JSONNode, into diagnostics: inout [Diagnostic]) {
+            if let first = names[name] {
+                let shown = name.hasPrefix("inline ") ? String(name.dropFirst(7)) : name
+                diagnostics.append(.error(.tokenResolver,
+                                          "'\(shown)' appears twice in resolutionOrder (first at line \(first.line)); each set and modifier is named once",
+                                          at: SourceLocation(file: file, line: node.line, column: node.column)))
             } else {
-                error("a resolutionOrder item is {\"$ref\": \"#/sets/...\"}, {\"$ref\": \"#/modifiers/...\"} or an inline set or modifier", item)
-                return (nil, diagnostics)
+                names[name] = node
             }
         }
-        return (diagnostics.hasErrors ? nil : ResolverDocument(file: file, steps: steps), diagnostics)
+        for item in order {
+            guard item.members != nil else {
+                error("a resolutionOrder item is {\"$ref\": \"#/sets/...\"}, {\"$ref\": \"#/modifiers/...\"} or an inline set or modifier, not \(item.kindName)", item)
+                continue
+            }
+            if let reference = item["$ref"] {
+                for member in item.members ?? [] where member.key != "$ref" {
+                    error("Livery does not apply properties beside $ref ('\(member.key)'); declare the set or modifier with them", member: member)
+                }
+                guard let pointer = reference.string else {
+                    error("$ref is a string, not \(reference.kindName)", reference)
+                    continue
+                }
+                if let name = Self.pointerName(pointer, prefix: "#/sets/") {
+                    claim(pointer, reference, into: &diagnostics)
+                    guard root["sets"]?[name] != nil else {
+                        error("'\(pointer)' names no set of this document", reference)
+                        continue
+                    }
+                    if let list = namedSet(name, trail: []) { steps.append(.set(list)) }
+                } else if let name = Self.pointerName(pointer, prefix: "#/modifiers/") {
+                    claim(pointer, reference, into: &diagnostics)
+                    guard root["modifiers"]?[name] != nil else {
+                        error("'\(pointer)' names no modifier of this document", reference)
+                        continue
+                    }
+                    if let parsed = namedModifier(name) { steps.append(.modifier(parsed)) }
+                } else {
+                    error("'\(pointer)': resolutionOrder references #/sets/NAME or #/modifiers/NAME" +
+                          (pointer.hasPrefix("#/resolutionOrder") ? " (nothing may reference resolutionOrder itself)" : ""), reference)
+                }
+                continue
+            }
+            guard let type = item["type"] else {
+                error("an inline resolutionOrder item needs \"type\": \"set\" or \"modifier\" (or write {\"$ref\": ...})", item)
+                continue
+            }
+            guard let name = item["name"]?.string else {
+                error("an inline \(type.string ?? "item") needs a 'name', unique in resolutionOrder", item["name"] ?? item)
+                continue
+            }
+            switch type.string {
+            case "set":
+                claim(names["#/sets/" + name] == nil ? "inline " + name : "#/sets/" + name, item, into: &diagnostics)
+                if let list = set(name, item, inline: true, trail: []) { steps.append(.set(list)) }
+            case "modifier":
+                claim(names["#/modifiers/" + name] == nil ? "inline " + name : "#/modifiers/" + name, item, into: &diagnostics)
+                if let parsed = modifier(name, item, inline: true) { steps.append(.modifier(parsed)) }
+            default:
+                error("an inline item's type is \"set\" or \"modifier\", not \(type.string.map { "'\($0)'" } ?? type.kindName)", type)
+            }
+        }
+        return diagnostics.hasErrors ? nil : steps
+    }
+
+    /// The set `sets[name]` (which exists), expanded once; `trail` is the chain of sets whose
+    /// expansion led here.
+    mutating func namedSet(_ name: String, trail: [String]) -> [ResolverDocument.Source]? {
+        if let done = expanded[name] { return done }
+        if failedSets.contains(name) { return nil }
+        guard let node = root["sets"]?[name] else { return nil }
+        let result = set(name, node, inline: false, trail: trail + [name])
+        if let result { expanded[name] = result } else { failedSets.insert(name) }
+        return result
+    }
+
+    /// The modifier `modifiers[name]` (which exists), checked once.
+    mutating func namedModifier(_ name: String) -> ResolverDocument.Modifier? {
+        if let done = checkedModifiers[name] { return done }
+        guard let node = root["modifiers"]?[name] else { return nil }
+        let result = modifier(name, node, inline: false)
+        checkedModifiers[name] = .some(result)
+        return result
+    }
+
+    /// A set (under `sets`, or inline with `type` and `name`): its sources, expanded.
+    mutating func set(_ name: String, _ node: JSONNode, inline: Bool, trail: [String]) -> [ResolverDocument.Source]? {
+        let what = "set '\(name)'"
+        guard node.members != nil else {
+            error("\(what) is an object with 'sources', not \(node.kindName)", node)
+            return nil
+        }
+        only(inline ? Self.setKeys.union(["type", "name"]) : Self.setKeys, in: node, what: what)
+        optionalString("description", in: node, what: what)
+        extensions(in: node, what: what)
+        guard node["sources"] != nil else {
+            error("\(what) needs 'sources', an array of {\"$ref\": ...} and inline tokens", node)
+            return nil
+        }
+        return sources(node["sources"], owner: what, trail: trail)
+    }
+
+    mutating func modifier(_ name: String, _ node: JSONNode, inline: Bool) -> ResolverDocument.Modifier? {
+        let what = "modifier '\(name)'"
+        guard node.members != nil else {
+            error("\(what) is an object with 'contexts', not \(node.kindName)", node)
+            return nil
+        }
+        only(inline ? Self.modifierKeys.union(["type", "name"]) : Self.modifierKeys, in: node, what: what)
+        optionalString("description", in: node, what: what)
+        extensions(in: node, what: what)
+        guard let contextsNode = node["contexts"] else {
+            error("\(what) needs 'contexts', an object of at least two named source lists", node)
+            return nil
+        }
+        guard let contexts = contextsNode.members, contexts.count >= 2 else {
+            error("\(what)'s 'contexts' is an object of at least two named source lists" +
+                  (contextsNode.members.map { " (it has \($0.count))" } ?? ", not \(contextsNode.kindName)"), contextsNode)
+            return nil
+        }
+        var parsed: [(name: String, sources: [ResolverDocument.Source])] = []
+        var failed = false
+        for context in contexts {
+            if context.key.isEmpty { error("\(what) has a context with an empty name", member: context) }
+            if let list = sources(context.value, owner: "context '\(context.key)' of \(what)", trail: []) {
+                parsed.append((context.key, list))
+            } else {
+                failed = true
+            }
+        }
+        var defaultContext = contexts[0].key
+        if let given = node["default"] {
+            if let text = given.string, contexts.contains(where: { $0.key == text }) {
+                defaultContext = text
+            } else {
+                error("\(what): default must name one of its contexts (\(contexts.map(\.key).joined(separator: ", ")))", given)
+                failed = true
+            }
+        }
+        return failed ? nil : ResolverDocument.Modifier(name: name, contexts: parsed, defaultContext: defaultContext, location: at(node))
+    }
+
+    /// A list of sources; `#/sets/NAME` references are expanded in place. `trail` is the chain of
+    /// sets being expanded: a reference back into it is a cycle, and a chain longer than
+    /// `maxReferenceDepth` is refused, so the walk always ends.
+    mutating func sources(_ node: JSONNode?, owner: String, trail: [String]) -> [ResolverDocument.Source]? {
+        guard let node else { return nil }
+        guard let items = node.array else {
+            error("the sources of \(owner) are an array of {\"$ref\": ...} and inline tokens, not \(node.kindName)", node)
+            return nil
+        }
+        var result: [ResolverDocument.Source] = []
+        var failed = false
+        for item in items {
+            guard item.members != nil else {
+                error("a source of \(owner) is {\"$ref\": ...} or an object of tokens, not \(item.kindName)", item)
+                failed = true
+                continue
+            }
+            guard let reference = item["$ref"] else {
+                result.append(.inline(item))
+                continue
+            }
+            for member in item.members ?? [] where member.key != "$ref" {
+                error("Livery does not apply properties beside $ref ('\(member.key)'); put the tokens in a source of their own", member: member)
+                failed = true
+            }
+            guard let path = reference.string, !path.isEmpty else {
+                error("$ref is a file path or #/sets/NAME, not \(reference.string == nil ? reference.kindName : "an empty string")", reference)
+                failed = true
+                continue
+            }
+            if let name = Self.pointerName(path, prefix: "#/sets/") {
+                if let start = trail.firstIndex(of: name) {
+                    let cycle = (trail[start...] + [name]).joined(separator: " -> ")
+                    error("'\(path)' makes a circular reference between sets: \(cycle)", reference)
+                    failed = true
+                    continue
+                }
+                guard trail.count < ResolverDocument.maxReferenceDepth else {
+                    error("set references nest more than \(ResolverDocument.maxReferenceDepth) deep (\(trail.joined(separator: " -> ")) -> \(name))", reference)
+                    failed = true
+                    continue
+                }
+                guard root["sets"]?[name] != nil else {
+                    error("'\(path)' names no set of this document", reference)
+                    failed = true
+                    continue
+                }
+                guard let list = namedSet(name, trail: trail) else {
+                    failed = true
+                    continue
+                }
+                result += list
+            } else if path.hasPrefix("#/modifiers/") {
+                error("'\(path)': \(owner) may not reference a modifier; only resolutionOrder does", reference)
+                failed = true
+            } else if path.hasPrefix("#/resolutionOrder") {
+                error("'\(path)': nothing may reference resolutionOrder items", reference)
+                failed = true
+            } else if path.hasPrefix("#") {
+                error("'\(path)' is not a set; sources reference files or #/sets/NAME", reference)
+                failed = true
+            } else if path.contains("#") || path.contains("://") {
+                error("'\(path)': Livery reads whole local files; a URL or a fragment of a file is not supported", reference)
+                failed = true
+            } else {
+                result.append(.file(path, at(reference)))
+            }
+        }
+        return failed ? nil : result
     }
 }
 
@@ -211,6 +434,18 @@ public struct TokenImport {
     /// the less specific layers already give (Livery layers them by specificity, section 3).
     public mutating func layers(resolver: ResolverDocument, map: ContextMap, directory: String,
                                 baseName: String = "Tokens") -> [(fileName: String, constants: [ThemeConstant])] {
+        // Each combination of contexts becomes one qualified layer, and Livery's qualifiers tell at
+        // most `maxCombinations` apart: more is refused before any is built.
+        var count = 1
+        for modifier in resolver.modifiers {
+            count = count.multipliedReportingOverflow(by: max(1, modifier.contexts.count)).partialValue
+            if count > Self.maxCombinations || count < 0 {
+                diagnostics.append(.error(.tokenResolver,
+                                          "the modifiers' contexts make more than \(Self.maxCombinations) combinations; each must map to its own qualifiers, and there are not that many",
+                                          at: modifier.location))
+                return []
+            }
+        }
         var choices: [[(modifier: String, context: String, traits: TraitSet)]] = [[]]
         for modifier in resolver.modifiers {
             var options: [(String, String, TraitSet)] = []
@@ -279,6 +514,9 @@ public struct TokenImport {
         }
         return layers
     }
+
+    /// More combinations of contexts than trait sets exist (idioms x appearances x contrasts).
+    public static let maxCombinations = 256
 
     static func union(_ a: TraitSet, _ b: TraitSet) -> TraitSet? {
         if a.idiom != nil && b.idiom != nil || a.appearance != nil && b.appearance != nil || a.contrast != nil && b.contrast != nil { return nil }

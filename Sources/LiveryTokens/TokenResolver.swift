@@ -24,6 +24,9 @@ public struct TokenResolver {
     /// Tokens that aliases used, for `$deprecated` warnings at the place of use.
     private var reportedDeprecations: Set<String> = []
 
+    /// How many aliases in a row a token may be reached through.
+    public static let maxAliasDepth = 256
+
     public init(sources: [TokenSource], tokens: [RawToken]) {
         self.sources = sources
         for token in tokens {
@@ -69,6 +72,14 @@ public struct TokenResolver {
         if let start = inProgress.firstIndex(of: index) {
             let cycle = (inProgress[start...] + [index]).map { tokens[$0].key }.joined(separator: " -> ")
             error(.tokenReferenceCycle, "token '\(token.key)' refers to itself: \(cycle)", at: token.location)
+            return nil
+        }
+        // A chain of aliases longer than this is refused rather than followed (each link is a
+        // level of recursion, and a hostile file could hold a chain as long as its size allows).
+        guard inProgress.count < Self.maxAliasDepth else {
+            error(.tokenReferenceCycle, "token '\(token.key)' is reached through more than \(Self.maxAliasDepth) aliases in a row; shorten the chain",
+                  at: token.location)
+            results[index] = .some(nil)
             return nil
         }
         inProgress.append(index)
@@ -158,6 +169,10 @@ public struct TokenResolver {
         }
         if pointersInProgress.contains(text) {
             error(.tokenReferenceCycle, "the JSON Pointer '\(text)' leads back to itself", at: at)
+            return nil
+        }
+        guard pointersInProgress.count < Self.maxAliasDepth else {
+            error(.tokenReferenceCycle, "'\(text)' is reached through more than \(Self.maxAliasDepth) JSON Pointers in a row; shorten the chain", at: at)
             return nil
         }
         let segments = text.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map(JSONPointer.unescape)

@@ -31,8 +31,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try Livery.run(["validate", "Broken.theme", "--format", "json"], in: folder)
         #expect(run.status == 1)
-        #expect(run.stdout.isEmpty)
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.stderr.utf8)) as? [[String: Any]])
+        // The document on stdout, so that it can be piped; nothing else on either stream.
+        #expect(run.stderr.isEmpty)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
         let first = try #require(array.first { $0["code"] as? String == "value-invalid" })
         #expect(first["file"] as? String == "Broken.theme/Chat.xml")
         #expect(first["line"] as? Int == 1)

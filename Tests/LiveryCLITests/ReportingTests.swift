@@ -72,6 +72,7 @@ import Testing
         let run = try Livery.run(["validate", "Themes", "--format", "json", "--output", "report.json"], in: copy.path)
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
+        #expect(run.stdout.isEmpty)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(copy.read("report.json").utf8)) as? [[String: Any]])
         let typo = try #require(array.first { $0["code"] as? String == "attribute-unknown" })
         #expect((typo["fix"] as? [String: String]) == ["replace": "clas", "with": "class"])
@@ -82,8 +83,8 @@ import Testing
         try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>header_art</image>")
         let run = try Livery.run(["build", "Themes", "-o", "out", "--format", "json"], in: copy.path)
         #expect(run.status == 1)
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.stderr.utf8)) as? [[String: Any]], "\(run.stderr)")
-        #expect(array.filter { $0["severity"] as? String == "error" }.map { $0["code"] as? String } == ["asset-missing"], "\(run.stderr)")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)")
+        #expect(array.filter { $0["severity"] as? String == "error" }.map { $0["code"] as? String } == ["asset-missing"], "\(run.stdout)")
         let text = try Livery.run(["build", "Themes", "-o", "out"], in: copy.path)
         #expect(text.stderr.components(separatedBy: "[asset-missing]").count == 2, "\(text.stderr)")
     }
@@ -93,7 +94,7 @@ import Testing
         try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>nav_backgrund</image>")
         func result() throws -> [String: Any] {
             let run = try Livery.run(["validate", "Themes", "--format", "sarif"], in: copy.path)
-            let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stderr.utf8)) as? [String: Any])
+            let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
             let runs = try #require(log["runs"] as? [[String: Any]])
             #expect(runs.count == 1)
             let rules = try #require(((runs[0]["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])

@@ -45,18 +45,45 @@ import Testing
         let inStore = try Livery.run(["keys", "generate", "--output", scratch + "/store/oops.key"])
         #expect(inStore.status == 64 && inStore.stderr.contains("looks like a store folder"))
         #expect(!FileManager.default.fileExists(atPath: scratch + "/store/oops.key"))
+        // Every level of the store is checked, not only its top.
+        try FileManager.default.createDirectory(atPath: scratch + "/store/private", withIntermediateDirectories: true)
+        let nested = try Livery.run(["keys", "generate", "--output", scratch + "/store/private/new.key"])
+        #expect(nested.status == 64 && nested.stderr.contains("looks like a store folder"), "\(nested.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/store/private/new.key"))
         let root = try Livery.run(["keys", "root", scratch + "/store", "--root-key", keys + "/root.key", "--catalog-key", keys + "/catalog.key.pub"])
         #expect(root.status == 0, "\(root.stderr)")
         #expect(root.stdout.hasPrefix("wrote \(scratch)/store/roots/1.json"))
 
+        // A catalog no client would accept is not published.
+        let expired = try Livery.run(["catalog", scratch + "/store", "--sign-with", keys + "/catalog.key", "--expires", "2001-01-01T00:00:00Z"])
+        #expect(expired.status == 64 && expired.stderr.contains("--expires 2001-01-01T00:00:00Z is in the past"), "\(expired.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/store/catalog.json"))
+
+        // Stray private keys in the store: `catalog` warns about each, `serve` refuses them.
+        try FileManager.default.copyItem(atPath: keys + "/catalog.key", toPath: scratch + "/store/private/stray.key")
+        try FileManager.default.copyItem(atPath: keys + "/root.key", toPath: scratch + "/store/private/notes.json")
         let catalog = try Livery.run(["catalog", scratch + "/store", "--sign-with", keys + "/catalog.key", "--expires", "30d"])
         #expect(catalog.status == 0, "\(catalog.stderr)")
+        for stray in ["private/notes.json", "private/stray.key"] {
+            #expect(catalog.stderr.contains("\(scratch)/store/\(stray): warning: this looks like a private key"), "\(catalog.stderr)")
+            let get = try Livery.run(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/" + stray],
+                                     in: scratch)
+            #expect(get.stdout == "403", "GET /\(stray) answered \(get.stdout)")
+        }
+        let served = try Livery.run(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/catalog.json"],
+                                    in: scratch)
+        #expect(served.stdout == "200")
         #expect(catalog.stdout.contains("com.acme.ocean  1.2.0"))
         #expect(catalog.stdout.contains("wrote \(scratch)/store/catalog.json with 1 product (signed, version 1, expires "))
 
         let installed = scratch + "/Downloads"
         let unsigned = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes"])
         #expect(unsigned.status == 64 && unsigned.stderr.contains("--root-key"), "no catalog is trusted without a root key")
+        // A root key that is not one is a usage error too: not base64, 31 bytes, 64 bytes.
+        for key in ["not base64!", Data(count: 31).base64EncodedString(), Data(count: 64).base64EncodedString()] {
+            let malformed = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--root-key", key])
+            #expect(malformed.status == 64 && malformed.stderr.contains("is not an Ed25519 public key"), "\(key): \(malformed.stderr)")
+        }
         let wrongKey = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes",
                                        "--root-key", keys + "/catalog.key.pub"])
         #expect(wrongKey.status == 1)

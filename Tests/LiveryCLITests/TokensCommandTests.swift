@@ -26,6 +26,36 @@ import Testing
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == ["Base.theme", "Tokens.theme"])
     }
 
+    /// A resolver whose sets list each other as sources (the format's own negative case): one
+    /// located error and exit 1, not endless recursion, and nothing written.
+    @Test func aCircularResolverIsALocatedErrorNotACrash() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = "Tests/Fixtures/Resolver/negative/circular-sets.resolver.json"
+        let run = try Livery.run(["tokens", "import", "--resolver", input, "--output", folder + "/Out.theme", "--id", "out"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "\(input):8:29: error: '#/sets/a' makes a circular reference between sets: a -> b -> a [token-resolver]\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Base.theme"])
+    }
+
+    /// With a machine format, stdout is exactly the one JSON document; the "wrote" line goes to stderr.
+    @Test func machineOutputIsOneDocumentOnStdout() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try Livery.run(["tokens", "import", "--resolver", "Themes/tokens/tokens.resolver.json", "--output", folder + "/Tokens.theme",
+                                  "--id", "com.livery.tokens", "--parent", "com.livery.base", "--themes", folder, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "[]\n")
+        #expect(run.stderr.hasPrefix("wrote \(folder)/Tokens.theme: 26 constants"))
+        let failed = try Livery.run(["tokens", "import", "--resolver", "Tests/Fixtures/Resolver/negative/set-without-sources.resolver.json",
+                                     "--output", folder + "/Out.theme", "--id", "out", "--format", "json"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.isEmpty)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [[String: Any]], "\(failed.stdout)")
+        #expect(array.count == 1)
+        #expect(array.first?["line"] as? Int == 4 && array.first?["column"] as? Int == 13)
+    }
+
     @Test func anInvalidTokenIsALocatedErrorAndNothingIsWritten() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -252,6 +252,87 @@ import Testing
         try await signed.expectRefused("root 3 is signed by unknown key") { store, _ in _ = try await store.refreshCatalog() }
     }
 
+    /// An app released after a root rotation ships only the new root key: it starts at the first
+    /// root that key signs (root 2) and installs. A key no root names is still refused.
+    @Test func anAppShippingOnlyTheNewRootKeyInstallsAfterARotation() async throws {
+        let signed = try SignedStore()
+        let newRoot = SigningKey.generate()
+        try RootPublisher.publish(in: signed.fixture.packages, rootKeys: [newRoot.publicKey],
+                                  catalogKeys: [signed.catalogKey.publicKey], signers: [newRoot, signed.rootKey])
+        try signed.sign()
+        try await TestServer.withServer(folder: signed.fixture.packages) { base in
+            let stranger = try await signed.store(base, trust: .signed(rootKeys: [SigningKey.generate().publicKey.base64]))
+            await #expect(throws: StoreError.self) { _ = try await stranger.refreshCatalog() }
+            #expect(signed.trustState == nil)
+            try await Self.install(try await signed.store(base, trust: .signed(rootKeys: [newRoot.publicKey.base64])))
+        }
+        let state = try JSONDecoder().decode(TrustState.self, from: try #require(signed.trustState))
+        let rootData = try #require(state.root)
+        let envelope = try #require(SignedDocument.parse(rootData))
+        let payload = try #require(envelope.payloadBytes)
+        #expect(try JSONDecoder().decode(RootDocument.self, from: payload).version == 2)
+    }
+
+    /// Development trust remembers nothing: neither an unsigned install nor a failed one writes
+    /// trust state; a signed catalog already seen does not rewrite it.
+    @Test func trustStateIsWrittenOnlyForVerifiedSignedMetadataThatMovesIt() async throws {
+        let fixture = try Fixture()
+        let package = try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        _ = try CatalogBuilder.build(packagesIn: fixture.packages)
+        let trustFolder = fixture.installed + "/.liverystore/trust"
+        try await TestServer.withServer(folder: fixture.packages) { base in
+            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json", trust: .unsignedForDevelopment)
+            try await Self.install(store)
+            #expect(!FileManager.default.fileExists(atPath: trustFolder))
+            // A failing install (the package no longer matches the catalog's size and digest).
+            try Data("not a package".utf8).write(to: URL(fileURLWithPath: package))
+            let catalog = try await store.refreshCatalog()
+            let state = await store.install(try #require(catalog.product(id: "com.acme.ocean")), allowDowngrade: true).result()
+            guard case .failed = state else { Issue.record("expected a failure, got \(state)"); return }
+            #expect(!FileManager.default.fileExists(atPath: trustFolder))
+        }
+        let signed = try SignedStore()
+        try await TestServer.withServer(folder: signed.fixture.packages) { base in
+            _ = try await signed.store(base).refreshCatalog()
+            let path = signed.fixture.installed + "/.liverystore/trust/state.json"
+            let old = Date(timeIntervalSince1970: 1_000_000)
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: path)
+            _ = try await signed.store(base).refreshCatalog()
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == old)
+            try signed.sign()
+            _ = try await signed.store(base).refreshCatalog()
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date != old)
+        }
+    }
+
+    /// `.unsignedForDevelopment` accepts an unsigned catalog, but what is signed is verified: a
+    /// tampered or expired signed catalog is refused, a valid one installs.
+    @Test func developmentTrustStillVerifiesWhatIsSigned() async throws {
+        let signed = try SignedStore()
+        try await TestServer.withServer(folder: signed.fixture.packages) { base in
+            try await Self.install(try await signed.store(base, trust: .unsignedForDevelopment))
+        }
+        let path = signed.fixture.packages + "/catalog.json"
+        let valid = try Data(contentsOf: URL(fileURLWithPath: path))
+        var envelope = try JSONDecoder().decode(SignedDocument.self, from: valid)
+        var payload = String(decoding: try #require(Data(base64Encoded: envelope.payload)), as: UTF8.self)
+        let digest = try #require(payload.range(of: "\"sha256\" : \"[0-9a-f]{64}\"", options: .regularExpression))
+        payload.replaceSubrange(digest, with: "\"sha256\" : \"" + String(repeating: "0", count: 64) + "\"")
+        envelope.payload = Data(payload.utf8).base64EncodedString()
+        try envelope.encoded().write(to: URL(fileURLWithPath: path))
+        try await TestServer.withServer(folder: signed.fixture.packages) { base in
+            let store = try await signed.store(base, trust: .unsignedForDevelopment)
+            await #expect { _ = try await store.refreshCatalog() } throws: { error in
+                "\(error)".contains("the signature of the catalog at")
+            }
+        }
+        try signed.sign(expires: Date().addingTimeInterval(-60))
+        try await TestServer.withServer(folder: signed.fixture.packages) { base in
+            let store = try await signed.store(base, trust: .unsignedForDevelopment)
+            await #expect { _ = try await store.refreshCatalog() } throws: { error in "\(error)".contains("expired at") }
+        }
+    }
+
     @Test func aStoreWithoutARootIsRefused() async throws {
         let signed = try SignedStore()
         try FileManager.default.removeItem(atPath: signed.fixture.packages + "/roots")

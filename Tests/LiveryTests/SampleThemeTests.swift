@@ -153,17 +153,18 @@ import LiveryDevelopment
         #expect(applicator.lastPass.operationsApplied + applicator.lastPass.operationsReverted == differing)
     }
 
-    @Test func customComponentInheritsViewOperationsFromTheSchema() {
+    @Test func customComponentInheritsViewOperationsThroughItsBinding() {
         let manager = makeManager()
         let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
-        applicator.register(chatBubbleBinding())  // no `extends`: Components.xml says uiview
+        applicator.register(chatBubbleBinding())  // extends: "uiview", as Components.xml declares
+        #expect(!manager.diagnostics.reported.contains { $0.code == .runtimeBindingInheritance })
         #expect(applicator.boundOperations(of: "chatbubble").contains("backgroundColor"))
         #expect(applicator.unboundOperations(in: manager.schema).isEmpty)
         let bubble = ChatBubble()
         applicator.style(bubble, as: "bubble_outgoing")
         #expect(bubble.tailStyle != .none)
         #expect(bubble.bubbleColors.value(for: .highlighted) != nil)
-        let operations = manager.currentTheme!.instance("bubble_outgoing")!.operations.map(\.name)
+        let operations = manager.buildCurrentTheme()!.instance("bubble_outgoing")!.operations.map(\.name)
         #expect(operations.contains("shadowOpacity"))
         #expect(bubble.shadowOpacity != View().shadowOpacity, "an inherited uiview operation reached the bubble")
     }

@@ -100,9 +100,10 @@ final class ChatBubble: View {
     var textInsets = Insets(top: 0, left: 0, bottom: 0, right: 0)
 }
 
-/// No `extends`: the parent comes from the schema the manager loaded.
+/// `extends: "uiview"`, as an app writes it: the binding, not the schema, says what it inherits
+/// (a release build has no schema).
 @MainActor
-func chatBubbleBinding(extends parent: String? = nil) -> ComponentBinding<ChatBubble> {
+func chatBubbleBinding(extends parent: String? = "uiview") -> ComponentBinding<ChatBubble> {
     var binding = ComponentBinding<ChatBubble>("chatbubble", extends: parent)
     binding.bindPerState("bubbleColor", get: { $0.bubbleColors.value(for: $1) }, set: { $0.bubbleColors.set($1, for: $2) })
     binding.bind("tailStyle", \.tailStyle)

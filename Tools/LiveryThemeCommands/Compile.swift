@@ -40,7 +40,7 @@ package struct Compile: ParsableCommand {
                 _ = reporter.finish(diagnostics + [.error(.compiledInvalid, mismatch, at: SourceLocation(file: theme))])
                 throw ExitCode.failure
             }
-            print("verified: \(TraitAxes.all.traitSets.count) trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file")
+            DiagnosticPrinter(format: report.format).say("verified: \(TraitAxes.all.traitSets.count) trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file")
         }
         do {
             try ThemeCompiler.writeAtomically(bytes, to: output)

@@ -260,7 +260,7 @@ func runtimeBenchmarks(instances: Int, work: String, runs: Int, preloadedRuns: I
 
     results.firstApplication = scenario.applyFirstTime()
     results.components = scenario.applicator.liveComponentCount()
-    results.operationsPerComponent = scenario.manager.currentTheme?.instances.first?.operations.count ?? 0
+    results.operationsPerComponent = scenario.manager.buildCurrentTheme()?.instances.first?.operations.count ?? 0
     for kind in RuntimeScenario.Switch.allCases {
         scenario.warm(kind)
         var samples: [Double] = []

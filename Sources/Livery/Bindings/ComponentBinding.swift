@@ -184,12 +184,17 @@ struct StateValue<Property> {
 /// ```
 ///
 /// A binding includes the operations of the component it extends (a `uibutton` binding
-/// includes `uiview`'s), provided its Swift type is a subclass of that binding's type.
+/// includes `uiview`'s), provided its Swift type is a subclass of that binding's type. Without
+/// `extends:`, a standard component extends what the standard schema says (`uilabel` extends
+/// `uiview`) and any other extends nothing, in debug and release builds alike: a custom
+/// component's binding names its parent. (A development manager reports a binding that names
+/// none when its schema files give the component a parent.)
 @MainActor
 public struct ComponentBinding<Target: AnyObject> {
     /// The component type as themes name it, e.g. `uibutton`.
     public let component: String
-    /// The component type this one extends; when nil, the applicator's schema decides.
+    /// The component type this one extends; when nil, the standard schema's parent for a standard
+    /// component (`StandardComponents`), else none.
     public let parent: String?
     @usableFromInline var setters: [String: OperationSetter] = [:]
 
@@ -381,6 +386,16 @@ final class BindingTable {
         if let replaced = bindings.updateValue(binding, forKey: binding.component) {
             replacedSetters.append(contentsOf: replaced.setters.values)
         }
+        // The schema (development only) must not decide what a binding inherits, or a release
+        // build, which has none, would apply less than the debug build it was tested with.
+        if binding.parent == nil, let declared = schema.components[binding.component]?.extends,
+           declared != StandardComponents.parent(of: binding.component) {
+            diagnostics.report(
+                .error(.runtimeBindingInheritance,
+                       "binding '\(binding.component)' (\(binding.typeName)) names no parent, but the schema says '\(binding.component)' extends '\(declared)'; a release build has no schema, so in both builds it inherits nothing: register it with extends: \"\(declared)\"",
+                       at: schema.components[binding.component]?.location),
+                key: "unnamed-parent|\(binding.component)|\(declared)")
+        }
         invalidate()
     }
 
@@ -409,9 +424,9 @@ final class BindingTable {
         return snapshot
     }
 
-    /// The parent the binding names, else the one the schema declares.
+    /// The parent the binding names, else the standard schema's: the same in every build.
     func parent(of component: String) -> String? {
-        bindings[component]?.parent ?? schema.components[component]?.extends
+        bindings[component]?.parent ?? StandardComponents.parent(of: component)
     }
 
     func binding(for component: String) -> ResolvedBinding? {

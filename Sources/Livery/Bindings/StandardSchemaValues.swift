@@ -46,3 +46,22 @@ public enum BorderStyle: String, CaseIterable, Sendable, ThemeValueConvertible {
     /// A rectangle with rounded corners (the platform's standard field).
     case roundedRect
 }
+
+/// The component types of the standard schema and the one each extends: what a binding
+/// registered without `extends:` inherits by, in development and release builds alike (a release
+/// build has no schema). Another component's binding names its parent (`extends:`).
+public enum StandardComponents {
+    /// Each standard component type and the type it extends (nil for `uiview`).
+    public static let parents: [String: String?] = [
+        "uiview": nil,
+        "uilabel": "uiview", "uibutton": "uiview", "uiimageview": "uiview", "uiswitch": "uiview",
+        "uislider": "uiview", "uiprogressview": "uiview", "uitextfield": "uiview", "uitextview": "uiview",
+        "uinavigationbar": "uiview",
+    ]
+
+    /// The type `component` extends in the standard schema; nil for `uiview` and for a type the
+    /// standard schema does not declare.
+    public static func parent(of component: String) -> String? {
+        parents[component] ?? nil
+    }
+}

@@ -53,15 +53,24 @@ public struct LoadedTheme: Sendable {
 
     public var info: ThemeInfo { model.info }
 
-    /// Every variant as model values. For a compiled theme this reads the whole file, once, on
-    /// first use (tools, tests, `ThemeManager.resolvedTheme`); applying never calls it.
-    public var variants: ThemeVariants { model.variants }
+    /// Every variant as model values. For a compiled theme this reads and checks the whole file,
+    /// once, on first use: time and memory in proportion to the theme's size (every instance of
+    /// every trait set), where applying reads only the instances styled. A damaged file throws
+    /// (the blocks that fail their checksums); `ThemeManager.buildResolvedTheme` reports it.
+    public func buildVariants() throws(BinaryFormatError) -> ThemeVariants { try model.variants() }
+
+    /// `buildVariants()`, with a damaged compiled file read as a theme without instances.
+    @available(*, deprecated, message: "a damaged compiled file reads as an empty theme here; use buildVariants(), which throws, or ThemeManager.buildResolvedTheme, which reports")
+    public var variants: ThemeVariants {
+        (try? model.variants()) ?? model.emptyVariants
+    }
 
     /// The instances an app running with `traits` gets, read as they are needed, their fonts
     /// sized for `textScale`.
     func instances(for traits: TraitSet, textScale: Double = TextScale.standard) -> InstanceSource {
         guard let compiledFile else {
-            return InstanceSource(resolved: model.variants.resolved(for: traits), textScale: textScale)
+            // A theme given whole: building it reads nothing and cannot fail.
+            return InstanceSource(resolved: ((try? model.variants()) ?? model.emptyVariants).resolved(for: traits), textScale: textScale)
         }
         return InstanceSource(compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
                               textScale: textScale)
@@ -73,14 +82,14 @@ public struct LoadedTheme: Sendable {
     private final class Model: @unchecked Sendable {
         private let compiledFile: CompiledTheme?
         private let lock = NSLock()
-        private var built: ThemeVariants?
+        private var built: Result<ThemeVariants, BinaryFormatError>?
         let info: ThemeInfo
         /// The compiled file's asset directory, read once (small: a record per asset file).
         let assets: AssetCatalog
 
         init(variants: ThemeVariants) {
             compiledFile = nil
-            built = variants
+            built = .success(variants)
             info = variants.info
             assets = variants.assets
         }
@@ -91,17 +100,27 @@ public struct LoadedTheme: Sendable {
             assets = compiledFile.assetCatalog
         }
 
-        var variants: ThemeVariants {
+        /// Built once; a damaged file fails the same way every time it is asked.
+        func variants() throws(BinaryFormatError) -> ThemeVariants {
             lock.lock()
             defer { lock.unlock() }
-            if let built { return built }
-            // A file that turns out corrupt (or too expansive) reads as a theme without
-            // instances; applying it reports the corrupt blocks where they are read.
-            let variants = (try? compiledFile?.materialize()) ?? ThemeVariants(
-                info: info, ancestors: compiledFile?.chain.dropLast().map(\.info) ?? [],
-                axes: compiledFile?.axes ?? TraitAxes(), variants: [:], assets: assets)
-            built = variants
-            return variants
+            if built == nil, let compiledFile {
+                do {
+                    built = .success(try compiledFile.materialize())
+                } catch {
+                    built = .failure(error)
+                }
+            }
+            switch built {
+            case .success(let variants): return variants
+            case .failure(let error): throw error
+            case nil: return emptyVariants
+            }
+        }
+
+        var emptyVariants: ThemeVariants {
+            ThemeVariants(info: info, ancestors: compiledFile?.chain.dropLast().map(\.info) ?? [],
+                          axes: compiledFile?.axes ?? TraitAxes(), variants: [:], assets: assets)
         }
     }
 }

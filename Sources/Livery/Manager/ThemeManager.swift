@@ -23,7 +23,8 @@ public final class ThemeManager {
     public let configuration: LiveryConfiguration
     /// Every finding of discovery, loading and applying: observe it to see problems at run time.
     public let diagnostics: DiagnosticHook
-    /// The themes found, by id.
+    /// The themes found, by id: what discovery read (each file's header or `Info.xml`), nothing
+    /// more. Free to read.
     public private(set) var themes: [String: ThemeDescriptor] = [:]
     public private(set) var currentThemeID: String?
     public internal(set) var traits: TraitSet
@@ -41,6 +42,9 @@ public final class ThemeManager {
     private let stalenessCheck: (any StalenessCheck)?
     private var memoryThemes: [String: LoadedTheme] = [:]
     private var loaded: [String: LoadedTheme] = [:]
+    /// `.theme` folders discovery found but has no loader for (a release manager reads compiled
+    /// files only), for the message that says why a theme id was not found.
+    private var skippedFolders: [String] = []
     /// Grows with every reload, so caches keyed by it never serve a stale theme.
     public private(set) var generation = 0
     private let observers = ObserverList<Change>()
@@ -153,11 +157,20 @@ public final class ThemeManager {
     }
 
     /// The theme with its variants, loading it on first use. Nil, with a finding, when it
-    /// cannot be loaded.
+    /// cannot be loaded. Cheap for a compiled file: the first call maps it and checks its
+    /// structure (not its instances), later calls return what was loaded. A theme folder (in
+    /// development) is parsed and resolved on the first call.
     public func theme(_ id: String) -> LoadedTheme? {
         if let theme = loaded[id] { return theme }
         guard let descriptor = themes[id] else {
-            unavailable(id, "no theme with this id was found in \(configuration.searchPaths)")
+            var reason = "no theme with this id was found in \(configuration.searchPaths + configuration.compiledPaths)"
+            if !skippedFolders.isEmpty {
+                let shown = skippedFolders.prefix(3).joined(separator: ", ") + (skippedFolders.count > 3 ? " and \(skippedFolders.count - 3) more" : "")
+                reason += "; \(skippedFolders.count) theme folder\(skippedFolders.count == 1 ? " was" : "s were") found and skipped (\(shown)): "
+                    + "this manager reads compiled files only; reading folders needs LiveryDevelopment (ThemeManager.development(configuration:)), "
+                    + "or compile them with livery compile"
+            }
+            unavailable(id, reason)
             return nil
         }
         let result = load(descriptor)
@@ -172,13 +185,40 @@ public final class ThemeManager {
         return theme
     }
 
-    /// The theme in use resolved for the active traits.
-    public var currentTheme: ResolvedTheme? {
-        currentThemeID.flatMap { resolvedTheme(themeID: $0, traits: traits) }
+    /// Builds the theme in use, resolved for the active traits, as model values: every instance
+    /// of every trait set of a compiled file is read and checked, once per theme and reload
+    /// (`LoadedTheme.buildVariants()`). That costs time and memory in proportion to the theme's
+    /// size (milliseconds for a theme of thousands of instances, several times a whole launch),
+    /// where `themes` is free and `theme(_:)` maps the file without reading instances. For tools,
+    /// inspectors and tests; styling never needs it. A damaged compiled file gives nil and is
+    /// reported (`runtime-compiled-corrupt`, with the file), never an empty theme.
+    public func buildCurrentTheme() -> ResolvedTheme? {
+        currentThemeID.flatMap { buildResolvedTheme(themeID: $0, traits: traits) }
     }
 
+    /// Builds one theme resolved for `traits`, at the cost `buildCurrentTheme()` describes.
+    public func buildResolvedTheme(themeID: String, traits: TraitSet) -> ResolvedTheme? {
+        guard let loaded = theme(themeID) else { return nil }
+        do {
+            return try loaded.buildVariants().resolved(for: traits)
+        } catch {
+            let file = loaded.compiledFile?.path ?? themes[themeID]?.compiledFile
+            diagnostics.report(
+                .error(.runtimeCompiledCorrupt,
+                       "the compiled theme file is damaged (\(error.description)); theme '\(themeID)' cannot be read whole; recompile or reinstall it",
+                       at: file.map { SourceLocation(file: $0) }),
+                key: "corrupt|\(file ?? themeID)|\(error.offset ?? -1)")
+            return nil
+        }
+    }
+
+    /// The theme in use resolved for the active traits: `buildCurrentTheme()`, which says what it costs.
+    @available(*, deprecated, renamed: "buildCurrentTheme()")
+    public var currentTheme: ResolvedTheme? { buildCurrentTheme() }
+
+    @available(*, deprecated, renamed: "buildResolvedTheme(themeID:traits:)")
     public func resolvedTheme(themeID: String, traits: TraitSet) -> ResolvedTheme? {
-        theme(themeID)?.variants.resolved(for: traits)
+        buildResolvedTheme(themeID: themeID, traits: traits)
     }
 
     /// The one rule deciding semantics: a compiled file wins unless the staleness check (in
@@ -228,6 +268,7 @@ public final class ThemeManager {
     /// holds an id wins; later duplicates are reported and ignored.
     private func discoverThemes() {
         var found: [String: ThemeDescriptor] = [:]
+        skippedFolders = []
         let folderExtensions = Set(configuration.themeExtensions.map { $0.lowercased() })
         // Search paths hold theme folders and compiled files (`Dark.livery` beside `Dark.theme`);
         // compiled paths (a cache folder) hold compiled files only. Pairing is by theme id.
@@ -242,7 +283,11 @@ public final class ThemeManager {
             for entry in entries {
                 let path = searchPath + "/" + entry.name
                 let fileExtension = entry.pathExtension.lowercased()
-                if holdsFolders, entry.isFolder, folderExtensions.contains(fileExtension), let folderLoader {
+                if holdsFolders, entry.isFolder, folderExtensions.contains(fileExtension) {
+                    guard let folderLoader else {
+                        skippedFolders.append(path)
+                        continue
+                    }
                     record(folderLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: false, into: &found)
                 } else if !entry.isFolder, let compiledLoader,
                           fileExtension == compiledLoader.fileExtension.lowercased() {

@@ -58,12 +58,17 @@ struct InstanceSource: Sendable {
     }
 
     /// The whole theme for these traits. For a compiled file this reads every instance: only
-    /// for an app that asks (`ThemeScope.theme`), never on the apply path.
-    var theme: ResolvedTheme {
+    /// for an app that asks (`ThemeScope.theme`), never on the apply path. An instance in a
+    /// damaged block is left out and handed to `unreadable`, which reports it.
+    func theme(unreadable: (BinaryFormatError, Int) -> Void) -> ResolvedTheme {
         guard compiled != nil else { return header }
         var instances: [ResolvedInstance] = []
         for slot in 0..<slotCount {
-            if let instance = try? instance(at: slot) { instances.append(instance) }
+            do {
+                if let instance = try instance(at: slot) { instances.append(instance) }
+            } catch {
+                unreadable(error, slot)
+            }
         }
         return ResolvedTheme(info: header.info, traits: header.traits, instances: instances, assets: header.assets)
     }

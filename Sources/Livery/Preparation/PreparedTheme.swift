@@ -330,7 +330,11 @@ final class PreparedTheme {
 
     /// The theme for these traits, every instance of it (read whole from a compiled file: only
     /// for an app that asks, `ThemeScope.theme`).
-    var theme: ResolvedTheme { source.theme }
+    var theme: ResolvedTheme {
+        source.theme { error, slot in
+            reportUnreadable(error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(slot))))
+        }
+    }
 
     /// The prepared instance styled as identifier `number`, -1 when the theme has none, or -2
     /// when it was not looked up yet (then `instance(identifier:)` prepares it).

@@ -4,7 +4,8 @@ import LiveryTooling
 
 /// Renders diagnostics: one `path:line:col: severity: message [code]` line each, followed by its
 /// notes (`path:line:col: note: ...`), with colour only on a terminal; or one JSON array or one
-/// SARIF log for machines. Prints to stderr, or writes the whole report to a file.
+/// SARIF log for machines. Text goes to stderr; a machine document goes to stdout, so that it can be
+/// piped (`livery validate Themes --format json | jq .`); either can be written to a file instead.
 package struct DiagnosticPrinter {
     package var format: DiagnosticFormat = .text
 
@@ -13,8 +14,19 @@ package struct DiagnosticPrinter {
     }
 
     package func print(_ diagnostics: [Diagnostic]) {
-        let colour = format == .text && isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        writeError(render(diagnostics, colour: colour))
+        switch format {
+        case .text:
+            let colour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            writeError(render(diagnostics, colour: colour))
+        case .json, .sarif:
+            writeOutput(render(diagnostics))
+        }
+    }
+
+    /// A line for people (a summary, "wrote ..."): on stdout with text diagnostics, on stderr when
+    /// stdout carries the machine document, so that stdout stays exactly one JSON document.
+    package func say(_ line: String) {
+        if format == .text { writeOutput(line + "\n") } else { writeError(line + "\n") }
     }
 
     /// The report as one document (json, sarif) or as lines (text); "" for no findings in text.
@@ -73,4 +85,8 @@ package struct DiagnosticPrinter {
 
 package func writeError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
+}
+
+package func writeOutput(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
 }

@@ -10,10 +10,10 @@ import LiveryXML
 package struct ReportOptions: ParsableArguments {
     package init() {}
 
-    @Option(help: "Diagnostics as text lines, one JSON array or one SARIF log (on stderr, or in the --report file).")
+    @Option(help: "Diagnostics as text lines, one JSON array or one SARIF log (text on stderr, json and sarif on stdout, or any of them in the --report file).")
     package var format: DiagnosticFormat = .text
 
-    @Option(name: .customLong("report"), help: ArgumentHelp("Write the diagnostics to FILE (atomically) instead of stderr.", valueName: "FILE"))
+    @Option(name: .customLong("report"), help: ArgumentHelp("Write the diagnostics to FILE (atomically) instead of stderr or stdout.", valueName: "FILE"))
     package var reportFile: String?
 
     @Option(help: ArgumentHelp("A severity configuration (default: the first \(DiagnosticPolicy.fileName) in the theme's folder or a folder above it).", valueName: "FILE"))

@@ -18,6 +18,6 @@ package struct ThemeOptions: ParsableArguments {
 
 package enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
-    /// SARIF 2.1.0, for CI systems that annotate pull requests (`2> livery.sarif`).
+    /// SARIF 2.1.0, for CI systems that annotate pull requests (`> livery.sarif`, or `--report livery.sarif`).
     case sarif
 }

@@ -39,6 +39,10 @@ struct Catalog: ParsableCommand {
                 guard let date = Self.expiry(expires) else {
                     throw ValidationError("--expires takes a duration like 30d or 12h, or an ISO 8601 date")
                 }
+                // No client accepts an expired catalog: publishing one would freeze the store.
+                guard date > Date() else {
+                    throw ValidationError("--expires \(ISO8601DateFormatter().string(from: date)) is in the past; clients refuse a catalog after its expiry, so give a later date or a duration such as 30d")
+                }
                 signing = CatalogSigning(key: try SigningKey(contentsOf: signWith), expires: date, version: catalogVersion)
             }
             catalog = try CatalogBuilder.build(packagesIn: packages, baseURL: baseURL, signing: signing)
@@ -47,6 +51,10 @@ struct Catalog: ParsableCommand {
         } catch {
             writeError("error: \(error)\n")
             throw ExitCode.failure
+        }
+        // A private key in the folder would be served to everyone with it.
+        for path in PrivateKeyFiles.find(in: packages) {
+            writeError("\(path): warning: this looks like a private key, inside a folder that is served to everyone; move it out and treat the key as exposed (livery serve refuses to serve it)\n")
         }
         let rows = catalog.products.map { product in
             [product.id, product.version, product.type, product.price.map { "\($0.amount) \($0.currency)" } ?? "free",

@@ -42,6 +42,17 @@ struct Install: AsyncParsableCommand {
     @Flag(help: "Install even when the package is older than the installed version (never below what an installed child requires).")
     var allowDowngrade = false
 
+    func validate() throws {
+        // A root key that cannot be read is a usage error, like a missing one.
+        for key in rootKey {
+            do {
+                _ = try StoreKeyFiles.publicKey(key)
+            } catch {
+                throw ValidationError("--root-key \(key): \(error)")
+            }
+        }
+    }
+
     func run() async throws {
         let store: ThemeStore
         let isURL = source.hasPrefix("http://") || source.hasPrefix("https://")

@@ -104,12 +104,18 @@ enum StoreKeyFiles {
         }
     }
 
-    /// Refuses a key file in a folder that looks like a store (a catalog, packages or roots).
+    /// Refuses a key file anywhere inside a folder that looks like a store (a catalog, packages
+    /// or roots): the key's own folder and every folder above it are checked.
     static func refuseInsideStore(_ keyPath: String) throws {
-        let folder = (keyPath as NSString).deletingLastPathComponent.isEmpty ? "." : (keyPath as NSString).deletingLastPathComponent
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        if entries.contains("catalog.json") || entries.contains("roots") || entries.contains(where: { $0.hasSuffix(".liverypkg") }) {
-            throw ValidationError("\(folder) looks like a store folder (it is served to everyone); write private keys elsewhere")
+        let absolute = keyPath.hasPrefix("/") ? keyPath : FileManager.default.currentDirectoryPath + "/" + keyPath
+        var folder = ((absolute as NSString).standardizingPath as NSString).deletingLastPathComponent
+        while true {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            if entries.contains("catalog.json") || entries.contains("roots") || entries.contains(where: { $0.hasSuffix(".liverypkg") }) {
+                throw ValidationError("\(folder) looks like a store folder (it is served to everyone) and \(keyPath) is inside it; write private keys elsewhere")
+            }
+            guard folder != "/", !folder.isEmpty else { return }
+            folder = (folder as NSString).deletingLastPathComponent
         }
     }
 

@@ -44,6 +44,6 @@ struct Pack: ParsableCommand {
         guard let manifest = result.value, !failed else { throw ExitCode.failure }
         let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         let parent = manifest.parent.map { ", parent \($0.id) >= \($0.minimumVersion)" } ?? ""
-        print("packed \(manifest.id) \(manifest.version)\(parent): \(manifest.files.count) files, \(size) bytes -> \(output)")
+        DiagnosticPrinter(format: report.format).say("packed \(manifest.id) \(manifest.version)\(parent): \(manifest.files.count) files, \(size) bytes -> \(output)")
     }
 }

@@ -114,7 +114,7 @@ struct Tokens: ParsableCommand {
             printer.print(diagnostics + written)
             if written.hasErrors { throw ExitCode.failure }
             let count = layers.reduce(0) { $0 + $1.constants.count }
-            print("wrote \(output): \(count) constants in \(layers.map(\.fileName).joined(separator: ", "))")
+            printer.say("wrote \(output): \(count) constants in \(layers.map(\.fileName).joined(separator: ", "))")
         }
     }
 

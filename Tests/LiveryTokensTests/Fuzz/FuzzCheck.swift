@@ -1,0 +1,1 @@
+../../../Fuzz/Sources/FuzzTokens/FuzzCheck.swift
