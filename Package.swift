@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Livery", targets: ["Livery"]),
         .library(name: "LiveryDevelopment", targets: ["LiveryDevelopment"]),
         .library(name: "LiveryHeadless", targets: ["LiveryHeadless"]),
+        .library(name: "LiveryGTK", targets: ["LiveryGTK"]),
         .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
         .library(name: "LiveryStore", targets: ["LiveryStore"]),
         .library(name: "LiveryTokens", targets: ["LiveryTokens"]),
@@ -37,6 +38,13 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // GTK 4, for LiveryGTK only: shim.h turns the GObject cast macros into inline functions.
+        // A product that does not depend on LiveryGTK never needs GTK installed to build.
+        .systemLibrary(
+            name: "CGTK",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
         // Values only, no dependencies: what every other module speaks.
         .target(name: "LiveryModel"),
         // The XML front end: parse, validate and resolve `.theme` folders.
@@ -58,6 +66,8 @@ let package = Package(
         // The headless reference components (View, Label, Button...) and their bindings, for
         // tests, benchmarks and examples; registered only when asked for.
         .target(name: "LiveryHeadless", dependencies: ["Livery", "LiveryModel"]),
+        // The GTK 4 adapter: the standard schema bound to real widgets, styled through GTK's CSS.
+        .target(name: "LiveryGTK", dependencies: ["Livery", "LiveryModel", "CGTK"]),
         // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
         // identifiers, SARIF, file watching. A library so every one of them is testable.
         .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
