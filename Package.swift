@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "livery", targets: ["livery"]),
         .executable(name: "livery-build-tool", targets: ["livery-build-tool"]),
         .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
+        .executable(name: "livery-gtk-demo", targets: ["livery-gtk-demo"]),
         .plugin(name: "LiveryThemePlugin", targets: ["LiveryThemePlugin"]),
     ],
     dependencies: [
@@ -128,6 +129,14 @@ let package = Package(
             path: "Examples/ChatDemo",
             exclude: ["Livery.xml", "Scripts"]
         ),
+        // The chat example as a GTK 4 app: real widgets styled from Themes/, switched live;
+        // `--screenshots DIR` renders every sample theme in each trait set offscreen.
+        .executableTarget(
+            name: "livery-gtk-demo",
+            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryGTK", "CGTK"],
+            path: "Examples/GTKDemo",
+            exclude: ["Livery.xml"]
+        ),
         // Build-tool plugin: validates and compiles a target's `.theme` folders and generates
         // Swift identifiers for them at build time (see Examples/PluginExample).
         .plugin(
@@ -154,6 +163,8 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
+        // The GTK adapter in real pixels: needs a display (Scripts/test.sh starts Xvfb).
+        .testTarget(name: "LiveryGTKTests", dependencies: ["LiveryGTK", "Livery", "LiveryModel", "CGTK"]),
         .testTarget(name: "LiveryTokensTests", dependencies: ["LiveryTokens", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]

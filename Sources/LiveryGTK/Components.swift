@@ -126,6 +126,14 @@ public final class Button: Widget {
                                   background.map { livery_paintable(UnsafeMutableRawPointer($0.gdkTexture)) })
     }
 
+    /// The title the button shows now: the theme's for its state, else its own label's.
+    public var shownTitle: String? {
+        if let content {
+            return gtk_widget_get_visible(content.label) != 0 ? gtk_label_get_text(livery_label(content.label)).map { String(cString: $0) } : nil
+        }
+        return gtkWidget.flatMap { gtk_button_get_label(livery_button($0)) }.map { String(cString: $0) }
+    }
+
     /// The app's label text, when the button's own child was a label.
     private var originalTitle: String?
 

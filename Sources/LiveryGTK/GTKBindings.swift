@@ -46,6 +46,12 @@ public enum GTKBindings {
         StyleSheet.shared.flush()
     }
 
+    /// How many times the generated style sheet was parsed, and how many distinct looks it
+    /// holds: for the benchmark.
+    @_spi(Benchmarks) public static var styleSheetStatistics: (reloads: Int, looks: Int) {
+        (StyleSheet.shared.reloadCount, StyleSheet.shared.lookCount)
+    }
+
     /// The operations of the standard schema that GTK has no meaning for, as `component.operation`
     /// (`uiview.frame` only outside a `GtkFixed`).
     public static let operationsWithoutMeaning = [

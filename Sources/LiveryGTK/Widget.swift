@@ -88,6 +88,26 @@ open class Widget {
     /// Subclasses drop what they hold of the widget (its children, its originals).
     func widgetDidDispose() {}
 
+    // MARK: CSS for an app's own components
+
+    /// The widget's background colour through GTK's CSS (what `backgroundColor` sets): for the
+    /// bindings of an app's own component types. Nil leaves GTK's own.
+    public var cssBackgroundColor: Color? {
+        get { style.backgroundColor }
+        set { setStyle(\.backgroundColor, newValue) }
+    }
+
+    /// The widget's CSS padding, for the bindings of an app's own component types.
+    public var cssPadding: Insets? {
+        get { style.padding }
+        set { setStyle(\.padding, newValue) }
+    }
+
+    /// The CSS rules the theme gives this widget now, with `%C` for its class selector; nil when
+    /// it sets nothing through CSS. For the benchmark, which hands GTK the same look as one
+    /// stylesheet of its own.
+    @_spi(Benchmarks) public var cssRules: String? { style.isEmpty ? nil : style.rules(kind: kind) }
+
     /// Marks the CSS-backed style changed; the style sheet catches up before GTK's next frame.
     func styleChanged() {
         guard gtkWidget != nil else { return }
@@ -98,13 +118,15 @@ open class Widget {
 
     var frame: Rect {
             guard let widget = gtkWidget else { return Rect(x: 0, y: 0, width: 0, height: 0) }
-            var x = 0.0, y = 0.0
-            if let parent = gtk_widget_get_parent(widget), livery_is_fixed(parent) != 0 {
-                gtk_fixed_get_child_position(livery_fixed(parent), widget, &x, &y)
+            // The child's transform, not gtk_fixed_get_child_position, which reads 0, 0 in GTK 4.8.
+            var x: Float = 0, y: Float = 0
+            if let parent = gtk_widget_get_parent(widget), livery_is_fixed(parent) != 0,
+               let transform = gtk_fixed_get_child_transform(livery_fixed(parent), widget) {
+                gsk_transform_to_translate(transform, &x, &y)
             }
             var width: Int32 = 0, height: Int32 = 0
             gtk_widget_get_size_request(widget, &width, &height)
-            return Rect(x: x, y: y, width: Double(width), height: Double(height))
+            return Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
     }
 
     /// Places the widget in its `GtkFixed` parent and sets its size request; false (and nothing

@@ -1,0 +1,106 @@
+import CGTK
+import Foundation
+import Livery
+@testable import LiveryGTK
+import Testing
+
+/// What the bindings do to widgets, read back through GTK's API: positions, text, line counts,
+/// the diagnostics of operations GTK has no meaning for, and the CSS a style becomes.
+@MainActor
+@Suite(.serialized) struct GTKBindingTests {
+    func setUp(_ instances: [ResolvedInstance], _ second: [ResolvedInstance] = []) -> (ThemeManager, Applicator) {
+        let manager = ThemeManager()
+        manager.add(theme("a", instances))
+        manager.add(theme("b", second))
+        manager.activate(themeID: "a")
+        return (manager, Applicator(manager: manager, bindings: GTKBindings.register(in:)))
+    }
+
+    @Test func operationsWithoutGTKMeaningAreReportedOnceAndChangeNothing() throws {
+        try GTKTestEnvironment.start()
+        let window = TestWindow()
+        defer { window.destroy() }
+        let bars = [gtk_header_bar_new()!, gtk_header_bar_new()!]
+        for bar in bars { window.add(bar) }
+        let label = gtk_label_new("x")!
+        window.add(label)
+        let (_, applicator) = setUp([
+            ResolvedInstance(id: "bar", component: "uinavigationbar", operations: [op("translucent", .bool(true))]),
+            ResolvedInstance(id: "title", component: "uilabel", operations: [
+                op("frame", .rect(Rect(x: 5, y: 5, width: 50, height: 20)), param: "rect")]),
+        ])
+        for bar in bars { applicator.style(bar, as: "bar") }
+        applicator.style(label, as: "title")
+        let findings = applicator.diagnostics.reported.filter { $0.code == .gtkNoMeaning }
+        #expect(findings.count == 2, "\(findings.map(\.message))")
+        #expect(findings.contains { $0.message.contains("uinavigationbar.translucent") })
+        #expect(findings.contains { $0.message.contains("uiview.frame") && $0.message.contains("GtkFixed") })
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_widget_get_size_request(label, &width, &height)
+        #expect(width == -1 && height == -1, "a label outside a GtkFixed keeps its size")
+    }
+
+    @Test func aFramePlacesAChildOfAFixedAndRevertPutsItBack() throws {
+        try GTKTestEnvironment.start()
+        let window = TestWindow()
+        defer { window.destroy() }
+        let fixed = gtk_fixed_new()!
+        window.add(fixed)
+        let label = gtk_label_new("placed")!
+        gtk_fixed_put(livery_fixed(fixed), label, 1, 2)
+        let (manager, applicator) = setUp([ResolvedInstance(id: "title", component: "uilabel", operations: [
+            op("frame", .rect(Rect(x: 40, y: 30, width: 120, height: 24)), param: "rect"),
+            op("text", .string("Themed")),
+            op("numberOfLines", .integer(0)),
+            op("textAlignment", .enumeration("right")),
+        ])])
+        applicator.style(label, as: "title")
+        let handle = try #require(LiveryGTK.Widget.wrapping(label) as? LiveryGTK.Label)
+        #expect(handle.frame == Rect(x: 40, y: 30, width: 120, height: 24))
+        #expect(String(cString: gtk_label_get_text(livery_label(label))) == "Themed")
+        #expect(gtk_label_get_wrap(livery_label(label)) != 0)
+        #expect(gtk_label_get_xalign(livery_label(label)) == 1)
+
+        manager.activate(themeID: "b")
+        #expect(handle.frame == Rect(x: 1, y: 2, width: -1, height: -1))
+        #expect(String(cString: gtk_label_get_text(livery_label(label))) == "placed")
+        #expect(gtk_label_get_wrap(livery_label(label)) == 0)
+        #expect(gtk_label_get_xalign(livery_label(label)) == 0.5)
+        #expect(!applicator.diagnostics.reported.contains { $0.code == .gtkNoMeaning }, "frame has a meaning in a GtkFixed")
+    }
+
+    @Test func widgetsThatLookTheSameShareOneGeneratedClass() throws {
+        try GTKTestEnvironment.start()
+        let window = TestWindow()
+        defer { window.destroy() }
+        let labels = (0..<5).map { _ in gtk_label_new("x")! }
+        for label in labels { window.add(label) }
+        let (manager, applicator) = setUp(
+            [ResolvedInstance(id: "title", component: "uilabel", operations: [op("textColor", .color(rgb(0x112233)))])],
+            [ResolvedInstance(id: "title", component: "uilabel", operations: [op("textColor", .color(rgb(0x445566)))])])
+        for label in labels { applicator.style(label, as: "title") }
+        GTKBindings.flushStyles()
+        let classes = Set(labels.map { LiveryGTK.Widget.wrapping($0).cssClass?.name })
+        #expect(classes.count == 1 && classes.first! != nil)
+        let sheet = StyleSheet.shared.sheetText
+        #expect(sheet.contains(".\(classes.first!!) { color: rgba(17,34,51,1); }"), "\(sheet)")
+        let reloads = StyleSheet.shared.reloadCount
+        manager.activate(themeID: "b")
+        GTKBindings.flushStyles()
+        manager.activate(themeID: "a")
+        GTKBindings.flushStyles()
+        #expect(StyleSheet.shared.reloadCount == reloads + 1, "switching back to a look seen before parses nothing")
+    }
+
+    @Test func stylesBecomeCSS() {
+        var style = WidgetStyle()
+        style.font = Font(family: "Helvetica Neue", size: 16.5, weight: .semibold)
+        style.fillColor = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
+        style.stateTextColors[.highlighted] = Color(red: 0, green: 0, blue: 1)
+        let css = style.rules(kind: .scale)
+        #expect(css.contains("%C { font-family: \"Helvetica Neue\", sans-serif; font-size: 16.500px; font-weight: 600; }"), "\(css)")
+        #expect(css.contains("%C > trough > highlight { background-color: rgba(255,0,0,0.500); background-image: none; }"), "\(css)")
+        #expect(css.contains("%C:active { color: rgba(0,0,255,1); }"), "\(css)")
+        #expect(WidgetStyle().rules(kind: .view).isEmpty)
+    }
+}
