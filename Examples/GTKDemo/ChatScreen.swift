@@ -35,14 +35,25 @@ func chatBubbleBinding() -> ComponentBinding<ChatBubble> {
 /// images, titles per state) comes from the theme. One `style` call per widget.
 @MainActor
 final class ChatScreen {
+    /// The screen: 375 x 667, clipping what the theme places beyond it.
     let root: UnsafeMutablePointer<GtkWidget>
     private(set) var widgets: [UnsafeMutablePointer<GtkWidget>] = []
+    private var screen: UnsafeMutablePointer<GtkWidget>!
+    private var bubbleWidgets: [UnsafeMutablePointer<GtkWidget>] = []
+    private var bubbleContents: [UnsafeMutablePointer<GtkWidget>] = []
+    private var observation: ObservationToken?
 
     init(applicator: Applicator, scope: ThemeScope? = nil) {
-        root = gtk_fixed_new()
+        // A scrolled window without scrollbars: it keeps the screen's size whatever GTK's
+        // minimum sizes of the widgets inside, as a phone's screen does.
+        root = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(OpaquePointer(root), GTK_POLICY_EXTERNAL, GTK_POLICY_EXTERNAL)
         gtk_widget_set_size_request(root, 375, 667)
-        gtk_widget_set_overflow(root, GTK_OVERFLOW_HIDDEN)
-        let fixed = livery_fixed(root)
+        gtk_widget_set_halign(root, GTK_ALIGN_START)
+        gtk_widget_set_valign(root, GTK_ALIGN_START)
+        screen = gtk_fixed_new()!
+        gtk_scrolled_window_set_child(OpaquePointer(root), screen)
+        let fixed = livery_fixed(screen)
 
         func style(_ widget: UnsafeMutablePointer<GtkWidget>, _ identifier: String) {
             if let scope { scope.style(widget, as: identifier) } else { applicator.style(widget, as: identifier) }
@@ -72,16 +83,22 @@ final class ChatScreen {
         style(avatar, "image_avatar")
 
         // The themes frame one bubble's message and time in screen coordinates, relative to the
-        // incoming bubble at (56, 56): each bubble holds them in a GtkFixed shifted by that much,
-        // so the same frames place them inside either bubble.
-        for (identifier, text, time) in [("bubble_incoming", "Dark mode tonight?", "21:04"),
-                                         ("bubble_outgoing", "Switching live, watch.", "21:05")] {
-            let bubble = gtk_fixed_new()!
+        // incoming bubble at (56, 56). Each bubble's labels sit in a GtkFixed of their own,
+        // shifted by the bubble's offset from that one, above the bubbles, so the same frames
+        // place them on either bubble.
+        let bubbles = [("bubble_incoming", "Dark mode tonight?", "21:04"),
+                       ("bubble_outgoing", "Switching live, watch.", "21:05")]
+        for (identifier, _, _) in bubbles {
+            let bubble = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
             _ = ChatBubble(attachingTo: bubble)
             gtk_fixed_put(fixed, bubble, 0, 0)
             style(bubble, identifier)
+            bubbleWidgets.append(bubble)
+        }
+        for (_, text, time) in bubbles {
             let content = gtk_fixed_new()!
-            gtk_fixed_put(livery_fixed(bubble), content, -56, -56)
+            gtk_fixed_put(fixed, content, 0, 0)
+            bubbleContents.append(content)
             let message = gtk_label_new(text)!
             let timestamp = gtk_label_new(time)!
             gtk_fixed_put(livery_fixed(content), message, 0, 0)
@@ -98,5 +115,24 @@ final class ChatScreen {
         let send = gtk_button_new_with_label("Send")!
         gtk_fixed_put(fixed, send, 0, 0)
         style(send, "button_send")
+        placeBubbleContents()
+        // After the applicator (which observes first) has applied the new frames.
+        observation = applicator.manager.observe { [weak self] _ in self?.placeBubbleContents() }
+    }
+
+    /// Moves each bubble's labels by the bubble's offset from the incoming bubble.
+    private func placeBubbleContents() {
+        func position(_ widget: UnsafeMutablePointer<GtkWidget>) -> (x: Float, y: Float) {
+            var x: Float = 0, y: Float = 0
+            if let transform = gtk_fixed_get_child_transform(livery_fixed(screen), widget) {
+                gsk_transform_to_translate(transform, &x, &y)
+            }
+            return (x, y)
+        }
+        let reference = position(bubbleWidgets[0])
+        for (bubble, content) in zip(bubbleWidgets, bubbleContents) {
+            let origin = position(bubble)
+            gtk_fixed_move(livery_fixed(screen), content, Double(origin.x - reference.x), Double(origin.y - reference.y))
+        }
     }
 }

@@ -158,6 +158,8 @@ public final class Button: Widget {
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
         let icon = gtk_picture_new()!
+        // The icon keeps its size: GtkFixed gives children their minimum size.
+        gtk_picture_set_can_shrink(livery_picture(icon), 0)
         let label = gtk_label_new(nil)!
         gtk_box_append(livery_box(box), icon)
         gtk_box_append(livery_box(box), label)
