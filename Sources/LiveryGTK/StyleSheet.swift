@@ -1,4 +1,5 @@
 import CGTK
+import Foundation
 import Livery
 
 /// The CSS of every styled widget, as one style provider for the display holding one rule set
@@ -9,9 +10,9 @@ import Livery
 /// which a provider added to one widget's style context never reaches, while a selector from a
 /// class does. Widgets that look the same share one class (the chat screen's thirty bubbles
 /// share two), so the sheet holds one rule set per look, not per widget, and a widget costs one
-/// class name. The sheet keeps looks no widget shows any more until they outnumber the ones in
-/// use, so switching back to a theme seen before changes class names only and the sheet is not
-/// parsed again; every reload restyles the whole display, as GTK's own stylesheet swap does.
+/// class name. A switch that changes every widget of a class alike rewrites the class's rules
+/// (one parse, no widget touched, as GTK's own stylesheet swap); widgets whose looks part move
+/// to another class. Looks no widget shows any more stay until they outnumber the ones in use.
 ///
 /// Changes are batched: setters record the style and mark the widget, and the sheet catches up
 /// once, before GTK's next frame (an idle source of higher priority than GDK's redraw) or when
@@ -24,7 +25,8 @@ final class StyleSheet {
     final class Entry {
         let name: String
         let number: Int
-        let rules: String
+        /// What the class stands for; rewritten when every widget of the class changes look alike.
+        var rules: String
         var users = 0
 
         init(number: Int, rules: String) {
@@ -81,7 +83,12 @@ final class StyleSheet {
     }
 
     /// Gives every widget marked since the last flush the class of its look, and reparses the
-    /// sheet if a new look appeared.
+    /// sheet if a look appeared or changed.
+    ///
+    /// A live switch usually changes every widget of a class alike (they are styled with the
+    /// same identifier): the class then keeps its widgets and its rules are rewritten, so the
+    /// switch costs one parse of the sheet and no widget's classes change, which is GTK's own
+    /// way to restyle. Widgets whose looks part get the class of their new look.
     func flush() {
         if flushSource != 0 {
             g_source_remove(flushSource)
@@ -89,10 +96,39 @@ final class StyleSheet {
         }
         let widgets = pending
         pending.removeAll(keepingCapacity: true)
+        var looks: [String?] = []
+        looks.reserveCapacity(widgets.count)
+        // Per class left by marked widgets: the look they go to (nil once they part), how many.
+        var departures: [ObjectIdentifier: (entry: Entry, rules: String?, count: Int)] = [:]
         for widget in widgets {
             widget.needsStyleUpdate = false
-            guard let gtkWidget = widget.gtkWidget else { continue }
-            let entry = widget.style.isEmpty ? nil : intern(widget.style.rules(kind: widget.kind))
+            guard widget.gtkWidget != nil else {
+                looks.append(nil)
+                continue
+            }
+            let rules = widget.style.isEmpty ? "" : widget.style.rules(kind: widget.kind)
+            looks.append(rules)
+            guard let old = widget.cssClass, old.rules != rules else { continue }
+            let key = ObjectIdentifier(old)
+            if var departure = departures[key] {
+                if departure.rules != rules { departure.rules = nil }
+                departure.count += 1
+                departures[key] = departure
+            } else {
+                departures[key] = (old, rules, 1)
+            }
+        }
+        for departure in departures.values {
+            guard let rules = departure.rules, !rules.isEmpty, departure.count == departure.entry.users,
+                  entries[rules] == nil else { continue }
+            entries.removeValue(forKey: departure.entry.rules)
+            departure.entry.rules = rules
+            entries[rules] = departure.entry
+            needsReload = true
+        }
+        for (widget, rules) in zip(widgets, looks) {
+            guard let rules, let gtkWidget = widget.gtkWidget else { continue }
+            let entry = intern(rules)
             guard entry !== widget.cssClass else { continue }
             if let old = widget.cssClass {
                 gtk_widget_remove_css_class(gtkWidget, old.name)

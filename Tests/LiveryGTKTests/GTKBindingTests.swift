@@ -87,9 +87,38 @@ import Testing
         let reloads = StyleSheet.shared.reloadCount
         manager.activate(themeID: "b")
         GTKBindings.flushStyles()
-        manager.activate(themeID: "a")
+        #expect(Set(labels.map { LiveryGTK.Widget.wrapping($0).cssClass?.name }) == classes,
+                "a switch that changes every widget of a class alike keeps their class")
+        #expect(StyleSheet.shared.sheetText.contains(".\(classes.first!!) { color: rgba(68,85,102,1); }"))
+        #expect(StyleSheet.shared.reloadCount == reloads + 1, "one parse of the sheet per switch, as GTK's own swap")
+    }
+
+    @Test func widgetsWhoseLooksPartGetClassesOfTheirOwn() throws {
+        try GTKTestEnvironment.start()
+        let window = TestWindow()
+        defer { window.destroy() }
+        let first = gtk_label_new("x")!, second = gtk_label_new("y")!
+        window.add(first)
+        window.add(second)
+        let grey = op("textColor", .color(rgb(0x777777)))
+        let (manager, applicator) = setUp(
+            [ResolvedInstance(id: "one", component: "uilabel", operations: [grey]),
+             ResolvedInstance(id: "two", component: "uilabel", operations: [grey])],
+            [ResolvedInstance(id: "one", component: "uilabel", operations: [op("textColor", .color(rgb(0x010203)))]),
+             ResolvedInstance(id: "two", component: "uilabel", operations: [grey])])
+        applicator.style(first, as: "one")
+        applicator.style(second, as: "two")
         GTKBindings.flushStyles()
-        #expect(StyleSheet.shared.reloadCount == reloads + 1, "switching back to a look seen before parses nothing")
+        let shared = LiveryGTK.Widget.wrapping(first).cssClass
+        #expect(shared != nil && shared === LiveryGTK.Widget.wrapping(second).cssClass)
+        manager.activate(themeID: "b")
+        GTKBindings.flushStyles()
+        let firstClass = try #require(LiveryGTK.Widget.wrapping(first).cssClass)
+        #expect(firstClass !== shared, "the label whose look changed moved to another class")
+        #expect(LiveryGTK.Widget.wrapping(second).cssClass === shared, "the other kept its class and look")
+        #expect(gtk_widget_has_css_class(first, firstClass.name) != 0 && gtk_widget_has_css_class(first, shared!.name) == 0)
+        #expect(StyleSheet.shared.sheetText.contains(".\(firstClass.name) { color: rgba(1,2,3,1); }"))
+        #expect(StyleSheet.shared.sheetText.contains(".\(shared!.name) { color: rgba(119,119,119,1); }"))
     }
 
     @Test func stylesBecomeCSS() {
