@@ -96,6 +96,7 @@ final class StyleSheet {
         }
         let widgets = pending
         pending.removeAll(keepingCapacity: true)
+        var written: [Look: String] = [:]
         var looks: [String?] = []
         looks.reserveCapacity(widgets.count)
         // Per class left by marked widgets: the look they go to (nil once they part), how many.
@@ -106,7 +107,19 @@ final class StyleSheet {
                 looks.append(nil)
                 continue
             }
-            let rules = widget.style.isEmpty ? "" : widget.style.rules(kind: widget.kind)
+            let rules: String
+            if widget.style.isEmpty {
+                rules = ""
+            } else {
+                // Widgets styled alike (one identifier) have equal styles: their CSS is written once.
+                let key = Look(style: widget.style, kind: widget.kind)
+                if let known = written[key] {
+                    rules = known
+                } else {
+                    rules = widget.style.rules(kind: widget.kind)
+                    written[key] = rules
+                }
+            }
             looks.append(rules)
             guard let old = widget.cssClass, old.rules != rules else { continue }
             let key = ObjectIdentifier(old)
@@ -143,6 +156,11 @@ final class StyleSheet {
         }
         if unusedCount > 256, unusedCount > entries.count / 2 { prune() }
         if needsReload { reload() }
+    }
+
+    private struct Look: Hashable {
+        var style: WidgetStyle
+        var kind: WidgetKind
     }
 
     private func intern(_ rules: String) -> Entry? {

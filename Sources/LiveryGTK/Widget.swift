@@ -106,6 +106,8 @@ open class Widget {
     /// The CSS rules the theme gives this widget now, with `%C` for its class selector; nil when
     /// it sets nothing through CSS. For the benchmark, which hands GTK the same look as one
     /// stylesheet of its own.
+    @_spi(Benchmarks) public static var styleStorageSize: Int { MemoryLayout<WidgetStyle>.size }
+
     @_spi(Benchmarks) public var cssRules: String? { style.isEmpty ? nil : style.rules(kind: kind) }
 
     /// Marks the CSS-backed style changed; the style sheet catches up before GTK's next frame.

@@ -204,14 +204,17 @@ liveryClock.idle()
 // GTK's own: a second, identical window whose widgets carry one class per identifier.
 let (nativeWindow, nativeWidgets) = makeWindow()
 for (widget, identifier) in nativeWidgets { gtk_widget_add_css_class(widget, "id-" + identifier) }
-let nativeProvider = gtk_css_provider_new()!
-gtk_style_context_add_provider_for_display(gdk_display_get_default(), livery_style_provider(UnsafeMutableRawPointer(nativeProvider)),
-                                           UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION) + 10)
-gtk_css_provider_load_from_data(nativeProvider, nativeSheets["light"]!, -1)
 gtk_widget_set_visible(liveryWindow, 0)
 gtk_window_present(livery_window(nativeWindow))
 let nativeClock = PaintClock(nativeWindow)
 nativeClock.idle(frames: 6)
+let nativeUnstyledBytes = residentBytes()
+let nativeProvider = gtk_css_provider_new()!
+gtk_style_context_add_provider_for_display(gdk_display_get_default(), livery_style_provider(UnsafeMutableRawPointer(nativeProvider)),
+                                           UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION) + 10)
+gtk_css_provider_load_from_data(nativeProvider, nativeSheets["light"]!, -1)
+nativeClock.idle(frames: 6)
+let nativeStyledBytes = residentBytes()
 
 // MARK: Alternated switches
 
@@ -259,10 +262,10 @@ Live switch, light <-> dark, activate(themeID:) to the end of the next frame's a
 | GTK: gtk_css_provider_load_from_data to after-paint | \(ms(nativeMedian)) | \(ms(nativeTimes.min() ?? .nan)) | \(ms(nativeTimes.max() ?? .nan)) |
 | ratio Livery / GTK | \(String(format: "%.2f", liveryMedian / nativeMedian)) | | |
 
-Where Livery's time goes (medians): activate (runtime + setters) \(ms(median(activateTimes))), style sheet catch-up (class changes) \(ms(median(flushTimes))), GTK's restyle, layout and paint \(ms(liveryMedian - median(activateTimes) - median(flushTimes))). GTK's stylesheet parse: \(ms(median(nativeLoadTimes))), then restyle, layout and paint \(ms(nativeMedian - median(nativeLoadTimes))).
+Where Livery's time goes (medians): activate (runtime + setters) \(ms(median(activateTimes))), style sheet catch-up (CSS written, classes, parse) \(ms(median(flushTimes))), GTK's restyle, layout and paint \(ms(liveryMedian - median(activateTimes) - median(flushTimes))). GTK's stylesheet parse: \(ms(median(nativeLoadTimes))), then restyle, layout and paint \(ms(nativeMedian - median(nativeLoadTimes))).
 
 First styling of \(widgetCount) widgets to after-paint: \(ms(firstStyling)) (style calls \(ms(styleCalls)), style sheet \(ms(firstFlush)), the rest GTK's restyle, layout and paint).
 Style sheet: \(statistics.looks) distinct looks, parsed \(statistics.reloads) times in the whole run.
-Resident memory: unstyled \(unstyledBytes / 1024) KiB, styled \(styledBytes / 1024) KiB: \(String(format: "%.0f", Double(styledBytes - unstyledBytes) / Double(widgetCount))) bytes per styled widget.
+Resident memory: unstyled \(unstyledBytes / 1024) KiB, styled \(styledBytes / 1024) KiB: \(String(format: "%.0f", Double(styledBytes - unstyledBytes) / Double(widgetCount))) bytes per styled widget. The same look through GTK's own stylesheet on the second window: \(String(format: "%.0f", Double(nativeStyledBytes - nativeUnstyledBytes) / Double(widgetCount))) bytes per widget (GTK's computed styles). The style a handle records: \(LiveryGTK.Widget.styleStorageSize) bytes inline.
 """)
 exit(0)
