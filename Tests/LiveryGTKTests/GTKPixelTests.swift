@@ -67,7 +67,8 @@ import Testing
         window.settle()
         image = try #require(Offscreen.render(button))
         #expect(close(fillPixel(image), gtkDefault, tolerance: 1), "reverted to GTK's own background")
-        #expect(image.rgba == unstyled.rgba, "the reverted button renders exactly as before styling")
+        let identical = image.rgba == unstyled.rgba
+        #expect(identical, "the reverted button renders exactly as before styling")
     }
 
     @Test func aScopedDialogKeepsItsThemeWhileTheWindowSwitches() throws {
