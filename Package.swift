@@ -164,7 +164,7 @@ let package = Package(
         ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
         // The GTK adapter in real pixels: needs a display (Scripts/test.sh starts Xvfb).
-        .testTarget(name: "LiveryGTKTests", dependencies: ["LiveryGTK", "Livery", "LiveryModel", "CGTK"]),
+        .testTarget(name: "LiveryGTKTests", dependencies: ["LiveryGTK", "Livery", "LiveryModel", "CGTK", "LiveryHeadless"]),
         .testTarget(name: "LiveryTokensTests", dependencies: ["LiveryTokens", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]

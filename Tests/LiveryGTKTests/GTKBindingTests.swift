@@ -2,6 +2,7 @@ import CGTK
 import Foundation
 import Livery
 @testable import LiveryGTK
+import LiveryHeadless
 import Testing
 
 /// What the bindings do to widgets, read back through GTK's API: positions, text, line counts,
@@ -131,5 +132,44 @@ import Testing
         #expect(css.contains("%C > trough > highlight { background-color: rgba(255,0,0,0.500); background-image: none; }"), "\(css)")
         #expect(css.contains("%C:active { color: rgba(0,0,255,1); }"), "\(css)")
         #expect(WidgetStyle().rules(kind: .view).isEmpty)
+    }
+}
+
+/// The GTK bindings cover the standard schema exactly as the headless reference bindings do, and
+/// the parts GTK draws on child nodes take the theme's colours.
+@MainActor
+@Suite(.serialized) struct GTKCoverageTests {
+    @Test func everyStandardOperationIsBoundOnGTK() {
+        let manager = ThemeManager()
+        let gtk = Applicator(manager: manager, bindings: GTKBindings.register(in:))
+        let headless = Applicator(manager: manager, bindings: StandardBindings.register(in:))
+        for component in ["uiview", "uilabel", "uibutton", "uiimageview", "uiswitch", "uislider", "uiprogressview",
+                          "uitextfield", "uitextview", "uinavigationbar"] {
+            #expect(gtk.boundOperations(of: component) == headless.boundOperations(of: component), "\(component)")
+        }
+    }
+
+    @Test func aProgressBarShowsItsProgressAndTrackColours() throws {
+        try GTKTestEnvironment.start()
+        let window = TestWindow()
+        defer { window.destroy() }
+        let bar = gtk_progress_bar_new()!
+        gtk_progress_bar_set_fraction(livery_progress_bar(bar), 0.5)
+        gtk_widget_set_size_request(bar, 200, -1)
+        gtk_widget_set_halign(bar, GTK_ALIGN_START)
+        window.add(bar)
+        let red = rgb(0xD01010), blue = rgb(0x1030C0)
+        let manager = ThemeManager()
+        manager.add(theme("t", [ResolvedInstance(id: "upload", component: "uiprogressview", operations: [
+            op("progressTintColor", .color(red)), op("trackTintColor", .color(blue)),
+        ])]))
+        manager.activate(themeID: "t")
+        let applicator = Applicator(manager: manager, bindings: GTKBindings.register(in:))
+        applicator.style(bar, as: "upload")
+        window.settle()
+        let image = try #require(Offscreen.render(bar))
+        let row = image.height / 2
+        #expect(close(image.pixel(x: 40, y: row), red), "progress: \(String(describing: image.pixel(x: 40, y: row)))")
+        #expect(close(image.pixel(x: 160, y: row), blue), "track: \(String(describing: image.pixel(x: 160, y: row)))")
     }
 }
