@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Livery", targets: ["Livery"]),
         .library(name: "LiveryDevelopment", targets: ["LiveryDevelopment"]),
         .library(name: "LiveryHeadless", targets: ["LiveryHeadless"]),
+        .library(name: "LiveryGTK", targets: ["LiveryGTK"]),
         .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
         .library(name: "LiveryStore", targets: ["LiveryStore"]),
         .library(name: "LiveryTokens", targets: ["LiveryTokens"]),
@@ -17,6 +18,7 @@ let package = Package(
         .executable(name: "livery", targets: ["livery"]),
         .executable(name: "livery-build-tool", targets: ["livery-build-tool"]),
         .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
+        .executable(name: "livery-gtk-demo", targets: ["livery-gtk-demo"]),
         .plugin(name: "LiveryThemePlugin", targets: ["LiveryThemePlugin"]),
     ],
     dependencies: [
@@ -39,6 +41,13 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // GTK 4, for LiveryGTK only: shim.h turns the GObject cast macros into inline functions.
+        // A product that does not depend on LiveryGTK never needs GTK installed to build.
+        .systemLibrary(
+            name: "CGTK",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
         // Values only, no dependencies: what every other module speaks.
         .target(name: "LiveryModel"),
         // The XML front end: parse, validate and resolve `.theme` folders.
@@ -60,6 +69,8 @@ let package = Package(
         // The headless reference components (View, Label, Button...) and their bindings, for
         // tests, benchmarks and examples; registered only when asked for.
         .target(name: "LiveryHeadless", dependencies: ["Livery", "LiveryModel"]),
+        // The GTK 4 adapter: the standard schema bound to real widgets, styled through GTK's CSS.
+        .target(name: "LiveryGTK", dependencies: ["Livery", "LiveryModel", "CGTK"]),
         // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
         // identifiers, SARIF, file watching. A library so every one of them is testable.
         .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
@@ -123,6 +134,14 @@ let package = Package(
             path: "Examples/ChatDemo",
             exclude: ["Livery.xml"]
         ),
+        // The chat example as a GTK 4 app: real widgets styled from Themes/, switched live;
+        // `--screenshots DIR` renders every sample theme in each trait set offscreen.
+        .executableTarget(
+            name: "livery-gtk-demo",
+            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryGTK", "CGTK"],
+            path: "Examples/GTKDemo",
+            exclude: ["Livery.xml"]
+        ),
         // Build-tool plugin: validates and compiles a target's `.theme` folders and generates
         // Swift identifiers for them at build time (see Examples/PluginExample).
         .plugin(
@@ -149,6 +168,8 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
+        // The GTK adapter in real pixels: needs a display (Scripts/test.sh starts Xvfb).
+        .testTarget(name: "LiveryGTKTests", dependencies: ["LiveryGTK", "Livery", "LiveryModel", "CGTK", "LiveryHeadless"]),
         .testTarget(name: "LiveryTokensTests", dependencies: ["LiveryTokens", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -73,6 +73,16 @@ let package = Package(
                 .product(name: "LiveryModel", package: "Livery"),
             ]
         ),
+        // Livery on 1,001 real GTK 4 widgets against GTK's own stylesheet swap, under Xvfb
+        // (Scripts/bench-gtk.sh). Kept apart from livery-bench so that the report builds without GTK.
+        .executableTarget(
+            name: "livery-gtk-bench",
+            dependencies: [
+                .product(name: "Livery", package: "Livery"),
+                .product(name: "LiveryDevelopment", package: "Livery"),
+                .product(name: "LiveryGTK", package: "Livery"),
+            ]
+        ),
         // ordo-one/benchmark target: `swift package benchmark`.
         .executableTarget(
             name: "LiveryBenchmarks",

@@ -1,0 +1,156 @@
+import CGTK
+import Foundation
+import Livery
+import LiveryDevelopment
+import LiveryGTK
+
+// The chat demo as a GTK 4 app: the chat screen styled from Themes/, a theme picker and
+// toggles for dark, high contrast and large text, all switching live.
+//
+//   swift run livery-gtk-demo                        # the window
+//   swift run livery-gtk-demo --screenshots DIR      # every sample theme in each trait set, to PNG
+//
+// Run from the repository root (the configuration names Themes/ relatively).
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let screenshotFolder: String? = arguments.firstIndex(of: "--screenshots").map { index in
+    index + 1 < arguments.count ? arguments[index + 1] : ""
+}
+if screenshotFolder == "" {
+    print("usage: livery-gtk-demo [--screenshots DIR] [configuration.xml]")
+    exit(64)
+}
+let configuration = arguments.first { !$0.hasPrefix("-") && $0 != screenshotFolder } ?? "Examples/GTKDemo/Livery.xml"
+
+guard gtk_init_check() != 0 else {
+    print("GTK could not open a display (DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "unset")); under no display, run `source Scripts/xvfb.sh` first.")
+    exit(1)
+}
+// GLib's loop runs this thread from here on: let it drain the main queue too (the preloading
+// task below, and live reload, are scheduled there).
+GLibMainQueue.install()
+
+let manager = ThemeManager.development(configurationFile: configuration)
+let findings = manager.diagnostics.observe { print("  [\($0.severity.rawValue)] \($0.message) [\($0.code)]") }
+let applicator = Applicator(manager: manager) { applicator in
+    GTKBindings.register(in: applicator)
+    applicator.register(chatBubbleBinding())
+}
+guard manager.currentThemeID != nil else {
+    print("No theme could be activated from \(configuration); run from the repository root.")
+    exit(1)
+}
+let themeIDs = manager.themes.keys.sorted()
+
+let window = gtk_window_new()!
+gtk_window_set_title(livery_window(window), "Livery GTK demo")
+let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
+gtk_window_set_child(livery_window(window), column)
+let controls = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+for margin in [gtk_widget_set_margin_top, gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(controls, 8) }
+gtk_box_append(livery_box(column), controls)
+let screen = ChatScreen(applicator: applicator)
+gtk_box_append(livery_box(column), screen.root)
+
+/// The demo's controls: a theme picker and three trait toggles, each switching live.
+@MainActor
+enum Controls {
+    static var dark: UnsafeMutablePointer<GtkWidget>!
+    static var highContrast: UnsafeMutablePointer<GtkWidget>!
+    static var largeText: UnsafeMutablePointer<GtkWidget>!
+    static var picker: UnsafeMutablePointer<GtkWidget>!
+
+    static func build(in box: UnsafeMutablePointer<GtkWidget>) {
+        let names = themeIDs.map { strdup(manager.themes[$0]?.info.name ?? $0) } + [nil]
+        let constant = names.map { $0.map { UnsafePointer($0) } }
+        picker = constant.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }
+        names.forEach { free($0) }
+        if let current = manager.currentThemeID, let index = themeIDs.firstIndex(of: current) {
+            gtk_drop_down_set_selected(OpaquePointer(picker), guint(index))
+        }
+        gtk_box_append(livery_box(box), picker)
+        connect(picker, "notify::selected")
+        dark = toggle("Dark", in: box)
+        highContrast = toggle("High contrast", in: box)
+        largeText = toggle("Large text", in: box)
+    }
+
+    private static func toggle(_ title: String, in box: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget> {
+        let button = gtk_check_button_new_with_label(title)!
+        gtk_box_append(livery_box(box), button)
+        connect(button, "toggled")
+        return button
+    }
+
+    private static func connect(_ widget: UnsafeMutablePointer<GtkWidget>, _ signal: String) {
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in
+            MainActor.assumeIsolated { Controls.changed() }
+        }
+        livery_signal_connect(widget, signal, unsafeBitCast(callback, to: GCallback.self), nil)
+    }
+
+    static func isOn(_ button: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        gtk_check_button_get_active(UnsafeMutableRawPointer(button).assumingMemoryBound(to: GtkCheckButton.self)) != 0
+    }
+
+    static func changed() {
+        let selected = Int(gtk_drop_down_get_selected(OpaquePointer(picker)))
+        if selected < themeIDs.count { manager.activate(themeID: themeIDs[selected]) }
+        manager.setTraits(TraitSet(appearance: isOn(dark) ? .dark : nil, contrast: isOn(highContrast) ? .highcontrast : nil))
+        manager.setTextSize(scale: isOn(largeText) ? 1.5 : 1, largeText: isOn(largeText))
+    }
+}
+Controls.build(in: controls)
+
+/// The trait sets the screenshots show: light, dark, high contrast, large text.
+let traitSets: [(name: String, traits: TraitSet, textScale: Double)] = [
+    ("light", TraitSet(), 1),
+    ("dark", TraitSet(appearance: .dark), 1),
+    ("highcontrast", TraitSet(contrast: .highcontrast), 1),
+    ("largetext", TraitSet(textSize: .largetext), 1.5),
+]
+
+// The themes the picker switches between, prepared on other threads; the task resumes on the
+// main queue, which only GLibMainQueue lets run under GLib's loop.
+nonisolated(unsafe) var preloaded = false
+Task { @MainActor in
+    await applicator.preload(themeIDs)
+    preloaded = true
+}
+
+gtk_window_present(livery_window(window))
+
+if let folder = screenshotFolder {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    // The preloading task finishing shows that the main queue runs under GLib's loop.
+    let deadline = Date().addingTimeInterval(20)
+    while !preloaded, Date() < deadline { g_main_context_iteration(nil, 1) }
+    print(preloaded ? "main queue: drained under GLib's loop (themes preloaded)" : "main queue: NOT drained under GLib's loop")
+    var written = 0
+    for id in themeIDs {
+        manager.activate(themeID: id)
+        for set in traitSets {
+            manager.setTraits(set.traits)
+            manager.setTextSize(scale: set.textScale, largeText: set.traits.textSize == .largetext)
+            GTKBindings.flushStyles()
+            Offscreen.waitForFrames(of: window, count: 2)
+            let name = (id.split(separator: ".").last.map(String.init) ?? id) + "-" + set.name + ".png"
+            if Offscreen.savePNG(screen.root, to: folder + "/" + name) {
+                written += 1
+            } else {
+                print("could not write \(folder)/\(name)")
+            }
+        }
+    }
+    print("wrote \(written) screenshots to \(folder)")
+    gtk_window_destroy(livery_window(window))
+    exit(preloaded && written == themeIDs.count * traitSets.count ? 0 : 1)
+}
+
+let loop = g_main_loop_new(nil, 0)
+let closed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, loop in
+    g_main_loop_quit(OpaquePointer(loop))
+    return 0
+}
+livery_signal_connect(window, "close-request", unsafeBitCast(closed, to: GCallback.self), UnsafeMutableRawPointer(loop))
+g_main_loop_run(loop)
