@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark report: every loader on generated themes of N = 100 ... 100,000 in one run,
-# the runtime, memory, sizes and the targets; writes docs/images/load-time.svg and
-# Benchmarks/results/{report.md,results.json}, and prints the report (paste it into
-# docs/Performance.md). Allocations are counted by livery-bench-allocs, which livery-bench
+# the launch, the runtime, memory, sizes and the targets, then real GTK widgets and the studio;
+# writes docs/images/load-time.svg, Benchmarks/results/{report.md,results.json,gtk.json,
+# studio.json,summary.md}, and copies summary.md into every doc that includes it. Allocations are counted by livery-bench-allocs, which livery-bench
 # starts with the malloc interposer preloaded (the timed process runs without it).
 #   Scripts/bench.sh                 full run (a few minutes on 2 shared cores)
 #   Scripts/bench.sh --quick         small N, few iterations (what CI runs)
@@ -22,4 +22,12 @@ if [[ -n "$images" ]]; then
   mkdir -p "$images"
   cp "$out/load-time.svg" "$images/load-time.svg"
   echo "wrote $images/load-time.svg and Benchmarks/$out/report.md" >&2
+  # Real widgets and the studio, in the same run; then the one table the docs include.
+  (cd .. && bash Scripts/bench-gtk.sh --json Benchmarks/results/gtk.json)
+  if [[ -x ../Scripts/bench-studio.sh ]] || [[ -f ../Scripts/bench-studio.sh ]]; then
+    (cd .. && bash Scripts/bench-studio.sh --json Benchmarks/results/studio.json)
+  fi
+  python3 Scripts/summary.py
+  (cd .. && python3 Scripts/check-doc-numbers.py --update >/dev/null || true)
+  echo "wrote Benchmarks/results/summary.md and the docs that include it" >&2
 fi

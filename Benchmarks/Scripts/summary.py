@@ -78,11 +78,14 @@ def main():
         rows.append(("compiled size / XML size, 10,000 instances", f"{sizes['compiled'] / sizes['xml']:.2f}", "≤ 0.6"))
     gtk = load("gtk.json")
     if gtk:
-        rows.append((f"GTK 4, {gtk.get('widgets', 1000):,} widgets: live switch to the end of the next painted frame, Livery / GTK's stylesheet swap",
-                     f"{duration(gtk.get('livery_switch_ns'))} / {duration(gtk.get('css_swap_ns'))} ({ratio(gtk.get('livery_switch_ns'), gtk.get('css_swap_ns'))})",
+        widgets = f"{gtk.get('widgets', 1000):,}"
+        rows.append((f"GTK 4, {widgets} widgets: live switch to the end of the next painted frame, Livery / GTK's own stylesheet swap",
+                     f"{duration(gtk.get('livery_switch_ns'))} / {duration(gtk.get('css_swap_ns'))} ({gtk['livery_switch_ns'] / gtk['css_swap_ns']:.2f})",
                      "≤ 16.7 ms, ratio ≤ 1.1"))
-        rows.append((f"GTK 4: first styling of {gtk.get('widgets', 1000):,} widgets; resident memory per styled widget",
-                     f"{duration(gtk.get('first_styling_ns'))}; {gtk.get('bytes_per_widget', 0) / 1024:.1f} KiB", "styling ≤ 16.7 ms"))
+        rows.append((f"GTK 4: Livery's own part of that switch (runtime, setters, style sheet)",
+                     duration(gtk.get('livery_engine_ns')), "≤ 16.7 ms"))
+        rows.append((f"GTK 4: first styling of {widgets} widgets to the painted frame; resident memory per styled widget",
+                     f"{duration(gtk.get('first_styling_ns'))}; {gtk.get('bytes_per_widget', 0) / 1024:.1f} KiB", "≤ 16.7 ms"))
     studio = load("studio.json")
     if studio:
         rows.append(("studio: an edit in the page to the redrawn screen / to a connected app re-applied",

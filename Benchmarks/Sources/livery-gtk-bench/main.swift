@@ -268,4 +268,18 @@ First styling of \(widgetCount) widgets to after-paint: \(ms(firstStyling)) (sty
 Style sheet: \(statistics.looks) distinct looks, parsed \(statistics.reloads) times in the whole run.
 Resident memory: unstyled \(unstyledBytes / 1024) KiB, styled \(styledBytes / 1024) KiB: \(String(format: "%.0f", Double(styledBytes - unstyledBytes) / Double(widgetCount))) bytes per styled widget. The same look through GTK's own stylesheet on the second window: \(String(format: "%.0f", Double(nativeStyledBytes - nativeUnstyledBytes) / Double(widgetCount))) bytes per widget (GTK's computed styles). The style a handle records: \(LiveryGTK.Widget.styleStorageSize) bytes inline.
 """)
+// The numbers the one performance table shows (Benchmarks/Scripts/summary.py reads them).
+if let index = CommandLine.arguments.firstIndex(of: "--json"), index + 1 < CommandLine.arguments.count {
+    let json: [String: Any] = [
+        "widgets": widgetCount,
+        "livery_switch_ns": liveryMedian * 1e6,
+        "css_swap_ns": nativeMedian * 1e6,
+        "livery_engine_ns": (median(activateTimes) + median(flushTimes)) * 1e6,
+        "first_styling_ns": firstStyling * 1e6,
+        "bytes_per_widget": Double(styledBytes - unstyledBytes) / Double(widgetCount),
+        "rounds": rounds,
+    ]
+    let data = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
+    try data.write(to: URL(fileURLWithPath: CommandLine.arguments[index + 1]))
+}
 exit(0)
