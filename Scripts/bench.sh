@@ -2,8 +2,9 @@
 # The benchmark report: every loader on generated themes of N = 100 ... 100,000 in one run,
 # the launch, the runtime, memory, sizes and the targets, then real GTK widgets and the studio;
 # writes docs/images/load-time.svg, Benchmarks/results/{report.md,results.json,gtk.json,
-# studio.json,summary.md}, and copies summary.md into every doc that includes it. Allocations are counted by livery-bench-allocs, which livery-bench
-# starts with the malloc interposer preloaded (the timed process runs without it).
+# studio.json,summary.md}, and copies summary.md into every doc that includes it. Allocations
+# are counted by livery-bench-allocs, which livery-bench starts with the malloc interposer
+# preloaded (the timed process runs without it).
 #   Scripts/bench.sh                 full run (a few minutes on 2 shared cores)
 #   Scripts/bench.sh --quick         small N, few iterations (what CI runs)
 #   Scripts/bench.sh --sizes 1000,10000
