@@ -24,7 +24,7 @@ if [[ -n "$images" ]]; then
   cp "$out/load-time.svg" "$images/load-time.svg"
   echo "wrote $images/load-time.svg and Benchmarks/$out/report.md" >&2
   # Real widgets and the studio, in the same run; then the one table the docs include.
-  (cd .. && bash Scripts/bench-gtk.sh --json Benchmarks/results/gtk.json)
+  (cd .. && bash Scripts/bench-gtk.sh)
   if [[ -x ../Scripts/bench-studio.sh ]] || [[ -f ../Scripts/bench-studio.sh ]]; then
     (cd .. && bash Scripts/bench-studio.sh --json Benchmarks/results/studio.json)
   fi
