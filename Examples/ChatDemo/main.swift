@@ -10,6 +10,7 @@ import LiveryModel
 //   swift run livery-chat-demo                       # the live switch
 //   swift run -c release livery-chat-demo --benchmark  # 10,000 components, timings
 //   Examples/ChatDemo/Scripts/count-allocations.sh     # heap allocations per warm switch
+//   swift run livery-chat-demo --follow 'ws://127.0.0.1:PORT/follow?token=…'  # follow a livery studio
 
 let arguments = CommandLine.arguments.dropFirst()
 /// With the profiling modes: prepare both themes ahead (`Applicator.preload`), as an app does at launch.
@@ -43,6 +44,18 @@ if arguments.contains("--benchmark") {
     await SwitchBenchmark.run(identifiers: 10_000)
     await SwitchBenchmark.run(identifiers: 100, preload: true)
     await SwitchBenchmark.run(identifiers: 10_000, preload: true)
+    exit(0)
+}
+
+if let index = arguments.firstIndex(of: "--follow"), arguments.index(after: index) < arguments.endIndex {
+    // Follows a running `livery studio` until it stops (see Follow.swift).
+    let theme = arguments.firstIndex(of: "--theme").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+    do {
+        try await FollowDemo.run(url: arguments[arguments.index(after: index)], themeID: theme ?? "com.livery.base")
+    } catch {
+        print("Following the studio stopped: \(error)")
+        exit(1)
+    }
     exit(0)
 }
 

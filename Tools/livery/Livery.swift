@@ -11,7 +11,7 @@ struct Livery: AsyncParsableCommand {
         subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, BenchmarkLoad.self, Build.self,
                       Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
                       Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self, Keys.self,
-                      Tokens.self]
+                      Tokens.self, Studio.self]
     )
 
     /// The tool's version: `livery --version`, and the SARIF driver's version.
