@@ -50,7 +50,7 @@ public enum StudioPage {
     #screens{display:flex;gap:28px;flex-wrap:wrap;flex:1;min-width:0;padding-top:28px}
     figure{margin:0}
     figcaption{font-weight:600;font-size:13px;margin-bottom:22px}
-    .bezel{position:relative;border:10px solid #111;border-radius:30px;background:#fff;overflow:hidden}
+    .bezel{position:relative;box-sizing:content-box;border:10px solid #111;border-radius:30px;background:#fff;overflow:hidden}
     .screen{position:absolute;left:0;top:0;transform-origin:0 0}
     .el{position:absolute;display:flex;align-items:center;padding:0 6px;cursor:pointer;overflow:hidden}
     .el.grow{overflow:visible;align-items:flex-start;padding-top:4px;padding-bottom:4px}

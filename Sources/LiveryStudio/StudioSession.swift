@@ -151,6 +151,8 @@ public actor StudioSession {
         let themes = themes()
         var screens: [StudioScreen] = []
         var diagnostics: [StudioDiagnostic] = []
+        let themeID = themeID.flatMap { $0.isEmpty ? nil : $0 }
+        let compareThemeID = compareThemeID.flatMap { $0.isEmpty ? nil : $0 }
         let first = themeID ?? themes.first(where: { $0.readOnly == nil })?.id ?? themes.first?.id
         var requests: [(String, String)] = []
         if let first { requests.append((first, traits ?? "")) }
