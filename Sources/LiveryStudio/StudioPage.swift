@@ -56,13 +56,13 @@ public enum StudioPage {
     .el.grow{overflow:visible;align-items:flex-start;padding-top:4px;padding-bottom:4px}
     .el .text{min-width:0}
     .el.nowrap .text{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-    .el img.content{display:block;max-width:70%;max-height:70%;object-fit:contain;margin:auto;pointer-events:none}
+    .el img.content{display:block;max-width:40%;max-height:55%;object-fit:contain;pointer-events:none;flex:none}
     .el.uibutton{justify-content:center;gap:6px}
     .el.selected{outline:3px solid #0a66d8;outline-offset:1px;z-index:10}
-    .badge{position:absolute;right:0;bottom:100%;margin-bottom:2px;font:600 10px/1.5 system-ui,sans-serif;padding:0 5px;border-radius:6px;color:#fff;white-space:nowrap;z-index:5;pointer-events:none}
+    .badge{position:absolute;transform:translate(-100%,-100%);margin-top:-2px;font:600 10px/1.5 system-ui,sans-serif;padding:0 5px;border-radius:6px;color:#fff;white-space:nowrap;z-index:5;pointer-events:none}
     .badge.pass{background:#1b7f3b}.badge.fail{background:#c62828}
     .screen.badges-hidden .badge{display:none}
-    aside{width:440px;flex:none;background:#fff;border:1px solid #ddd;border-radius:10px;padding:12px 14px;max-height:calc(100vh - 120px);overflow:auto}
+    aside{width:440px;flex:none;overflow-x:hidden;background:#fff;border:1px solid #ddd;border-radius:10px;padding:12px 14px;max-height:calc(100vh - 120px);overflow:auto}
     aside h2{font-size:15px;margin:0 0 6px}
     .op{border-top:1px solid #eee;padding:7px 0}
     .op .head{display:flex;gap:8px;align-items:center}
@@ -74,7 +74,9 @@ public enum StudioPage {
     .editor{background:#f6f8fb;border:1px solid #d4dbe6;border-radius:8px;padding:8px;margin-top:6px;display:grid;gap:6px}
     .editor label{display:flex;gap:8px;align-items:center}
     .editor label>span:first-child{width:84px;color:#444}
-    .editor input[type=text],.editor input[type=number],.editor select{font:inherit;padding:3px 6px;flex:1;min-width:0}
+    .editor input[type=text],.editor input[type=number],.editor select{font:inherit;padding:3px 6px;flex:1;min-width:0;width:100%}
+    .editor label{min-width:0}
+    .editor input[type=color]{flex:none;width:44px;padding:0}
     .editor .where{font-size:12px;color:#333}
     .editor .readonly{color:#8a1c14;font-size:12px}
     .contrast{font-size:12px;font-weight:600}
@@ -141,6 +143,10 @@ public enum StudioPage {
         var bezel=el("div","bezel");bezel.style.width=screen.width*zoom+"px";bezel.style.height=screen.height*zoom+"px";
         var scr=el("div","screen");scr.style.width=screen.width+"px";scr.style.height=screen.height+"px";scr.style.transform="scale("+zoom+")";
         screen.elements.forEach(function(e){scr.appendChild(component(e,scale,screen,index))});
+        // Badges sit on the screen above each component's top right corner, outside the text they measure.
+        screen.elements.forEach(function(e){if(!e.contrast)return;
+          var b=el("span","badge "+(e.contrast.pass?"pass":"fail"),e.contrast.text+":1 "+(e.contrast.pass?"\u2713":"\u2717"));
+          b.title="needs "+e.contrast.required+":1";b.dataset.badge=e.id;b.style.left=(e.x+e.width)+"px";b.style.top=e.y+"px";scr.appendChild(b)});
         bezel.appendChild(scr);fig.appendChild(bezel);host.appendChild(fig);
       });
     }
@@ -165,8 +171,6 @@ public enum StudioPage {
         s.backgroundPosition="center";s.backgroundRepeat="no-repeat"}
       else if(e.image){var img=el("img","content");img.src=e.image;img.alt="";d.appendChild(img)}
       if(e.text){d.appendChild(el("span","text",e.text))}
-      if(e.contrast){var b=el("span","badge "+(e.contrast.pass?"pass":"fail"),e.contrast.text+":1 "+(e.contrast.pass?"\u2713":"\u2717"));
-        b.title="needs "+e.contrast.required+":1";d.appendChild(b)}
       if(selected&&selected.id===e.id&&selected.screen===index)d.classList.add("selected");
       d.addEventListener("click",function(ev){ev.stopPropagation();
         selected={id:e.id,theme:screen.themeID,traits:screen.traits,screen:index};
