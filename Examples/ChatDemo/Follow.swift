@@ -19,21 +19,26 @@ enum FollowDemo {
         try await StudioFollower(url: url, mirror: mirror, reload: bootstrap).mirrorOnce()
         let folders = try FileManager.default.contentsOfDirectory(atPath: mirror).sorted().map { mirror + "/" + $0 }
         let manager = ThemeManager.development(configuration: LiveryConfiguration(defaultThemeID: themeID, searchPaths: folders))
-        _ = manager.diagnostics.observe { print("  [\($0.severity.rawValue)] \($0.message) [\($0.code)]") }
+        _ = manager.diagnostics.observe { say("  [\($0.severity.rawValue)] \($0.message) [\($0.code)]") }
         let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.register(chatBubbleBinding())
         let screen = ChatScreen(applicator: applicator)
-        print("Following \(url.split(separator: "?").first ?? "") with \(manager.currentThemeID ?? "no theme"); files in \(mirror)")
-        print(screen.describe())
-        applicator.onChange = { print("  ~ \($0)") }
+        say("Following \(url.split(separator: "?").first ?? "") with \(manager.currentThemeID ?? "no theme"); files in \(mirror)")
+        say(screen.describe())
+        applicator.onChange = { say("  ~ \($0)") }
         let reload = LiveReload(manager: manager)
         let follower = StudioFollower(url: url, mirror: mirror, reload: reload) { outcome in
             switch outcome {
             case .unchanged: break
-            case .reloaded(let files): print("== studio edit applied (\(files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))")
-            case .kept(_, let errors): print("== studio edit has \(errors.count) error(s): the last good theme stays")
+            case .reloaded(let files): say("== studio edit applied (\(files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))")
+            case .kept(_, let errors): say("== studio edit has \(errors.count) error(s): the last good theme stays")
             }
         }
         try await follower.run()
     }
+}
+
+/// One line to stdout at once (unbuffered), also when the output is a pipe.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
