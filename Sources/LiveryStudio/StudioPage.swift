@@ -113,15 +113,18 @@ public enum StudioPage {
       return q;
     }
     function status(text,ok){var s=$("status");s.textContent=text||"";s.className=text?(ok?"ok":"refused"):""}
-    function load(){
-      var started=performance.now();
-      return api("/api/state?"+query()).then(function(s){
+    function load(editStarted){
+      var started=editStarted||performance.now();
+      // The screen and the inspector are fetched at once; the screen is drawn as soon as it arrives.
+      var inspected=selected?explain(selected.id,selected.theme,selected.traits):null;
+      var drawn=api("/api/state?"+query()).then(function(s){
         state=s;fillThemes();draw();findings();
         $("undo").disabled=!s.undo;$("redo").disabled=!s.redo;
-        document.body.dataset.generation=s.generation;
         document.body.dataset.drawnMs=String(Math.round(performance.now()-started));
-        if(selected)return explain(selected.id,selected.theme,selected.traits);
+        // From the edit's request to the redrawn screen, for the latency script.
+        if(editStarted)document.body.dataset.editMs=document.body.dataset.drawnMs;
       });
+      return Promise.all([drawn,inspected]).then(function(){document.body.dataset.generation=state.generation});
     }
     function fillThemes(){
       var sel=$("theme"),cmp=$("compare");
@@ -269,7 +272,7 @@ public enum StudioPage {
         if(!slot)return;
         var started=performance.now();
         api("/api/edit",{target:tg,slot:slot,text:text,fields:all}).then(function(r){
-          status(r.message,r.ok);return load().then(function(){document.body.dataset.editMs=String(Math.round(performance.now()-started))});
+          status(r.message,r.ok);return load(started);
         });
       });
       row.appendChild(box);
