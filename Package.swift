@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "LiveryStore", targets: ["LiveryStore"]),
         .library(name: "LiveryTokens", targets: ["LiveryTokens"]),
         .library(name: "LiveryServe", targets: ["LiveryServe"]),
+        .library(name: "LiveryStudio", targets: ["LiveryStudio"]),
+        .library(name: "LiveryStudioClient", targets: ["LiveryStudioClient"]),
         .executable(name: "livery", targets: ["livery"]),
         .executable(name: "livery-build-tool", targets: ["livery-build-tool"]),
         .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
@@ -33,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // `swift package generate-documentation`: the API reference from the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // The only C in the package: libxml2, behind a shim that fixes the ICU clash with Foundation.
@@ -94,6 +97,28 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // The studio's engine, free of any server: lossless write-back of one value into a theme
+        // file (atomic, inside the given folders, refused on a stale file), the session a browser
+        // edits (composed screen, provenance, edit targets, undo), the page itself.
+        .target(name: "LiveryStudio", dependencies: [
+            "LiveryModel", "LiveryXML", "LiveryTooling", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // `livery studio`: the session over HTTP and WebSocket (Hummingbird), token-guarded.
+        .target(name: "LiveryStudioServer", dependencies: [
+            "LiveryStudio", "LiveryModel",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        // What a debug app adds to follow a studio over the network: a WebSocket client that
+        // mirrors the studio's theme files into a local folder and hands them to `LiveReload`.
+        // A product of its own so `Livery` and `LiveryDevelopment` stay free of NIO.
+        .target(name: "LiveryStudioClient", dependencies: [
+            "Livery", "LiveryDevelopment", "LiveryModel",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // W3C design tokens (DTCG 2025.10) in and out: positioned JSON, validation, import to
         // theme constants, export from them. The model only: the CLI reads and validates themes.
         .target(name: "LiveryTokens", dependencies: ["LiveryModel"]),
@@ -112,7 +137,7 @@ let package = Package(
             name: "livery",
             dependencies: [
                 "LiveryThemeCommands", "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling",
-                "LiveryStore", "LiveryServe", "LiveryTokens",
+                "LiveryStore", "LiveryServe", "LiveryTokens", "LiveryStudioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
@@ -130,7 +155,7 @@ let package = Package(
         // The chat-screen example: headless components styled from Themes/, switched live.
         .executableTarget(
             name: "livery-chat-demo",
-            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryHeadless"],
+            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryHeadless", "LiveryStudioClient"],
             path: "Examples/ChatDemo",
             exclude: ["Livery.xml"]
         ),
@@ -165,6 +190,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .testTarget(name: "LiveryStudioTests", dependencies: [
+            "LiveryStudio", "LiveryStudioServer", "LiveryStudioClient", "LiveryXML", "LiveryModel", "Livery",
+            "LiveryDevelopment", "LiveryHeadless",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),

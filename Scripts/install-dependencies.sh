@@ -22,6 +22,9 @@ if ! $themes_only; then
     if ! fc-list 2>/dev/null | grep -qi dejavu; then missing+=(fonts-dejavu-core); fi
     if ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
     if ! command -v chromedriver >/dev/null 2>&1; then missing+=(chromium-driver); fi
+    # The studio's browser test reads a pixel of its screenshots with ImageMagick's convert (the
+    # package, not whatever `convert` a machine may already have on its PATH).
+    if ! dpkg -s imagemagick >/dev/null 2>&1; then missing+=(imagemagick); fi
     if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
 fi
 if [ ${#missing[@]} -gt 0 ]; then

@@ -8,10 +8,24 @@ import LiveryModel
 // and switched live between themes, traits and scales, printing what changed each time.
 //
 //   swift run livery-chat-demo
+//   swift run livery-chat-demo --follow 'ws://127.0.0.1:PORT/follow?token=…'  # follow a livery studio
 //
 // The runtime's timings under 10,000 components are Benchmarks/'s livery-switch-bench.
 
 let arguments = CommandLine.arguments.dropFirst()
+
+if let index = arguments.firstIndex(of: "--follow"), arguments.index(after: index) < arguments.endIndex {
+    // Follows a running `livery studio` until it stops (see Follow.swift).
+    let theme = arguments.firstIndex(of: "--theme").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+    do {
+        try await FollowDemo.run(url: arguments[arguments.index(after: index)], themeID: theme ?? "com.livery.base")
+    } catch {
+        print("Following the studio stopped: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
+
 let configuration = arguments.first { !$0.hasPrefix("-") } ?? "Examples/ChatDemo/Livery.xml"
 
 // Step 1 is the XML (Themes/*.theme); step 2 is this: a manager, an applicator, one call per component.

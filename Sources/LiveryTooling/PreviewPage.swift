@@ -341,7 +341,7 @@ public enum PreviewPage {
 
     // MARK: - Helpers
 
-    static func dataURI(_ name: String, side: PreviewSide) -> String? {
+    public static func dataURI(_ name: String, side: PreviewSide) -> String? {
         guard let variant = side.theme.assets.select(name, traits: side.theme.traits, scale: side.scale),
               let bytes = side.readAsset(variant) else { return nil }
         let lower = variant.file.lowercased()

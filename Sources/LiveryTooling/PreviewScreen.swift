@@ -93,7 +93,12 @@ public enum PreviewScreen {
             }
         }
         if case .bool(true)? = values["hidden"] { return "" }
-        var style = ["left:\(px(rect.x))px", "top:\(px(rect.y))px", "width:\(px(rect.width))px", "height:\(px(rect.height))px"]
+        // A label grows with its text (a device wraps it onto more lines) rather than cutting it off;
+        // buttons and one-line labels keep their frame.
+        let lines: Int64? = if case .integer(let count)? = values["numberOfLines"] { count } else { nil }
+        let grows = (values["text"] != nil || values["textColor"] != nil) && instance.component != "uibutton" && lines != 1
+        var style = ["left:\(px(rect.x))px", "top:\(px(rect.y))px", "width:\(px(rect.width))px",
+                     grows ? "min-height:\(px(rect.height))px" : "height:\(px(rect.height))px"]
         let background = roles[.backgroundColor] ?? color(values["barTintColor"])
         if let background { style.append("background-color:\(PreviewPage.css(background))") }
         if case .float(let radius)? = values["cornerRadius"] { style.append("border-radius:\(px(radius))px") }
@@ -101,7 +106,13 @@ public enum PreviewScreen {
             style.append("border:\(px(width))px solid \(color(values["borderColor"]).map(PreviewPage.css) ?? "#000")")
         }
         if case .float(let alpha)? = values["alpha"] { style.append("opacity:\(ValueText.number(alpha))") }
-        if let image = image(values["backgroundImage"] ?? values["image"], side: side) {
+        // A background image covers the component; a button's `image` is its content, drawn at
+        // its own aspect beside the title (it is not stretched over the button).
+        var content: String?
+        if let image = image(values["image"], side: side), instance.component != "uiimageview" {
+            content = "<img class=\"content\" alt=\"\" src=\"\(image)\">"
+        }
+        if let image = image(values["backgroundImage"] ?? (instance.component == "uiimageview" ? values["image"] : nil), side: side) {
             let mode: String = switch values["contentMode"] {
             case .enumeration("scaleAspectFit")?: "contain"
             case .enumeration("scaleAspectFill")?: "cover"
@@ -118,7 +129,8 @@ public enum PreviewScreen {
             style.append("justify-content:\(alignment == "center" ? "center" : alignment == "right" ? "flex-end" : "flex-start")")
         }
         if case .integer(let lines)? = values["numberOfLines"], lines == 1 { style.append("white-space:nowrap") }
-        var html = "<div class=\"element \(PreviewPage.escape(instance.component))\" title=\"\(PreviewPage.escape(instance.id))\" style=\"\(style.joined(separator: ";"))\">"
+        var html = "<div class=\"element \(PreviewPage.escape(instance.component))\(grows ? " grows" : "")\" title=\"\(PreviewPage.escape(instance.id))\" style=\"\(style.joined(separator: ";"))\">"
+        if let content { html += content }
         if let text = text(instance, values) { html += "<span class=\"text\">\(PreviewPage.escape(text))</span>" }
         if foreground != nil, let background {
             html += badge(foreground: foreground!, background: background, font: font, traits: side.theme.traits)
@@ -236,7 +248,11 @@ public enum PreviewScreen {
     .screen{position:absolute;left:0;top:0;transform-origin:0 0;overflow:hidden}
     .element{position:absolute;box-sizing:border-box;display:flex;align-items:center;overflow:hidden;padding:0 4px}
     .element .text{overflow:hidden;text-overflow:ellipsis}
-    .badge{position:absolute;right:2px;top:2px;font:600 10px/1.4 system-ui,sans-serif;padding:0 4px;border-radius:6px;color:#fff;z-index:2;white-space:nowrap}
+    .element.grows{overflow:visible;align-items:flex-start;padding-top:4px;padding-bottom:4px}
+    .element.uibutton{justify-content:center;gap:6px}
+    .element img.content{display:block;max-width:70%;max-height:70%;object-fit:contain}
+    .screen{overflow:visible}
+    .badge{position:absolute;right:0;bottom:100%;margin-bottom:2px;font:600 10px/1.4 system-ui,sans-serif;padding:0 4px;border-radius:6px;color:#fff;z-index:2;white-space:nowrap}
     .badge.pass{background:#1b7f3b}.badge.fail{background:#c62828}.badge.unchecked{background:#777}
     .fonts.missing{color:#b00020;font-weight:600}
     """

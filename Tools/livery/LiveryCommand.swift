@@ -13,6 +13,6 @@ struct LiveryCommand: AsyncParsableCommand {
         subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, Build.self,
                       Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
                       Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self, Keys.self,
-                      Tokens.self]
+                      Tokens.self, Studio.self]
     )
 }

@@ -1,0 +1,194 @@
+import AsyncHTTPClient
+import Foundation
+import LiveryStudio
+import NIOCore
+import Testing
+
+/// WebDriver over HTTP on loopback, to Debian's chromedriver driving headless Chromium.
+final class WebDriver: @unchecked Sendable {
+    let process = Process()
+    let port = Int.random(in: 20_000...40_000)
+    var session = ""
+    var base: String { "http://127.0.0.1:\(port)" }
+    static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
+
+    /// Fails (it does not skip) when chromium or chromedriver is missing.
+    init() async throws {
+        let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let browser = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let driver, let browser else {
+            throw BrowserMissing(message: "the browser test needs Debian's chromium and chromium-driver (Scripts/install-dependencies.sh installs them)")
+        }
+        process.executableURL = URL(fileURLWithPath: driver)
+        process.arguments = ["--port=\(port)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 {
+            if (try? await call("GET", "/status")) != nil { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
+            "browserName": "chrome",
+            "goog:chromeOptions": ["binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                                                                "--disable-dev-shm-usage", "--window-size=1400,1000",
+                                                                "--force-device-scale-factor=1"]],
+        ]]]
+        let created = try await call("POST", "/session", capabilities)
+        session = ((created["value"] as? [String: Any])?["sessionId"] as? String) ?? ""
+    }
+
+    struct BrowserMissing: Error, CustomStringConvertible { var message: String; var description: String { message } }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    func quit() async {
+        _ = try? await call("DELETE", "/session/\(session)")
+        if process.isRunning { process.terminate() }
+    }
+
+    @discardableResult
+    func call(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .init(rawValue: method)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        let object = try JSONSerialization.jsonObject(with: Data(buffer: bytes)) as? [String: Any] ?? [:]
+        if response.status.code >= 400 { throw WebDriverError(message: "\(method) \(path): \(object)") }
+        return object
+    }
+
+    struct WebDriverError: Error, CustomStringConvertible { var message: String; var description: String { message } }
+
+    func open(_ url: String) async throws { try await call("POST", "/session/\(session)/url", ["url": url]) }
+
+    func find(_ css: String) async throws -> String {
+        let found = try await call("POST", "/session/\(session)/element", ["using": "css selector", "value": css])
+        guard let id = (found["value"] as? [String: Any])?[Self.elementKey] as? String else { throw WebDriverError(message: "no element \(css)") }
+        return id
+    }
+
+    /// Waits until `css` matches, up to a few seconds.
+    func wait(for css: String) async throws -> String {
+        for _ in 0..<100 {
+            if let id = try? await find(css) { return id }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await find(css)
+    }
+
+    func click(_ element: String) async throws { try await call("POST", "/session/\(session)/element/\(element)/click", [:]) }
+
+    func type(_ text: String, into element: String) async throws {
+        try await call("POST", "/session/\(session)/element/\(element)/clear", [:])
+        try await call("POST", "/session/\(session)/element/\(element)/value", ["text": text])
+    }
+
+    func script(_ source: String) async throws -> Any? {
+        try await call("POST", "/session/\(session)/execute/sync", ["script": source, "args": []])["value"]
+    }
+
+    func rect(_ element: String) async throws -> (x: Double, y: Double, width: Double, height: Double) {
+        let value = try await call("GET", "/session/\(session)/element/\(element)/rect")["value"] as? [String: Any] ?? [:]
+        func number(_ key: String) -> Double { (value[key] as? NSNumber)?.doubleValue ?? 0 }
+        return (number("x"), number("y"), number("width"), number("height"))
+    }
+
+    /// A PNG of the viewport.
+    func screenshot() async throws -> Data {
+        let value = try await call("GET", "/session/\(session)/screenshot")["value"] as? String ?? ""
+        return Data(base64Encoded: value) ?? Data()
+    }
+}
+
+/// The colour of one pixel of a PNG, read with ImageMagick: `srgb(16,64,160)`.
+func pixel(_ png: Data, x: Int, y: Int) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("livery-shot-\(UUID().uuidString).png")
+    try png.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["convert", file.path, "-format", "%[pixel:p{\(x),\(y)}]", "info:"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self)
+}
+
+/// The studio in a real browser, as a designer uses it.
+@Suite(.serialized) struct BrowserTests {
+    @Test func clickEditSeeTheFindingUndo() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let browser = try await WebDriver()
+        let constants = "Base.theme/Constants.xml"
+        let original = try studio.copy.bytes(constants)
+
+        try await browser.open("\(studio.base)/?token=\(studio.token)")
+        let button = try await browser.wait(for: "[data-id=\"button_send\"]")
+        let box = try await browser.rect(button)
+        // A point of the button's fill away from its title and icon.
+        let (px, py) = (Int(box.x + 3), Int(box.y + box.height / 2))
+        let before = try pixel(try await browser.screenshot(), x: px, y: py)
+
+        try await browser.click(button)
+        let edit = try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]")
+        try await browser.click(edit)
+        let field = try await browser.wait(for: "#edit-text")
+        let generation = try await browser.script("return document.body.dataset.generation") as? String
+
+        // Too close to the white title: the finding appears.
+        try await browser.type("#F4F4F4", into: field)
+        try await browser.click(try await browser.find("#edit-write"))
+        try await waitForGeneration(after: generation, browser)
+        let edited = try studio.copy.bytes(constants)
+        let run = StudioSessionTests.changedRun(original, edited)
+        #expect(run.oldMiddle == "0062CC" && run.newMiddle == "F4F4F4", "the file's diff is exactly that value: \(run)")
+        #expect(edited.count == original.count)
+        let contrast = try await browser.script(
+            "return Array.from(document.querySelectorAll('#findings li[data-code=\"contrast-low\"]')).map(function(l){return l.textContent}).join('\\n')") as? String ?? ""
+        #expect(contrast.contains("button_send"), "no contrast-low finding for the button: \(contrast)")
+        let after = try pixel(try await browser.screenshot(), x: px, y: py)
+        #expect(before != after, "the drawn button did not change colour (\(before))")
+        #expect(after.contains("244,244,244"), "\(after)")
+
+        // Fixed: the finding goes.
+        let generation2 = try await browser.script("return document.body.dataset.generation") as? String
+        try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
+        try await browser.type("#0A3A8A", into: try await browser.wait(for: "#edit-text"))
+        try await browser.click(try await browser.find("#edit-write"))
+        try await waitForGeneration(after: generation2, browser)
+        let fixed = try await browser.script(
+            "return Array.from(document.querySelectorAll('#findings li[data-code=\"contrast-low\"]')).map(function(l){return l.textContent}).join('\\n')") as? String ?? ""
+        #expect(!fixed.contains("'button_send'"), "the finding stayed: \(fixed)")
+
+        // Undo twice: the file byte for byte.
+        for _ in 0..<2 {
+            let current = try await browser.script("return document.body.dataset.generation") as? String
+            try await browser.click(try await browser.find("#undo"))
+            try await waitForGeneration(after: current, browser)
+        }
+        #expect(try studio.copy.bytes(constants) == original, "undo did not restore the file byte for byte")
+        await browser.quit()
+        await studio.stop()
+    }
+
+    func waitForGeneration(after generation: String?, _ browser: WebDriver) async throws {
+        for _ in 0..<100 {
+            let now = try await browser.script("return document.body.dataset.generation") as? String
+            if now != generation { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the page did not redraw")
+    }
+}
+
+
