@@ -167,7 +167,8 @@ public final class ThemeWorkspace {
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
-        let all = (diagnostics + resolver.notedDiagnostics).mergingNotes()
+        var all = (diagnostics + resolver.notedDiagnostics).mergingNotes()
+        if all.hasErrors { all = Self.onePerPlace(all.filter { $0.code != .contrastLow }) }
         guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
         let value = ThemeVariants(info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
                                   variants: variants, assets: resolver.assets)

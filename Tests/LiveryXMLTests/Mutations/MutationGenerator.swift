@@ -60,6 +60,12 @@ struct Mutation: CustomStringConvertible, Sendable {
 
     /// The change without its line: two places where the same text of one file is changed the
     /// same way are one case.
+    /// What was changed, without where: `uilabel` in `...:40: uilabel -> uialbel`.
+    var token: String {
+        let change = summary.split(separator: ": ", maxSplits: 1).last ?? ""
+        return String(change.split(separator: " -> ").first ?? "")
+    }
+
     var shape: String {
         summary.replacing(try! Regex(":[0-9]+:"), with: ":")
     }

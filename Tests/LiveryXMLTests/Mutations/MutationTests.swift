@@ -15,10 +15,16 @@ import Testing
     /// Places per kind checked: the same token mutated the same way in one file is one place
     /// (the first), and past this many distinct places a kind checks an even spread of them, so
     /// the run stays within CI's time. `LIVERY_MUTATIONS=all` checks every distinct place.
-    static let placesPerKind: Int = ProcessInfo.processInfo.environment["LIVERY_MUTATIONS"] == "all" ? .max : 24
+    static let placesPerKind: Int = ProcessInfo.processInfo.environment["LIVERY_MUTATIONS"] == "all" ? .max : 12
+
+    /// `LIVERY_MUTATION_KINDS="wrong case,file renamed"` runs only those kinds (with
+    /// `LIVERY_MUTATIONS=all`, every place of a kind being worked on).
+    static let kinds: Set<String>? = ProcessInfo.processInfo.environment["LIVERY_MUTATION_KINDS"]
+        .map { Set($0.split(separator: ",").map(String.init)) }
 
     @Test(arguments: MutationKind.allCases)
     func everyMistakeIsOneFindingAtItsPlace(_ kind: MutationKind) throws {
+        if let kinds = Self.kinds, !kinds.contains(kind.rawValue) { return }
         let samples = try #require(Self.samples)
         let all = samples.mutations(kind)
         #expect(!all.isEmpty, "no place in the sample themes for \(kind)")
@@ -35,12 +41,20 @@ import Testing
         for failure in outcome.failures { Issue.record(Comment(rawValue: failure)) }
     }
 
-    /// One mutation per distinct change (file, old text, new text), then an even spread of at most `limit`.
+    /// One mutation per distinct change (file, old text, new text). Past `limit`: first the first
+    /// place of each distinct token in turn (every component type, section, typed object... before
+    /// a second place of any), two thirds of the places; then an even spread over the rest.
     static func selection(of mutations: [Mutation], limit: Int) -> [Mutation] {
         var seen: Set<String> = []
         let distinct = mutations.filter { seen.insert($0.shape).inserted }
         guard distinct.count > limit else { return distinct }
-        return (0..<limit).map { distinct[$0 * distinct.count / limit] }
+        var firsts: [Int] = []
+        var tokens: Set<String> = []
+        for (index, mutation) in distinct.enumerated() where tokens.insert(mutation.token).inserted { firsts.append(index) }
+        let chosen = Array(firsts.prefix(limit * 2 / 3))
+        let rest = distinct.indices.filter { !chosen.contains($0) }
+        let spread = (0..<(limit - chosen.count)).map { rest[$0 * rest.count / (limit - chosen.count)] }
+        return (chosen + spread).sorted().map { distinct[$0] }
     }
 }
 
