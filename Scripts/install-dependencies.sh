@@ -19,7 +19,7 @@ if ! pkg-config --exists libxml-2.0 2>/dev/null; then missing+=(libxml2-dev pkg-
 if ! $themes_only; then
     if ! pkg-config --exists gtk4 2>/dev/null; then missing+=(libgtk-4-dev); fi
     if ! command -v Xvfb >/dev/null 2>&1; then missing+=(xvfb xauth); fi
-    if ! fc-list 2>/dev/null | grep -qi dejavu; then missing+=(fonts-dejavu-core); fi
+    if ! dpkg -s fonts-dejavu-core >/dev/null 2>&1; then missing+=(fonts-dejavu-core); fi
     if ! command -v chromium >/dev/null 2>&1; then missing+=(chromium); fi
     if ! command -v chromedriver >/dev/null 2>&1; then missing+=(chromium-driver); fi
     # The studio's browser test reads a pixel of its screenshots with ImageMagick's convert (the

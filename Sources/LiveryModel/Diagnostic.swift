@@ -51,14 +51,51 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Replace the text `replaced` at the finding's location with `replacement`.
+    /// Replace the text `replaced` at the finding's location with `replacement`: the first
+    /// occurrence of it standing alone (not inside a longer name) on the finding's line, at or after
+    /// its column. `elsewhere` are further places that take the same replacement for the fix to be
+    /// whole (the end tag of a renamed element).
     public struct Fix: Hashable, Sendable {
         public var replaced: String
         public var replacement: String
+        public var elsewhere: [SourceLocation]
 
-        public init(replacing replaced: String, with replacement: String) {
+        public init(replacing replaced: String, with replacement: String, alsoAt elsewhere: [SourceLocation] = []) {
             self.replaced = replaced
             self.replacement = replacement
+            self.elsewhere = elsewhere
+        }
+
+        /// Where `replaced` stands in `line` (a line's text, without its end), searching from the
+        /// 1-based `column`: a range of character offsets, nil when it is not there.
+        public func range(inLine line: some StringProtocol, from column: Int?) -> Range<Int>? {
+            let characters = Array(line)
+            let target = Array(replaced)
+            let from = max((column ?? 1) - 1, 0)
+            guard !target.isEmpty, characters.count >= target.count, from <= characters.count - target.count else { return nil }
+            for start in from...(characters.count - target.count) where Array(characters[start..<(start + target.count)]) == target {
+                let before = start == 0 ? " " : characters[start - 1]
+                let after = start + target.count == characters.count ? " " : characters[start + target.count]
+                guard !(before.isLetter || before.isNumber), !(after.isLetter || after.isNumber) else { continue }
+                return start..<(start + target.count)
+            }
+            return nil
+        }
+
+        /// `text` (the whole file `location` is in) with the fix applied at `location` and at every
+        /// place of `elsewhere` in the same file; nil when one of them does not hold `replaced`.
+        public func applied(to text: String, at location: SourceLocation) -> String? {
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let places = ([location] + elsewhere.filter { $0.file == location.file })
+                .sorted { ($0.line ?? 0, $0.column ?? 0) > ($1.line ?? 0, $1.column ?? 0) }
+            for place in places {
+                guard let number = place.line, number >= 1, number <= lines.count,
+                      let range = range(inLine: lines[number - 1], from: place.column) else { return nil }
+                var characters = Array(lines[number - 1])
+                characters.replaceSubrange(range, with: Array(replacement))
+                lines[number - 1] = String(characters)
+            }
+            return lines.joined(separator: "\n")
         }
     }
 

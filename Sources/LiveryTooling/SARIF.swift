@@ -49,10 +49,15 @@ public enum SARIF {
             }
             members.append(("partialFingerprints", .object([(fingerprintName, .string(Fingerprint.of(diagnostic, lines: lines)))])))
             if let fix = diagnostic.fix, let location = diagnostic.location, let change = replacement(fix, at: location, lines: lines) {
-                members.append(("fixes", .array([.object([
-                    ("description", .object([("text", .string("Replace '\(fix.replaced)' with '\(fix.replacement)'"))])),
-                    ("artifactChanges", .array([.object([("artifactLocation", artifact(location.file)), ("replacements", .array([change]))])])),
-                ])])))
+                // the places elsewhere (an end tag) are part of the fix: all of them or none
+                let others = fix.elsewhere.filter { $0.file == location.file }.map { replacement(fix, at: $0, lines: lines) }
+                if others.allSatisfy({ $0 != nil }) {
+                    members.append(("fixes", .array([.object([
+                        ("description", .object([("text", .string("Replace '\(fix.replaced)' with '\(fix.replacement)'"))])),
+                        ("artifactChanges", .array([.object([("artifactLocation", artifact(location.file)),
+                                                             ("replacements", .array([change] + others.compactMap { $0 }))])])),
+                    ])])))
+                }
             }
             return .object(members)
         }
@@ -94,23 +99,13 @@ public enum SARIF {
     /// The replacement of a did-you-mean: the first `replaced` on the finding's line at or after
     /// its column. No fix is offered when the text is not found there (the file changed).
     static func replacement(_ fix: Diagnostic.Fix, at location: SourceLocation, lines: SourceLines) -> JSONValue? {
-        guard let line = location.line, let text = lines.line(line, of: location.file), !fix.replaced.isEmpty else { return nil }
-        let characters = Array(text)
-        let target = Array(fix.replaced)
-        let from = max((location.column ?? 1) - 1, 0)
-        guard characters.count >= target.count, from <= characters.count - target.count else { return nil }
-        for start in from...(characters.count - target.count) where Array(characters[start..<(start + target.count)]) == target {
-            // the name must stand alone, not be part of a longer word
-            let before = start == 0 ? " " : characters[start - 1]
-            let after = start + target.count == characters.count ? " " : characters[start + target.count]
-            guard !(before.isLetter || before.isNumber), !(after.isLetter || after.isNumber) else { continue }
-            return .object([
-                ("deletedRegion", .object([("startLine", .integer(Int64(line))), ("startColumn", .integer(Int64(start + 1))),
-                                           ("endColumn", .integer(Int64(start + target.count + 1)))])),
-                ("insertedContent", .object([("text", .string(fix.replacement))])),
-            ])
-        }
-        return nil
+        guard let line = location.line, let text = lines.line(line, of: location.file),
+              let range = fix.range(inLine: text, from: location.column) else { return nil }
+        return .object([
+            ("deletedRegion", .object([("startLine", .integer(Int64(line))), ("startColumn", .integer(Int64(range.lowerBound + 1))),
+                                       ("endColumn", .integer(Int64(range.upperBound + 1)))])),
+            ("insertedContent", .object([("text", .string(fix.replacement))])),
+        ])
     }
 
     /// A relative path as a URI reference: `./` dropped, characters outside the unreserved set

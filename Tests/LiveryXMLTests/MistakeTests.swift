@@ -119,13 +119,57 @@ import Testing
         #expect(messages == ["param 'count' of 'numberOfLines' takes an integer, not a float"], "\(messages)")
     }
 
-    @Test func aMisspeltClassAttributeIsAWarningWithAFix() throws {
+    @Test func aMisspeltClassAttributeIsOneErrorWithAFixAndIsReadAsMeant() throws {
         let copy = try SampleThemeCopy()
         try copy.edit("Base.theme/Chat.xml", replacing: "<uilabel id=\"label_timestamp\" class=", with: "<uilabel id=\"label_timestamp\" clas=")
         let findings = copy.validate()
+        // read as class: the class it names is not reported unused
+        #expect(findings.count == 1, "\(findings.map(\.description))")
         let typo = try #require(findings.first { $0.code == .attributeUnknown })
-        #expect(typo.severity == .warning)
+        #expect(typo.severity == .error)
         #expect(typo.fix == Diagnostic.Fix(replacing: "clas", with: "class"))
+    }
+
+    @Test func anAttributeNearNoAllowedNameIsAWarningAndIgnored() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "<uilabel id=\"label_timestamp\" class=", with: "<uilabel id=\"label_timestamp\" note=\"draft\" class=")
+        let findings = copy.validate()
+        #expect(findings.map(\.description) == ["Base.theme/Chat.xml:79:35: warning: <uilabel> has no attribute 'note'; it is ignored [attribute-unknown]"])
+    }
+
+    @Test func anOperationOfAnotherComponentNamesWhereItBelongsAndThisOnesOfTheSameRole() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "<operation name=\"textColor\">", with: "<operation name=\"titleColor\">")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        #expect(findings.first?.message == "unknown operation 'titleColor' for uilabel: it belongs to uibutton and uinavigationbar; a uilabel's text colour is 'textColor'")
+        #expect(findings.first?.fix == Diagnostic.Fix(replacing: "titleColor", with: "textColor"))
+    }
+
+    @Test func anImageNamedByItsFileSuggestsTheAssetName() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>nav_background.png</image>")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        #expect(findings.first?.message == "'nav_background.png' is a file name; an <image> names the asset, without extension, scale or qualifiers: write 'nav_background'")
+        #expect(findings.first?.fix == Diagnostic.Fix(replacing: "nav_background.png", with: "nav_background"))
+    }
+
+    @Test func aComponentTypeInTheWrongCaseIsOneFindingWithAFixForBothTags() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Chat.xml", replacing: "<uilabel id=\"label_title\">", with: "<UILabel id=\"label_title\">")
+        try copy.edit("Base.theme/Chat.xml", replacing: "    </uilabel>\n\n    <uilabel id=\"label_message\">", with: "    </UILabel>\n\n    <uilabel id=\"label_message\">")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        let fix = try #require(findings.first?.fix)
+        #expect(fix.replaced == "UILabel" && fix.replacement == "uilabel" && fix.elsewhere.count == 1)
+    }
+
+    @Test func aThemeThatIsItsOwnParentIsOneFinding() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Info.xml", replacing: "<theme-info id=\"com.livery.base\"", with: "<theme-info parent=\"com.livery.base\" id=\"com.livery.base\"")
+        let findings = copy.validate()
+        #expect(findings.map(\.code) == [.parentCycle], "\(findings.map(\.description))")
     }
 
     @Test func aThemeIsNeverSuggestedAsItsOwnParent() throws {

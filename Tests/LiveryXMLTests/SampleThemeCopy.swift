@@ -53,6 +53,7 @@ final class SampleThemeCopy {
         var result = diagnostic
         result.location = strip(diagnostic.location)
         result.notes = diagnostic.notes.map { Diagnostic.Note($0.message, at: strip($0.location)) }
+        result.fix?.elsewhere = diagnostic.fix?.elsewhere.compactMap { strip($0) } ?? []
         return result
     }
 }

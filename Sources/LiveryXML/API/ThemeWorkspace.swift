@@ -46,6 +46,8 @@ public final class ThemeWorkspace {
     public func validate(paths: [String], progress: ((Int, Int, String) -> Void)? = nil) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var resolution = ResolutionFindings()
+        /// Clashing theme ids, to the index of their finding.
+        var clashes: [String: Int] = [:]
         var done = 0
         let total = progress == nil ? 0 : paths.reduce(0) { count, path in
             count + (isThemeFolder(path) ? 1 : themeFolders(in: path).count)
@@ -67,13 +69,60 @@ public final class ThemeWorkspace {
                     diagnostics.append(.error(.noThemes, "no theme folders (\(themeExtensions.map { "*.\($0)" }.joined(separator: ", "))) here",
                                               at: SourceLocation(file: path)))
                 }
-                diagnostics += duplicateIDs(among: folders) + misplacedThemeEntries(in: path)
+                for (id, finding) in duplicateIDs(among: folders) where clashes[id] == nil {
+                    clashes[id] = diagnostics.count
+                    diagnostics.append(finding)
+                }
+                diagnostics += misplacedThemeEntries(in: path)
                 for folder in folders { diagnostics += validateTheme(at: folder) }
             default:
                 diagnostics.append(.error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: path)))
             }
         }
-        return resolution.noted(diagnostics).mergingNotes()
+        return Self.onePerPlace(resolution.noted(Self.noting(clashes, in: diagnostics)).mergingNotes())
+    }
+
+    /// A child whose parent id is one of clashing ids cannot be resolved: that is a consequence
+    /// of the clash, a note on its finding, not a finding of its own.
+    static func noting(_ clashes: [String: Int], in diagnostics: [Diagnostic]) -> [Diagnostic] {
+        guard !clashes.isEmpty else { return diagnostics }
+        var result = diagnostics
+        var dropped: Set<Int> = []
+        for (index, finding) in diagnostics.enumerated() where finding.code == .themeDuplicate || finding.code == .parentCycle {
+            // a child of the id, or a theme that took its own parent's id (a cycle of one)
+            for (id, at) in clashes where at != index && (finding.message.hasPrefix(ambiguousParentPrefix(id))
+                                                          || (finding.code == .parentCycle && finding.message.contains("'\(id)'"))) {
+                let note = Diagnostic.Note("this theme's parent is '\(id)', so it cannot be resolved until the ids differ", at: finding.location)
+                if !result[at].notes.contains(note) { result[at].notes.append(note) }
+                dropped.insert(index)
+            }
+        }
+        return result.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+    }
+
+    static func ambiguousParentPrefix(_ id: String) -> String { "parent theme id '\(id)' is used by several folders" }
+
+    /// One finding per place: findings at one location are one cause seen several ways (an
+    /// operation of a class, unknown for each component that uses the class; a reference of the
+    /// wrong type in a param of another type). The first in order (errors first) stands; the
+    /// others become its notes.
+    static func onePerPlace(_ findings: [Diagnostic]) -> [Diagnostic] {
+        var result: [Diagnostic] = []
+        var index: [SourceLocation: Int] = [:]
+        for finding in findings {
+            guard let location = finding.location else {
+                result.append(finding)
+                continue
+            }
+            if let at = index[location] {
+                let note = Diagnostic.Note("also: \(finding.message)")
+                if !result[at].notes.contains(note) { result[at].notes.append(note) }
+            } else {
+                index[location] = result.count
+                result.append(finding)
+            }
+        }
+        return result
     }
 
     /// Where each finding of resolution was seen, over every theme validated: a finding in a
@@ -118,7 +167,8 @@ public final class ThemeWorkspace {
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
-        let all = (diagnostics + resolver.notedDiagnostics).mergingNotes()
+        var all = (diagnostics + resolver.notedDiagnostics).mergingNotes()
+        if all.hasErrors { all = Self.onePerPlace(all.filter { $0.code != .contrastLow }) }
         guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
         let value = ThemeVariants(info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
                                   variants: variants, assets: resolver.assets)
@@ -199,7 +249,10 @@ public final class ThemeWorkspace {
         for traits in resolver.axes.traitSets { _ = resolver.resolve(traits) }
         resolver.finish()
         findings.add(resolver, theme: path)
-        return diagnostics + resolver.diagnostics
+        let all = diagnostics + resolver.diagnostics
+        // Contrast is judged on the theme as meant: with an error, what resolves is not that
+        // theme (a colour dropped, a class lost), and its contrast follows from the error.
+        return all.hasErrors ? all.filter { $0.code != .contrastLow } : all
     }
 
     /// A resolver for the theme's chain, or nil when the chain cannot be formed; the diagnostics
@@ -222,6 +275,14 @@ public final class ThemeWorkspace {
         let (_, diagnostics) = loadChain(path)
         return diagnostics.hasErrors ? diagnostics.sorted()
             : diagnostics + [.error(.pathNotFound, "not a theme folder", at: SourceLocation(file: path))]
+    }
+
+    /// Drops what was read from a theme folder, so that the next operation reads it again (a
+    /// tool that edits one theme keeps the others it has read).
+    func forget(themeAt path: String) {
+        let key = FileSystem.canonical(path)
+        themes[key] = nil
+        infos[key] = nil
     }
 
     private func theme(at path: String) -> DecodedThemeFolder {
@@ -258,8 +319,7 @@ public final class ThemeWorkspace {
             seen.append(header.info.id)
             guard let parentID = header.info.parent else { break }
             if seen.contains(parentID) {
-                diagnostics.append(.error(.parentCycle, "theme '\(header.info.id)' has parent '\(parentID)', which makes a cycle: \((seen + [parentID]).joined(separator: " -> "))",
-                                          at: header.parentLocation))
+                diagnostics.append(Self.cycle(closedBy: parentID, in: chain))
                 return (nil, diagnostics)
             }
             let folders = searchFolders(for: path)
@@ -285,13 +345,36 @@ public final class ThemeWorkspace {
                 return (nil, diagnostics)
             }
             if unique.count > 1 {
-                diagnostics.append(.error(.themeDuplicate, "parent theme id '\(parentID)' is used by several folders: \(unique.joined(separator: ", ")); ids must be unique",
+                diagnostics.append(.error(.themeDuplicate, "\(Self.ambiguousParentPrefix(parentID)): \(unique.joined(separator: ", ")); ids must be unique",
                                           at: header.parentLocation))
                 return (nil, diagnostics)
             }
             current = theme(at: parentPath)
         }
         return (chain, diagnostics)
+    }
+
+    /// A cycle of parents is one finding, whichever theme it is reached from: it is told from its
+    /// member with the smallest id, at that theme's parent attribute, with a note at each other
+    /// member's. `chain` holds the themes read so far, the one whose parent closes the cycle first.
+    static func cycle(closedBy parentID: String, in chain: [DecodedThemeFolder]) -> Diagnostic {
+        let headers = chain.compactMap(\.header)
+        let end = headers.firstIndex { $0.info.id == parentID } ?? headers.count - 1
+        let members = Array(headers[...end])
+        let byID = Dictionary(members.map { ($0.info.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let start = members.min { $0.info.id < $1.info.id }!
+        var path = [start.info.id]
+        var current = start
+        while let parent = current.info.parent, let next = byID[parent], next.info.id != start.info.id, path.count <= members.count {
+            path.append(parent)
+            current = next
+        }
+        path.append(start.info.id)
+        let notes = members.filter { $0.info.id != start.info.id }.sorted { $0.info.id < $1.info.id }.map {
+            Diagnostic.Note("'\($0.info.id)' names '\($0.info.parent ?? "")' as its parent here", at: $0.parentLocation)
+        }
+        return .error(.parentCycle, "theme '\(start.info.id)' has parent '\(start.info.parent ?? "")', which makes a cycle: \(path.joined(separator: " -> "))",
+                      at: start.parentLocation, notes: notes)
     }
 
     /// Whether a folder's Info.xml, unreadable as a whole, still says `id="<id>"`: enough to know
@@ -329,16 +412,18 @@ public final class ThemeWorkspace {
         }
     }
 
-    private func duplicateIDs(among folders: [String]) -> [Diagnostic] {
-        var first: [String: String] = [:]
-        var diagnostics: [Diagnostic] = []
+    /// One finding per clashing id, at the second folder that has it, with a note at the first.
+    private func duplicateIDs(among folders: [String]) -> [(String, Diagnostic)] {
+        var first: [String: (String, InfoDecoder.Decoded)] = [:]
+        var diagnostics: [(String, Diagnostic)] = []
         for folder in folders {
             guard let decoded = info(at: folder).0 else { continue }
-            if let other = first[decoded.info.id] {
-                diagnostics.append(.error(.themeDuplicate, "theme id '\(decoded.info.id)' is already used by \(other); ids must be unique",
-                                          at: decoded.location))
+            if let (other, otherInfo) = first[decoded.info.id] {
+                diagnostics.append((decoded.info.id, .error(.themeDuplicate, "theme id '\(decoded.info.id)' is already used by \(FileSystem.lastComponent(of: other)); ids must be unique",
+                                                            at: decoded.location,
+                                                            notes: [Diagnostic.Note("\(FileSystem.lastComponent(of: other)) has the id here", at: otherInfo.location)])))
             } else {
-                first[decoded.info.id] = folder
+                first[decoded.info.id] = (folder, decoded)
             }
         }
         return diagnostics

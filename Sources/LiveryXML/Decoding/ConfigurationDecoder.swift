@@ -25,7 +25,9 @@ struct ConfigurationDecoder {
         var seen: [String: SourceMark] = [:]
         for section in root.children {
             guard Self.sections.contains(section.name) else {
+                // what the section defines is unknown: nothing is reported unused or unknown for it
                 context.unknownElement(section, in: "theme", expected: Self.sections)
+                file.incomplete = true
                 continue
             }
             if let first = seen[section.name] {
@@ -38,20 +40,36 @@ struct ConfigurationDecoder {
             context.checkNoText(in: section)
             switch section.name {
             case "constants": file.constants = section.children.compactMap { constant($0, broken: &file.brokenConstants) }
-            case "classes": file.classes = section.children.compactMap { classDefinition($0) }
-            default: file.instances = section.children.compactMap { instance($0) }
+            case "classes": file.classes = section.children.compactMap { element in
+                if let definition = classDefinition(element) { return definition }
+                // broken, but defined: its uses are not unknown
+                if let name = element.attribute("name") { file.brokenClasses.insert(name) }
+                context.mention(everythingIn: element)
+                return nil
+            }
+            default: file.instances = section.children.compactMap { element in
+                instance(element) ?? { context.mention(everythingIn: element); return nil }()
+            }
             }
         }
         reportDuplicates(file)
         file.mentionedConstants = context.mentionedConstants
+        file.mentionedClasses = context.mentionedClasses
+        file.mentionedAssets = context.mentionedAssets
         return file
     }
 
     private mutating func constant(_ element: XMLElement, broken: inout Set<String>) -> ConstantSyntax? {
-        guard let name = context.required("name", of: element, example: "<\(element.name) name=\"brand\">"),
-              context.checkName(name, of: element) else { return nil }
+        let allowed = ValueType(rawValue: element.name).map { DecodingContext.ownAttributes(of: $0) + ["ref"] } ?? []
+        guard let name = context.required("name", of: element, allowed: allowed + Self.constantAttributes,
+                                          example: "<\(element.name) name=\"brand\">"),
+              context.checkName(name, of: element) else {
+            context.mention(everythingIn: element)
+            return nil
+        }
         guard let object = context.typedObject(element, extraAttributes: Self.constantAttributes) else {
             broken.insert(name)
+            context.mention(everythingIn: element)
             return nil
         }
         return ConstantSyntax(name: name, object: object, mark: context.mark(element))
@@ -64,7 +82,7 @@ struct ConfigurationDecoder {
         }
         context.checkAttributes(of: element, allowed: Self.classAttributes)
         context.checkNoText(in: element)
-        guard let name = context.required("name", of: element, example: "<class name=\"rounded\">"),
+        guard let name = context.required("name", of: element, allowed: Self.classAttributes, example: "<class name=\"rounded\">"),
               context.checkName(name, of: element) else { return nil }
         return ClassSyntax(name: name, classes: classList(element), operations: operations(in: element),
                            mark: context.mark(element))
@@ -73,7 +91,8 @@ struct ConfigurationDecoder {
     private mutating func instance(_ element: XMLElement) -> InstanceSyntax? {
         context.checkAttributes(of: element, allowed: Self.instanceAttributes)
         context.checkNoText(in: element)
-        guard let id = context.required("id", of: element, example: "<\(element.name) id=\"button_send\">") else { return nil }
+        guard let id = context.required("id", of: element, allowed: Self.instanceAttributes,
+                                        example: "<\(element.name) id=\"button_send\">") else { return nil }
         guard !id.utf8.contains(where: ASCII.isBlank) else {
             context.error(.attributeInvalid, "instance id '\(id)' contains whitespace; identifiers are single words like button_send",
                           at: context.source.location(ofAttribute: "id", in: element))
@@ -84,7 +103,8 @@ struct ConfigurationDecoder {
     }
 
     private mutating func classList(_ element: XMLElement) -> [String] {
-        guard let text = element.attribute("class") else { return [] }
+        let allowed = element.name == "class" ? Self.classAttributes : Self.instanceAttributes
+        guard let text = context.attribute("class", of: element, allowed: allowed) else { return [] }
         if let known = classLists[text] { return known }
         let list = text.split(whereSeparator: \.isWhitespace).map(String.init)
         classLists[text] = list
@@ -103,22 +123,29 @@ struct ConfigurationDecoder {
                 context.unknownElement(child, in: element.name, expected: ["operation"])
                 return nil
             }
-            return operation(child)
+            guard let operation = operation(child) else {
+                context.mention(everythingIn: child)
+                return nil
+            }
+            return operation
         }
     }
 
     private mutating func operation(_ element: XMLElement) -> OperationSyntax? {
         context.checkAttributes(of: element, allowed: Self.operationAttributes)
         context.checkNoText(in: element)
-        guard let name = context.required("name", of: element, example: "<operation name=\"backgroundColor\">"),
+        guard let name = context.required("name", of: element, allowed: Self.operationAttributes,
+                                          example: "<operation name=\"backgroundColor\">"),
               context.checkName(name, of: element) else { return nil }
         var state = ControlState.normal
-        if let written = element.attribute("state") {
+        if let written = context.attribute("state", of: element, allowed: Self.operationAttributes) {
             let known = ControlState.all.map(\.rawValue)
             guard known.contains(written) else {
-                let hint = Suggestions.didYouMean(written, in: known)
-                context.error(.stateUnknown, "unknown state '\(written)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
-                              at: context.source.location(ofAttribute: "state", in: element))
+                let (hint, fix) = Suggestions.suggest(written, in: known)
+                let attribute = element.attribute("state") == nil
+                    ? context.misspelling(of: "state", in: element, allowed: Self.operationAttributes) ?? "state" : "state"
+                context.diagnostics.append(.error(.stateUnknown, "unknown state '\(written)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
+                                                  at: context.source.location(ofAttribute: attribute, in: element), fix: fix))
                 return nil
             }
             state = ControlState(rawValue: written)
@@ -145,7 +172,7 @@ struct ConfigurationDecoder {
     private mutating func param(_ element: XMLElement) -> ParamSyntax? {
         context.checkAttributes(of: element, allowed: Self.paramAttributes)
         context.checkNoText(in: element)
-        guard let name = context.required("name", of: element, example: "<param name=\"color\">"),
+        guard let name = context.required("name", of: element, allowed: Self.paramAttributes, example: "<param name=\"color\">"),
               context.checkName(name, of: element) else { return nil }
         guard element.children.count == 1 else {
             let found = element.children.isEmpty ? "none" : "\(element.children.count)"

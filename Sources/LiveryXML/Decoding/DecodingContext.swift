@@ -7,6 +7,9 @@ struct DecodingContext {
     var diagnostics: [Diagnostic] = []
     /// Names seen in `ref` attributes, valid or not.
     var mentionedConstants: Set<String> = []
+    /// Class and asset names written in elements that were dropped for an error.
+    var mentionedClasses: Set<String> = []
+    var mentionedAssets: Set<String> = []
     /// Caps on array sizes and operations per element (the parser checks the rest).
     var limits = FrontEndLimits.default
 
@@ -30,9 +33,49 @@ struct DecodingContext {
         diagnostics.append(.warning(code, message, at: location))
     }
 
-    /// A required attribute, reporting its absence (or emptiness).
-    mutating func required(_ name: String, of element: XMLElement, example: @autoclosure () -> String) -> String? {
-        guard let value = element.attribute(name), !ValueSyntax.trimmed(value).isEmpty else {
+    /// What an element that is dropped for an error names (constants, classes, assets, in it
+    /// and its descendants): the definitions it would have used are not unused, the one cause is
+    /// the broken element, reported where it is.
+    mutating func mention(everythingIn element: XMLElement) {
+        if let reference = element.attribute("ref") { mentionedConstants.insert(reference) }
+        for attribute in element.attributes {
+            if attribute.name == "ref" || Suggestions.closest(to: attribute.name, in: ["ref"]) != nil {
+                mentionedConstants.insert(attribute.value)
+            }
+            if attribute.name == "class" || Suggestions.closest(to: attribute.name, in: ["class"]) != nil {
+                for name in attribute.value.split(whereSeparator: \.isWhitespace) { mentionedClasses.insert(String(name)) }
+            }
+        }
+        if element.children.isEmpty, !element.textIsBlank {
+            let text = String(ValueSyntax.trimmed(element.text))
+            mentionedAssets.insert(text)
+            if let file = try? QualifiedFileName.parse(text) { mentionedAssets.insert(file.base) }
+        }
+        for child in element.children { mention(everythingIn: child) }
+    }
+
+    /// The attribute `name`, or the attribute written for it with a typo: an attribute the
+    /// element does not allow whose nearest allowed name is `name`, when `name` itself is absent.
+    /// The typo is reported as an error by `checkAttributes`; reading it as meant keeps the
+    /// theme's meaning, so nothing else is reported because of it.
+    func attribute(_ name: String, of element: XMLElement, allowed: [String]) -> String? {
+        if let value = element.attribute(name) { return value }
+        guard let written = misspelling(of: name, in: element, allowed: allowed) else { return nil }
+        return element.attribute(written)
+    }
+
+    /// The attribute written where `name` was meant, if any.
+    func misspelling(of name: String, in element: XMLElement, allowed: [String]) -> String? {
+        for attribute in element.attributes where !allowed.contains(attribute.name) {
+            if Suggestions.closest(to: attribute.name, in: allowed) == name { return attribute.name }
+        }
+        return nil
+    }
+
+    /// A required attribute, reporting its absence (or emptiness). `allowed` are the element's
+    /// attributes: a misspelling of `name` among the others is read as `name`.
+    mutating func required(_ name: String, of element: XMLElement, allowed: [String] = [], example: @autoclosure () -> String) -> String? {
+        guard let value = attribute(name, of: element, allowed: allowed), !ValueSyntax.trimmed(value).isEmpty else {
             let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
             error(.attributeMissing, "<\(element.name)> needs \(article) '\(name)' attribute, e.g. \(example())", at: location(element))
             return nil
@@ -45,9 +88,21 @@ struct DecodingContext {
         if element.attributeNamesAll(in: allowed) { return }
         for attribute in element.attributes where !allowed.contains(attribute.name) {
             let (hint, fix) = Suggestions.suggest(attribute.name, in: allowed)
+            if let meant = fix?.replacement, element.attribute(meant) == nil {
+                misspelledAttribute(attribute.name, meaning: meant, in: element)
+                continue
+            }
             diagnostics.append(.warning(.attributeUnknown, "<\(element.name)> has no attribute '\(attribute.name)'; it is ignored\(hint)",
                                         at: source.location(ofAttribute: attribute.name, in: element), fix: fix))
         }
+    }
+
+    /// An attribute written with a typo for one the element has: an error (the theme does not say
+    /// what it means to), read as meant so that nothing follows from it.
+    mutating func misspelledAttribute(_ written: String, meaning meant: String, in element: XMLElement) {
+        diagnostics.append(.error(.attributeUnknown, "<\(element.name)> has no attribute '\(written)'; did you mean '\(meant)'? (read as \(meant))",
+                                  at: source.location(ofAttribute: written, in: element),
+                                  fix: Diagnostic.Fix(replacing: written, with: meant)))
     }
 
     /// Containers hold elements only: stray text is almost always a misplaced value.
@@ -60,10 +115,18 @@ struct DecodingContext {
     }
 
     mutating func unknownElement(_ element: XMLElement, in parent: String, expected: [String]) {
-        let hint = Suggestions.didYouMean(element.name, in: expected)
+        let (hint, fix) = Suggestions.suggest(element.name, in: expected)
         let list = expected.map { "<\($0)>" }.joined(separator: ", ")
-        error(.elementUnknown, "unexpected <\(element.name)> in <\(parent)>\(hint.isEmpty ? "; expected \(list)" : hint)",
-              at: location(element))
+        diagnostics.append(.error(.elementUnknown, "unexpected <\(element.name)> in <\(parent)>\(hint.isEmpty ? "; expected \(list)" : hint)",
+                                  at: location(element), fix: fix.map { renaming(element, $0) }))
+        mention(everythingIn: element)
+    }
+
+    /// A fix renaming an element: the start tag, and the end tag where it has one.
+    func renaming(_ element: XMLElement, _ fix: Diagnostic.Fix) -> Diagnostic.Fix {
+        var fix = fix
+        if let end = EndTags.location(ofEndTagOf: element, in: source) { fix.elsewhere = [end] }
+        return fix
     }
 
     /// Checks a name against `[A-Za-z_][A-Za-z0-9_.-]*` (constants, classes, params, operations).

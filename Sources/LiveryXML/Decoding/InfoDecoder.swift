@@ -14,7 +14,8 @@ enum InfoDecoder {
                           at: context.location(root))
             return nil
         }
-        context.checkAttributes(of: root, allowed: ["id", "name", "version", "parent"])
+        let allowed = ["id", "name", "version", "parent"]
+        context.checkAttributes(of: root, allowed: allowed)
         context.checkNoText(in: root)
         var description: String?
         for child in root.children {
@@ -24,26 +25,30 @@ enum InfoDecoder {
                 context.unknownElement(child, in: "theme-info", expected: ["description"])
             }
         }
-        let id = context.required("id", of: root, example: "<theme-info id=\"com.acme.dark\" name=\"Dark\">")
-        let name = context.required("name", of: root, example: "<theme-info id=\"com.acme.dark\" name=\"Dark\">")
+        let id = context.required("id", of: root, allowed: allowed, example: "<theme-info id=\"com.acme.dark\" name=\"Dark\">")
+        let name = context.required("name", of: root, allowed: allowed, example: "<theme-info id=\"com.acme.dark\" name=\"Dark\">")
+        func location(_ attribute: String) -> SourceLocation {
+            let written = root.attribute(attribute) == nil ? context.misspelling(of: attribute, in: root, allowed: allowed) ?? attribute : attribute
+            return context.source.location(ofAttribute: written, in: root)
+        }
         var valid = id != nil && name != nil
         for attribute in ["id", "parent"] {
-            if let value = root.attribute(attribute), !isThemeID(value) {
+            if let value = context.attribute(attribute, of: root, allowed: allowed), !isThemeID(value) {
                 context.error(.attributeInvalid, "'\(value)' is not a valid theme \(attribute); use letters, digits, '.', '_' and '-'",
-                              at: context.source.location(ofAttribute: attribute, in: root))
+                              at: location(attribute))
                 valid = false
             }
         }
-        let version = root.attribute("version") ?? "1.0.0"
+        let version = context.attribute("version", of: root, allowed: allowed) ?? "1.0.0"
         if !isVersion(version) {
             context.error(.attributeInvalid, "'\(version)' is not a version; write MAJOR.MINOR.PATCH, e.g. 1.2.0",
-                          at: context.source.location(ofAttribute: "version", in: root))
+                          at: location("version"))
             valid = false
         }
         guard valid, let id, let name else { return nil }
-        let info = ThemeInfo(id: id, name: name, version: version, parent: root.attribute("parent"), description: description)
-        return Decoded(info: info, location: context.location(root),
-                       parentLocation: context.source.location(ofAttribute: "parent", in: root))
+        let info = ThemeInfo(id: id, name: name, version: version, parent: context.attribute("parent", of: root, allowed: allowed),
+                             description: description)
+        return Decoded(info: info, location: context.location(root), parentLocation: location("parent"))
     }
 
     /// `[A-Za-z0-9._-]+`

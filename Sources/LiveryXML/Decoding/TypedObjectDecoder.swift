@@ -17,15 +17,19 @@ extension DecodingContext {
     /// `extraAttributes` are allowed besides the type's own (e.g. `name` in `<constants>`).
     mutating func typedObject(_ element: XMLElement, extraAttributes: [String] = [], arrayDepth: Int = 0) -> TypedObject? {
         guard let type = ValueType(rawValue: element.name) else {
-            let hint = Suggestions.didYouMean(element.name, in: Self.typeNames)
-            error(.elementUnknown, "<\(element.name)> is not a typed object\(hint.isEmpty ? "; use one of \(Self.typeNames.joined(separator: ", "))" : hint)",
-                  at: location(element))
+            let (hint, fix) = Suggestions.suggest(element.name, in: Self.typeNames)
+            diagnostics.append(.error(.elementUnknown, "<\(element.name)> is not a typed object\(hint.isEmpty ? "; use one of \(Self.typeNames.joined(separator: ", "))" : hint)",
+                                      at: location(element), fix: fix.map { renaming(element, $0) }))
+            mention(everythingIn: element)
             return nil
         }
         let here = mark(element)
-        if let reference = element.attribute("ref") {
+        let allowed = Self.ownAttributes(of: type) + ["ref"] + extraAttributes
+        if let reference = attribute("ref", of: element, allowed: allowed) {
             mentionedConstants.insert(reference)
-            let onlyRefAndExtra = element.allAttributeNames { $0 == "ref" || extraAttributes.contains($0) }
+            let written = element.attribute("ref") == nil ? misspelling(of: "ref", in: element, allowed: allowed) : nil
+            if let written { misspelledAttribute(written, meaning: "ref", in: element) }
+            let onlyRefAndExtra = element.allAttributeNames { $0 == "ref" || $0 == written || extraAttributes.contains($0) }
             if !element.textIsBlank || !element.children.isEmpty || !onlyRefAndExtra {
                 error(.referenceContent, "a reference has no content: write <\(element.name) ref=\"\(reference)\"/> with no text, elements or other attributes",
                       at: here.location)
@@ -66,7 +70,7 @@ extension DecodingContext {
         case .integer: ValueSyntax.integer(text).map(Value.integer)
         case .bool: ValueSyntax.bool(text).map(Value.bool)
         case .string: .success(.string(text))
-        case .color: ValueSyntax.color(text, format: element.attribute("format")).map(Value.color)
+        case .color: ValueSyntax.color(text, format: attribute("format", of: element, allowed: allowed)).map(Value.color)
         case .point: ValueSyntax.point(text).map(Value.point)
         case .size: ValueSyntax.size(text).map(Value.size)
         case .rect: ValueSyntax.rect(text).map(Value.rect)
@@ -81,34 +85,70 @@ extension DecodingContext {
             return TypedObject(type: type, content: .literal(value), mark: here)
         case .failure(let problem):
             let at = switch type {
-            case .font where problem.message.contains("max-size"): source.location(ofAttribute: "max-size", in: element)
-            case .font where problem.message.hasPrefix("unknown font scaling"): source.location(ofAttribute: "scaling", in: element)
-            case .font where problem.message.hasPrefix("letter-spacing:"): source.location(ofAttribute: "letter-spacing", in: element)
-            case .font where problem.message.hasPrefix("line-height:") || problem.message.hasPrefix("a font's line-height"): source.location(ofAttribute: "line-height", in: element)
+            case .font where problem.message.contains("max-size"): attributeLocation("max-size", of: element, allowed: allowed)
+            case .font where problem.message.hasPrefix("unknown font scaling"): attributeLocation("scaling", of: element, allowed: allowed)
+            case .font where problem.message.hasPrefix("letter-spacing:"): attributeLocation("letter-spacing", of: element, allowed: allowed)
+            case .font where problem.message.hasPrefix("line-height:") || problem.message.hasPrefix("a font's line-height"):
+                attributeLocation("line-height", of: element, allowed: allowed)
             case .font: here.location
             case .color where problem.message.hasPrefix("unknown color format"):
-                source.location(ofAttribute: "format", in: element)
+                attributeLocation("format", of: element, allowed: allowed)
             default: source.location(ofTextIn: element)
+            }
+            if type == .image, let fileName = Self.assetFileName(element.text) {
+                diagnostics.append(fileName.finding(at: at))
+                mentionedAssets.insert(fileName.asset)
+                return nil
             }
             error(type == .image && !problem.message.hasPrefix("cache") ? .assetName : .valueInvalid, problem.message, at: at)
             return nil
         }
     }
 
+    /// Where an attribute is, or the typo written for it.
+    func attributeLocation(_ name: String, of element: XMLElement, allowed: [String]) -> SourceLocation {
+        let written = element.attribute(name) == nil ? misspelling(of: name, in: element, allowed: allowed) ?? name : name
+        return source.location(ofAttribute: written, in: element)
+    }
+
+    /// An image named by its file (`bubble.png`, `bubble@2x.png`, `bubble~ipad.png`) rather than
+    /// its asset name: the finding says so and the fix is the bare name.
+    struct AssetFileName {
+        var written: String
+        var asset: String
+        func finding(at location: SourceLocation) -> Diagnostic {
+            .error(.assetName, "'\(written)' is a file name; an <image> names the asset, without extension, scale or qualifiers: write '\(asset)'",
+                   at: location, fix: Diagnostic.Fix(replacing: written, with: asset))
+        }
+    }
+
+    static func assetFileName(_ text: String) -> AssetFileName? {
+        let written = String(ValueSyntax.trimmed(text))
+        let slash = written.lastIndex(of: "/").map { written.index(after: $0) } ?? written.startIndex
+        guard let parsed = try? QualifiedFileName.parse(String(written[slash...])),
+              !parsed.pathExtension.isEmpty || parsed.scale != 1 || !parsed.qualifiers.tags.isEmpty || written[slash...].contains("@"),
+              !parsed.base.isEmpty else { return nil }
+        let asset = String(written[..<slash]) + parsed.base
+        guard asset != written, case .success = ValueSyntax.assetName(asset) else { return nil }
+        return AssetFileName(written: written, asset: asset)
+    }
+
     private mutating func fontValue(_ element: XMLElement) -> ValueSyntax.Parsed<Value> {
+        let allowed = Self.ownAttributes(of: .font) + ["ref", "name"]
         let text = ValueSyntax.trimmed(element.text)
         guard text.isEmpty else {
             return .failure(.init(message: "a font is described by attributes and has no text; found '\(text.prefix(40))'"))
         }
-        return ValueSyntax.font(family: element.attribute("family"), size: element.attribute("size"),
-                                weight: element.attribute("weight"), maxSize: element.attribute("max-size"),
-                                scaling: element.attribute("scaling"), letterSpacing: element.attribute("letter-spacing"),
-                                lineHeight: element.attribute("line-height")).map(Value.font)
+        return ValueSyntax.font(family: attribute("family", of: element, allowed: allowed), size: attribute("size", of: element, allowed: allowed),
+                                weight: attribute("weight", of: element, allowed: allowed), maxSize: attribute("max-size", of: element, allowed: allowed),
+                                scaling: attribute("scaling", of: element, allowed: allowed),
+                                letterSpacing: attribute("letter-spacing", of: element, allowed: allowed),
+                                lineHeight: attribute("line-height", of: element, allowed: allowed)).map(Value.font)
     }
 
     private mutating func imageValue(_ element: XMLElement) -> ValueSyntax.Parsed<Value> {
         var cache = false
-        if let flag = element.attribute("cache") {
+        if let flag = attribute("cache", of: element, allowed: Self.ownAttributes(of: .image) + ["ref", "name"]) {
             switch ValueSyntax.bool(flag) {
             case .success(let value): cache = value
             case .failure: return .failure(.init(message: "cache must be true or false, found '\(flag)'"))

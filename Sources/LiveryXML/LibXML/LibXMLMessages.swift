@@ -12,11 +12,50 @@ enum LibXMLMessages {
         case XML_ERR_NAME_REQUIRED where message.contains("EntityRef"),
              XML_ERR_ENTITYREF_SEMICOL_MISSING:
             return ("'&' starts an entity reference here; to write an ampersand, write &amp;", [])
+        case XML_ERR_NAME_REQUIRED where message.hasPrefix("StartTag"):
+            return ("'<' starts a tag here, but no element name follows; to write a less-than sign in text, write &lt;", [])
+        case XML_ERR_NAME_REQUIRED where message.contains("attribute name"):
+            return ("this tag is not written right: after the element's name come attributes (name=\"value\"), then '>' or '/>'; close the tag, or remove the stray character", [])
+        case XML_ERR_SPACE_REQUIRED:
+            return ("attributes must be separated by a space, e.g. name=\"title\" class=\"caption\"", [])
+        case XML_ERR_HYPHEN_IN_COMMENT:
+            return ("a comment cannot hold '--'; write a single '-' or another dash", [])
+        case XML_ERR_COMMENT_NOT_FINISHED:
+            return ("a comment opened with <!-- is not closed; end it with -->", [])
+        case XML_ERR_RESERVED_XML_NAME where message.contains("PI name"):
+            return ("a processing instruction cannot be named 'xml' (in any case); remove it", [])
+        case XML_ERR_RESERVED_XML_NAME:
+            return ("the <?xml ...?> declaration must be the very first thing in the file; remove what comes before it (spaces, a line, a comment)", [])
+        case XML_ERR_INVALID_CHAR where message.contains("UTF-8"):
+            return ("the file is not UTF-8 here; save it as UTF-8", [])
+        case XML_ERR_INVALID_CHAR where message.contains("CharRef"),
+             XML_ERR_INVALID_CHARREF:
+            return ("this character reference names a character XML does not allow (a control character or a surrogate); remove it", [])
+        case XML_ERR_INVALID_CHAR:
+            return ("the file holds a character XML does not allow (a control character or a surrogate, pasted in unseen perhaps); remove it", [])
+        case XML_ERR_INVALID_HEX_CHARREF:
+            return ("a character reference &#x...; takes hexadecimal digits, e.g. &#x2014; for an em dash", [])
+        case XML_ERR_INVALID_DEC_CHARREF:
+            return ("a character reference &#...; takes decimal digits, e.g. &#8212; for an em dash", [])
+        case XML_NS_ERR_UNDEFINED_NAMESPACE:
+            return ("the prefix '\(first ?? "?")' is not declared; theme files use plain names, without 'prefix:'", [])
+        case XML_ERR_MISPLACED_CDATA_END:
+            return ("']]>' cannot appear in text; write ]]&gt;", [])
+        case XML_ERR_CDATA_NOT_FINISHED:
+            return ("a <![CDATA[ section is not closed; end it with ]]>", [])
+        case XML_ERR_PI_NOT_FINISHED:
+            return ("a processing instruction (<?\(first ?? "")...) is not closed; end it with ?>", [])
+        case XML_ERR_XMLDECL_NOT_FINISHED:
+            return ("the XML declaration is not closed; write it as <?xml version=\"1.0\" encoding=\"UTF-8\"?>", [])
+        case XML_ERR_UNKNOWN_VERSION, XML_WAR_UNKNOWN_VERSION:
+            return ("XML version '\(first ?? "?")' is not supported; write version=\"1.0\"", [])
+        case XML_ERR_LTSLASH_REQUIRED:
+            return ("an end tag is not written right; write it as </name>", [])
         case XML_ERR_UNDECLARED_ENTITY:
             let name = first.map { "&\($0);" } ?? "this entity"
             return ("\(name) is not an entity XML knows; write & as &amp;, or use one of &amp; &lt; &gt; &quot; &apos;", [])
         case XML_ERR_LT_IN_ATTRIBUTE:
-            return ("an attribute value cannot hold '<'; write it as &lt;", [])
+            return ("an attribute value cannot hold '<': write it as &lt;, or, if the value's closing quote is missing, add it", [])
         case XML_ERR_TAG_NAME_MISMATCH:
             guard let open = first, let close = second else { break }
             let opened = source.location(ofStartTag: open, onLine: Int(error.int1))
@@ -33,12 +72,12 @@ enum LibXMLMessages {
             return ("expected an element here, e.g. <theme>; the file has no root element", [])
         case XML_ERR_ATTRIBUTE_NOT_STARTED, XML_ERR_ATTRIBUTE_WITHOUT_VALUE:
             return ("an attribute needs a quoted value, e.g. name=\"brand\"", [])
-        case XML_ERR_STRING_NOT_CLOSED:
+        case XML_ERR_STRING_NOT_CLOSED, XML_ERR_ATTRIBUTE_NOT_FINISHED:
             return ("an attribute value is not closed; add the closing quote", [])
         case XML_ERR_ATTRIBUTE_REDEFINED:
             return ("attribute '\(first ?? "?")' is given twice on one element; keep one", [])
         case XML_ERR_GT_REQUIRED:
-            return ("a start tag is not closed; end it with '>' (or '/>' for an empty element)", [])
+            return ("a tag is not closed; end it with '>' (or '/>' for an empty element)", [])
         default:
             break
         }

@@ -12,24 +12,47 @@ struct ThemeFolderReader {
 
     /// Reads just `Info.xml`, which is all discovery needs.
     func readInfo(folder: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
-        let path = FileSystem.join(folder, "Info.xml")
-        guard FileSystem.kind(of: path) == .file else {
-            return (nil, [.error(.infoMissing, "a theme folder needs an Info.xml, e.g. <theme-info id=\"com.acme.dark\" name=\"Dark\"/>",
-                                 at: SourceLocation(file: path))])
+        var path = FileSystem.join(folder, "Info.xml")
+        var misnamed: Diagnostic?
+        if FileSystem.kind(of: path) != .file {
+            // info.xml or INFO.XML: read as meant (so the themes inheriting from it resolve), and
+            // one finding says to rename it
+            guard let name = Self.misnamedInfo(in: folder) else {
+                return (nil, [.error(.infoMissing, "a theme folder needs an Info.xml, e.g. <theme-info id=\"com.acme.dark\" name=\"Dark\"/>",
+                                     at: SourceLocation(file: path))])
+            }
+            path = FileSystem.join(folder, name)
+            misnamed = .error(.infoMissing, "the theme's Info.xml is named '\(name)'; rename it to Info.xml (file names are case-sensitive)",
+                              at: SourceLocation(file: path))
         }
         guard let (document, diagnostics) = parse(path) else {
             return (nil, [.error(.fileUnreadable, "cannot read the file", at: SourceLocation(file: path))])
         }
-        guard let document else { return (nil, diagnostics) }
+        guard let document else { return (nil, (misnamed.map { [$0] } ?? []) + diagnostics) }
         var context = DecodingContext(source: document.source)
         context.limits = limits
         let decoded = InfoDecoder.decode(document.root, context: &context)
-        return (decoded, diagnostics + context.diagnostics)
+        return (decoded, (misnamed.map { [$0] } ?? []) + diagnostics + context.diagnostics)
+    }
+
+    /// The name of an entry that is Info.xml but for its case.
+    static func misnamedInfo(in folder: String) -> String? {
+        (FileSystem.entries(of: folder) ?? []).first { $0 != "Info.xml" && $0.lowercased() == "info.xml" }
+    }
+
+    /// A file whose extension is one typo away from `xml` (`Chat.xlm`, `Chat.xm`): meant as a
+    /// configuration file, so not ignored in silence.
+    static func nearlyXML(_ name: String) -> String? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let suffix = name[name.index(after: dot)...].lowercased()
+        guard suffix != "xml", !suffix.isEmpty, Suggestions.editDistance(Array(suffix), Array("xml")) == 1 else { return nil }
+        return String(name[..<dot]) + ".xml"
     }
 
     mutating func read(folder: String) -> DecodedThemeFolder {
         instanceCount = 0
-        var (header, diagnostics) = readInfo(folder: folder)
+        let (header, infoDiagnostics) = readInfo(folder: folder)
+        var diagnostics = infoDiagnostics
         var files: [ConfigurationFile] = []
         var components: [ComponentSchema] = []
         var assets: [AssetVariant] = []
@@ -52,8 +75,13 @@ struct ThemeFolderReader {
             case .directory:
                 diagnostics.append(.warning(.fileIgnored, "subfolder '\(name)' is ignored; only assets/ is read from a theme's subfolders",
                                             at: SourceLocation(file: path)))
-            case .file where name == "Info.xml":
+            case .file where name == "Info.xml" || (name.lowercased() == "info.xml" && Self.misnamedInfo(in: folder) == name):
                 sourceFiles.append(name)
+            case .file where Self.nearlyXML(name) != nil:
+                let meant = Self.nearlyXML(name)!
+                diagnostics.append(.error(.fileIgnored, "'\(name)' is not read: configuration files end in .xml; did you mean '\(meant)'?",
+                                          at: SourceLocation(file: path)))
+                unreadFiles.append(name)
             case .file where name.lowercased().hasSuffix(".xml"):
                 sourceFiles.append(name)
                 let before = files.count + components.count
@@ -67,7 +95,6 @@ struct ThemeFolderReader {
                 continue
             }
         }
-        if header != nil, diagnostics.contains(where: { $0.code == .infoMissing }) { header = nil }
         return DecodedThemeFolder(path: folder, header: header, files: files, schemaComponents: components,
                                   assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
                                   unreadFiles: unreadFiles)

@@ -25,11 +25,15 @@ final class ThemeResolver {
     let incomplete: Bool
     /// Constants that are defined but whose value is broken (reported where they are), by name.
     let brokenConstants: Set<String>
+    let brokenClasses: Set<String>
     private var referencedConstants: Set<String> = []
     private var referencedClasses: Set<String> = []
     private var referencedAssets: Set<String> = []
-    /// Assets offered as the did-you-mean of a missing one: their being unused is the same cause.
+    /// Assets, constants and classes offered as the did-you-mean of a missing one: their being
+    /// unused is the same cause.
     private var suggestedAssets: Set<String> = []
+    private var suggestedConstants: Set<String> = []
+    private var suggestedClasses: Set<String> = []
     /// Schema checks already done: per component, indexed by operation serial.
     private var checked: [String: CheckTable] = [:]
     /// Per own operation that overrode another: true while it has set the same value every time.
@@ -68,8 +72,9 @@ final class ThemeResolver {
             for operation in file.classes.flatMap(\.operations) { highest = max(highest, operation.serial) }
         }
         self.serialCount = highest + 1
-        self.incomplete = chain.contains { !$0.unreadFiles.isEmpty }
+        self.incomplete = chain.contains { !$0.unreadFiles.isEmpty || $0.files.contains(where: \.incomplete) }
         self.brokenConstants = Set(chain.flatMap(\.files).flatMap(\.brokenConstants))
+        self.brokenClasses = Set(chain.flatMap(\.files).flatMap(\.brokenClasses))
     }
 
     /// The trait values the chain's configuration files distinguish.
@@ -84,6 +89,8 @@ final class ThemeResolver {
     /// Codes whose findings are guesses while a file of the chain cannot be read.
     static let guessesWhenIncomplete: Set<DiagnosticCode> = [
         .referenceUnknown, .classUnknown, .constantUnused, .classUnused, .assetUnused, .overrideRedundant,
+        // an unread file may be the schema that declares the component
+        .componentUnknown,
     ]
 
     func report(_ diagnostic: Diagnostic, traits: TraitSet? = nil) {
@@ -124,23 +131,41 @@ final class ThemeResolver {
             report(.warning(.overrideRedundant, "operation '\(operation.name)' sets the value it already has; remove it",
                             at: operation.location))
         }
-        let mentioned = referencedConstants.union(chain.flatMap(\.files).flatMap(\.mentionedConstants))
+        let files = chain.flatMap(\.files)
+        var mentioned = referencedConstants.union(files.flatMap(\.mentionedConstants)).union(suggestedConstants)
+        var classes = referencedClasses.union(files.flatMap(\.mentionedClasses)).union(suggestedClasses)
+        mentioned.formUnion(Self.meant(by: mentioned, among: Set(files.flatMap(\.constants).map(\.name))))
+        classes.formUnion(Self.meant(by: classes.union(files.flatMap(\.instances).flatMap(\.classes)),
+                                     among: Set(files.flatMap(\.classes).map(\.name))))
+        let assets = referencedAssets.union(files.flatMap(\.mentionedAssets)).union(suggestedAssets)
         for theme in chain {
             for file in theme.files {
                 for constant in file.constants where !mentioned.contains(constant.name) {
                     report(.warning(.constantUnused, "constant '\(constant.name)' is never referenced; remove it or use it with ref=\"\(constant.name)\"",
                                     at: constant.location))
                 }
-                for definition in file.classes where !referencedClasses.contains(definition.name) {
+                for definition in file.classes where !classes.contains(definition.name) {
                     report(.warning(.classUnused, "class '\(definition.name)' is never used; remove it or add it to an instance's class attribute",
                                     at: definition.location))
                 }
             }
-            for asset in theme.assets where !referencedAssets.contains(asset.name) && !suggestedAssets.contains(asset.name) {
+            for asset in theme.assets where !assets.contains(asset.name) {
                 report(.warning(.assetUnused, "asset '\(asset.name)' is never used by an <image>; remove the file or reference it",
                                 at: SourceLocation(file: FileSystem.join(theme.path, asset.file))))
             }
         }
+    }
+
+    /// The defined names that names mentioned but not defined were meant as (their nearest
+    /// spelling): a misspelled use in a file no trait set resolves (an overridden class) still
+    /// means its definition is used. Bounded like every suggestion.
+    static func meant(by mentioned: Set<String>, among defined: Set<String>) -> Set<String> {
+        var meant: Set<String> = []
+        let candidates = defined.sorted()
+        for name in mentioned.subtracting(defined).sorted().prefix(200) {
+            if let close = Suggestions.closest(to: name, in: candidates) { meant.insert(close) }
+        }
+        return meant
     }
 
     /// Resolution for one trait set. Tables are built fresh for each: references bind late,
@@ -192,22 +217,28 @@ final class ThemeResolver {
         }
 
         mutating func resolveInstance(_ definitions: [InstanceSyntax]) -> ResolvedInstance? {
-            let first = definitions[0]
+            // A definition with an unknown component type is the one finding: the others are
+            // resolved with the type they agree on, and are not reported as mismatching it.
+            let schema = resolver.schema
+            let first = definitions.first { schema.components[$0.component] != nil } ?? definitions[0]
             let component = first.component
-            var knownComponent = true
+            var knownComponent = schema.components[component] != nil
             var operations = OperationList<OperationSyntax>()
             var visited: [OperationSyntax] = []
             for definition in definitions {
+                if schema.components[definition.component] == nil {
+                    knownComponent = knownComponent && definition.component != component
+                    let (hint, fix) = resolver.suggestion(definition.component, in: schema.components.keys)
+                    report(.error(.componentUnknown, "unknown component type '\(definition.component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
+                                  at: definition.location, fix: fix.map { resolver.renamingElement(definition, $0) }))
+                    visitIgnoringErrors(definition)
+                    continue
+                }
                 guard definition.component == component else {
                     report(.error(.instanceComponentMismatch, "instance '\(definition.id)' is \(Phrasing.a(component)) (at \(first.location)) but \(Phrasing.a(definition.component)) here; an identifier has one component type everywhere",
                                            at: definition.location))
+                    visitIgnoringErrors(definition)
                     continue
-                }
-                if resolver.schema.components[component] == nil {
-                    knownComponent = false
-                    let (hint, fix) = resolver.suggestion(component, in: resolver.schema.components.keys)
-                    report(.error(.componentUnknown, "unknown component type '\(component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
-                                  at: definition.location, fix: fix))
                 }
                 for name in definition.classes {
                     let inherited = effectiveOperations(ofClass: name, usedAt: definition.classLocation)
@@ -224,7 +255,12 @@ final class ThemeResolver {
             // Every occurrence is checked, including ones a later layer overrides: a typo must not
             // hide behind an override. Results are cached, so the effective ones cost nothing more.
             for operation in visited {
-                _ = resolver.check(operation, component: component)
+                if !resolver.check(operation, component: component) {
+                    // a param of the wrong type (a string for an image) still names what it meant
+                    for param in operation.params {
+                        if case .literal(.string(let text)) = param.object.content { resolver.referencedAssets.insert(text) }
+                    }
+                }
                 _ = params(of: operation, component: component)
             }
             var resolved: [ResolvedOperation] = []
@@ -239,6 +275,24 @@ final class ThemeResolver {
             let instance = ResolvedInstance(id: first.id, component: component, operations: resolved)
             resolver.contrast?.check(instance, sources: sources, traits: traits)
             return instance
+        }
+
+        /// Marks what a definition that cannot be resolved uses (classes, constants, assets) as
+        /// used: the definition is the one finding, not what it would have used.
+        mutating func visitIgnoringErrors(_ definition: InstanceSyntax) {
+            for name in definition.classes where classes[name] != nil { resolver.referencedClasses.insert(name) }
+            for operation in definition.operations {
+                for param in operation.params { markUses(param.object) }
+            }
+        }
+
+        mutating func markUses(_ object: TypedObject) {
+            switch object.content {
+            case .literal(.image(let image)): resolver.referencedAssets.insert(image.name)
+            case .literal: break
+            case .array(let items): for item in items { markUses(item) }
+            case .reference(let name): resolver.referencedConstants.insert(name)
+            }
         }
 
         /// Tracks whether an instance's own operation only repeats the value it overrides.
@@ -264,7 +318,9 @@ final class ThemeResolver {
 
         mutating func effectiveOperations(ofClass name: String, usedAt location: SourceLocation) -> [OperationSyntax] {
             guard let definition = classes[name] else {
+                if resolver.brokenClasses.contains(name) { return [] }
                 let (hint, fix) = resolver.suggestion(name, in: classes.keys)
+                if let fix { resolver.suggestedClasses.insert(fix.replacement) }
                 report(.error(.classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)", at: location, fix: fix))
                 return []
             }
@@ -360,6 +416,7 @@ final class ThemeResolver {
                     if resolver.brokenConstants.contains(name) { return nil }
                     let candidates = constants.values.lazy.filter { $0.object.type == object.type }.map(\.name)
                     let (hint, fix) = resolver.suggestion(name, in: candidates)
+                    if let fix { resolver.suggestedConstants.insert(fix.replacement) }
                     report(.error(.referenceUnknown, "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
                                   at: object.location, fix: fix))
                     return nil
@@ -399,6 +456,10 @@ final class ThemeResolver {
     /// asset of a close name exists.
     func missingAsset(_ name: String, at location: SourceLocation) -> Diagnostic {
         let names = Set(chain.flatMap(\.assets).map(\.name)).subtracting([name])
+        if let fileName = DecodingContext.assetFileName(name), names.contains(fileName.asset) {
+            suggestedAssets.insert(fileName.asset)
+            return fileName.finding(at: location)
+        }
         if let close = suggestionsLeft > 0 ? Suggestions.closest(to: name, in: names.sorted()) : nil {
             suggestionsLeft -= 1
             suggestedAssets.insert(close)
@@ -408,6 +469,15 @@ final class ThemeResolver {
         let owner = chain.last { location.file.hasPrefix($0.path + "/") }.map { FileSystem.lastComponent(of: $0.path) }
             ?? FileSystem.lastComponent(of: FileSystem.parent(of: location.file))
         return .error(.assetMissing, "no asset '\(name)': add assets/\(name).png to \(owner)", at: location)
+    }
+
+    /// A fix renaming an instance's element: its start tag and its end tag.
+    func renamingElement(_ definition: InstanceSyntax, _ fix: Diagnostic.Fix) -> Diagnostic.Fix {
+        var fix = fix
+        if let end = EndTags.location(ofEndTagAt: Int(definition.mark.offset), named: definition.component, in: definition.mark.source) {
+            fix.elsewhere = [end]
+        }
+        return fix
     }
 
     /// Checks an operation against the component's schema, once per (operation, component).

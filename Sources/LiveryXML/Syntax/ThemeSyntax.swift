@@ -197,4 +197,12 @@ struct ConfigurationFile {
     /// Constants this file defines whose value is broken (reported where they are): they count
     /// as defined, so their uses are not reported as unknown as well.
     var brokenConstants: Set<String> = []
+    /// Classes and asset names written in elements that failed to decode: their definitions are
+    /// not unused, the element that names them is broken (and reported).
+    var mentionedClasses: Set<String> = []
+    var mentionedAssets: Set<String> = []
+    /// Classes whose definition is broken (reported where it is): their uses are not unknown.
+    var brokenClasses: Set<String> = []
+    /// A section of the file could not be read (a misspelled <constants>): what it defines is unknown.
+    var incomplete = false
 }

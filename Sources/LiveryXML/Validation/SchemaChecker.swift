@@ -6,8 +6,7 @@ enum SchemaChecker {
     static func check(_ operation: OperationSyntax, component: String, schema: Schema,
                       report: (Diagnostic) -> Void) -> Bool {
         guard let signature = schema.operation(operation.name, of: component) else {
-            let (hint, fix) = Suggestions.suggest(operation.name, in: schema.operationNames(of: component))
-            report(.error(.operationUnknown, "unknown operation '\(operation.name)' for \(component)\(hint)", at: operation.location, fix: fix))
+            report(unknownOperation(operation, component: component, schema: schema))
             return false
         }
         var valid = true
@@ -49,5 +48,24 @@ enum SchemaChecker {
             valid = false
         }
         return valid
+    }
+
+    /// An operation the component does not have. One another component has is answered with where
+    /// it belongs and this component's operation of the same role; otherwise the nearest spelling.
+    static func unknownOperation(_ operation: OperationSyntax, component: String, schema: Schema) -> Diagnostic {
+        let name = operation.name
+        let (owners, same) = OperationRoles.counterpart(of: name, for: component, in: schema)
+        if !owners.isEmpty {
+            let list = owners.count == 1 ? owners[0] : owners.dropLast().joined(separator: ", ") + " and " + owners.last!
+            var message = "unknown operation '\(name)' for \(component): it belongs to \(list)"
+            var fix: Diagnostic.Fix?
+            if let same, let role = OperationRoles.role(of: same, on: component, in: schema) {
+                message += "; \(Phrasing.a(component))'s \(role) is '\(same)'"
+                fix = Diagnostic.Fix(replacing: name, with: same)
+            }
+            return .error(.operationUnknown, message, at: operation.location, fix: fix)
+        }
+        let (hint, fix) = Suggestions.suggest(name, in: schema.operationNames(of: component))
+        return .error(.operationUnknown, "unknown operation '\(name)' for \(component)\(hint)", at: operation.location, fix: fix)
     }
 }

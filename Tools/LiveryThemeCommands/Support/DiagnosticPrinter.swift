@@ -76,7 +76,10 @@ package struct DiagnosticPrinter {
                 })))
             }
             if let fix = diagnostic.fix {
-                members.append(("fix", .object([("replace", .string(fix.replaced)), ("with", .string(fix.replacement))])))
+                var change: [(String, JSONValue)] = [("replace", .string(fix.replaced)), ("with", .string(fix.replacement))]
+                // further places that take the same replacement (an element's end tag)
+                if !fix.elsewhere.isEmpty { change.append(("alsoAt", .array(fix.elsewhere.map { .object(place($0)) }))) }
+                members.append(("fix", .object(change)))
             }
             return .object(members)
         })

@@ -1,0 +1,444 @@
+import Foundation
+import LiveryModel
+@testable import LiveryXML
+
+/// A kind of everyday mistake a designer makes in a theme folder. Each kind knows every place in
+/// the sample themes where the mistake can be made; `MutationTests` makes it at each place, one
+/// at a time, and checks that the front end reports it as exactly one finding, there.
+enum MutationKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case misspelledElement = "misspelled element"
+    case misspelledAttribute = "misspelled attribute"
+    case misspelledOperation = "misspelled operation"
+    case operationOfAnotherComponent = "operation of another component"
+    case misspelledParam = "misspelled param"
+    case misspelledState = "misspelled state"
+    case misspelledQualifier = "misspelled qualifier (file name)"
+    case misspelledConstantReference = "misspelled constant reference"
+    case misspelledClassReference = "misspelled class reference"
+    case misspelledAssetReference = "misspelled asset reference"
+    case misspelledParent = "misspelled parent id"
+    case wrongCase = "wrong case"
+    case extensionAdded = "asset extension added"
+    case wrongType = "value of the wrong type"
+    case outOfRange = "value out of range"
+    case unescapedCharacter = "unescaped character"
+    case duplicatedThemeID = "duplicated theme id"
+    case selfParent = "theme its own parent"
+    case mutualParent = "themes each other's parent"
+    case renamedFile = "file renamed"
+
+    var description: String { rawValue }
+
+    /// Misspelled names are errors: each changes what the theme means.
+    var severity: Severity { .error }
+}
+
+/// One mistake, made at one place.
+struct Mutation: CustomStringConvertible, Sendable {
+    enum Change: Sendable {
+        case write(file: String, contents: String)
+        case rename(from: String, to: String)
+    }
+
+    /// A place a finding may be: a file (relative to the copy) and a line; nil for the file itself.
+    struct Place: Hashable, Sendable, CustomStringConvertible {
+        var file: String
+        var line: Int?
+        var description: String { line.map { "\(file):\($0)" } ?? file }
+    }
+
+    var kind: MutationKind
+    /// What was changed, for a failure message: `Base.theme/Chat.xml:40: uilabel -> uilabl`.
+    var summary: String
+    var changes: [Change]
+    /// Where the one finding must be. Usually one place, the mutated line; a clash between two
+    /// definitions (a duplicated id, a cycle of parents) may be reported at any of its members,
+    /// since nothing tells which one the designer edited.
+    var places: [Place]
+
+    var description: String { "\(kind): \(summary)" }
+
+    /// The change without its line: two places where the same text of one file is changed the
+    /// same way are one case.
+    /// What was changed, without where: `uilabel` in `...:40: uilabel -> uialbel`.
+    var token: String {
+        let change = summary.split(separator: ": ", maxSplits: 1).last ?? ""
+        return String(change.split(separator: " -> ").first ?? "")
+    }
+
+    var shape: String {
+        summary.replacing(try! Regex(":[0-9]+:"), with: ":")
+    }
+}
+
+/// The sample themes as text, and every mutation of every kind that applies to them.
+struct SampleThemeTexts {
+    /// Relative path (`Base.theme/Chat.xml`) to contents, for every XML file of every theme.
+    let texts: [String: String]
+    /// Relative paths of every asset file.
+    let assets: [String]
+    /// Theme folder name to (id, parent id).
+    let themes: [String: (id: String, parent: String?)]
+    let schema: Schema
+
+    init(root: String) throws {
+        var texts: [String: String] = [:]
+        var assets: [String] = []
+        var themes: [String: (String, String?)] = [:]
+        let manager = FileManager.default
+        for folder in try manager.contentsOfDirectory(atPath: root).sorted() where folder.hasSuffix(".theme") {
+            for name in try manager.contentsOfDirectory(atPath: root + "/" + folder).sorted() {
+                if name.hasSuffix(".xml") {
+                    texts[folder + "/" + name] = try String(contentsOfFile: root + "/" + folder + "/" + name, encoding: .utf8)
+                } else if name == "assets" {
+                    for asset in try manager.contentsOfDirectory(atPath: root + "/" + folder + "/assets").sorted() {
+                        assets.append(folder + "/assets/" + asset)
+                    }
+                }
+            }
+            let info = texts[folder + "/Info.xml"] ?? ""
+            themes[folder] = (Self.attribute("id", in: info) ?? "", Self.attribute("parent", in: info))
+        }
+        self.texts = texts
+        self.assets = assets
+        self.themes = themes
+        var schema = StandardSchema.schema
+        for (path, text) in texts where text.contains("<components>") {
+            let source = SourceText(path: path, bytes: Array(text.utf8))
+            if let document = XMLDocumentParser.parse(source).document {
+                var context = DecodingContext(source: source)
+                for component in SchemaDecoder.decode(document.root, context: &context) { schema.add(component) }
+            }
+        }
+        self.schema = schema
+    }
+
+    static func attribute(_ name: String, in text: String) -> String? {
+        guard let match = text.firstMatch(of: try! Regex(" \(name)=\"([^\"]*)\"")), let range = match.output[1].range else { return nil }
+        return String(text[range])
+    }
+
+    /// Configuration files (`<theme>` roots), sorted.
+    var configurationFiles: [String] {
+        texts.keys.filter { !$0.hasSuffix("/Info.xml") && texts[$0]!.contains("\n<theme>") }.sorted()
+    }
+
+    var infoFiles: [String] { texts.keys.filter { $0.hasSuffix("/Info.xml") }.sorted() }
+
+    // MARK: - Text helpers
+
+    struct Site {
+        var file: String
+        var range: Range<String.Index>
+        var text: String
+        var line: Int
+    }
+
+    /// Every match of `pattern`'s first capture group in the files, with its line.
+    func sites(_ pattern: String, in files: [String]) -> [Site] {
+        let regex = try! Regex(pattern)
+        var result: [Site] = []
+        for file in files {
+            let text = texts[file]!
+            for match in text.matches(of: regex) {
+                guard let range = match.output[1].range else { continue }
+                // comments and the XML declaration are not where these mistakes are made
+                let lineStart = text[..<range.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+                let lineText = text[lineStart...].prefix { $0 != "\n" }
+                if lineText.hasPrefix("<?xml") { continue }
+                if isInComment(range.lowerBound, of: text) { continue }
+                result.append(Site(file: file, range: range, text: String(text[range]), line: Self.line(of: range.lowerBound, in: text)))
+            }
+        }
+        return result
+    }
+
+    func isInComment(_ index: String.Index, of text: String) -> Bool {
+        guard let open = text[..<index].range(of: "<!--", options: .backwards) else { return false }
+        let close = text[open.upperBound..<index].range(of: "-->")
+        return close == nil
+    }
+
+    static func line(of index: String.Index, in text: String) -> Int {
+        text[..<index].utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
+
+    /// The text of `file` with `replacements` applied (ranges in the original text).
+    func replacing(_ file: String, _ replacements: [(Range<String.Index>, String)]) -> String {
+        var text = texts[file]!
+        for (range, new) in replacements.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
+            text.replaceSubrange(range, with: new)
+        }
+        return text
+    }
+
+    /// The range of the name in the end tag that closes the element whose name is at `nameRange`,
+    /// or nil when the element is empty (`<color ref="x"/>`).
+    func endTagName(closing nameRange: Range<String.Index>, in file: String) -> Range<String.Index>? {
+        let text = texts[file]!
+        let name = String(text[nameRange])
+        guard let close = text[nameRange.upperBound...].firstIndex(of: ">"),
+              text[text.index(before: close)] != "/" else { return nil }
+        var depth = 1
+        var index = text.index(after: close)
+        while let open = text[index...].range(of: "<" + name) ?? nil {
+            let end = text[index...].range(of: "</" + name + ">")
+            if let end, end.lowerBound < open.lowerBound {
+                depth -= 1
+                if depth == 0 { return text.index(end.lowerBound, offsetBy: 2)..<text.index(end.upperBound, offsetBy: -1) }
+                index = end.upperBound
+                continue
+            }
+            let after = text[open.upperBound...].first
+            if after == " " || after == ">" {
+                let tagEnd = text[open.upperBound...].firstIndex(of: ">")!
+                if text[text.index(before: tagEnd)] != "/" { depth += 1 }
+            }
+            index = open.upperBound
+        }
+        if let end = text[index...].range(of: "</" + name + ">") {
+            return text.index(end.lowerBound, offsetBy: 2)..<text.index(end.upperBound, offsetBy: -1)
+        }
+        return nil
+    }
+
+    /// A misspelling a designer makes: two neighbouring letters in the middle swapped, or, where
+    /// they are the same letter, one dropped.
+    static func typo(_ word: String) -> String {
+        var characters = Array(word)
+        guard characters.count >= 2 else { return word + word }
+        let at = max(characters.count / 2 - 1, 0)
+        if characters[at] != characters[at + 1] {
+            characters.swapAt(at, at + 1)
+        } else {
+            characters.remove(at: at)
+        }
+        return String(characters)
+    }
+
+    /// The name written with capitals the way a designer coming from UIKit would: `UILabel`,
+    /// `TextColor`, `Color`.
+    static func wrongCase(_ word: String) -> String {
+        if word.hasPrefix("ui"), word.count > 2 { return "UI" + word.dropFirst(2).prefix(1).uppercased() + word.dropFirst(3) }
+        return word.prefix(1).uppercased() + word.dropFirst()
+    }
+
+    func rename(_ site: Site, to new: String, kind: MutationKind, withEndTag: Bool = false) -> Mutation {
+        var replacements = [(site.range, new)]
+        if withEndTag, let end = endTagName(closing: site.range, in: site.file) { replacements.append((end, new)) }
+        return Mutation(kind: kind, summary: "\(site.file):\(site.line): \(site.text) -> \(new)",
+                        changes: [.write(file: site.file, contents: replacing(site.file, replacements))],
+                        places: [.init(file: site.file, line: site.line)])
+    }
+
+    // MARK: - The mutations
+
+    func mutations(_ kind: MutationKind) -> [Mutation] {
+        let configuration = configurationFiles
+        let typedNames = ValueType.allCases.map(\.rawValue).joined(separator: "|")
+        switch kind {
+        case .misspelledElement:
+            // component types, sections, operations, params and typed objects, end tags included
+            let elements = sites("<([a-z][A-Za-z0-9]*) id=\"", in: configuration)
+                + sites("<(constants|classes|instances|class|operation|param)[ >]", in: configuration)
+                + sites("<(\(typedNames))[ >/]", in: configuration)
+            return elements.map { rename($0, to: Self.typo($0.text), kind: kind, withEndTag: true) }
+        case .misspelledAttribute:
+            return sites(" ([a-z][a-z-]*)=\"", in: texts.keys.sorted()).filter { !$0.file.contains("Components") }
+                .map { rename($0, to: Self.typo($0.text), kind: kind) }
+        case .misspelledOperation:
+            return sites("<operation name=\"([^\"]+)\"", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+        case .operationOfAnotherComponent:
+            return operationsOfOtherComponents()
+        case .misspelledParam:
+            return sites("<param name=\"([^\"]+)\"", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+        case .misspelledState:
+            return sites(" state=\"([^\"]+)\"", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+        case .misspelledQualifier:
+            return (texts.keys.sorted() + assets).flatMap { path -> [Mutation] in
+                let (folder, name) = split(path)
+                let tags = name.split(separator: ".")[0].split(separator: "~").dropFirst()
+                    .map { $0.split(separator: "@")[0] }
+                return tags.map { tag in
+                    let renamed = name.replacingOccurrences(of: "~" + tag, with: "~" + Self.typo(String(tag)))
+                    return Mutation(kind: kind, summary: "\(path) -> \(renamed)",
+                                    changes: [.rename(from: path, to: folder + "/" + renamed)],
+                                    places: [.init(file: folder + "/" + renamed, line: nil)])
+                }
+            }
+        case .misspelledConstantReference:
+            return sites(" ref=\"([^\"]+)\"", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+        case .misspelledClassReference:
+            return sites(" class=\"([^\"]+)\"", in: configuration).flatMap { site -> [Mutation] in
+                let text = texts[site.file]!
+                var mutations: [Mutation] = []
+                var start = site.range.lowerBound
+                for word in site.text.split(separator: " ") {
+                    let range = text[start..<site.range.upperBound].range(of: word)!
+                    let one = Site(file: site.file, range: range, text: String(word), line: site.line)
+                    mutations.append(rename(one, to: Self.typo(String(word)), kind: kind))
+                    start = range.upperBound
+                }
+                return mutations
+            }
+        case .misspelledAssetReference:
+            return sites("<image[^>]*>([^<]+)</image>", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+        case .misspelledParent:
+            return sites(" parent=\"([^\"]+)\"", in: infoFiles).map { rename($0, to: Self.typo($0.text), kind: kind) }
+        case .wrongCase:
+            let elements = sites("<([a-z][A-Za-z0-9]*) id=\"", in: configuration) + sites("<(\(typedNames))[ >/]", in: configuration)
+            let names = sites("<operation name=\"([^\"]+)\"", in: configuration) + sites(" state=\"([^\"]+)\"", in: configuration)
+                + sites("<enum>([^<]+)</enum>", in: configuration) + sites(" ref=\"([^\"]+)\"", in: configuration)
+            return elements.map { rename($0, to: Self.wrongCase($0.text), kind: kind, withEndTag: true) }
+                + names.map { rename($0, to: Self.wrongCase($0.text), kind: kind) }
+        case .extensionAdded:
+            return sites("<image[^>]*>([^<]+)</image>", in: configuration).flatMap { site in
+                [rename(site, to: site.text + ".png", kind: kind), rename(site, to: site.text + "@2x.png", kind: kind)]
+            }
+        case .wrongType:
+            return wrongTypes()
+        case .outOfRange:
+            return sites("<integer>([^<]+)</integer>", in: configuration).map { rename($0, to: "99999999999999999999", kind: kind) }
+                + sites("<rect>([^<]+)</rect>", in: configuration).map { site in
+                    var parts = site.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    parts[2] = "-" + parts[2]
+                    return rename(site, to: parts.joined(separator: ","), kind: kind)
+                }
+                + sites("<font [^>]* size=\"([^\"]+)\"", in: configuration).map { rename($0, to: "0", kind: kind) }
+                + sites("format=\"rgba?\">([^,<]+),", in: configuration).map { rename($0, to: "1.5", kind: kind) }
+                + sites("max-size=\"([^\"]+)\"", in: configuration).map { rename($0, to: "1", kind: kind) }
+        case .unescapedCharacter:
+            let texts = sites("<string>([^<]+)</string>", in: configuration) + sites("<description>([^<]+)</description>", in: infoFiles)
+            let attributes = sites(" family=\"([^\"]+)\"", in: configuration)
+            return (texts + attributes).flatMap { site in
+                [rename(site, to: site.text + " < 2", kind: kind), rename(site, to: site.text + " & more", kind: kind)]
+            }
+        case .duplicatedThemeID:
+            return duplicatedIDs()
+        case .selfParent:
+            return themes.keys.sorted().map { folder in
+                setParent(of: folder, to: themes[folder]!.id, kind: kind, cycle: [folder])
+            }
+        case .mutualParent:
+            return themes.keys.sorted().flatMap { folder in
+                ancestors(of: folder).map { ancestor in
+                    let cycle = [folder] + ancestorsPath(from: folder, to: ancestor)
+                    return setParent(of: ancestor, to: themes[folder]!.id, kind: kind, cycle: cycle)
+                }
+            }
+        case .renamedFile:
+            let infos = infoFiles.map { path in
+                let (folder, _) = split(path)
+                return Mutation(kind: kind, summary: "\(path) -> info.xml", changes: [.rename(from: path, to: folder + "/info.xml")],
+                                places: [.init(file: folder + "/info.xml", line: nil)])
+            }
+            let configurations = configuration.map { path in
+                let renamed = String(path.dropLast(4)) + ".xlm"
+                return Mutation(kind: kind, summary: "\(path) -> \(renamed)", changes: [.rename(from: path, to: renamed)],
+                                places: [.init(file: renamed, line: nil)])
+            }
+            return infos + configurations
+        }
+    }
+
+    func split(_ path: String) -> (folder: String, name: String) {
+        let slash = path.lastIndex(of: "/")!
+        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
+    /// Folder names of the theme's ancestors, nearest first.
+    func ancestors(of folder: String) -> [String] {
+        var result: [String] = []
+        var current = themes[folder]?.parent
+        while let id = current, let parent = themes.first(where: { $0.value.id == id })?.key, !result.contains(parent) {
+            result.append(parent)
+            current = themes[parent]?.parent
+        }
+        return result
+    }
+
+    func ancestorsPath(from folder: String, to ancestor: String) -> [String] {
+        let all = ancestors(of: folder)
+        return Array(all[...all.firstIndex(of: ancestor)!])
+    }
+
+    /// The theme's Info.xml with its parent set to `id` (added where it has none). Every theme of
+    /// the cycle is a place the finding may be.
+    func setParent(of folder: String, to id: String, kind: MutationKind, cycle: [String]) -> Mutation {
+        let file = folder + "/Info.xml"
+        let text = texts[file]!
+        let contents: String
+        if let range = text.firstMatch(of: try! Regex(" parent=\"[^\"]*\""))?.range {
+            contents = text.replacingCharacters(in: range, with: " parent=\"\(id)\"")
+        } else {
+            let tag = text.range(of: "<theme-info ")!
+            contents = text.replacingCharacters(in: tag, with: "<theme-info parent=\"\(id)\" ")
+        }
+        let places = cycle.map { member -> Mutation.Place in
+            let info = member + "/Info.xml"
+            return .init(file: info, line: Self.line(of: texts[info]!.range(of: "<theme-info")!.lowerBound, in: texts[info]!))
+        }
+        return Mutation(kind: kind, summary: "\(file): parent=\"\(id)\"", changes: [.write(file: file, contents: contents)],
+                        places: places.sorted { $0.file == file && $1.file != file })
+    }
+
+    /// A theme that no other theme names as its parent takes the id of another theme. (Taking
+    /// the id of a theme that is a parent would also orphan its children: that mistake is a
+    /// misspelled parent id, seen from the other side.)
+    func duplicatedIDs() -> [Mutation] {
+        let parents = Set(themes.values.compactMap(\.parent))
+        return themes.keys.sorted().filter { !parents.contains(themes[$0]!.id) }.flatMap { folder in
+            themes.keys.sorted().filter { $0 != folder }.map { other -> Mutation in
+                let site = sites(" id=\"([^\"]+)\"", in: [folder + "/Info.xml"])[0]
+                let otherSite = sites(" id=\"([^\"]+)\"", in: [other + "/Info.xml"])[0]
+                var mutation = rename(site, to: themes[other]!.id, kind: .duplicatedThemeID)
+                mutation.places.append(.init(file: otherSite.file, line: otherSite.line))
+                return mutation
+            }
+        }
+    }
+
+    /// A typed object replaced by one of another type (a literal of that type, or the same
+    /// reference under the other type's element).
+    func wrongTypes() -> [Mutation] {
+        let other: [String: (String, String)] = [
+            "float": ("integer", "1"), "integer": ("float", "1.5"), "bool": ("integer", "1"), "color": ("float", "1"),
+            "rect": ("size", "1,1"), "insets": ("rect", "1,1,1,1"), "enum": ("string", "left"), "string": ("integer", "1"),
+            "font": ("color", "#FFFFFF"), "image": ("string", ""), "size": ("point", "1,1"), "point": ("size", "1,1"),
+        ]
+        let types = other.keys.sorted().joined(separator: "|")
+        let literal = sites("<param name=\"[^\"]+\">(<(?:\(types))(?: [^>/]*)?>[^<]*</[a-z]+>)", in: configurationFiles)
+        let references = sites("<param name=\"[^\"]+\"><(\(types)) ref=", in: configurationFiles)
+        return literal.map { site in
+            let type = String(site.text.dropFirst().prefix { $0.isLetter })
+            let (replacement, value) = other[type]!
+            // an image written as a string keeps its name: the asset is still meant
+            let text = value.isEmpty ? String(site.text.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }) : value
+            return rename(site, to: "<\(replacement)>\(text)</\(replacement)>", kind: .wrongType)
+        } + references.map { site in
+            rename(site, to: other[site.text]!.0, kind: .wrongType)
+        }
+    }
+
+    /// An operation of the same role from another component: `titleColor` on a label, whose text
+    /// colour is `textColor`.
+    func operationsOfOtherComponents() -> [Mutation] {
+        var mutations: [Mutation] = []
+        let instances = sites("<([a-z][A-Za-z0-9]*) id=\"", in: configurationFiles)
+        for site in sites("<operation name=\"([^\"]+)\"", in: configurationFiles) {
+            // the instance the operation belongs to: the nearest instance start tag above it
+            guard let owner = instances.last(where: { $0.file == site.file && $0.range.lowerBound < site.range.lowerBound }),
+                  !texts[site.file]![owner.range.lowerBound..<site.range.lowerBound].contains("</\(owner.text)>"),
+                  let role = OperationRoles.role(of: site.text, on: owner.text, in: schema) else { continue }
+            let available = Set(schema.operationNames(of: owner.text))
+            let foreign = schema.components.keys.sorted().flatMap { component in
+                schema.operationNames(of: component).filter { name in
+                    !available.contains(name) && OperationRoles.role(of: name, on: component, in: schema) == role
+                }
+            }
+            guard let replacement = Array(Set(foreign)).sorted().first else { continue }
+            mutations.append(rename(site, to: replacement, kind: .operationOfAnotherComponent))
+        }
+        return mutations
+    }
+}
