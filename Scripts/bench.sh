@@ -25,9 +25,8 @@ if [[ -n "$images" ]]; then
   echo "wrote $images/load-time.svg and Benchmarks/$out/report.md" >&2
   # Real widgets and the studio, in the same run; then the one table the docs include.
   (cd .. && bash Scripts/bench-gtk.sh)
-  if [[ -x ../Scripts/bench-studio.sh ]] || [[ -f ../Scripts/bench-studio.sh ]]; then
-    (cd .. && bash Scripts/bench-studio.sh --json Benchmarks/results/studio.json)
-  fi
+  (cd .. && swift build -c release --product livery && swift build -c release --product livery-chat-demo \
+      && python3 Benchmarks/Scripts/bench-studio.py --json Benchmarks/results/studio.json)
   python3 Scripts/summary.py
   (cd .. && python3 Scripts/check-doc-numbers.py --update >/dev/null || true)
   echo "wrote Benchmarks/results/summary.md and the docs that include it" >&2

@@ -6,16 +6,19 @@
   edit -> app:     from the edit request to the chat demo, following the studio over its
                    WebSocket, printing that it re-applied.
 
-    Scripts/bench-studio.py [--runs N] [--bin DIR]   (DIR: .build/debug by default; build
-                                                      `livery` and `livery-chat-demo` first)
+    python3 Benchmarks/Scripts/bench-studio.py [--runs N] [--bin DIR] [--json FILE]
+        DIR: .build/release by default; build `livery` and `livery-chat-demo` there first.
+        FILE: the medians, for Benchmarks/Scripts/summary.py (Scripts/bench.sh passes
+        Benchmarks/results/studio.json).
 """
 import argparse, json, os, shutil, statistics, subprocess, tempfile, threading, time, urllib.request
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--runs", type=int, default=20)
-parser.add_argument("--bin", default=".build/debug")
+parser.add_argument("--bin", default=".build/release")
+parser.add_argument("--json")
 args = parser.parse_args()
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 binary = os.path.join(root, args.bin)
 work = tempfile.mkdtemp(prefix="livery-studio-bench-")
 shutil.copytree(os.path.join(root, "Themes"), os.path.join(work, "Themes"))
@@ -95,6 +98,11 @@ try:
     print("sample themes, %s, load average %s" % (args.bin, open("/proc/loadavg").read().split()[0]))
     line("edit -> redrawn", redraw, 100)
     line("edit -> app", apps, 200)
+    if args.json and redraw:
+        with open(args.json, "w") as out:
+            json.dump({"edit_to_redraw_ns": statistics.median(redraw) * 1e6,
+                       "edit_to_app_ns": statistics.median(apps) * 1e6 if apps else None,
+                       "runs": args.runs, "build": args.bin}, out, indent=2, sort_keys=True)
     call("DELETE", s)
 finally:
     driver.terminate(); demo.terminate(); studio.terminate()
