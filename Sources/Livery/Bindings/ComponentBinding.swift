@@ -198,6 +198,8 @@ public struct ComponentBinding<Target: AnyObject> {
     public let parent: String?
     @usableFromInline var setters: [String: OperationSetter] = [:]
 
+    /// A binding of `component` (as themes name it) to `type`, with no operations yet; `bind`
+    /// adds them.
     public init(_ component: String, extends parent: String? = nil, for type: Target.Type = Target.self) {
         self.component = component
         self.parent = parent

@@ -32,8 +32,10 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, Sendable {
     /// a damaged file is refused at load, before any of it is applied. A file beside its folder
     /// is always checked whole at load, so that the folder can stand in.
     public let verifiesChecksums: Bool
+    /// The caps a file must stay within to be read (sizes, counts, nesting).
     public let limits: VerificationLimits
 
+    /// A loader of compiled files with the given extension, checks and caps.
     public init(fileExtension: String = "livery",
                 verifiesChecksums: Bool = false, limits: VerificationLimits = VerificationLimits()) {
         self.fileExtension = fileExtension
@@ -83,10 +85,12 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, Sendable {
 /// launch reads nothing proportional to the theme's size (docs/Runtime.md). The lock makes the
 /// lazy index safe from any thread, hence `@unchecked Sendable`.
 public final class CompiledAssetSource: AssetSource, @unchecked Sendable {
+    /// The compiled file whose embedded assets are served.
     public let theme: CompiledTheme
     private let lock = NSLock()
     private var index: [AssetFileKey: CompiledAsset]?
 
+    /// A source reading the assets embedded in `theme`.
     public init(_ theme: CompiledTheme) {
         self.theme = theme
     }

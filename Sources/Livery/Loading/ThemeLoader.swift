@@ -4,18 +4,21 @@ import LiveryModel
 
 /// A theme the manager can activate: what `Info.xml` says and where the theme lives.
 public struct ThemeDescriptor: Hashable, Sendable {
+    /// The theme's id, name, version and parent.
     public var info: ThemeInfo
     /// The `.theme` folder (the source), when there is one.
     public var folder: String?
     /// The compiled file, when there is one.
     public var compiledFile: String?
 
+    /// A theme found at `folder`, `compiledFile`, or both.
     public init(info: ThemeInfo, folder: String? = nil, compiledFile: String? = nil) {
         self.info = info
         self.folder = folder
         self.compiledFile = compiledFile
     }
 
+    /// The theme's id.
     public var id: String { info.id }
     /// Where the theme was found, for messages.
     public var location: String { folder ?? compiledFile ?? "(memory)" }
@@ -25,10 +28,17 @@ public struct ThemeDescriptor: Hashable, Sendable {
 /// theme read from a compiled file stays in the file: its instances are read as components are
 /// styled (`instances(for:)`), and `variants` builds the whole model only when asked.
 public struct LoadedTheme: Sendable {
+    /// Where a loaded theme came from.
     public enum Origin: String, Sendable {
-        case folder, compiled, memory
+        /// A theme folder, through the XML front end (development builds).
+        case folder
+        /// A compiled `.livery` file.
+        case compiled
+        /// Values made in memory (tests, generated themes).
+        case memory
     }
 
+    /// Where the theme's image files are read from; nil for a theme without assets.
     public var assets: (any AssetSource)?
     /// Which loader produced it: exactly one does, so XML and compiled semantics never mix.
     public var origin: Origin
@@ -36,6 +46,7 @@ public struct LoadedTheme: Sendable {
     public let compiledFile: CompiledTheme?
     private let model: Model
 
+    /// A theme already resolved for every trait set it distinguishes.
     public init(variants: ThemeVariants, assets: (any AssetSource)? = nil, origin: Origin = .memory) {
         self.assets = assets
         self.origin = origin
@@ -51,6 +62,7 @@ public struct LoadedTheme: Sendable {
         model = Model(compiledFile: compiledFile)
     }
 
+    /// The theme's `Info.xml`: id, name, version, parent.
     public var info: ThemeInfo { model.info }
 
     /// Every variant as model values. For a compiled theme this reads and checks the whole file,

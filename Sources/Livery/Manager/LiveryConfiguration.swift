@@ -27,8 +27,11 @@ import LiveryModel
 /// paths (conventionally `Dark.livery` beside `Dark.theme`) and in the compiled paths, and are
 /// paired with folders by theme id.
 public struct LiveryConfiguration: Hashable, Sendable {
+    /// The theme activated at launch (`<default-theme>`).
     public var defaultThemeID: String?
+    /// Folders searched for themes (`<search-path>`), relative to the configuration file.
     public var searchPaths: [String]
+    /// Folder extensions that are theme folders (`theme`, and e.g. `purchasedTheme`).
     public var themeExtensions: [String]
     /// Schema files (`<components>`) declaring the app's own components.
     public var schemaFiles: [String]
@@ -49,6 +52,7 @@ public struct LiveryConfiguration: Hashable, Sendable {
         /// key is reported at its line and column.
         public var rootKeyLocations: [SourceLocation?]
 
+        /// A store at `catalogURL` whose catalogs must chain to one of `rootKeys`.
         public init(catalogURL: String, rootKeys: [String], rootKeyLocations: [SourceLocation?]? = nil) {
             self.catalogURL = catalogURL
             self.rootKeys = rootKeys
@@ -56,6 +60,7 @@ public struct LiveryConfiguration: Hashable, Sendable {
         }
     }
 
+    /// A configuration made in code rather than read from a file.
     public init(defaultThemeID: String? = nil, searchPaths: [String] = [], themeExtensions: [String] = ["theme"],
                 schemaFiles: [String] = [], compiledPaths: [String] = [], store: Store? = nil) {
         self.store = store

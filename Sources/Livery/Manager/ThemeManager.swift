@@ -11,8 +11,11 @@ import LiveryModel
 public final class ThemeManager {
     /// What changed, as observers are told.
     public struct Change: Hashable, Sendable {
+        /// Another theme became current.
         public var theme: Bool
+        /// The active traits changed.
         public var traits: Bool
+        /// The display scale changed.
         public var scale: Bool
         /// Themes were reloaded: everything in use must be looked up again.
         public var reload: Bool
@@ -20,13 +23,16 @@ public final class ThemeManager {
         public var textScale = false
     }
 
+    /// What the manager was made from: default theme, search paths, compiled paths, store.
     public let configuration: LiveryConfiguration
     /// Every finding of discovery, loading and applying: observe it to see problems at run time.
     public let diagnostics: DiagnosticHook
     /// The themes found, by id: what discovery read (each file's header or `Info.xml`), nothing
     /// more. Free to read.
     public private(set) var themes: [String: ThemeDescriptor] = [:]
+    /// The theme in use, nil until one could be activated.
     public private(set) var currentThemeID: String?
+    /// The active traits (idiom, appearance, contrast, text size).
     public internal(set) var traits: TraitSet
     /// The display scale images are picked for (1, 2, 3...).
     public private(set) var scale: Int
@@ -216,6 +222,7 @@ public final class ThemeManager {
     @available(*, deprecated, renamed: "buildCurrentTheme()")
     public var currentTheme: ResolvedTheme? { buildCurrentTheme() }
 
+    /// A theme resolved for `traits`: `buildResolvedTheme(themeID:traits:)`, which says what it costs.
     @available(*, deprecated, renamed: "buildResolvedTheme(themeID:traits:)")
     public func resolvedTheme(themeID: String, traits: TraitSet) -> ResolvedTheme? {
         buildResolvedTheme(themeID: themeID, traits: traits)
