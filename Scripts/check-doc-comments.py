@@ -3,8 +3,9 @@
 
 Reads the symbol graphs `swift package dump-symbol-graph` writes (one JSON file per module) and
 lists every public or open symbol of the checked modules that has no `///` comment of its own.
-Symbols the compiler makes (memberwise initialisers, protocol requirements' default
-implementations, conformances' synthesised members) are not written by us and are left out.
+Symbols the compiler makes (memberwise initialisers, conformances' synthesised members) are not
+written by us and are left out; a member implementing a documented protocol requirement inherits
+its documentation.
 Run by Scripts/test.sh:
 
     python3 Scripts/check-doc-comments.py DIR [MODULE...]     (default module: Livery)
@@ -22,6 +23,9 @@ for module in modules:
     if not os.path.exists(path):
         sys.exit(f"check-doc-comments: no symbol graph for {module} in {folder}")
     graph = json.load(open(path))
+    # A member that implements a protocol requirement inherits the requirement's documentation
+    # (the relationship names it as `sourceOrigin`), as DocC shows it.
+    inherited = {r["source"] for r in graph.get("relationships", []) if "sourceOrigin" in r}
     for symbol in graph["symbols"]:
         if symbol.get("accessLevel") not in ("public", "open"):
             continue
@@ -33,7 +37,7 @@ for module in modules:
         if f"/Sources/{module}/" not in location:
             continue
         checked += 1
-        if symbol.get("docComment", {}).get("lines"):
+        if symbol.get("docComment", {}).get("lines") or identifier in inherited:
             continue
         title = ".".join(symbol["pathComponents"])
         line = symbol.get("location", {}).get("position", {}).get("line", -1) + 1
