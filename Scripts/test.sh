@@ -32,7 +32,7 @@ swift run --skip-build --package-path Examples/PluginExample PluginExample
 # compiler or BoringSSL.
 bash Scripts/check-release-app.sh
 
-# --- Benchmarks quick pass (issue 5; owned by Benchmarks/) -------------------------------------
+# --- Benchmarks quick pass ----------------------------------------------------------------------
 # Before the test run, whose summary must close the output. Keeps the benchmark package
 # building and running: small N, few iterations, every loader
 # checked to build the same model as the front end; the ordo-one suite is built, not run.
@@ -48,7 +48,9 @@ if [[ "${LIVERY_SKIP_BENCHMARKS:-}" != "1" ]]; then
   fi
 fi
 
-# The README's first command, as a designer runs it (issue 16: the README test runs the others).
+# The README's first command, as a designer runs it (the README test runs the others).
 bash Scripts/build-themes.sh >/dev/null
 
-swift test
+# The mutation tests make every kind of mistake at every distinct place of the sample themes
+# (a local `swift test` checks a dozen places per kind).
+LIVERY_MUTATIONS=all swift test
