@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures how `livery install` ends hostile downloads (issue 19): an endless body without a
+"""Measures how `livery install` ends hostile downloads: an endless body without a
 catalog, a 10 GB Content-Length, and a 1-byte drip. Prints, per case, the exit status, the time,
 the bytes the server managed to send, and the client's peak resident memory.
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 16's reporting options, end to end through the built binary, on copies of the samples.
+/// The reporting options, end to end through the built binary, on copies of the samples.
 @Suite struct ReportingTests {
     /// An attribute the format does not have, near no allowed name: one warning, ignored. (A
     /// misspelled allowed attribute, `clas`, is an error read as meant.)

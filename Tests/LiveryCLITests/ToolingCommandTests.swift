@@ -97,7 +97,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: none))
     }
 
-    /// The composed screen (issue 17): one device per trait set of the matrix, contrast badges,
+    /// The composed screen: one device per trait set of the matrix, contrast badges,
     /// the text-scale control, fonts sized with max-size in CSS, and the font report.
     @Test func previewDrawsTheComposedScreenForEachTraitSet() throws {
         let folder = try Folder([:])

@@ -7,7 +7,7 @@ import LiveryCompiler
 import LiveryXML
 import Testing
 
-/// Regression tests for the defects of issue 19: crash recovery at every step, bounded downloads,
+/// Regression tests for the store: crash recovery at every step, bounded downloads,
 /// downgrades, children of an updated parent, compressed responses, relative catalog URLs.
 @Suite(.serialized) struct StoreIntegrityTests {
     // MARK: Crash at every step

@@ -96,7 +96,7 @@ import Testing
     }
 
     /// libxml2 reports error after error, each following from the first: only the first is
-    /// reported (issue 16: one finding per cause).
+    /// reported (one finding per cause).
     @Test func onlyTheFirstXMLErrorOfAFileIsReported() throws {
         let broken = "<theme>" + String(repeating: "<a></b>\n", count: 30)
         let themes = try TemporaryThemes(Self.theme(broken))

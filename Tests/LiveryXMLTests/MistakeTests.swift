@@ -3,7 +3,7 @@ import LiveryModel
 @testable import LiveryXML
 import Testing
 
-/// The mistakes of issue 16, each made once on a copy of the sample themes: each gives the one
+/// Everyday mistakes, each made once on a copy of the sample themes: each gives the one
 /// finding it should, with no follow-on noise.
 @Suite struct MistakeTests {
     @Test func theSamplesAreCleanBeforeAnyEdit() throws {

@@ -62,7 +62,7 @@ enum FuzzPackageEntry {
         try? FileManager.default.removeItem(atPath: path)
         try! FileManager.default.createDirectory(atPath: path + "/bundled", withIntermediateDirectories: true)
         try! FileManager.default.copyItem(atPath: themes + "/Dark.theme", toPath: path + "/bundled/Dark.theme")
-        // Light's parent since issue 18 (design tokens); its own parent, Base, is installed.
+        // Light's parent is Tokens (design tokens); its own parent, Base, is installed.
         try! FileManager.default.copyItem(atPath: themes + "/Tokens.theme", toPath: path + "/bundled/Tokens.theme")
         return path
     }()
