@@ -92,7 +92,8 @@ def main():
                      f"{duration(studio.get('edit_to_redraw_ns'))} / {duration(studio.get('edit_to_app_ns'))}", "≤ 100 ms / ≤ 200 ms"))
     lines = ["| measured (release build, medians) | result | target |", "|---|---|---|"]
     lines += [f"| {title} | {value} | {target} |" for title, value, target in rows]
-    lines += ["", "From one run of `Scripts/bench.sh` on the project's machine kind: Linux, 2 shared cores, 24 GiB."]
+    lines += ["", "On the project's machine kind (Linux, 2 shared cores, 24 GiB). Each row comes from the last run of the",
+              "benchmark that writes it (`Benchmarks/results/*.json`); `bash Scripts/bench.sh` runs them all in one go."]
     text = "\n".join(lines) + "\n"
     with open(os.path.join(results, "summary.md"), "w") as f:
         f.write(text)
