@@ -88,7 +88,8 @@ def main():
                      f"{duration(gtk.get('first_styling_ns'))}; {gtk.get('bytes_per_widget', 0) / 1024:.1f} KiB", "≤ 16.7 ms"))
     studio = load("studio.json")
     if studio:
-        rows.append(("studio: an edit in the page to the redrawn screen / to a connected app re-applied",
+        build = "debug" if "debug" in str(studio.get("build", "")) else "release"
+        rows.append((f"studio ({build} build): an edit in the page to the redrawn screen / to a connected app re-applied",
                      f"{duration(studio.get('edit_to_redraw_ns'))} / {duration(studio.get('edit_to_app_ns'))}", "≤ 100 ms / ≤ 200 ms"))
     lines = ["| measured (release build, medians) | result | target |", "|---|---|---|"]
     lines += [f"| {title} | {value} | {target} |" for title, value, target in rows]
