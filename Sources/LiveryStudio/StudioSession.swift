@@ -411,29 +411,33 @@ public actor StudioSession {
         }
     }
 
-    public func undo() -> StudioEditResult {
-        _ = refreshIfChanged()
-        guard let step = undoSteps.last else { return refuse(StudioEditError(.notFound, "nothing to undo")) }
-        do {
-            try restore(step.path, from: step.after, to: step.before)
-            undoSteps.removeLast()
-            redoSteps.append(step)
-            return finish("undid " + step.description, file: display(step.path))
-        } catch let error as StudioEditError {
-            return refuse(error)
-        } catch {
-            return refuse(StudioEditError(.writeFailed, "\(error)"))
-        }
-    }
+    /// Writes back the file as it was before the last edit (refused when it changed since).
+    public func undo() -> StudioEditResult { step(.undo) }
 
-    public func redo() -> StudioEditResult {
+    /// Writes again the last edit undone (refused when the file changed since).
+    public func redo() -> StudioEditResult { step(.redo) }
+
+    private enum StepDirection { case undo, redo }
+
+    /// Undo and redo: the last step of one stack is written back (undo restores its `before`,
+    /// redo its `after`) and moves to the other stack; a refused step stays where it was.
+    private func step(_ direction: StepDirection) -> StudioEditResult {
         _ = refreshIfChanged()
-        guard let step = redoSteps.last else { return refuse(StudioEditError(.notFound, "nothing to redo")) }
+        let undoing = direction == .undo
+        guard let step = undoing ? undoSteps.last : redoSteps.last else {
+            return refuse(StudioEditError(.notFound, undoing ? "nothing to undo" : "nothing to redo"))
+        }
         do {
-            try restore(step.path, from: step.before, to: step.after)
-            redoSteps.removeLast()
-            undoSteps.append(step)
-            return finish("redid " + step.description, file: display(step.path))
+            if undoing {
+                try restore(step.path, from: step.after, to: step.before)
+                undoSteps.removeLast()
+                redoSteps.append(step)
+            } else {
+                try restore(step.path, from: step.before, to: step.after)
+                redoSteps.removeLast()
+                undoSteps.append(step)
+            }
+            return finish((undoing ? "undid " : "redid ") + step.description, file: display(step.path))
         } catch let error as StudioEditError {
             return refuse(error)
         } catch {
