@@ -133,6 +133,12 @@ struct WidgetStyle: Hashable, Sendable {
         }
         if let size = font.size, size.isFinite, size > 0 { declarations.append("font-size: \(css(size))px") }
         declarations.append("font-weight: \(cssWeight(font.weight))")
+        // Typography as the theme gives it, already scaled for the text scale by the runtime;
+        // absent means GTK's own spacing and line height.
+        if let spacing = font.letterSpacing, spacing.isFinite { declarations.append("letter-spacing: \(css(spacing))px") }
+        if let lineHeight = font.lineHeight, lineHeight.isFinite, lineHeight >= 0 {
+            declarations.append("line-height: \(css(lineHeight))")
+        }
         return declarations
     }
 

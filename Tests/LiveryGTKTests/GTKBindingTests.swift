@@ -132,6 +132,11 @@ import Testing
         #expect(css.contains("%C > trough > highlight { background-color: rgba(255,0,0,0.500); background-image: none; }"), "\(css)")
         #expect(css.contains("%C:active { color: rgba(0,0,255,1); }"), "\(css)")
         #expect(WidgetStyle().rules(kind: .view).isEmpty)
+
+        var typography = WidgetStyle()
+        typography.font = Font(family: "Inter", size: 12, weight: .regular, letterSpacing: -0.25, lineHeight: 1.4)
+        #expect(typography.rules(kind: .view).contains("letter-spacing: -0.250px; line-height: 1.400; }"),
+                "\(typography.rules(kind: .view))")
     }
 }
 
