@@ -181,5 +181,6 @@ public struct StudioEditResult: Codable, Sendable {
 public enum FontFields {
     public static let all: [(name: String, kind: String)] = [
         ("family", "text"), ("size", "number"), ("weight", "enum"), ("max-size", "number"), ("scaling", "enum"),
+        ("letter-spacing", "number"), ("line-height", "number"),
     ]
 }

@@ -240,6 +240,8 @@ public actor StudioSession {
             if let size = font.size { fields["size"] = ValueText.number(size) }
             if let maxSize = font.maxSize { fields["max-size"] = ValueText.number(maxSize) }
             if let scaling = font.scaling { fields["scaling"] = scaling.rawValue }
+            if let spacing = font.letterSpacing { fields["letter-spacing"] = ValueText.number(spacing) }
+            if let lineHeight = font.lineHeight { fields["line-height"] = ValueText.number(lineHeight) }
             return fields
         case .string(let text): return ["content": text]
         case .image(let image): return ["content": image.name]

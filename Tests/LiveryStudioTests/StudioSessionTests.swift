@@ -53,6 +53,19 @@ import Testing
         #expect(try copy.bytes(file) == edited)
     }
 
+    /// The font editor starts from every attribute the theme gives, typography included.
+    @Test func theFontEditorShowsLetterSpacingAndLineHeight() async throws {
+        let copy = try ThemesCopy()
+        let session = StudioSession(paths: [copy.themes])
+        let title = try await session.explain(themeID: "com.livery.base", traits: "", id: "label_title")
+        let font = try #require(title.operations.first { $0.name == "font" })
+        #expect(font.fields["line-height"] == "1.2", "\(font.fields)")
+        #expect(font.fields["letter-spacing"] == nil, "the title gives no letter spacing")
+        let caption = try await session.explain(themeID: "com.livery.base", traits: "", id: "label_timestamp")
+        let captionFont = try #require(caption.operations.first { $0.name == "font" })
+        #expect(captionFont.fields["letter-spacing"] == "0.3", "\(captionFont.fields)")
+    }
+
     @Test func anEditBasedOnAStaleFileIsRefused() async throws {
         let copy = try ThemesCopy()
         let session = StudioSession(paths: [copy.themes])
