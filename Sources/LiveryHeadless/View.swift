@@ -5,8 +5,12 @@ import LiveryModel
 /// names, used by the tests, the benchmarks and the chat example. They show how a binding maps
 /// a theme onto a toolkit, without any toolkit; defaults follow UIKit's.
 ///
-/// Their properties are plain stored properties, with Swift's exclusivity checks, like any
-/// app's own component: the runtime benchmarks measure the engine driving ordinary Swift code.
+/// Their properties are `@exclusivity(unchecked)`. Invariant: every access is a single load or
+/// store made on the main actor (the components are `@MainActor`), and no access spans a call, so
+/// no two accesses to one property can overlap and the dynamic check could never fire. They stand
+/// in for toolkit properties (UIKit's are Objective-C, with no Swift exclusivity check); with the
+/// check on, every themed write calls into Swift's runtime, which the warm-switch row of
+/// `livery-bench runtime` shows, and the benchmark would measure that bookkeeping, not the engine.
 
 /// The `uiview` of the standard schema. Open so that apps (and the chat example's bubble)
 /// can build their own components on it.
@@ -17,19 +21,19 @@ open class View {
     public private(set) var subviews: [View] = []
     public private(set) weak var superview: View?
 
-    public var frame = Rect(x: 0, y: 0, width: 0, height: 0)
-    public var backgroundColor: Color?
-    public var cornerRadius: Double = 0
-    public var borderColor: Color?
-    public var borderWidth: Double = 0
-    public var alpha: Double = 1
-    public var isHidden = false
-    public var tintColor: Color?
-    public var clipsToBounds = false
-    public var shadowColor: Color?
-    public var shadowOpacity: Double = 0
-    public var shadowRadius: Double = 3
-    public var shadowOffset = Size(width: 0, height: -3)
+    @exclusivity(unchecked) public var frame = Rect(x: 0, y: 0, width: 0, height: 0)
+    @exclusivity(unchecked) public var backgroundColor: Color?
+    @exclusivity(unchecked) public var cornerRadius: Double = 0
+    @exclusivity(unchecked) public var borderColor: Color?
+    @exclusivity(unchecked) public var borderWidth: Double = 0
+    @exclusivity(unchecked) public var alpha: Double = 1
+    @exclusivity(unchecked) public var isHidden = false
+    @exclusivity(unchecked) public var tintColor: Color?
+    @exclusivity(unchecked) public var clipsToBounds = false
+    @exclusivity(unchecked) public var shadowColor: Color?
+    @exclusivity(unchecked) public var shadowOpacity: Double = 0
+    @exclusivity(unchecked) public var shadowRadius: Double = 3
+    @exclusivity(unchecked) public var shadowOffset = Size(width: 0, height: -3)
 
     public init(name: String = "") {
         self.name = name
@@ -54,11 +58,11 @@ open class View {
 /// The `uilabel` of the standard schema.
 @MainActor
 open class Label: View {
-    public var text: String?
-    public var textColor: Color?
-    public var font: Font?
-    public var textAlignment = TextAlignment.natural
-    public var numberOfLines = 1
+    @exclusivity(unchecked) public var text: String?
+    @exclusivity(unchecked) public var textColor: Color?
+    @exclusivity(unchecked) public var font: Font?
+    @exclusivity(unchecked) public var textAlignment = TextAlignment.natural
+    @exclusivity(unchecked) public var numberOfLines = 1
 }
 
 /// Values that differ per control state, as UIKit buttons keep them. `value(for:)` reads
@@ -104,13 +108,13 @@ public struct PerState<Value: Sendable>: Sendable {
 @MainActor
 open class Button: View {
     /// The state the button displays (`current...` accessors follow it).
-    public var state = ControlState.normal
-    public var titles = PerState<String>()
-    public var titleColors = PerState<Color>()
-    public var images = PerState<ThemeImage>()
-    public var backgroundImages = PerState<ThemeImage>()
-    public var titleFont: Font?
-    public var contentEdgeInsets = Insets(top: 0, left: 0, bottom: 0, right: 0)
+    @exclusivity(unchecked) public var state = ControlState.normal
+    @exclusivity(unchecked) public var titles = PerState<String>()
+    @exclusivity(unchecked) public var titleColors = PerState<Color>()
+    @exclusivity(unchecked) public var images = PerState<ThemeImage>()
+    @exclusivity(unchecked) public var backgroundImages = PerState<ThemeImage>()
+    @exclusivity(unchecked) public var titleFont: Font?
+    @exclusivity(unchecked) public var contentEdgeInsets = Insets(top: 0, left: 0, bottom: 0, right: 0)
 
     public var currentTitle: String? { titles.resolved(for: state) }
     public var currentTitleColor: Color? { titleColors.resolved(for: state) }
@@ -121,65 +125,65 @@ open class Button: View {
 /// The `uiimageview` of the standard schema.
 @MainActor
 open class ImageView: View {
-    public var image: ThemeImage?
-    public var contentMode = ContentMode.scaleToFill
+    @exclusivity(unchecked) public var image: ThemeImage?
+    @exclusivity(unchecked) public var contentMode = ContentMode.scaleToFill
 }
 
 /// The `uiswitch` of the standard schema.
 @MainActor
 open class Switch: View {
-    public var isOn = false
-    public var onTintColor: Color?
-    public var thumbTintColor: Color?
+    @exclusivity(unchecked) public var isOn = false
+    @exclusivity(unchecked) public var onTintColor: Color?
+    @exclusivity(unchecked) public var thumbTintColor: Color?
 }
 
 /// The `uislider` of the standard schema; the thumb image differs per state.
 @MainActor
 open class Slider: View {
-    public var value: Double = 0
-    public var minimumTrackTintColor: Color?
-    public var maximumTrackTintColor: Color?
-    public var thumbTintColor: Color?
-    public var thumbImages = PerState<ThemeImage>()
+    @exclusivity(unchecked) public var value: Double = 0
+    @exclusivity(unchecked) public var minimumTrackTintColor: Color?
+    @exclusivity(unchecked) public var maximumTrackTintColor: Color?
+    @exclusivity(unchecked) public var thumbTintColor: Color?
+    @exclusivity(unchecked) public var thumbImages = PerState<ThemeImage>()
 }
 
 /// The `uiprogressview` of the standard schema.
 @MainActor
 open class ProgressView: View {
-    public var progress: Double = 0
-    public var progressTintColor: Color?
-    public var trackTintColor: Color?
+    @exclusivity(unchecked) public var progress: Double = 0
+    @exclusivity(unchecked) public var progressTintColor: Color?
+    @exclusivity(unchecked) public var trackTintColor: Color?
 }
 
 /// The `uitextfield` of the standard schema.
 @MainActor
 open class TextField: View {
-    public var text: String?
-    public var placeholder: String?
-    public var textColor: Color?
-    public var font: Font?
-    public var textAlignment = TextAlignment.natural
-    public var placeholderColor: Color?
-    public var borderStyle = BorderStyle.none
+    @exclusivity(unchecked) public var text: String?
+    @exclusivity(unchecked) public var placeholder: String?
+    @exclusivity(unchecked) public var textColor: Color?
+    @exclusivity(unchecked) public var font: Font?
+    @exclusivity(unchecked) public var textAlignment = TextAlignment.natural
+    @exclusivity(unchecked) public var placeholderColor: Color?
+    @exclusivity(unchecked) public var borderStyle = BorderStyle.none
 }
 
 /// The `uitextview` of the standard schema.
 @MainActor
 open class TextView: View {
-    public var text: String?
-    public var textColor: Color?
-    public var font: Font?
-    public var textAlignment = TextAlignment.natural
-    public var textContainerInset = Insets(top: 8, left: 0, bottom: 8, right: 0)
+    @exclusivity(unchecked) public var text: String?
+    @exclusivity(unchecked) public var textColor: Color?
+    @exclusivity(unchecked) public var font: Font?
+    @exclusivity(unchecked) public var textAlignment = TextAlignment.natural
+    @exclusivity(unchecked) public var textContainerInset = Insets(top: 8, left: 0, bottom: 8, right: 0)
 }
 
 /// The `uinavigationbar` of the standard schema.
 @MainActor
 open class NavigationBar: View {
-    public var title: String?
-    public var barTintColor: Color?
-    public var titleColor: Color?
-    public var titleFont: Font?
-    public var backgroundImage: ThemeImage?
-    public var isTranslucent = true
+    @exclusivity(unchecked) public var title: String?
+    @exclusivity(unchecked) public var barTintColor: Color?
+    @exclusivity(unchecked) public var titleColor: Color?
+    @exclusivity(unchecked) public var titleFont: Font?
+    @exclusivity(unchecked) public var backgroundImage: ThemeImage?
+    @exclusivity(unchecked) public var isTranslucent = true
 }
