@@ -254,20 +254,10 @@ struct RawXMLScanner {
     }
 
     private func spansOfStartTag(at offset: Int) -> (end: Int, selfClosing: Bool) {
-        var index = offset + 1
-        var quote: UInt8?
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return (index, bytes[index - 2] == UInt8(ascii: "/"))
-            }
-        }
-        return (index, false)
+        let end = SourceText.endOfStartTag(in: bytes, at: offset)
+        // A tag that never closes runs to the end of the file and is not self-closing.
+        let closed = end >= 2 && bytes[end - 1] == UInt8(ascii: ">")
+        return (end, closed && bytes[end - 2] == UInt8(ascii: "/"))
     }
 
     private func matches(_ text: String, at index: Int) -> Bool {

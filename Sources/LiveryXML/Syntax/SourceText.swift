@@ -120,6 +120,12 @@ final class SourceText {
     /// The offset just past the `>` closing the start tag that begins at `offset`. Attribute
     /// values may hold a literal `>`, so quoted runs are skipped.
     func endOfStartTag(at offset: Int) -> Int {
+        Self.endOfStartTag(in: bytes, at: offset)
+    }
+
+    /// The same over any bytes (the studio's outline scans files it did not parse through here);
+    /// `bytes.count` when the tag never closes.
+    static func endOfStartTag(in bytes: [UInt8], at offset: Int) -> Int {
         var index = offset
         var quote: UInt8?
         while index < bytes.count {
