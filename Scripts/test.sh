@@ -15,6 +15,8 @@ python3 Scripts/check-doc-numbers.py
 swift build --target Livery --scratch-path .build-symbols \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/.build-symbols/symbolgraph" >/dev/null
 python3 Scripts/check-doc-comments.py .build-symbols/symbolgraph Livery
+# The API reference builds with DocC, its warnings (broken links, undocumented parameters) as errors.
+bash Scripts/docs.sh
 
 # Build-tool plugin example: LiveryThemePlugin validates, compiles and turns Examples/PluginExample's
 # themes into Swift identifiers at build time; running it styles components with those identifiers

@@ -68,9 +68,12 @@ public final class Applicator {
     /// True while init registers the first bindings: one refresh at the end is enough.
     var isStarting = true
 
-    /// - Parameter register: registers the app's bindings before the first refresh, so that
-    ///   registering many costs one preparation of the theme, not one per binding (the headless
-    ///   reference components: `bindings: StandardBindings.register(in:)`, in `LiveryHeadless`).
+    /// - Parameters:
+    ///   - manager: the manager whose theme and traits the root scope follows.
+    ///   - imageCache: where decoded `cache="true"` images are shared.
+    ///   - register: registers the app's bindings before the first refresh, so that registering
+    ///     many costs one preparation of the theme, not one per binding (the headless reference
+    ///     components: `bindings: StandardBindings.register(in:)`, in `LiveryHeadless`).
     public init(manager: ThemeManager, imageCache: ImageCache = ImageCache(),
                 bindings register: (Applicator) -> Void = { _ in }) {
         self.manager = manager

@@ -56,12 +56,16 @@ public final class ThemeManager {
     private let observers = ObserverList<Change>()
 
     /// - Parameters:
+    ///   - configuration: the default theme, the search paths and the compiled files to look for.
     ///   - folderLoader: reads `.theme` folders (the development path, `LiveryDevelopment`).
     ///   - compiledLoader: reads compiled files; used whenever one is found and not stale.
     ///   - stalenessCheck: tells a compiled file that no longer matches the folder beside it
     ///     (development only); without one, a compiled file always wins over its folder.
     ///   - schema: the component schema bindings inherit by when a binding names no parent;
     ///     empty on the release path, where bindings name their parents (`extends:`).
+    ///   - traits: the trait set the manager starts with (``setTraits(_:scale:)`` changes it).
+    ///   - scale: the display scale images are chosen for (1, 2 or 3).
+    ///   - diagnostics: where problems found while loading and applying are reported.
     public init(configuration: LiveryConfiguration = LiveryConfiguration(),
                 folderLoader: (any ThemeLoader)? = nil,
                 compiledLoader: (any CompiledThemeLoader)? = nil,
