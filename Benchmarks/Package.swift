@@ -53,7 +53,7 @@ let package = Package(
             ]
         ),
         // `tokens import` / `export` on 10,000 generated design tokens, timed phase by phase
-        // (Scripts/bench-tokens.sh).
+        // (Benchmarks/Scripts/bench-tokens.sh).
         .executableTarget(
             name: "livery-tokens-bench",
             dependencies: [
@@ -74,7 +74,7 @@ let package = Package(
             ]
         ),
         // Livery on 1,001 real GTK 4 widgets against GTK's own stylesheet swap, under Xvfb
-        // (Scripts/bench-gtk.sh). Kept apart from livery-bench so that the report builds without GTK.
+        // (Benchmarks/Scripts/bench-gtk.sh). Kept apart from livery-bench so that the report builds without GTK.
         .executableTarget(
             name: "livery-gtk-bench",
             dependencies: [

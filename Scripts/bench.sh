@@ -24,7 +24,7 @@ if [[ -n "$images" ]]; then
   cp "$out/load-time.svg" "$images/load-time.svg"
   echo "wrote $images/load-time.svg and Benchmarks/$out/report.md" >&2
   # Real widgets and the studio, in the same run; then the one table the docs include.
-  (cd .. && bash Scripts/bench-gtk.sh)
+  (cd .. && bash Benchmarks/Scripts/bench-gtk.sh)
   (cd .. && swift build -c release --product livery && swift build -c release --product livery-chat-demo \
       && python3 Benchmarks/Scripts/bench-studio.py --json Benchmarks/results/studio.json)
   python3 Scripts/summary.py

@@ -14,7 +14,7 @@ import Testing
 /// error or an asset), so no diagnostic may contain it.
 ///
 /// Attacks too big to commit (10 MB of text, depth 10,000...) are generated at run time into a
-/// temporary folder (`generated` below). `Scripts/attack-timings.sh` prints how long each takes
+/// temporary folder (`generated` below). `Benchmarks/Scripts/attack-timings.sh` prints how long each takes
 /// through the CLI; tests assert results, never times.
 ///
 /// `LIVERY_UPDATE_ATTACKS=1 swift test --filter AttackTests` rewrites each `expected.txt` from what

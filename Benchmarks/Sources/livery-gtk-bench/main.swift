@@ -10,7 +10,7 @@ import LiveryDevelopment
 // the same renderer (GSK_RENDERER=cairo under Xvfb); text, images, ranges and frames are left
 // out of both, so both change exactly the same CSS.
 //
-//   bash Scripts/bench-gtk.sh            (builds in release, starts Xvfb)
+//   bash Benchmarks/Scripts/bench-gtk.sh            (builds in release, starts Xvfb)
 //
 // Reported: the time from `activate(themeID:)` (or `gtk_css_provider_load_from_data`) to the end
 // of the first frame painted after it (the frame clock's `after-paint`), alternated, medians of
@@ -18,7 +18,7 @@ import LiveryDevelopment
 
 setenv("GSK_RENDERER", "cairo", 0)
 guard gtk_init_check() != 0 else {
-    print("GTK could not open a display (DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "unset")); run Scripts/bench-gtk.sh")
+    print("GTK could not open a display (DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "unset")); run Benchmarks/Scripts/bench-gtk.sh")
     exit(1)
 }
 let arguments = CommandLine.arguments

@@ -6,7 +6,7 @@ import LiveryXML
 // Times `tokens import` and `tokens export` on a generated file of N tokens (default 10,000), the
 // way the CLI runs them: read + resolve + map, write the staged folder, validate it with the XML
 // front end, rename; and read the theme's constants + build + render the DTCG JSON.
-// Run with Scripts/bench-tokens.sh (a release build); prints min and median of each phase.
+// Run with Benchmarks/Scripts/bench-tokens.sh (a release build); prints min and median of each phase.
 
 let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
 let iterations = 7

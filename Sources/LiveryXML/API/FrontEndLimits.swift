@@ -2,7 +2,7 @@
 /// fast with a located error instead of exhausting memory or time. One value, passed to
 /// `ThemeWorkspace(limits:)`; the defaults are far above what real themes need and low enough
 /// that the worst input allowed stays within a second and a few hundred megabytes
-/// (`Scripts/attack-timings.sh` runs the attack matrix against them).
+/// (`Benchmarks/Scripts/attack-timings.sh` runs the attack matrix against them).
 ///
 /// Exceeding a limit is a `limit-exceeded` error at the place where the input went over (file,
 /// line and column inside a file; the file for files and assets), except for the two limits that

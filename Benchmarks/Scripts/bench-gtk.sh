@@ -3,10 +3,10 @@
 # switch to the end of the next painted frame, alternated, medians of 30; first styling; memory
 # per styled widget. Builds in release and runs on a private Xvfb display with the cairo renderer;
 # writes Benchmarks/results/gtk.md (the report docs/GTK.md includes) and gtk.json.
-#   bash Scripts/bench-gtk.sh                   # 30 rounds, 77 chat screens
-#   bash Scripts/bench-gtk.sh --rounds 5        # a quick look
+#   bash Benchmarks/Scripts/bench-gtk.sh                   # 30 rounds, 77 chat screens
+#   bash Benchmarks/Scripts/bench-gtk.sh --rounds 5        # a quick look
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source Scripts/xvfb.sh
 (cd Benchmarks && swift build -c release --product livery-gtk-bench)
 bin="$(cd Benchmarks && swift build -c release --show-bin-path)"

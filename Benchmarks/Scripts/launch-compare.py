@@ -6,7 +6,7 @@ optimisation of the launch stays (docs/Performance.md).
     # a fixture, once (any size list works; the sample themes are always made)
     Benchmarks/.build/release/livery-bench launch --sizes 1000 --runs 1 --work /tmp/launch-fixture
     # then, e.g. a copy of the binary before a change against the one after it
-    python3 Scripts/launch-compare.py /tmp/livery-bench-before Benchmarks/.build/release/livery-bench \\
+    python3 Benchmarks/Scripts/launch-compare.py /tmp/livery-bench-before Benchmarks/.build/release/livery-bench \\
         --fixture /tmp/launch-fixture/launch-samples --runs 21
 
 Prints, for each binary and layout, the median and quartile of `all_ns` (the launch to the last

@@ -2,9 +2,9 @@
 # Prints how long `livery validate` takes on every attack of the matrix (docs/Security.md): the
 # committed ones in Tests/Fixtures/Attacks and the big ones the tests generate (written here into a
 # temporary folder). Tests assert results only; this script is where the times are seen.
-#   bash Scripts/attack-timings.sh [path/to/livery]   (default: a release build)
+#   bash Benchmarks/Scripts/attack-timings.sh [path/to/livery]   (default: a release build)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 livery=${1:-}
 if [ -z "$livery" ]; then

@@ -6,7 +6,7 @@ Launch.swift) and splits them into the Swift runtime's first-use costs and the r
 
     # a fixture, once (the sample themes are always made)
     Benchmarks/.build/release/livery-bench launch --sizes 1000 --runs 1 --work /tmp/launch-fixture
-    python3 Scripts/launch-profile.py Benchmarks/.build/release/livery-bench \\
+    python3 Benchmarks/Scripts/launch-profile.py Benchmarks/.build/release/livery-bench \\
         --fixture /tmp/launch-fixture/launch-samples --runs 300
 
 Prints the share of the launch's samples spent in type metadata requested by mangled name, in

@@ -2,9 +2,9 @@
 # Heap peak of the XML front end (valgrind massif), as a multiple of the XML size, on the
 # generated benchmark theme: one trait set resolved (what an app does) and `validate` (every
 # trait set, every check). Deterministic: instruction timing does not matter, only bytes.
-#   Scripts/bench-memory.sh [N]        (default N = 10000)
+#   Benchmarks/Scripts/bench-memory.sh [N]        (default N = 10000)
 set -euo pipefail
-cd "$(dirname "$0")/../Benchmarks"
+cd "$(dirname "$0")/.."
 n="${1:-10000}"
 swift build -c release --product livery-bench >/dev/null
 bin="$(swift build -c release --show-bin-path)"
