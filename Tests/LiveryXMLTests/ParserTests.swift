@@ -34,6 +34,17 @@ import Testing
         #expect(try #require(document).root.text == "a & b <AB")
     }
 
+    /// libxml2 hands an attribute's `&` over as `&#38;`: the value must read back as written.
+    @Test func decodesEntitiesInAttributeValues() throws {
+        let (document, diagnostics) = parse(#"<s a="Tom &amp; Jerry" b="&#38;&#x26;" c="&amp;#38;" d="&lt;&gt;&quot;&apos;"/>"#)
+        #expect(diagnostics.isEmpty)
+        let root = try #require(document).root
+        #expect(root.attribute("a") == "Tom & Jerry")
+        #expect(root.attribute("b") == "&&")
+        #expect(root.attribute("c") == "&#38;")
+        #expect(root.attribute("d") == "<>\"'")
+    }
+
     @Test func keepsCDATAAsText() throws {
         let (document, _) = parse("<s><![CDATA[<not markup>]]></s>")
         #expect(try #require(document).root.text == "<not markup>")

@@ -193,9 +193,24 @@ private struct TreeParts {
         if texts.count < open.count { texts.append([]) }
     }
 
+    /// libxml2, not substituting entities, hands an attribute's `&` (written `&amp;`, `&#38;` or
+    /// `&#x26;`) over as the five bytes `&#38;`; a bare `&` cannot reach here, so each `&#38;`
+    /// read left to right is one `&`.
     mutating func addAttribute(name: Int32, value: UnsafeBufferPointer<xmlChar>) {
-        attributes.append(XMLTree.Attribute(name: name, valueStart: Int32(bytes.count), valueLength: Int32(value.count)))
-        bytes.append(contentsOf: value)
+        let start = bytes.count
+        let ampersand = UInt8(ascii: "&"), escaped = Array("&#38;".utf8)
+        if value.contains(ampersand) {
+            var index = 0
+            while index < value.count {
+                let isEscaped = value[index] == ampersand && value.count - index >= escaped.count
+                    && value[index..<(index + escaped.count)].elementsEqual(escaped)
+                bytes.append(value[index])
+                index += isEscaped ? escaped.count : 1
+            }
+        } else {
+            bytes.append(contentsOf: value)
+        }
+        attributes.append(XMLTree.Attribute(name: name, valueStart: Int32(start), valueLength: Int32(bytes.count - start)))
         nodes[nodes.count - 1].attributeCount += 1
     }
 
