@@ -50,6 +50,14 @@ if [[ "${LIVERY_SKIP_BENCHMARKS:-}" != "1" ]]; then
   fi
 fi
 
+# The GTK demo draws every sample theme in every trait set, and the runtime reports no error on
+# the way (a custom binding that lost its parent's setters would).
+demo_shots="$(mktemp -d)"
+swift build --product livery-gtk-demo >/dev/null
+"$(swift build --show-bin-path)/livery-gtk-demo" --screenshots "$demo_shots" >"$demo_shots/log" 2>&1
+if grep -F '[error]' "$demo_shots/log"; then echo "livery-gtk-demo reported errors (above)" >&2; exit 1; fi
+rm -rf "$demo_shots"
+
 # The README's first command, as a designer runs it (the README test runs the others).
 bash Scripts/build-themes.sh >/dev/null
 
