@@ -14,8 +14,12 @@ livery=.build/debug/livery
 "$livery" preview Themes/Light.theme --compare dark --output "$out/light-vs-dark.html"
 # The composed screen and its trait matrix (light, dark, high contrast, large text) come first.
 "$livery" preview Themes/Light.theme --output "$out/screen.html"
-for page in dark light-vs-dark screen; do
-  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,2000 \
+# The trait matrix at text scale 2, as docs/Accessibility.md shows it.
+"$livery" preview Themes/Light.theme --text-scale 2 --output "$out/matrix.html"
+for page in dark light-vs-dark screen matrix; do
+  size=1400,2000
+  [ "$page" = matrix ] && size=1800,1000
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$size" \
     --screenshot="$out/$page.png" "file://$out/$page.html" 2>/dev/null
   [ -s "$out/$page.png" ] || { echo "chromium wrote no $out/$page.png" >&2; exit 1; }
   echo "wrote $out/$page.png"
