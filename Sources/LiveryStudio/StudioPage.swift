@@ -82,6 +82,7 @@ public enum StudioPage {
     .contrast{font-size:12px;font-weight:600}
     .contrast.pass{color:#1b7f3b}.contrast.fail{color:#c62828}
     #findings{margin:16px;background:#fff;border:1px solid #ddd;border-radius:10px;padding:10px 14px}
+    #findings.pending{opacity:.6}
     #findings h2{font-size:15px;margin:0 0 6px}
     #findings li{font-size:13px;margin:3px 0}
     #findings .error{color:#8a1c14}#findings .warning{color:#7a4d00}
@@ -93,6 +94,9 @@ public enum StudioPage {
     "use strict";
     var token=new URLSearchParams(location.search).get("token")||"";
     var state=null,selected=null,explanation=null,busy=false;
+    // Edits, undos and redos in flight, and the newest generation the page has asked for: the push
+    // a change of this page causes is not loaded a second time beside the load that follows it.
+    var own=0,known=-1;
     var $=function(id){return document.getElementById(id)};
     function api(path,body){
       var init={headers:{"X-Livery-Token":token}};
@@ -113,18 +117,24 @@ public enum StudioPage {
       return q;
     }
     function status(text,ok){var s=$("status");s.textContent=text||"";s.className=text?(ok?"ok":"refused"):""}
-    function load(editStarted){
+    // The screen first: the state of the trait sets drawn, without findings. Then the inspector and
+    // the findings of every trait set, which take longer. A reload that comes from a change made
+    // elsewhere (another tab, an editor, git) keeps an open editor and what was typed in it: its
+    // Write is then refused if its file changed, rather than overwriting the change.
+    function load(editStarted,keepEditor){
       var started=editStarted||performance.now();
-      // The screen and the inspector are fetched at once; the screen is drawn as soon as it arrives.
-      var inspected=selected?explain(selected.id,selected.theme,selected.traits):null;
-      var drawn=api("/api/state?"+query()).then(function(s){
-        state=s;fillThemes();draw();findings();
+      document.body.dataset.settled="0";
+      return api("/api/state?"+query()+"&findings=later").then(function(s){
+        state=s;known=Math.max(known,s.generation);fillThemes();draw();
         $("undo").disabled=!s.undo;$("redo").disabled=!s.redo;
+        $("findings").classList.add("pending");
         document.body.dataset.drawnMs=String(Math.round(performance.now()-started));
         // From the edit's request to the redrawn screen, for the latency script.
         if(editStarted)document.body.dataset.editMs=document.body.dataset.drawnMs;
-      });
-      return Promise.all([drawn,inspected]).then(function(){document.body.dataset.generation=state.generation});
+        var inspected=selected&&!(keepEditor&&$("editor"))?explain(selected.id,selected.theme,selected.traits):null;
+        var found=api("/api/findings?"+query()).then(function(f){state.diagnostics=f.diagnostics||[];findings()});
+        return Promise.all([inspected,found]);
+      }).then(function(){document.body.dataset.generation=state.generation;document.body.dataset.settled="1"});
     }
     function fillThemes(){
       var sel=$("theme"),cmp=$("compare");
@@ -182,7 +192,7 @@ public enum StudioPage {
       return d;
     }
     function findings(){
-      var f=$("findings");f.innerHTML="";f.appendChild(el("h2","","Findings ("+state.diagnostics.length+")"));
+      var f=$("findings");f.innerHTML="";f.classList.remove("pending");f.appendChild(el("h2","","Findings ("+state.diagnostics.length+")"));
       var ul=el("ul");
       state.diagnostics.forEach(function(d){var li=el("li",d.severity,(d.file||"")+(d.line?":"+d.line:"")+": "+d.severity+": "+d.message+" ["+d.code+"]");
         li.dataset.code=d.code;ul.appendChild(li)});
@@ -271,20 +281,23 @@ public enum StudioPage {
           if(!slot){status("Nothing changed.",true);return}}
         if(!slot)return;
         var started=performance.now();
-        api("/api/edit",{target:tg,slot:slot,text:text,fields:all}).then(function(r){
-          status(r.message,r.ok);return load(started);
-        });
+        mine(api("/api/edit",{target:tg,slot:slot,text:text,fields:all}),started);
       });
       row.appendChild(box);
     }
     ["theme","idiom","dark","highcontrast","largetext","compare"].forEach(function(id){$(id).addEventListener("change",function(){selected=null;load()})});
     $("scale").addEventListener("change",draw);
-    $("undo").addEventListener("click",function(){api("/api/undo",{}).then(function(r){status(r.message,r.ok);load()})});
-    $("redo").addEventListener("click",function(){api("/api/redo",{}).then(function(r){status(r.message,r.ok);load()})});
+    function mine(request,started){
+      own++;
+      return request.then(function(r){own--;known=Math.max(known,r.generation);status(r.message,r.ok);return load(started)},
+                          function(){own--});
+    }
+    $("undo").addEventListener("click",function(){mine(api("/api/undo",{}),performance.now())});
+    $("redo").addEventListener("click",function(){mine(api("/api/redo",{}),performance.now())});
     document.addEventListener("keydown",function(e){if((e.ctrlKey||e.metaKey)&&e.key.toLowerCase()==="z"&&e.target.tagName!=="INPUT"){e.preventDefault();$(e.shiftKey?"redo":"undo").click()}});
     function live(){
       var ws=new WebSocket((location.protocol==="https:"?"wss://":"ws://")+location.host+"/live?token="+encodeURIComponent(token));
-      ws.onmessage=function(m){try{var x=JSON.parse(m.data);if(x.type==="changed"&&state&&x.generation!==state.generation)load()}catch(e){}};
+      ws.onmessage=function(m){try{var x=JSON.parse(m.data);if(x.type==="changed"&&state&&!own&&x.generation>known){known=x.generation;load(undefined,true)}}catch(e){}};
       ws.onclose=function(){setTimeout(live,1000)};
     }
     load().then(live);
