@@ -23,7 +23,7 @@ final class ChatBubble: LiveryGTK.Widget {
 
 @MainActor
 func chatBubbleBinding() -> ComponentBinding<ChatBubble> {
-    var binding = ComponentBinding<ChatBubble>("chatbubble")
+    var binding = ComponentBinding<ChatBubble>("chatbubble", extends: "uiview")
     binding.bindPerState("bubbleColor", get: { $0.bubbleColors[$1] }, set: { $0.setBubbleColor($1, for: $2) })
     binding.bind("tailStyle", get: { $0.tailStyle }, set: { $0.tailStyle = $1 })
     binding.bind("textInsets", get: { $0.cssPadding }, set: { $0.cssPadding = $1 })
