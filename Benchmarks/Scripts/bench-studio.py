@@ -4,9 +4,12 @@
 
   edit -> redrawn: from the page sending an edit to the screen redrawn with the new state
                    (the page records it in document.body.dataset.editMs);
-  edit -> app:     from the click on Write to the chat demo, following the studio over its
-                   WebSocket, printing that it re-applied (the click's own round trip included:
-                   an upper bound).
+  edit -> app:     from the same request to the chat demo, following the studio over its
+                   WebSocket, printing that it re-applied (the page records when the request
+                   left on the system clock, document.body.dataset.editAt; this script notes
+                   when the demo's line arrives);
+  click -> app:    the same from the WebDriver click on Write: the click's own round trip
+                   included, an upper bound.
 
     python3 Benchmarks/Scripts/bench-studio.py [--runs N] [--bin DIR] [--json FILE] [--trace]
         DIR: .build/release by default; build `livery` and `livery-chat-demo` there first.
@@ -47,7 +50,7 @@ applied = []
 def read_demo():
     for line in demo.stdout:
         if line.startswith("== studio edit applied"):
-            applied.append(time.perf_counter())
+            applied.append((time.perf_counter(), time.time()))
 threading.Thread(target=read_demo, daemon=True).start()
 if args.trace:
     threading.Thread(target=read_trace, args=(studio.stderr,), daemon=True).start()
@@ -57,7 +60,7 @@ try:
     with Browser(window="1400,1000") as browser:
         browser.open(url)
         browser.click('[data-id="button_send"]')
-        redraw, apps = [], []
+        redraw, apps, clicks = [], [], []
         time.sleep(1)
         traces.clear()
         for run in range(args.runs):
@@ -77,7 +80,8 @@ try:
                 if len(applied) > count: break
                 time.sleep(0.005)
             if len(applied) > count:
-                apps.append((applied[count] - started) * 1000)
+                clicks.append((applied[count][0] - started) * 1000)
+                apps.append(applied[count][1] * 1000 - float(browser.script("return document.body.dataset.editAt")))
             # Let the findings and the inspector that follow the redraw settle before the next edit.
             for _ in range(400):
                 if browser.script("return document.body.dataset.settled") == "1": break
@@ -91,6 +95,7 @@ try:
     print("sample themes, %s, load average %s" % (args.bin, open("/proc/loadavg").read().split()[0]))
     line("edit -> redrawn", redraw, 100)
     line("edit -> app", apps, 200)
+    line("click -> app", clicks, 200)
     if args.trace:
         for name in sorted(traces):
             values = traces[name]

@@ -289,6 +289,9 @@ public enum StudioPage {
     $("scale").addEventListener("change",draw);
     function mine(request,started){
       own++;
+      // When the request left, on the system clock: the latency script compares it with the time
+      // a following app says it re-applied.
+      document.body.dataset.editAt=String(performance.timeOrigin+started);
       return request.then(function(r){own--;known=Math.max(known,r.generation);status(r.message,r.ok);return load(started)},
                           function(){own--});
     }
