@@ -8,7 +8,9 @@ import NIOCore
 /// `livery studio`: a `StudioSession` over HTTP and WebSocket. Loopback by default; every
 /// request and WebSocket must present the token (`?token=` or the `X-Livery-Token` header);
 /// request bodies and WebSocket messages are size-capped; malformed JSON is refused with 400 and
-/// writes nothing. Browsers get `{"type":"changed"}` on `/live` after every change; apps
+/// writes nothing. `/api/state?findings=later` answers with the screens alone, and
+/// `/api/findings` with the findings of every trait set, which the page asks for once it has
+/// redrawn. Browsers get `{"type":"changed"}` on `/live` after every change; apps
 /// following the studio get the theme files on `/follow` (the whole set on connecting, then
 /// what changed).
 public struct StudioServer: Sendable {

@@ -255,7 +255,7 @@ extension BrowserTests {
         try await waitForGeneration(after: generation, browser)
         try await waitUntilSettled(browser)
         #expect(try await backgroundOfSend(browser) == "rgb(16, 160, 64)", "the page did not reload")
-        let typed = try await browser.script("return document.getElementById('edit-text').value") as? String
+        let typed = try await browser.script("var e=document.getElementById('edit-text');return e?e.value:'(no editor)'") as? String
         #expect(typed == "#F4F4F4", "the open editor lost what was typed")
 
         let before = try await browser.script("return document.body.dataset.generation") as? String
