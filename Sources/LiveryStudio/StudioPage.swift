@@ -79,6 +79,7 @@ public enum StudioPage {
     .editor input[type=color]{flex:none;width:44px;padding:0}
     .editor .where{font-size:12px;color:#333}
     .editor .readonly{color:#8a1c14;font-size:12px}
+    .editor .stale{color:#7a4d00;background:#fff6e0;border-radius:6px;padding:4px 6px;font-size:12px}
     .contrast{font-size:12px;font-weight:600}
     .contrast.pass{color:#1b7f3b}.contrast.fail{color:#c62828}
     #findings{margin:16px;background:#fff;border:1px solid #ddd;border-radius:10px;padding:10px 14px}
@@ -97,6 +98,8 @@ public enum StudioPage {
     // Edits, undos and redos in flight, and the newest generation the page has asked for: the push
     // a change of this page causes is not loaded a second time beside the load that follows it.
     var own=0,known=-1;
+    // An editor kept open through a reload: the inspector shows values from before it.
+    var inspectorStale=false;
     var $=function(id){return document.getElementById(id)};
     function api(path,body){
       var init={headers:{"X-Livery-Token":token}};
@@ -131,7 +134,11 @@ public enum StudioPage {
         document.body.dataset.drawnMs=String(Math.round(performance.now()-started));
         // From the edit's request to the redrawn screen, for the latency script.
         if(editStarted)document.body.dataset.editMs=document.body.dataset.drawnMs;
-        var inspected=selected&&!(keepEditor&&$("editor"))?explain(selected.id,selected.theme,selected.traits):null;
+        var kept=keepEditor&&$("editor");
+        if(kept&&!kept.querySelector(".stale")){var note=el("div","stale","The files changed since this editor opened (another tab, an editor, git). If its file changed, Write is refused; close the editor (Edit) to see the new values.");
+          kept.insertBefore(note,kept.firstChild)}
+        if(kept)inspectorStale=true;
+        var inspected=selected&&!kept?explain(selected.id,selected.theme,selected.traits):null;
         var found=api("/api/findings?"+query()).then(function(f){state.diagnostics=f.diagnostics||[];findings()});
         return Promise.all([inspected,found]);
       }).then(function(){document.body.dataset.generation=state.generation;document.body.dataset.settled="1"});
@@ -202,7 +209,7 @@ public enum StudioPage {
     function explain(id,theme,tr){
       return api("/api/explain?theme="+encodeURIComponent(theme)+"&traits="+encodeURIComponent(tr||"")+"&id="+encodeURIComponent(id)).then(function(x){
         if(x.ok===false){$("inspector").innerHTML="";$("inspector").appendChild(el("p","hint",x.message));explanation=null;return}
-        explanation=x;inspector();
+        explanation=x;inspectorStale=false;inspector();
       });
     }
     function where(o){return o.file+(o.line?":"+o.line:"")+" \u00b7 "+o.source+" \u00b7 layer "+o.layer}
@@ -228,7 +235,8 @@ public enum StudioPage {
       return 0.2126*v[0]+0.7152*v[1]+0.0722*v[2]}
     function ratio(a,b){var x=luminance(a),y=luminance(b);return (Math.max(x,y)+0.05)/(Math.min(x,y)+0.05)}
     function editor(row,op){
-      var old=row.querySelector(".editor");if(old){old.remove();return}
+      var old=row.querySelector(".editor");
+      if(old){old.remove();if(inspectorStale&&selected){inspectorStale=false;explain(selected.id,selected.theme,selected.traits)}return}
       var box=el("div","editor");box.id="editor";
       var t=el("label");t.appendChild(el("span","","Write to"));var target=el("select");target.id="edit-target";
       op.targets.forEach(function(tg,i){var o=el("option","",tg.label+(tg.readOnly?" \u2014 read-only":""));o.value=i;target.appendChild(o)});

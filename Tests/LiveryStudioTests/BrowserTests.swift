@@ -257,6 +257,8 @@ extension BrowserTests {
         #expect(try await backgroundOfSend(browser) == "rgb(16, 160, 64)", "the page did not reload")
         let typed = try await browser.script("var e=document.getElementById('edit-text');return e?e.value:'(no editor)'") as? String
         #expect(typed == "#F4F4F4", "the open editor lost what was typed")
+        let note = try await browser.script("var n=document.querySelector('#editor .stale');return n?n.textContent:''") as? String ?? ""
+        #expect(note.contains("The files changed since this editor opened"), "the kept editor does not say it may be stale")
 
         let before = try await browser.script("return document.body.dataset.generation") as? String
         try await browser.click(try await browser.find("#edit-write"))
