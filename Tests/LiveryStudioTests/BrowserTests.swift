@@ -40,13 +40,18 @@ final class WebDriver: @unchecked Sendable {
 
     struct BrowserMissing: Error, CustomStringConvertible { var message: String; var description: String { message } }
 
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
+    deinit { stop() }
 
     func quit() async {
         _ = try? await call("DELETE", "/session/\(session)")
-        if process.isRunning { process.terminate() }
+        _ = try? await call("GET", "/shutdown")
+        stop()
+    }
+
+    /// SIGKILL: chromedriver inherits the test process's signal mask, in which SIGTERM is
+    /// blocked, so `terminate()` would leave it running after the tests.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     @discardableResult

@@ -36,7 +36,8 @@ import Testing
         process.standardError = FileHandle.nullDevice
         pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        // SIGKILL: the demo inherits the test process's signal mask, in which SIGTERM is blocked.
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
         #expect(await output.wait(for: "== following"), "the demo did not start following: \(output.text)")
         let before = shots + "/follow-0.png"
@@ -54,7 +55,6 @@ import Testing
         let after = shots + "/follow-1.png"
         #expect(try pixels(of: "#10A040", in: before) == 0)
         #expect(try pixels(of: "#10A040", in: after) > 100, "the GTK window shows no button of the new colour")
-        process.terminate()
         await studio.stop()
     }
 
