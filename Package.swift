@@ -160,10 +160,11 @@ let package = Package(
             exclude: ["Livery.xml"]
         ),
         // The chat example as a GTK 4 app: real widgets styled from Themes/, switched live;
-        // `--screenshots DIR` renders every sample theme in each trait set offscreen.
+        // `--screenshots DIR` renders every sample theme in each trait set offscreen; `--follow URL`
+        // follows a running `livery studio`.
         .executableTarget(
             name: "livery-gtk-demo",
-            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryGTK", "CGTK"],
+            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryGTK", "CGTK", "LiveryStudioClient"],
             path: "Examples/GTKDemo",
             exclude: ["Livery.xml"]
         ),

@@ -9,18 +9,24 @@ import LiveryGTK
 //
 //   swift run livery-gtk-demo                        # the window
 //   swift run livery-gtk-demo --screenshots DIR      # every sample theme in each trait set, to PNG
+//   swift run livery-gtk-demo --follow URL           # follow a running `livery studio` (its follow URL)
+//         [--follow-screenshots DIR]                 # ... and write the window to PNG after each change
 //
 // Run from the repository root (the configuration names Themes/ relatively).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let screenshotFolder: String? = arguments.firstIndex(of: "--screenshots").map { index in
-    index + 1 < arguments.count ? arguments[index + 1] : ""
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).map { index in index + 1 < arguments.count ? arguments[index + 1] : "" }
 }
-if screenshotFolder == "" {
-    print("usage: livery-gtk-demo [--screenshots DIR] [configuration.xml]")
+let screenshotFolder = option("--screenshots")
+let followURL = option("--follow")
+let followScreenshots = option("--follow-screenshots")
+if [screenshotFolder, followURL, followScreenshots].contains("") {
+    print("usage: livery-gtk-demo [--screenshots DIR | --follow URL [--follow-screenshots DIR]] [configuration.xml]")
     exit(64)
 }
-let configuration = arguments.first { !$0.hasPrefix("-") && $0 != screenshotFolder } ?? "Examples/GTKDemo/Livery.xml"
+let optionValues = [screenshotFolder, followURL, followScreenshots].compactMap { $0 }
+let configuration = arguments.first { !$0.hasPrefix("-") && !optionValues.contains($0) } ?? "Examples/GTKDemo/Livery.xml"
 
 guard gtk_init_check() != 0 else {
     print("GTK could not open a display (DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "unset")); under no display, run `source Scripts/xvfb.sh` first.")
@@ -30,7 +36,13 @@ guard gtk_init_check() != 0 else {
 // task below, and live reload, are scheduled there).
 GLibMainQueue.install()
 
-let manager = ThemeManager.development(configurationFile: configuration)
+let manager: ThemeManager
+if let followURL {
+    guard let following = StudioFollow.manager(url: followURL, themeID: "com.livery.light") else { exit(1) }
+    manager = following
+} else {
+    manager = ThemeManager.development(configurationFile: configuration)
+}
 let findings = manager.diagnostics.observe { print("  [\($0.severity.rawValue)] \($0.message) [\($0.code)]") }
 let applicator = Applicator(manager: manager) { applicator in
     GTKBindings.register(in: applicator)
@@ -119,6 +131,10 @@ Task { @MainActor in
 }
 
 gtk_window_present(livery_window(window))
+
+if let followURL {
+    StudioFollow.start(url: followURL, manager: manager, window: window, root: screen.root, screenshots: followScreenshots)
+}
 
 if let folder = screenshotFolder {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -86,13 +86,10 @@ public enum ValueNotation {
             guard let content = value.spans.content else {
                 throw StudioEditError(.invalid, "<\(value.typeName)> at \(value.location) has no content to edit (it is written as a reference)")
             }
-            let raw = Array(bytes[content.range])
-            guard !raw.contains(UInt8(ascii: "<")) else {
-                throw StudioEditError(.invalid, "<\(value.typeName)> at \(value.location) holds markup (a comment or CDATA); edit it in a text editor")
-            }
+            let run = try textRun(of: value, content: content, in: bytes)
             // Keep the white space around the value unless the value is a string (where it is part of it).
-            var start = content.start
-            var end = content.end
+            var start = run.start
+            var end = run.end
             if value.typeName != "string" {
                 while start < end, isBlank(bytes[start]) { start += 1 }
                 while end > start, isBlank(bytes[end - 1]) { end -= 1 }
@@ -105,6 +102,45 @@ public enum ValueNotation {
             }
             return SourceEdit(span: SourceSpan(start: start, end: end), replacement: escapeContent(replacement))
         }
+    }
+
+    /// The bytes of a value's content that hold its text: all of it, or, where comments sit
+    /// beside the value (`<float>12 <!-- was 10 --></float>`), its one run of text that is not
+    /// blank, so the comments stay as they are. Refused: CDATA or a processing instruction, a
+    /// value split in two by a comment, a string with a comment in it (its white space is part
+    /// of it, so which part an edit replaces is unclear).
+    static func textRun(of value: SourceValue, content: SourceSpan, in bytes: [UInt8]) throws -> SourceSpan {
+        guard bytes[content.range].contains(UInt8(ascii: "<")) else { return content }
+        func matches(_ text: String, at index: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return index + pattern.count <= content.end && Array(bytes[index..<(index + pattern.count)]) == pattern
+        }
+        var runs: [SourceSpan] = []
+        var runStart = content.start
+        var at = content.start
+        while at < content.end {
+            guard bytes[at] == UInt8(ascii: "<") else {
+                at += 1
+                continue
+            }
+            guard matches("<!--", at: at),
+                  let close = stride(from: at + 4, to: content.end, by: 1).first(where: { matches("-->", at: $0) }) else {
+                throw StudioEditError(.invalid, value.typeName == "array"
+                    ? "<array> at \(value.location): the studio does not edit arrays yet; edit it in a text editor"
+                    : "<\(value.typeName)> at \(value.location) holds markup besides comments (an element, CDATA or an instruction); edit it in a text editor")
+            }
+            runs.append(SourceSpan(start: runStart, end: at))
+            at = close + 3
+            runStart = at
+        }
+        runs.append(SourceSpan(start: runStart, end: content.end))
+        let texts = runs.filter { bytes[$0.range].contains { !isBlank($0) } }
+        guard value.typeName != "string", texts.count == 1 else {
+            throw StudioEditError(.invalid, value.typeName == "string"
+                ? "<string> at \(value.location) has a comment inside its text; edit it in a text editor"
+                : "<\(value.typeName)> at \(value.location) has its text split by a comment; edit it in a text editor")
+        }
+        return texts[0]
     }
 
     /// Inserts ` name="text"` at the end of the start tag (before `>` or `/>`).

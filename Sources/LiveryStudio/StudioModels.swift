@@ -78,6 +78,12 @@ public struct StudioState: Codable, Sendable {
     public var message: String?
 }
 
+/// The findings of the themes drawn, every trait set: what the page asks for after it has redrawn.
+public struct StudioFindings: Codable, Sendable {
+    public var generation: Int
+    public var diagnostics: [StudioDiagnostic]
+}
+
 /// Where an operation or constant is written.
 public struct StudioOrigin: Codable, Hashable, Sendable {
     public var themeID: String

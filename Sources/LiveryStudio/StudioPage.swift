@@ -79,9 +79,11 @@ public enum StudioPage {
     .editor input[type=color]{flex:none;width:44px;padding:0}
     .editor .where{font-size:12px;color:#333}
     .editor .readonly{color:#8a1c14;font-size:12px}
+    .editor .stale{color:#7a4d00;background:#fff6e0;border-radius:6px;padding:4px 6px;font-size:12px}
     .contrast{font-size:12px;font-weight:600}
     .contrast.pass{color:#1b7f3b}.contrast.fail{color:#c62828}
     #findings{margin:16px;background:#fff;border:1px solid #ddd;border-radius:10px;padding:10px 14px}
+    #findings.pending{opacity:.6}
     #findings h2{font-size:15px;margin:0 0 6px}
     #findings li{font-size:13px;margin:3px 0}
     #findings .error{color:#8a1c14}#findings .warning{color:#7a4d00}
@@ -93,6 +95,11 @@ public enum StudioPage {
     "use strict";
     var token=new URLSearchParams(location.search).get("token")||"";
     var state=null,selected=null,explanation=null,busy=false;
+    // Edits, undos and redos in flight, and the newest generation the page has asked for: the push
+    // a change of this page causes is not loaded a second time beside the load that follows it.
+    var own=0,known=-1;
+    // An editor kept open through a reload: the inspector shows values from before it.
+    var inspectorStale=false;
     var $=function(id){return document.getElementById(id)};
     function api(path,body){
       var init={headers:{"X-Livery-Token":token}};
@@ -113,18 +120,28 @@ public enum StudioPage {
       return q;
     }
     function status(text,ok){var s=$("status");s.textContent=text||"";s.className=text?(ok?"ok":"refused"):""}
-    function load(editStarted){
+    // The screen first: the state of the trait sets drawn, without findings. Then the inspector and
+    // the findings of every trait set, which take longer. A reload that comes from a change made
+    // elsewhere (another tab, an editor, git) keeps an open editor and what was typed in it: its
+    // Write is then refused if its file changed, rather than overwriting the change.
+    function load(editStarted,keepEditor){
       var started=editStarted||performance.now();
-      // The screen and the inspector are fetched at once; the screen is drawn as soon as it arrives.
-      var inspected=selected?explain(selected.id,selected.theme,selected.traits):null;
-      var drawn=api("/api/state?"+query()).then(function(s){
-        state=s;fillThemes();draw();findings();
+      document.body.dataset.settled="0";
+      return api("/api/state?"+query()+"&findings=later").then(function(s){
+        state=s;known=Math.max(known,s.generation);fillThemes();draw();
         $("undo").disabled=!s.undo;$("redo").disabled=!s.redo;
+        $("findings").classList.add("pending");
         document.body.dataset.drawnMs=String(Math.round(performance.now()-started));
         // From the edit's request to the redrawn screen, for the latency script.
         if(editStarted)document.body.dataset.editMs=document.body.dataset.drawnMs;
-      });
-      return Promise.all([drawn,inspected]).then(function(){document.body.dataset.generation=state.generation});
+        var kept=keepEditor&&$("editor");
+        if(kept&&!kept.querySelector(".stale")){var note=el("div","stale","The files changed since this editor opened (another tab, an editor, git). If its file changed, Write is refused; close the editor (Edit) to see the new values.");
+          kept.insertBefore(note,kept.firstChild)}
+        if(kept)inspectorStale=true;
+        var inspected=selected&&!kept?explain(selected.id,selected.theme,selected.traits):null;
+        var found=api("/api/findings?"+query()).then(function(f){state.diagnostics=f.diagnostics||[];findings()});
+        return Promise.all([inspected,found]);
+      }).then(function(){document.body.dataset.generation=state.generation;document.body.dataset.settled="1"});
     }
     function fillThemes(){
       var sel=$("theme"),cmp=$("compare");
@@ -182,7 +199,7 @@ public enum StudioPage {
       return d;
     }
     function findings(){
-      var f=$("findings");f.innerHTML="";f.appendChild(el("h2","","Findings ("+state.diagnostics.length+")"));
+      var f=$("findings");f.innerHTML="";f.classList.remove("pending");f.appendChild(el("h2","","Findings ("+state.diagnostics.length+")"));
       var ul=el("ul");
       state.diagnostics.forEach(function(d){var li=el("li",d.severity,(d.file||"")+(d.line?":"+d.line:"")+": "+d.severity+": "+d.message+" ["+d.code+"]");
         li.dataset.code=d.code;ul.appendChild(li)});
@@ -192,7 +209,7 @@ public enum StudioPage {
     function explain(id,theme,tr){
       return api("/api/explain?theme="+encodeURIComponent(theme)+"&traits="+encodeURIComponent(tr||"")+"&id="+encodeURIComponent(id)).then(function(x){
         if(x.ok===false){$("inspector").innerHTML="";$("inspector").appendChild(el("p","hint",x.message));explanation=null;return}
-        explanation=x;inspector();
+        explanation=x;inspectorStale=false;inspector();
       });
     }
     function where(o){return o.file+(o.line?":"+o.line:"")+" \u00b7 "+o.source+" \u00b7 layer "+o.layer}
@@ -218,7 +235,8 @@ public enum StudioPage {
       return 0.2126*v[0]+0.7152*v[1]+0.0722*v[2]}
     function ratio(a,b){var x=luminance(a),y=luminance(b);return (Math.max(x,y)+0.05)/(Math.min(x,y)+0.05)}
     function editor(row,op){
-      var old=row.querySelector(".editor");if(old){old.remove();return}
+      var old=row.querySelector(".editor");
+      if(old){old.remove();if(inspectorStale&&selected){inspectorStale=false;explain(selected.id,selected.theme,selected.traits)}return}
       var box=el("div","editor");box.id="editor";
       var t=el("label");t.appendChild(el("span","","Write to"));var target=el("select");target.id="edit-target";
       op.targets.forEach(function(tg,i){var o=el("option","",tg.label+(tg.readOnly?" \u2014 read-only":""));o.value=i;target.appendChild(o)});
@@ -271,20 +289,26 @@ public enum StudioPage {
           if(!slot){status("Nothing changed.",true);return}}
         if(!slot)return;
         var started=performance.now();
-        api("/api/edit",{target:tg,slot:slot,text:text,fields:all}).then(function(r){
-          status(r.message,r.ok);return load(started);
-        });
+        mine(api("/api/edit",{target:tg,slot:slot,text:text,fields:all}),started);
       });
       row.appendChild(box);
     }
     ["theme","idiom","dark","highcontrast","largetext","compare"].forEach(function(id){$(id).addEventListener("change",function(){selected=null;load()})});
     $("scale").addEventListener("change",draw);
-    $("undo").addEventListener("click",function(){api("/api/undo",{}).then(function(r){status(r.message,r.ok);load()})});
-    $("redo").addEventListener("click",function(){api("/api/redo",{}).then(function(r){status(r.message,r.ok);load()})});
+    function mine(request,started){
+      own++;
+      // When the request left, on the system clock: the latency script compares it with the time
+      // a following app says it re-applied.
+      document.body.dataset.editAt=String(performance.timeOrigin+started);
+      return request.then(function(r){own--;known=Math.max(known,r.generation);status(r.message,r.ok);return load(started)},
+                          function(){own--});
+    }
+    $("undo").addEventListener("click",function(){mine(api("/api/undo",{}),performance.now())});
+    $("redo").addEventListener("click",function(){mine(api("/api/redo",{}),performance.now())});
     document.addEventListener("keydown",function(e){if((e.ctrlKey||e.metaKey)&&e.key.toLowerCase()==="z"&&e.target.tagName!=="INPUT"){e.preventDefault();$(e.shiftKey?"redo":"undo").click()}});
     function live(){
       var ws=new WebSocket((location.protocol==="https:"?"wss://":"ws://")+location.host+"/live?token="+encodeURIComponent(token));
-      ws.onmessage=function(m){try{var x=JSON.parse(m.data);if(x.type==="changed"&&state&&x.generation!==state.generation)load()}catch(e){}};
+      ws.onmessage=function(m){try{var x=JSON.parse(m.data);if(x.type==="changed"&&state&&!own&&x.generation>known){known=x.generation;load(undefined,true)}}catch(e){}};
       ws.onclose=function(){setTimeout(live,1000)};
     }
     load().then(live);

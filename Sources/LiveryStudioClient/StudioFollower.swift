@@ -36,42 +36,42 @@ public final class StudioFollower: Sendable {
     }
 
     /// Connects and applies messages until the connection closes or the task is cancelled.
-    public func run() async throws {
-        var logger = Logger(label: "livery-studio-follower")
-        logger.logLevel = .warning
-        let maxBytes = maxMessageBytes
-        try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: maxBytes), logger: logger) { inbound, _, _ in
-            for try await message in inbound.messages(maxSize: maxBytes) {
-                guard case .text(let text) = message else { continue }
-                try await self.apply(text)
-            }
-        }
-    }
+    public func run() async throws { try await follow(once: false) }
 
     /// Connects, writes the studio's files into the mirror and returns: what an app does before
     /// it creates its theme manager on the mirror.
-    public func mirrorOnce() async throws {
+    public func mirrorOnce() async throws { try await follow(once: true) }
+
+    /// Connects and applies the studio's messages; with `once`, only the first (every file, sent
+    /// on connecting), without asking live reload to look, and then closes.
+    private func follow(once: Bool) async throws {
         var logger = Logger(label: "livery-studio-follower")
         logger.logLevel = .warning
         let maxBytes = maxMessageBytes
         try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: maxBytes), logger: logger) { inbound, outbound, _ in
             for try await message in inbound.messages(maxSize: maxBytes) {
                 guard case .text(let text) = message else { continue }
-                try await self.apply(text, reloading: false)
-                try await outbound.close(.normalClosure, reason: nil)
-                return
+                try await self.apply(text, reloading: !once)
+                if once {
+                    try await outbound.close(.normalClosure, reason: nil)
+                    return
+                }
             }
         }
     }
 
     /// Writes the files of one `files` message into the mirror and has live reload look at once.
     func apply(_ text: String, reloading: Bool = true) async throws {
+        let started = DispatchTime.now().uptimeNanoseconds
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               object["type"] as? String == "files" else { return }
         let files = object["files"] as? [String: String] ?? [:]
         let removed = object["removed"] as? [String] ?? []
         for (path, encoded) in files {
             guard let target = place(path), let data = Data(base64Encoded: encoded) else { continue }
+            // The set sent on connecting is mostly what the mirror holds: a file rewritten with
+            // the same bytes would still look saved to live reload.
+            if FileManager.default.contents(atPath: target) == data { continue }
             try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let temporary = target + ".livery-follow"
             try data.write(to: URL(fileURLWithPath: temporary))
@@ -83,11 +83,22 @@ public final class StudioFollower: Sendable {
         guard reloading else { return }
         let reload = self.reload
         let onApplied = self.onApplied
+        let written = DispatchTime.now().uptimeNanoseconds
         await MainActor.run {
+            let scheduled = DispatchTime.now().uptimeNanoseconds
             let outcome = reload.check()
+            let checked = DispatchTime.now().uptimeNanoseconds
             onApplied(outcome)
+            if Self.tracing {
+                func ms(_ from: UInt64, _ to: UInt64) -> String { String(format: "%.2f", Double(to - from) / 1e6) }
+                FileHandle.standardError.write(Data(("follow-trace write \(ms(started, written))\nfollow-trace main-actor-wait \(ms(written, scheduled))\n"
+                    + "follow-trace reload \(ms(scheduled, checked))\n").utf8))
+            }
         }
     }
+
+    /// `LIVERY_STUDIO_TRACE=1`: timings of each message's phases on standard error.
+    static let tracing = ProcessInfo.processInfo.environment["LIVERY_STUDIO_TRACE"] == "1"
 
     /// The mirror path of a studio path; nil for anything that would leave the mirror.
     func place(_ path: String) -> String? {

@@ -8,7 +8,9 @@ import NIOCore
 /// `livery studio`: a `StudioSession` over HTTP and WebSocket. Loopback by default; every
 /// request and WebSocket must present the token (`?token=` or the `X-Livery-Token` header);
 /// request bodies and WebSocket messages are size-capped; malformed JSON is refused with 400 and
-/// writes nothing. Browsers get `{"type":"changed"}` on `/live` after every change; apps
+/// writes nothing. `/api/state?findings=later` answers with the screens alone, and
+/// `/api/findings` with the findings of every trait set, which the page asks for once it has
+/// redrawn. Browsers get `{"type":"changed"}` on `/live` after every change; apps
 /// following the studio get the theme files on `/follow` (the whole set on connecting, then
 /// what changed).
 public struct StudioServer: Sendable {
@@ -54,11 +56,22 @@ public struct StudioServer: Sendable {
                      body: .init(byteBuffer: ByteBuffer(string: StudioPage.html)))
         }
         router.get("/api/state") { request, _ in
-            await session.refreshIfChanged()
             let query = request.uri.queryParameters
-            let state = await session.state(themeID: query.get("theme"), traits: query.get("traits"),
-                                            compareThemeID: query.get("compareTheme"), compareTraits: query.get("compareTraits"))
+            let state = await StudioTrace.measure("request.state") {
+                await session.refreshIfChanged()
+                return await session.state(themeID: query.get("theme"), traits: query.get("traits"),
+                                           compareThemeID: query.get("compareTheme"), compareTraits: query.get("compareTraits"),
+                                           findings: query.get("findings") != "later")
+            }
             return try json(state)
+        }
+        router.get("/api/findings") { request, _ in
+            let query = request.uri.queryParameters
+            let findings = await StudioTrace.measure("request.findings") {
+                await session.findings(themeID: query.get("theme"), traits: query.get("traits"),
+                                       compareThemeID: query.get("compareTheme"), compareTraits: query.get("compareTraits"))
+            }
+            return try json(findings)
         }
         router.get("/api/explain") { request, _ in
             let query = request.uri.queryParameters
@@ -66,7 +79,10 @@ public struct StudioServer: Sendable {
                 return problem(.badRequest, "give theme and id")
             }
             do {
-                return try json(try await session.explain(themeID: theme, traits: query.get("traits") ?? "", id: id))
+                let explanation = try await StudioTrace.measure("request.explain") {
+                    try await session.explain(themeID: theme, traits: query.get("traits") ?? "", id: id)
+                }
+                return try json(explanation)
             } catch let error as StudioEditError {
                 return problem(.notFound, error.message)
             }
@@ -79,8 +95,8 @@ public struct StudioServer: Sendable {
             guard let edit = try? JSONDecoder().decode(StudioEditRequest.self, from: Data(buffer: body)) else {
                 return problem(.badRequest, "the body is not an edit request (JSON with target, slot and text)")
             }
-            let result = await session.edit(edit)
-            await hub.changed(session: session)
+            let result = await StudioTrace.measure("request.edit.write") { await session.edit(edit) }
+            await StudioTrace.measure("request.edit.push") { await hub.changed(session: session) }
             return try json(result, status: result.ok ? .ok : .conflict)
         }
         for (path, undo) in [("/api/undo", true), ("/api/redo", false)] {

@@ -40,13 +40,18 @@ final class WebDriver: @unchecked Sendable {
 
     struct BrowserMissing: Error, CustomStringConvertible { var message: String; var description: String { message } }
 
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
+    deinit { stop() }
 
     func quit() async {
         _ = try? await call("DELETE", "/session/\(session)")
-        if process.isRunning { process.terminate() }
+        _ = try? await call("GET", "/shutdown")
+        stop()
+    }
+
+    /// SIGKILL: chromedriver inherits the test process's signal mask, in which SIGTERM is
+    /// blocked, so `terminate()` would leave it running after the tests.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     @discardableResult
@@ -98,6 +103,20 @@ final class WebDriver: @unchecked Sendable {
         let value = try await call("GET", "/session/\(session)/element/\(element)/rect")["value"] as? [String: Any] ?? [:]
         func number(_ key: String) -> Double { (value[key] as? NSNumber)?.doubleValue ?? 0 }
         return (number("x"), number("y"), number("width"), number("height"))
+    }
+
+    func currentWindow() async throws -> String {
+        try await call("GET", "/session/\(session)/window")["value"] as? String ?? ""
+    }
+
+    /// Opens a new tab (not switched to) and returns its handle.
+    func newTab() async throws -> String {
+        let value = try await call("POST", "/session/\(session)/window/new", ["type": "tab"])["value"] as? [String: Any]
+        return value?["handle"] as? String ?? ""
+    }
+
+    func switchTo(_ handle: String) async throws {
+        try await call("POST", "/session/\(session)/window", ["handle": handle])
     }
 
     /// A PNG of the viewport.
@@ -192,3 +211,135 @@ func pixel(_ png: Data, x: Int, y: Int) throws -> String {
 }
 
 
+
+/// Changes made elsewhere while the page is open: by someone else on disk, by a second tab.
+extension BrowserTests {
+    static let accent = "<color name=\"accentStrong\">#0062CC</color>"
+    static let accentChanged = "<color name=\"accentStrong\">#10A040</color>"
+
+    /// Someone else's save (an editor, `git pull`): the page redraws the new value and its
+    /// inspector shows it, without a click.
+    @Test func aFileChangedOnDiskReloadsThePage() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let browser = try await WebDriver()
+        try await browser.open("\(studio.base)/?token=\(studio.token)")
+        try await browser.click(try await browser.wait(for: "[data-id=\"button_send\"]"))
+        _ = try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]")
+        try await waitUntilSettled(browser)
+        let generation = try await browser.script("return document.body.dataset.generation") as? String
+        #expect(try await backgroundOfSend(browser) == "rgb(0, 98, 204)")
+
+        try replace(Self.accent, with: Self.accentChanged, in: studio.copy.themes + "/Base.theme/Constants.xml")
+        try await waitForGeneration(after: generation, browser)
+        try await waitUntilSettled(browser)
+        #expect(try await backgroundOfSend(browser) == "rgb(16, 160, 64)", "the drawn button did not follow the file")
+        let shown = try await browser.script(
+            "return document.querySelector('#inspector [data-operation=\"backgroundColor\"][data-state=\"normal\"] .value').textContent") as? String
+        #expect(shown?.contains("#10A040") == true, "the inspector shows \(shown ?? "nothing")")
+        await browser.quit()
+        await studio.stop()
+    }
+
+    /// An editor opened before someone else saved the file: the page redraws but keeps what was
+    /// typed; Write is refused with a message saying why, and nothing is written. Made again, the
+    /// edit goes through.
+    @Test func anEditBasedOnAStaleFileIsRefusedInThePage() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let browser = try await WebDriver()
+        let constants = studio.copy.themes + "/Base.theme/Constants.xml"
+        try await browser.open("\(studio.base)/?token=\(studio.token)")
+        try await browser.click(try await browser.wait(for: "[data-id=\"button_send\"]"))
+        try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
+        try await browser.type("#F4F4F4", into: try await browser.wait(for: "#edit-text"))
+        let generation = try await browser.script("return document.body.dataset.generation") as? String
+
+        try replace(Self.accent, with: Self.accentChanged, in: constants)
+        let theirs = try Data(contentsOf: URL(fileURLWithPath: constants))
+        try await waitForGeneration(after: generation, browser)
+        try await waitUntilSettled(browser)
+        #expect(try await backgroundOfSend(browser) == "rgb(16, 160, 64)", "the page did not reload")
+        let typed = try await browser.script("var e=document.getElementById('edit-text');return e?e.value:'(no editor)'") as? String
+        #expect(typed == "#F4F4F4", "the open editor lost what was typed")
+        let note = try await browser.script("var n=document.querySelector('#editor .stale');return n?n.textContent:''") as? String ?? ""
+        #expect(note.contains("The files changed since this editor opened"), "the kept editor does not say it may be stale")
+
+        let before = try await browser.script("return document.body.dataset.generation") as? String
+        try await browser.click(try await browser.find("#edit-write"))
+        try await waitForGeneration(after: before, browser)
+        let status = try await browser.script("var s=document.getElementById('status');return s.className+'|'+s.textContent") as? String ?? ""
+        #expect(status.hasPrefix("refused|") && status.contains("Constants.xml changed on disk"), "status: \(status)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: constants)) == theirs, "a stale edit wrote the file")
+
+        // Made again on the reloaded page, the edit goes through.
+        try await waitUntilSettled(browser)
+        try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
+        try await browser.type("#F4F4F4", into: try await browser.wait(for: "#edit-text"))
+        let again = try await browser.script("return document.body.dataset.generation") as? String
+        try await browser.click(try await browser.find("#edit-write"))
+        try await waitForGeneration(after: again, browser)
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: constants)), as: UTF8.self)
+        #expect(text.contains("<color name=\"accentStrong\">#F4F4F4</color>"))
+        await browser.quit()
+        await studio.stop()
+    }
+
+    /// Two tabs edit the same value: the second Write, based on the file the first replaced, is
+    /// refused in its tab; neither edit is lost without a word.
+    @Test func twoTabsCannotLoseAnEditSilently() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let browser = try await WebDriver()
+        let constants = studio.copy.themes + "/Base.theme/Constants.xml"
+        let url = "\(studio.base)/?token=\(studio.token)"
+        try await browser.open(url)
+        let first = try await browser.currentWindow()
+        let second = try await browser.newTab()
+        try await browser.switchTo(second)
+        try await browser.open(url)
+        for tab in [first, second] {
+            try await browser.switchTo(tab)
+            try await browser.click(try await browser.wait(for: "[data-id=\"button_send\"]"))
+            try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
+            try await browser.type(tab == first ? "#F4F4F4" : "#0A3A8A", into: try await browser.wait(for: "#edit-text"))
+        }
+        // The second tab writes first.
+        var generation = try await browser.script("return document.body.dataset.generation") as? String
+        try await browser.click(try await browser.find("#edit-write"))
+        try await waitForGeneration(after: generation, browser)
+        let written = try Data(contentsOf: URL(fileURLWithPath: constants))
+        #expect(String(decoding: written, as: UTF8.self).contains(">#0A3A8A<"))
+
+        // The first tab's Write is refused, and says why.
+        try await browser.switchTo(first)
+        try await waitUntilSettled(browser)
+        generation = try await browser.script("return document.body.dataset.generation") as? String
+        try await browser.click(try await browser.find("#edit-write"))
+        try await waitForGeneration(after: generation, browser)
+        let status = try await browser.script("var s=document.getElementById('status');return s.className+'|'+s.textContent") as? String ?? ""
+        #expect(status.hasPrefix("refused|") && status.contains("changed on disk"), "status: \(status)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: constants)) == written, "the first tab overwrote the second tab's edit")
+        await browser.quit()
+        await studio.stop()
+    }
+
+    func backgroundOfSend(_ browser: WebDriver) async throws -> String? {
+        try await browser.script("return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor") as? String
+    }
+
+    /// Waits until the page has its inspector and findings for what it drew last.
+    func waitUntilSettled(_ browser: WebDriver) async throws {
+        for _ in 0..<100 {
+            if try await browser.script("return document.body.dataset.settled") as? String == "1" { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the page did not settle")
+    }
+
+    func replace(_ old: String, with new: String, in path: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(old))
+        try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}

@@ -106,6 +106,33 @@ func sampleFiles() throws -> [String] {
         #expect(checked > 200)
     }
 
+    /// A value with a comment beside its text in the element: the edit replaces the text and
+    /// keeps the comment; a value split by a comment, a string with one and CDATA are refused.
+    @Test func aCommentInsideAValueStays() throws {
+        let text = "<?xml version=\"1.0\"?>\n<theme>\n  <constants>\n    <float name=\"gap\">12 <!-- was 10 --></float>\n"
+            + "    <color name=\"c\"><!-- brand --> #FF0000</color>\n    <float name=\"split\">1<!-- x -->2</float>\n"
+            + "    <string name=\"s\">Hi <!-- x --></string>\n    <float name=\"d\"><![CDATA[3]]></float>\n  </constants>\n</theme>\n"
+        let bytes = Array(text.utf8)
+        let outline = try #require(SourceOutline.make(path: "/tmp/x.xml", bytes: bytes).value)
+        func value(_ name: String) throws -> SourceValue {
+            try #require(outline.values.first { if case .constant(name) = $0.owner { true } else { false } })
+        }
+        for (name, new, expected) in [("gap", "14", "<float name=\"gap\">14 <!-- was 10 --></float>"),
+                                      ("c", "#00FF00", "<color name=\"c\"><!-- brand --> #00FF00</color>")] {
+            let edit = try ValueNotation.edit(try value(name), slot: .content, text: new, in: bytes)
+            let edited = edit.applied(to: bytes)
+            let editedText = String(decoding: edited, as: UTF8.self)
+            #expect(editedText.contains(expected), "\(editedText)")
+            #expect(editedText.replacingOccurrences(of: expected, with: "") == text.replacingOccurrences(
+                of: expected.replacingOccurrences(of: new, with: name == "gap" ? "12" : "#FF0000"), with: ""))
+            #expect(SourceOutline.make(path: "/tmp/x.xml", bytes: edited).value != nil)
+            #expect(edit.inverse(on: bytes).applied(to: edited) == bytes)
+        }
+        for name in ["split", "s", "d"] {
+            #expect(throws: StudioEditError.self, "\(name)") { try ValueNotation.edit(try value(name), slot: .content, text: "5", in: bytes) }
+        }
+    }
+
     /// A colour keeps its notation: rgb stays rgb, rgba gets its alpha, hex keeps its case and length.
     @Test func coloursKeepTheirNotation() throws {
         #expect(try ValueNotation.colorText("#FF0000", format: "rgb", like: "0.5,0.5,0.5") == "1,0,0")
