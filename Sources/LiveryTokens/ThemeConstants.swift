@@ -23,17 +23,17 @@ public struct ThemeConstant: Hashable, Sendable {
 
     /// The constant's element, e.g. `<float name="space.small">8</float>`.
     public var element: String {
-        let open = "<\(type.rawValue) name=\"\(XMLText.escape(name))\""
+        let open = "<\(type.rawValue) name=\"\(MarkupText.escaped(name))\""
         switch content {
         case .reference(let target):
-            return open + " ref=\"\(XMLText.escape(target))\"/>"
+            return open + " ref=\"\(MarkupText.escaped(target))\"/>"
         case .literal(let value):
             switch value {
             case .color(let color):
                 let parts = [color.red, color.green, color.blue, color.alpha].map { XMLText.number($0) }
                 return open + " format=\"rgba\">\(parts.joined(separator: ","))</color>"
             case .font(let font):
-                var attributes = " family=\"\(XMLText.escape(font.family))\""
+                var attributes = " family=\"\(MarkupText.escaped(font.family))\""
                 if let size = font.size { attributes += " size=\"\(XMLText.number(size))\"" }
                 if font.weight != .regular { attributes += " weight=\"\(font.weight.rawValue)\"" }
                 if let spacing = font.letterSpacing { attributes += " letter-spacing=\"\(XMLText.number(spacing))\"" }
@@ -42,7 +42,7 @@ public struct ThemeConstant: Hashable, Sendable {
             case .float(let number): return open + ">\(XMLText.number(number))</float>"
             case .integer(let number): return open + ">\(number)</integer>"
             case .bool(let flag): return open + ">\(flag)</bool>"
-            case .string(let text): return open + ">\(XMLText.escape(text))</string>"
+            case .string(let text): return open + ">\(MarkupText.escaped(text))</string>"
             case .enumeration(let word): return open + ">\(word)</enum>"
             default: return open + "/>"
             }
@@ -50,22 +50,8 @@ public struct ThemeConstant: Hashable, Sendable {
     }
 }
 
-/// Text for XML files: escaping, numbers, comments.
+/// Text for XML files: numbers and comments (escaping is `MarkupText`).
 enum XMLText {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     /// Six decimals at most: enough for any colour channel or point size, and stable when a theme
     /// is exported and imported again.
     static func number(_ value: Double) -> String {

@@ -25,8 +25,8 @@ public struct TokenTheme: Sendable {
     }
 
     public var files: [(name: String, text: String)] {
-        var info = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<theme-info id=\"\(XMLText.escape(id))\" name=\"\(XMLText.escape(name))\""
-        if let parent { info += " parent=\"\(XMLText.escape(parent))\"" }
+        var info = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<theme-info id=\"\(MarkupText.escaped(id))\" name=\"\(MarkupText.escaped(name))\""
+        if let parent { info += " parent=\"\(MarkupText.escaped(parent))\"" }
         info += ">\n  <description>Design tokens imported with livery tokens import.</description>\n</theme-info>\n"
         var result = [("Info.xml", info)]
         let origin = XMLText.comment(sources.joined(separator: ", "))

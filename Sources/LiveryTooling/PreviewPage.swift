@@ -58,12 +58,12 @@ public enum PreviewPage {
         precondition(!sides.isEmpty && sides.count <= 2, "one theme, or two to compare")
         let compare = sides.count == 2
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-        html += "<title>Livery preview: \(escape(sides.map(\.title).joined(separator: " vs ")))</title>\n"
+        html += "<title>Livery preview: \(MarkupText.escaped(sides.map(\.title).joined(separator: " vs ")))</title>\n"
         html += "<style>\(css)\(screen.isEmpty ? "" : PreviewScreen.css)</style></head>\n<body>\n"
-        html += "<header><h1>\(escape(compare ? "Compare" : "Preview"))</h1>"
+        html += "<header><h1>\(MarkupText.escaped(compare ? "Compare" : "Preview"))</h1>"
         for side in sides {
             let traits = side.theme.traits.tags.isEmpty ? "no traits" : side.theme.traits.description
-            html += "<div class=\"side-title\"><b>\(escape(side.title))</b> · \(escape(traits)) · @\(side.scale)x</div>"
+            html += "<div class=\"side-title\"><b>\(MarkupText.escaped(side.title))</b> · \(MarkupText.escaped(traits)) · @\(side.scale)x</div>"
         }
         html += "</header>\n"
         html += findingsSection(sides)
@@ -90,7 +90,7 @@ public enum PreviewPage {
         let components = orderedUnion(sides.map { $0.theme.instances.map(\.component) }).sorted()
         for component in components {
             let members = ids.filter { id in sides.contains { $0.theme.instance(id)?.component == component } }
-            html += "<section><h2>\(escape(component)) <small>\(members.count)</small></h2>\n"
+            html += "<section><h2>\(MarkupText.escaped(component)) <small>\(members.count)</small></h2>\n"
             for id in members {
                 html += "<div class=\"row\(compare ? " compare" : "")\">"
                 let instances = sides.map { $0.theme.instance(id) }
@@ -116,17 +116,17 @@ public enum PreviewPage {
         for name in names {
             let values = sides.map { side in side.constants.first { $0.name == name } }
             let differs = sides.count == 2 && values[0]?.value != values[1]?.value
-            html += "<div class=\"constant\(differs ? " differs" : "")\"><div class=\"constant-name\">\(escape(name))</div>"
+            html += "<div class=\"constant\(differs ? " differs" : "")\"><div class=\"constant-name\">\(MarkupText.escaped(name))</div>"
             for (index, constant) in values.enumerated() {
                 guard let constant else {
                     html += "<div class=\"constant-value missing\">not defined</div>"
                     continue
                 }
                 let place = "\(constant.themeID) \(constant.location)"
-                html += "<div class=\"constant-value\" title=\"\(escape(place))\">"
+                html += "<div class=\"constant-value\" title=\"\(MarkupText.escaped(place))\">"
                 html += specimen(of: constant.value, side: sides[index])
-                html += "<span class=\"value\">\(escape(ValueText.describe(constant.value)))</span>"
-                if let reference = constant.reference { html += " <span class=\"ref\">→ \(escape(reference))</span>" }
+                html += "<span class=\"value\">\(MarkupText.escaped(ValueText.describe(constant.value)))</span>"
+                if let reference = constant.reference { html += " <span class=\"ref\">→ \(MarkupText.escaped(reference))</span>" }
                 html += "</div>"
             }
             html += "</div>\n"
@@ -152,23 +152,23 @@ public enum PreviewPage {
 
     private static func card(id: String, instance: ResolvedInstance?, other: ResolvedInstance?, compare: Bool, side: PreviewSide) -> String {
         guard let instance else {
-            return "<div class=\"card absent\"><div class=\"card-id\">\(escape(id))</div><p>not in this theme</p></div>"
+            return "<div class=\"card absent\"><div class=\"card-id\">\(MarkupText.escaped(id))</div><p>not in this theme</p></div>"
         }
         let differs = compare && instance != other
-        var html = "<div class=\"card\(differs ? " differs" : "")\" id=\"\(escape(id))\"><div class=\"card-id\">\(escape(id))"
+        var html = "<div class=\"card\(differs ? " differs" : "")\" id=\"\(MarkupText.escaped(id))\"><div class=\"card-id\">\(MarkupText.escaped(id))"
         if compare && other == nil { html += " <span class=\"badge\">only here</span>" }
         html += "</div><div class=\"card-body\"><div class=\"stage\(needsDarkStage(instance) ? " dark" : "")\">"
         for state in states(of: instance) {
             html += "<figure>" + drawing(instance, state: state, side: side)
-            html += "<figcaption>\(escape(state.rawValue))</figcaption></figure>"
+            html += "<figcaption>\(MarkupText.escaped(state.rawValue))</figcaption></figure>"
         }
         html += "</div><table class=\"values\">"
         for operation in instance.operations {
             let changed = compare && other?.operations.first { $0.key == operation.key }?.params != operation.params
-            let state = operation.state == .normal ? "" : " <i>\(escape(operation.state.rawValue))</i>"
-            html += "<tr\(changed ? " class=\"changed\"" : "")><th>\(escape(operation.name))\(state)</th><td>"
+            let state = operation.state == .normal ? "" : " <i>\(MarkupText.escaped(operation.state.rawValue))</i>"
+            html += "<tr\(changed ? " class=\"changed\"" : "")><th>\(MarkupText.escaped(operation.name))\(state)</th><td>"
             for param in operation.params {
-                html += specimen(of: param.value, side: side) + "<span>\(escape(ValueText.describe(param.value)))</span> "
+                html += specimen(of: param.value, side: side) + "<span>\(MarkupText.escaped(ValueText.describe(param.value)))</span> "
             }
             html += "</td></tr>"
         }
@@ -262,11 +262,11 @@ public enum PreviewPage {
         var inner = ""
         switch component {
         case "uilabel":
-            inner = escape(text("text") ?? "Label text for \(instance.id)")
+            inner = MarkupText.escaped(text("text") ?? "Label text for \(instance.id)")
             height = max(height, 24)
         case "uibutton":
             if let icon = image("image") { inner += "<img src=\"\(icon)\" alt=\"\" class=\"icon\">" }
-            inner += escape(text("title") ?? (image("image") == nil ? "Button" : ""))
+            inner += MarkupText.escaped(text("title") ?? (image("image") == nil ? "Button" : ""))
             style.append("display:flex;align-items:center;justify-content:center;gap:6px")
         case "uiimageview":
             if let picture = image("image") {
@@ -297,7 +297,7 @@ public enum PreviewPage {
             inner = "<span style=\"color:\(placeholder)\">Placeholder</span>"
             style.append("padding:0 8px;display:flex;align-items:center")
         case "uitextview":
-            inner = "Text view for \(escape(instance.id)).<br>A second line of text."
+            inner = "Text view for \(MarkupText.escaped(instance.id)).<br>A second line of text."
         case "uinavigationbar":
             if case .bool(true)? = values["translucent"] { style.append("backdrop-filter:blur(8px)") }
             let back = tint.map { "<span class=\"back\" style=\"color:\(css($0))\">‹ Back</span>" } ?? ""
@@ -312,7 +312,7 @@ public enum PreviewPage {
                 default: return nil
                 }
             }
-            inner = notes.map(escape).joined(separator: "<br>")
+            inner = notes.map(MarkupText.escaped).joined(separator: "<br>")
             if !notes.isEmpty {
                 style.append("font-size:12px")
                 if values["contentEdgeInsets"] == nil && values["textInsets"] == nil { style.append("padding:6px 10px") }
@@ -324,7 +324,7 @@ public enum PreviewPage {
             }
         }
         style.insert("width:\(px(width));min-height:\(px(height))", at: 0)
-        return "<div class=\"component \(escape(component))\" style=\"\(escape(style.joined(separator: ";")))\">\(inner)</div>"
+        return "<div class=\"component \(MarkupText.escaped(component))\" style=\"\(MarkupText.escaped(style.joined(separator: ";")))\">\(inner)</div>"
     }
 
     /// For custom components (`chatbubble`'s `bubbleColor`): the first colour operation that is
@@ -373,22 +373,6 @@ public enum PreviewPage {
     }
 
     private static func px(_ value: Double) -> String { ValueText.number(value) + "px" }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 
     private static func orderedUnion(_ lists: [[String]]) -> [String] {
         var seen: Set<String> = []

@@ -70,7 +70,7 @@ public enum PreviewScreen {
         let zoom = min(1, 380 / width)
         let traits = side.theme.traits.tags.isEmpty ? "no traits" : side.theme.traits.description
         var html = "<figure class=\"device \(side.theme.traits.idiom == .ipad ? "ipad" : "iphone")\">"
-        html += "<figcaption>\(PreviewPage.escape(traits))</figcaption>"
+        html += "<figcaption>\(MarkupText.escaped(traits))</figcaption>"
         html += "<div class=\"bezel\" style=\"width:\(px(width * zoom))px;height:\(px(height * zoom))px\">"
         html += "<div class=\"screen\" style=\"width:\(px(width))px;height:\(px(height))px;transform:scale(\(ValueText.number(zoom)))\">"
         // Drawn in frame order by area, largest first, so containers stay behind their content.
@@ -129,9 +129,9 @@ public enum PreviewScreen {
             style.append("justify-content:\(alignment == "center" ? "center" : alignment == "right" ? "flex-end" : "flex-start")")
         }
         if case .integer(let lines)? = values["numberOfLines"], lines == 1 { style.append("white-space:nowrap") }
-        var html = "<div class=\"element \(PreviewPage.escape(instance.component))\(grows ? " grows" : "")\" title=\"\(PreviewPage.escape(instance.id))\" style=\"\(style.joined(separator: ";"))\">"
+        var html = "<div class=\"element \(MarkupText.escaped(instance.component))\(grows ? " grows" : "")\" title=\"\(MarkupText.escaped(instance.id))\" style=\"\(style.joined(separator: ";"))\">"
         if let content { html += content }
-        if let text = text(instance, values) { html += "<span class=\"text\">\(PreviewPage.escape(text))</span>" }
+        if let text = text(instance, values) { html += "<span class=\"text\">\(MarkupText.escaped(text))</span>" }
         if foreground != nil, let background {
             html += badge(foreground: foreground!, background: background, font: font, traits: side.theme.traits)
         }
@@ -198,7 +198,7 @@ public enum PreviewScreen {
             }
         }
         guard !families.isEmpty else { return "" }
-        let list = families.map { "<code>\(PreviewPage.escape($0))</code>" }.joined(separator: ", ")
+        let list = families.map { "<code>\(MarkupText.escaped($0))</code>" }.joined(separator: ", ")
         let json = "[" + families.map { JSONValue.string($0).rendered() }.joined(separator: ",") + "]"
             .replacingOccurrences(of: "<", with: "\\u003c")
         return """

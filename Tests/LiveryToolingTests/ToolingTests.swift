@@ -130,7 +130,7 @@ import Testing
         #expect(html.contains("instances differ"))
         let same = PreviewPage.render([light, light])
         #expect(!same.contains("class=\"card differs\""))
-        #expect(PreviewPage.escape("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;")
+        #expect(MarkupText.escaped("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;")
     }
 }
 
