@@ -9,7 +9,7 @@ import Testing
     @Test func agreesWithADictionaryThroughInsertsUpdatesAndRemovals() {
         let objects = (0..<3_000).map { _ in Object() }
         let index = SlotIndex()
-        var model: [ObjectIdentifier: Int32] = [:]
+        var model: [ObjectIdentifier: ComponentSlot] = [:]
         var generator = SystemRandomNumberGenerator()
         for step in 0..<40_000 {
             let object = ObjectIdentifier(objects[Int.random(in: 0..<objects.count, using: &generator)])
@@ -17,8 +17,8 @@ import Testing
                 index.remove(object)
                 model[object] = nil
             } else {
-                index.set(Int32(step), for: object)
-                model[object] = Int32(step)
+                index.set(ComponentSlot(step), for: object)
+                model[object] = ComponentSlot(step)
             }
             if step % 1_000 == 0 {
                 for candidate in objects.prefix(500) {

@@ -181,7 +181,7 @@ public final class ThemeManager {
         }
         let result = load(descriptor)
         for diagnostic in result.diagnostics {
-            diagnostics.report(diagnostic, key: "load|\(generation)|\(id)|\(diagnostic)")
+            diagnostics.report(diagnostic, finding: .load(generation: generation, source: id, diagnostic))
         }
         guard let theme = result.value, !result.diagnostics.hasErrors else {
             unavailable(id, "it has errors (see the findings before this one)")
@@ -213,7 +213,7 @@ public final class ThemeManager {
                 .error(.runtimeCompiledCorrupt,
                        "the compiled theme file is damaged (\(error.description)); theme '\(themeID)' cannot be read whole; recompile or reinstall it",
                        at: file.map { SourceLocation(file: $0) }),
-                key: "corrupt|\(file ?? themeID)|\(error.offset ?? -1)")
+                finding: .corruptFile(file ?? themeID, offset: error.offset))
             return nil
         }
     }
@@ -245,13 +245,13 @@ public final class ThemeManager {
                     .warning(.runtimeCompiledStale,
                              "the compiled theme file is out of date with its sources (\(stale)); the folder \(descriptor.folder ?? "") is loaded instead; recompile it to ship the change",
                              at: SourceLocation(file: compiled)),
-                    key: "stale|\(generation)|\(compiled)")
+                    finding: .stale(generation: generation, file: compiled))
             } else {
                 let result = compiledLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
                 if !canFallBack || (result.value != nil && !result.diagnostics.hasErrors) { return result }
                 // Keep what the compiled loader found (why the file is unusable), then fall back.
                 for diagnostic in result.diagnostics {
-                    diagnostics.report(diagnostic, key: "load|\(generation)|\(compiled)|\(diagnostic)")
+                    diagnostics.report(diagnostic, finding: .load(generation: generation, source: compiled, diagnostic))
                 }
             }
         }
@@ -266,7 +266,7 @@ public final class ThemeManager {
     private func unavailable(_ id: String, _ reason: String) {
         diagnostics.report(
             .error(.runtimeThemeUnavailable, "theme '\(id)' is unavailable: \(reason); the theme in use stays", at: nil),
-            key: "unavailable|\(generation)|\(id)")
+            finding: .unavailableTheme(generation: generation, themeID: id))
     }
 
     // MARK: Discovery
@@ -284,7 +284,7 @@ public final class ThemeManager {
             guard let entries = DirectoryListing.entries(of: searchPath) else {
                 diagnostics.report(
                     .warning(.runtimeConfiguration, "theme search path \(searchPath) cannot be read", at: nil),
-                    key: "searchpath|\(generation)|\(searchPath)")
+                    finding: .unreadableSearchPath(generation: generation, path: searchPath))
                 continue
             }
             for entry in entries {
@@ -312,7 +312,7 @@ public final class ThemeManager {
     private func record(_ result: Checked<ThemeInfo>, path: String, compiled: Bool,
                         into found: inout [String: ThemeDescriptor]) {
         for diagnostic in result.diagnostics {
-            diagnostics.report(diagnostic, key: "info|\(generation)|\(path)|\(diagnostic)")
+            diagnostics.report(diagnostic, finding: .info(generation: generation, path: path, diagnostic))
         }
         guard let info = result.value else { return }
         var descriptor = found[info.id] ?? ThemeDescriptor(info: info)
@@ -322,7 +322,7 @@ public final class ThemeManager {
                 .warning(.runtimeThemeUnavailable,
                          "theme id '\(info.id)' at \(path) is already used by \(descriptor.location); this one is ignored",
                          at: nil),
-                key: "duplicate|\(generation)|\(path)")
+                finding: .duplicateTheme(generation: generation, path: path))
             return
         }
         if compiled { descriptor.compiledFile = path } else {

@@ -1,19 +1,9 @@
 import LiveryBinary
 import LiveryModel
 
-/// The bindings a prepared theme uses, resolved on the main actor when the theme is made (so
-/// that a theme can be prepared on another thread): every registered component type's, with
-/// its inherited operations.
-struct BindingSnapshot: Sendable {
-    /// Kept alive here, they keep alive the setters that prepared operations point to.
-    let bindings: [ResolvedBinding]
-    /// Component type -> index in `bindings`; a type without a binding is absent.
-    let index: [String: Int32]
-}
-
 /// What preparing a whole theme on another thread produced (`InstancePreparer.prepareAll`),
 /// handed to the main actor in one piece: every instance of the theme, in the order of its
-/// slots, with operation keys numbered by the preparer (`InstancePreparer.numbering`).
+/// source positions, with operation keys numbered by the preparer (`InstancePreparer.numbering`).
 struct PreparedContents: @unchecked Sendable {
     // Unchecked: the records point to setters and into the preparer's arena, which travel
     // with them; nothing here is shared while it crosses.
@@ -21,8 +11,9 @@ struct PreparedContents: @unchecked Sendable {
     var instances: ContiguousArray<PreparedInstance> = []
     /// The resolved instance of each prepared one.
     var resolved: ContiguousArray<ResolvedInstance> = []
-    /// Slot of the source -> prepared instance, -1 where the traits define none.
-    var preparedBySlot: ContiguousArray<Int32> = []
+    /// Source position -> prepared instance, -1 where the traits define none (`PreparedTheme`
+    /// reads it through its typed lookup).
+    var preparedByPosition: ContiguousArray<Int32> = []
     /// Damaged blocks of a compiled file met on the way (those instances are left out).
     var readErrors: [BinaryFormatError] = []
     var imageFiles: [Int32: String] = [:]
@@ -84,13 +75,14 @@ final class InstancePreparer: @unchecked Sendable {
         /// The arena's destroyer for the setter's values (-1: none needed).
         var destroyer: Int32
     }
-    // Nothing here is accessed across a call that could reach it again except through `prepare`,
-    // which swaps the caches whole (see there): the dynamic exclusivity checks are pure cost.
+    // Invariant that makes the unchecked accesses below safe: one thread uses the preparer at a
+    // time, and nothing here is accessed across a call that could reach it again except through
+    // `prepare`, which swaps the caches whole (see there).
     @exclusivity(unchecked) private var lookups: ContiguousArray<Lookup> = []
     /// Per binding (index + 1): its lookups while another binding's are in `lookups`, and the
     /// shape and operation count of its last instance prepared. Themes interleave component
-    /// types (a label, a button, a label...), and one cache for all of them missed on every
-    /// operation: 8 hash lookups per instance instead of 16 string comparisons.
+    /// types (a label, a button, a label...), and one cache for all of them would miss on every
+    /// operation.
     private struct LookupCache {
         var lookups: ContiguousArray<Lookup> = []
         var lastCount = -1
@@ -113,29 +105,29 @@ final class InstancePreparer: @unchecked Sendable {
         self.bindings = bindings
     }
 
-    /// Prepares every instance of the theme, in the order of its slots: what
+    /// Prepares every instance of the theme, in the order of its source positions: what
     /// `Applicator.preload` does on another thread.
     func prepareAll() -> PreparedContents {
         var contents = PreparedContents()
         contents.operations.reserveCapacity(PreparedTheme.operationCount(of: theme))
-        contents.instances.reserveCapacity(source.slotCount)
-        contents.preparedBySlot.reserveCapacity(source.slotCount)
-        for slot in 0..<source.slotCount {
+        contents.instances.reserveCapacity(source.positionCount)
+        contents.preparedByPosition.reserveCapacity(source.positionCount)
+        for position in 0..<source.positionCount {
             let read: ResolvedInstance
             do {
-                guard let instance = try source.instance(at: slot) else {
-                    contents.preparedBySlot.append(-1)
+                guard let instance = try source.instance(at: SourcePosition(position)) else {
+                    contents.preparedByPosition.append(-1)
                     continue
                 }
                 read = instance
             } catch {
                 contents.readErrors.append(error)
-                contents.preparedBySlot.append(-1)
+                contents.preparedByPosition.append(-1)
                 continue
             }
-            contents.preparedBySlot.append(Int32(contents.instances.count))
+            contents.preparedByPosition.append(Int32(contents.instances.count))
             let instance = prepare(read) { scratch, withImages in
-                let number = Int32(contents.instances.count)
+                let number = PreparedInstanceID(contents.instances.count)
                 for index in scratch.indices { scratch[index].instance = number }
                 contents.resolved.append(read)
                 let first = Int32(contents.operations.count)
@@ -176,9 +168,8 @@ final class InstancePreparer: @unchecked Sendable {
         swap(&lookups, &lookupCaches[cache].lookups)
         let first = withScratch(of: PreparedOperation.self, count: count) { scratch -> Int32 in
             // Through the buffer, with `prepareOperation` inlined: `enumerated()` and a call per
-            // operation copied each operation through outlined value-witness calls (its strings
-            // and params retained and released), 21 M of the 124 M that preparing 2 x 10,000
-            // instances took.
+            // operation would copy each operation through outlined value-witness calls
+            // (`livery-switch-bench --profile-register-many`).
             withBuffer(instance.operations) { resolved in
                 for index in resolved.indices {
                     let (operation, repeated, files) = prepareOperation(resolved[index], index: index, binding: binding)
@@ -229,7 +220,8 @@ final class InstancePreparer: @unchecked Sendable {
             value = decode(operation, with: setter, destroyer: found.destroyer)
         }
         // `instance` is numbered by `store` (see `prepare`).
-        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key, instance: -1,
+        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key,
+                                         instance: PreparedInstanceID(rawValue: 0),
                                          index: Int32(index), revertible: found.revertible)
         return (prepared, repeated, files)
     }

@@ -58,7 +58,8 @@ enum PlanDiff {
 }
 
 /// Plans between two themes computed off the main actor (`Applicator.preload`), in the arrays
-/// of a `PlanTable`: plan `i` is for instance `i` of the new theme, -1 where none was computed.
+/// of a `PlanTable`: plan `i` is for instance `i` of the new theme, `PlanTable.none` where none
+/// was computed.
 struct PlanContents: Sendable {
     var start: ContiguousArray<Int32> = []
     var count: ContiguousArray<Int32> = []
@@ -76,7 +77,7 @@ struct PlanContents: Sendable {
         for (index, instance) in oldTheme.enumerated() where oldIndex[instance.id] == nil {
             oldIndex[instance.id] = Int32(index)
         }
-        start = ContiguousArray(repeating: -1, count: new.instances.count)
+        start = ContiguousArray(repeating: PlanTable.none, count: new.instances.count)
         count = ContiguousArray(repeating: 0, count: new.instances.count)
         // About a step per operation when everything changes.
         steps.reserveCapacity(new.operations.count)
