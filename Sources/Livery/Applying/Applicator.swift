@@ -38,7 +38,10 @@ public final class Applicator {
     public var diagnostics: DiagnosticHook { manager.diagnostics }
 
     /// The app-wide scope: `style(_:as:)` on the applicator uses it.
-    public var rootScope: ThemeScope { registry.handle(of: .root)! }
+    public var rootScope: ThemeScope {
+        // The root scope's handle is set by `init` and never removed.
+        registry.handle(of: .root)!
+    }
 
     /// The registered bindings, resolved.
     let bindings: BindingTable

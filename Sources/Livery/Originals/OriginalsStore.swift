@@ -86,7 +86,7 @@ final class OriginalsStore {
             return true
         }
         var cursor = originals.overflow
-        while cursor >= 0 {
+        while cursor != OriginalsStorage.none {
             if storage.overflow[Int(cursor)].key == key { return true }
             cursor = storage.overflow[Int(cursor)].next
         }
@@ -227,12 +227,12 @@ final class OriginalsStore {
     /// Takes the overflow original of `key` (any, newest first, when nil) off the component's
     /// list.
     private func takeOverflow(_ slot: ComponentSlot, key: Int32?) -> OverflowOriginal? {
-        var previous: Int32 = -1
+        var previous: Int32?
         var cursor = storage.records[slot.index].overflow
-        while cursor >= 0 {
+        while cursor != OriginalsStorage.none {
             let next = storage.overflow[Int(cursor)].next
             if key == nil || storage.overflow[Int(cursor)].key == key {
-                if previous >= 0 {
+                if let previous {
                     storage.overflow[Int(previous)].next = next
                 } else {
                     storage.records[slot.index].overflow = next

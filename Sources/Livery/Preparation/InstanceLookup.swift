@@ -29,13 +29,13 @@ struct InstanceLookup {
     /// Identifier number -> position of the instance in a theme resolved in memory (`none` or
     /// past the end: not in the theme). A compiled file's own hash table answers instead.
     private var positionByIdentifier: ContiguousArray<Int32> = []
-    /// A theme prepared whole: source position -> prepared instance (`none`: the traits do not
+    /// A theme prepared whole: source position -> prepared instance (nil: the traits do not
     /// define it).
-    private let preparedByPosition: ContiguousArray<Int32>
+    private let preparedByPosition: ContiguousArray<PreparedInstanceID?>
     /// Whether `index` ran.
     private(set) var isIndexed = false
 
-    init(identifiers: IdentifierTable, preparedByPosition: ContiguousArray<Int32> = []) {
+    init(identifiers: IdentifierTable, preparedByPosition: ContiguousArray<PreparedInstanceID?> = []) {
         self.identifiers = identifiers
         self.preparedByPosition = preparedByPosition
     }
@@ -90,7 +90,6 @@ struct InstanceLookup {
     /// In a theme prepared whole, the instance prepared from `position`; nil when the traits do
     /// not define one there.
     func prepared(at position: SourcePosition) -> PreparedInstanceID? {
-        let prepared = preparedByPosition[position.index]
-        return prepared == Self.none ? nil : PreparedInstanceID(rawValue: prepared)
+        preparedByPosition[position.index]
     }
 }

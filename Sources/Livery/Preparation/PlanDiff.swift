@@ -27,17 +27,17 @@ enum PlanDiff {
         // Plain loops over interned keys: instances have a handful of operations.
         for operation in newRange {
             let key = new[operation].key
-            var previous = -1
+            var previous: Int?
             for candidate in oldRange where old[candidate].key == key {
                 previous = candidate
                 break
             }
-            if previous >= 0,
+            if let previous,
                PreparedTheme.sameEffect(new[operation], as: old[previous]) ?? sameEffect(operation, previous) {
                 continue
             }
             guard usable(operation) else { continue }
-            let capture = previous < 0 || !old[previous].revertible
+            let capture = previous.map { !old[$0].revertible } ?? true
             steps[count] = PlanStep(kind: capture ? .setCapturing : .set, operation: Int32(operation), key: key)
             count += 1
         }
@@ -49,7 +49,7 @@ enum PlanDiff {
                 break
             }
             if !kept, old[operation].revertible {
-                steps[count] = PlanStep(kind: .revert, operation: -1, key: key)
+                steps[count] = PlanStep(kind: .revert, operation: 0, key: key)
                 count += 1
             }
         }

@@ -75,7 +75,7 @@ struct PlanStep {
     /// `setRecording`: the entry of the plan's layout of originals (its presence bit).
     var entry: UInt8 = 0
     /// The operation in the new theme (`set`, `setCapturing`, `setRecording`); in a full-apply
-    /// plan, counted from the instance's first operation.
+    /// plan, counted from the instance's first operation. Unused by `revert`.
     var operation: Int32
     /// The interned (name, state).
     var key: Int32

@@ -41,11 +41,11 @@ final class ValueArena: @unchecked Sendable {
         return chunks[chunks.count - 1]
     }
 
-    /// The number under which `setter`'s values are destroyed, -1 when they need no
+    /// The number under which `setter`'s values are destroyed, nil when they need no
     /// deinitialisation. Looked up once per setter, not per value (`PreparedTheme` keeps it
     /// with its other per-setter lookups).
-    func destroyer(for setter: OperationSetter) -> Int32 {
-        guard let destroy = setter.destroyStored else { return -1 }
+    func destroyer(for setter: OperationSetter) -> Int32? {
+        guard let destroy = setter.destroyStored else { return nil }
         let identity = ObjectIdentifier(setter)
         if let known = destroyerIndex[identity] { return known }
         let index = Int32(destroyers.count)
@@ -55,10 +55,10 @@ final class ValueArena: @unchecked Sendable {
     }
 
     /// Takes charge of deinitialising `value` with destroyer `destroyer` (from
-    /// `destroyer(for:)`; nothing is recorded for -1).
+    /// `destroyer(for:)`; nothing is recorded for nil).
     @inline(__always)
-    func adopt(_ value: UnsafeMutableRawPointer, destroyer: Int32) {
-        if destroyer >= 0 { values.append(Adopted(value: value, destroyer: destroyer)) }
+    func adopt(_ value: UnsafeMutableRawPointer, destroyer: Int32?) {
+        if let destroyer { values.append(Adopted(value: value, destroyer: destroyer)) }
     }
 
     deinit {
