@@ -73,8 +73,8 @@ public final class Applicator {
         self.manager = manager
         self.imageCache = imageCache
         self.bindings = BindingTable(schema: manager.schema, diagnostics: manager.diagnostics)
-        originals = OriginalsStore(operationKeys: operationKeys)
-        registry = ComponentRegistry(originals: originals)
+        registry = ComponentRegistry(operationKeys: operationKeys)
+        originals = registry.originals
         let root = registry.addScope(parent: nil, overrides: ScopeOverrides())
         registry.setHandle(ThemeScope(applicator: self, scope: root), of: root)
         register(self)

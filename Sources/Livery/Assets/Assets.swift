@@ -148,6 +148,9 @@ final class ImageLoader {
     let scale: Int
     let source: (any AssetSource)?
     let decoder: ImageDecoder?
+    // Unowned. Invariant that makes that safe: a loader belongs to one prepared theme, which
+    // only its applicator holds (its cache of prepared themes and its scopes); the applicator
+    // holds the image cache and the manager whose hook this is, so both outlive the loader.
     unowned let cache: ImageCache
     unowned let diagnostics: DiagnosticHook
     // Invariant that makes the unchecked access safe: main actor only, and no access spans a

@@ -17,7 +17,7 @@ import LiveryModel
 ///   which tells a loop that its component was re-targeted under it.
 @MainActor
 final class OriginalsStore {
-    private let storage = OriginalsStorage()
+    private let storage: OriginalsStorage
     /// How many passes that call app code are running (they nest when a setter re-enters), and
     /// the memory of originals given back meanwhile, freed when the outermost ends.
     // Invariant that makes the unchecked accesses safe: main actor only, and no access spans a
@@ -27,26 +27,22 @@ final class OriginalsStore {
     /// The interned keys, for the state an original is restored in.
     private let operationKeys: OperationKeys
 
-    init(operationKeys: OperationKeys) {
+    /// The originals of the components in `slots` (the registry's: see `SlotStorage`).
+    init(slots: SlotStorage, operationKeys: OperationKeys) {
+        storage = OriginalsStorage(slots: slots)
         self.operationKeys = operationKeys
     }
 
     /// The layouts of the blocks.
     var layouts: OriginalLayouts { storage.layouts }
 
-    /// Makes room for the originals of slots `0..<count` (`ComponentRegistry` calls it as it
-    /// grows).
-    func reserveSlots(_ count: Int) {
-        storage.reserve(count)
-    }
-
     /// Changes whenever the slot's originals are dropped or replaced.
     @inline(__always)
-    func generation(of slot: ComponentSlot) -> UInt32 { storage.records[slot.index].generation }
+    func generation(of slot: ComponentSlot) -> UInt32 { storage.slots.base[slot.index].originals.generation }
 
     /// The slot's block, nil without one.
     @inline(__always)
-    func block(of slot: ComponentSlot) -> UnsafeMutableRawPointer? { storage.records[slot.index].block }
+    func block(of slot: ComponentSlot) -> UnsafeMutableRawPointer? { storage.slots.base[slot.index].originals.block }
 
     /// Brackets work that calls app code (see the type's invariants).
     @inline(__always)
@@ -68,11 +64,11 @@ final class OriginalsStore {
     /// False, allocating nothing, when the component has originals after all.
     @inline(__always)
     func prepareBlock(_ slot: ComponentSlot, layout: LayoutID?) -> Bool {
-        guard storage.records[slot.index].isEmpty, storage.records[slot.index].block == nil else { return false }
+        guard storage.slots.base[slot.index].originals.isEmpty, storage.slots.base[slot.index].originals.block == nil else { return false }
         guard let layout else { return true }
-        storage.records[slot.index].block = storage.memory.allocate(
+        storage.slots.base[slot.index].originals.block = storage.memory.allocate(
             size: storage.layouts[layout].size, alignment: OriginalLayouts.blockAlignment)
-        storage.records[slot.index].layout = layout.rawValue
+        storage.slots.base[slot.index].originals.layout = layout.rawValue
         return true
     }
 
@@ -80,7 +76,7 @@ final class OriginalsStore {
     // on the list if a setter other than the layout's records it. (A new binding reverts the
     // component in full first, so no path does; the lookups stay consistent anyway.)
     func hasOriginal(_ slot: ComponentSlot, key: Int32) -> Bool {
-        let originals = storage.records[slot.index]
+        let originals = storage.slots.base[slot.index].originals
         if let layout = originals.layoutID, let entry = storage.layouts[layout].entry(of: key),
            originals.present & (1 << UInt64(entry)) != 0 {
             return true
@@ -97,15 +93,15 @@ final class OriginalsStore {
     func record(_ slot: ComponentSlot, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
                 object: AnyObject) {
         if hasOriginal(slot, key: key) { return }
-        let generation = storage.records[slot.index].generation
-        let originals = storage.records[slot.index]
+        let generation = storage.slots.base[slot.index].originals.generation
+        let originals = storage.slots.base[slot.index].originals
         if let layout = originals.layoutID, let block = originals.block,
            let entry = storage.layouts[layout].entry(of: key),
            storage.layouts[layout].entries[entry].setter.toOpaque() == setter.toOpaque() {
             let memory = block + Int(storage.layouts[layout].entries[entry].offset)
             setter.withGuaranteedSetter { $0.capture(object, state, memory) }
-            if storage.records[slot.index].generation == generation {
-                storage.records[slot.index].present |= 1 << UInt64(entry)
+            if storage.slots.base[slot.index].originals.generation == generation {
+                storage.slots.base[slot.index].originals.present |= 1 << UInt64(entry)
             } else {
                 setter.withGuaranteedSetter { $0.discard(memory) }
             }
@@ -114,13 +110,13 @@ final class OriginalsStore {
         let (size, alignment) = setter.withGuaranteedSetter { ($0.originalSize, $0.originalAlignment) }
         let memory = storage.memory.allocate(size: size, alignment: alignment)
         setter.withGuaranteedSetter { $0.capture(object, state, memory) }
-        guard storage.records[slot.index].generation == generation else {
+        guard storage.slots.base[slot.index].originals.generation == generation else {
             setter.withGuaranteedSetter { $0.discard(memory) }
             release(memory, size: size, alignment: alignment)
             return
         }
         let record = OverflowOriginal(setter: setter, key: key, memory: memory,
-                                      next: storage.records[slot.index].overflow)
+                                      next: storage.slots.base[slot.index].originals.overflow)
         let position: Int32
         if let free = storage.freeOverflow.popLast() {
             position = free
@@ -129,18 +125,18 @@ final class OriginalsStore {
             position = Int32(storage.overflow.count)
             storage.overflow.append(record)
         }
-        storage.records[slot.index].overflow = position
+        storage.slots.base[slot.index].originals.overflow = position
     }
 
     /// Marks the block entry a recording step just filled (`PlanStep.Kind.setRecording`).
     @inline(__always)
     func markRecorded(_ slot: ComponentSlot, entry: UInt8) {
-        storage.records[slot.index].present |= 1 << UInt64(entry)
+        storage.slots.base[slot.index].originals.present |= 1 << UInt64(entry)
     }
 
     /// Puts the original of `key` back; false when there is none.
     func revert(_ slot: ComponentSlot, key: Int32, object: AnyObject) -> Bool {
-        let originals = storage.records[slot.index]
+        let originals = storage.slots.base[slot.index].originals
         if let layout = originals.layoutID, let block = originals.block,
            let entry = storage.layouts[layout].entry(of: key),
            originals.present & (1 << UInt64(entry)) != 0 {
@@ -155,20 +151,20 @@ final class OriginalsStore {
     /// Puts back every recorded original, newest first (the order that undoes the writes):
     /// the overflow list, then the block from its last entry. Leaves the component with none.
     func revertAll(_ slot: ComponentSlot, object: AnyObject) -> Int {
-        let generation = storage.records[slot.index].generation
+        let generation = storage.slots.base[slot.index].originals.generation
         var reverted = 0
         while let record = takeOverflow(slot, key: nil) {
             restore(record, on: object)
             reverted += 1
-            if storage.records[slot.index].generation != generation { return reverted }
+            if storage.slots.base[slot.index].originals.generation != generation { return reverted }
         }
         while true {
-            let originals = storage.records[slot.index]
+            let originals = storage.slots.base[slot.index].originals
             guard originals.present != 0, let block = originals.block, let layout = originals.layoutID else { break }
             let entry = 63 - originals.present.leadingZeroBitCount
             restoreBlockEntry(entry, slot: slot, block: block, layout: layout, object: object)
             reverted += 1
-            if storage.records[slot.index].generation != generation { return reverted }
+            if storage.slots.base[slot.index].originals.generation != generation { return reverted }
         }
         dropBlock(slot)
         return reverted
@@ -181,7 +177,7 @@ final class OriginalsStore {
             record.setter.withGuaranteedSetter { $0.discard(record.memory) }
             releaseMemory(of: record)
         }
-        let originals = storage.records[slot.index]
+        let originals = storage.slots.base[slot.index].originals
         if let block = originals.block, originals.present != 0, let layout = originals.layoutID {
             for (index, entry) in storage.layouts[layout].entries.enumerated()
             where originals.present & (1 << UInt64(index)) != 0 {
@@ -207,7 +203,7 @@ final class OriginalsStore {
 
     private func restoreBlockEntry(_ entry: Int, slot: ComponentSlot, block: UnsafeMutableRawPointer,
                                    layout: LayoutID, object: AnyObject) {
-        storage.records[slot.index].present &= ~(1 << UInt64(entry))
+        storage.slots.base[slot.index].originals.present &= ~(1 << UInt64(entry))
         let record = storage.layouts[layout].entries[entry]
         let state = operationKeys.numbering.keys[Int(record.key)].state
         record.setter.withGuaranteedSetter { $0.restore(object, state, block + Int(record.offset)) }
@@ -228,14 +224,14 @@ final class OriginalsStore {
     /// list.
     private func takeOverflow(_ slot: ComponentSlot, key: Int32?) -> OverflowOriginal? {
         var previous: Int32?
-        var cursor = storage.records[slot.index].overflow
+        var cursor = storage.slots.base[slot.index].originals.overflow
         while cursor != OriginalsStorage.none {
             let next = storage.overflow[Int(cursor)].next
             if key == nil || storage.overflow[Int(cursor)].key == key {
                 if let previous {
                     storage.overflow[Int(previous)].next = next
                 } else {
-                    storage.records[slot.index].overflow = next
+                    storage.slots.base[slot.index].originals.overflow = next
                 }
                 storage.freeOverflow.append(cursor)
                 return storage.overflow[Int(cursor)]
@@ -248,13 +244,13 @@ final class OriginalsStore {
 
     /// Frees the block (its entries must be restored or discarded) and starts a new generation.
     private func dropBlock(_ slot: ComponentSlot) {
-        let originals = storage.records[slot.index]
+        let originals = storage.slots.base[slot.index].originals
         if let block = originals.block, let layout = originals.layoutID {
             release(block, size: storage.layouts[layout].size, alignment: OriginalLayouts.blockAlignment)
         }
         let generation = originals.generation &+ 1
-        storage.records[slot.index] = ComponentOriginals()
-        storage.records[slot.index].generation = generation
+        storage.slots.base[slot.index].originals = ComponentOriginals()
+        storage.slots.base[slot.index].originals.generation = generation
     }
 }
 
@@ -288,40 +284,28 @@ struct OverflowOriginal {
 
 /// The memory `OriginalsStore` keeps originals in; only it uses this. A class of its own, not
 /// isolated, so that its deinit can give back whatever the originals still hold wherever the
-/// applicator is released.
+/// applicator is released. It holds the slots, so they outlive it.
+///
+/// Invariant that makes the unchecked accesses safe: used on the main actor only (its deinit
+/// aside, when nothing else can reach it), and no access spans a call into app code.
 final class OriginalsStorage {
     /// The stored value of a missing layout or overflow link.
     static let none: Int32 = -1
 
-    // Invariant that makes the raw buffer and unchecked accesses safe: `records` holds
-    // `capacity` initialised (trivial) records; it is replaced only by `reserve`, which no
-    // caller runs during another access (the store indexes it afresh after every call out).
-    @exclusivity(unchecked) private(set) var records: UnsafeMutablePointer<ComponentOriginals>
-    private(set) var capacity = 0
+    /// The slots whose `originals` fields are the store's (see `SlotStorage`).
+    let slots: SlotStorage
     let layouts = OriginalLayouts()
     @exclusivity(unchecked) var memory = OriginalMemory()
     /// Originals outside the blocks, in lists per slot, and the free entries.
     @exclusivity(unchecked) var overflow: ContiguousArray<OverflowOriginal> = []
     @exclusivity(unchecked) var freeOverflow: [Int32] = []
 
-    init() {
-        records = .allocate(capacity: 0)
-    }
-
-    func reserve(_ count: Int) {
-        guard count > capacity else { return }
-        let grown = UnsafeMutablePointer<ComponentOriginals>.allocate(capacity: count)
-        grown.moveInitialize(from: records, count: capacity)
-        (grown + capacity).initialize(repeating: ComponentOriginals(), count: count - capacity)
-        records.deallocate()
-        records = grown
-        capacity = count
+    init(slots: SlotStorage) {
+        self.slots = slots
     }
 
     deinit {
-        for index in 0..<capacity { discard(records[index]) }
-        records.deinitialize(count: capacity)
-        records.deallocate()
+        for index in 0..<slots.count { discard(slots.base[index].originals) }
         memory.releaseAll()
     }
 

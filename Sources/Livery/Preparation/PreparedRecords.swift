@@ -23,7 +23,9 @@ struct PreparedOperation {
     /// The setter (kept alive by `PreparedTheme.bindings`), nil when the binding has none.
     var setter: Unmanaged<OperationSetter>?
     /// The value decoded once by the setter, nil when the operation must take the general
-    /// path (images, which are read when applied, or values that do not decode).
+    /// path (images, which are read when applied, or values that do not decode). It points
+    /// into the `ValueArena` of the theme's preparer, which lives as long as the theme and never
+    /// moves what it holds.
     var value: UnsafeMutableRawPointer?
     /// The interned (name, state).
     var key: Int32

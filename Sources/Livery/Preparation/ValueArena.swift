@@ -1,8 +1,11 @@
 /// Decoded values of a prepared theme, in chunks that never move (prepared operations point
 /// into them). Deinitialises what it holds when the theme goes.
 final class ValueArena: @unchecked Sendable {
-    // Owned by one prepared theme and used on the main actor only; `Sendable` only so that
-    // the theme's nonisolated deinit may release it.
+    // Invariant that makes the unchecked accesses and the raw memory safe: one thread at a
+    // time uses the arena (its preparer's, see `InstancePreparer`), and no access spans a call
+    // out; chunks are never moved or freed before deinit, so pointers into them stay valid as
+    // long as the arena, and deinit destroys each adopted value exactly once. `@unchecked
+    // Sendable` for that one hand-over between threads.
     @exclusivity(unchecked) private var chunks: [UnsafeMutableRawPointer] = []
     @exclusivity(unchecked) private var used = 0
     @exclusivity(unchecked) private var capacity = 0

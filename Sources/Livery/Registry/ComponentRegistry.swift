@@ -16,8 +16,8 @@ import LiveryModel
 /// Scopes are never removed, groups neither (a group without members costs its record only).
 @MainActor
 final class ComponentRegistry {
-    /// The slots, in one manually managed buffer (`SlotStorage`).
-    private let slots = SlotStorage()
+    /// The slots, in one manually managed buffer (`SlotStorage`), shared with `originals`.
+    private let slots: SlotStorage
     // The registry's arrays are read and written by index from the main actor only, and no
     // access spans a call into app code (bodies of `forEachLiveMember` run between accesses):
     // dynamic exclusivity checks on them could never fire, and they are on the per-component
@@ -31,9 +31,10 @@ final class ComponentRegistry {
     /// The originals of the slots' components: freeing a slot discards them there.
     let originals: OriginalsStore
 
-    init(originals: OriginalsStore) {
-        self.originals = originals
-        originals.reserveSlots(slots.capacity)
+    init(operationKeys: OperationKeys) {
+        let slots = SlotStorage()
+        self.slots = slots
+        originals = OriginalsStore(slots: slots, operationKeys: operationKeys)
     }
 
     private struct Group {
@@ -180,7 +181,6 @@ final class ComponentRegistry {
             slot = free
         } else {
             slot = slots.append()
-            originals.reserveSlots(slots.capacity)
         }
         slots.base[slot.index].held = HeldComponent(component)
         slots.base[slot.index].objectID = ObjectIdentifier(component)
@@ -279,23 +279,29 @@ final class ComponentRegistry {
         // Growing, to room for a component per identifier known at least, for the reason given
         // in `group(scope:identifier:)`. (Not the address table: its buckets are all written
         // when it is made, so room there costs memory whether components come or not.)
-        if freeSlots.count < slots.capacity / 4 {
-            slots.grow(toHold: identifiers.count)
-            originals.reserveSlots(slots.capacity)
-        }
+        if freeSlots.count < slots.capacity / 4 { slots.grow(toHold: identifiers.count) }
     }
 }
 
-/// The registry's slots in one manually managed buffer: an apply pass reads a slot's component
-/// and links in place, without copying the slot (an `Array` of structs would copy, and pay
-/// exclusivity checks, on every access). Only `ComponentRegistry` uses it.
+/// The per-component memory, one slot per component in one manually managed buffer: an apply
+/// pass reads a slot's component, links and originals in place, without copying the slot (an
+/// `Array` of structs would copy, and pay exclusivity checks, on every access), and registering
+/// a component writes one slot (`livery-switch-bench --profile-register`).
+///
+/// Invariant: a slot's fields are partitioned between two owners, and each touches only its
+/// own. `ComponentRegistry` owns `held`, `objectID`, `group`, the links and `accepted`, and
+/// decides which slots exist; `OriginalsStore` owns `originals`, which the registry only
+/// initialises (a new slot has none) and never reads.
 final class SlotStorage {
     /// One slot. Group and links are compact numbers, `none` when absent; `ComponentRegistry`
     /// turns them into typed values.
     struct Slot {
+        // Fields ordered largest first, so that a slot is 64 bytes.
         /// Holds no object when the slot is free.
         var held = HeldComponent()
         var objectID: ObjectIdentifier?
+        /// `OriginalsStore`'s.
+        var originals = ComponentOriginals()
         var group: Int32 = SlotStorage.none
         var previous: Int32 = SlotStorage.none
         var next: Int32 = SlotStorage.none
