@@ -6,6 +6,12 @@ import Testing
 @Suite struct SlotIndexTests {
     final class Object {}
 
+    /// Registering a component writes one slot, its originals record included: a slot that
+    /// grows past 64 bytes shows in `livery-switch-bench --profile-register`.
+    @Test func aSlotIsSixtyFourBytes() {
+        #expect(MemoryLayout<SlotStorage.Slot>.stride == 64)
+    }
+
     @Test func agreesWithADictionaryThroughInsertsUpdatesAndRemovals() {
         let objects = (0..<3_000).map { _ in Object() }
         let index = SlotIndex()
