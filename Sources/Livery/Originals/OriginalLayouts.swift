@@ -54,8 +54,6 @@ final class OriginalLayouts {
     /// Layout numbers by a hash of their entries' keys and setters (equal hashes are compared).
     @exclusivity(unchecked) private var numbers: [UInt64: [LayoutID]] = [:]
 
-    subscript(layout: LayoutID) -> OriginalLayout { layouts[layout.index] }
-
     /// Whether a setter's originals can live in a block.
     static func fits(_ setter: Unmanaged<OperationSetter>) -> Bool {
         setter.withGuaranteedSetter { $0.originalAlignment } <= blockAlignment

@@ -67,7 +67,7 @@ final class OriginalsStore {
         guard storage.slots.base[slot.index].originals.isEmpty, storage.slots.base[slot.index].originals.block == nil else { return false }
         guard let layout else { return true }
         storage.slots.base[slot.index].originals.block = storage.memory.allocate(
-            size: storage.layouts[layout].size, alignment: OriginalLayouts.blockAlignment)
+            size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
         storage.slots.base[slot.index].originals.layout = layout.rawValue
         return true
     }
@@ -77,7 +77,7 @@ final class OriginalsStore {
     // component in full first, so no path does; the lookups stay consistent anyway.)
     func hasOriginal(_ slot: ComponentSlot, key: Int32) -> Bool {
         let originals = storage.slots.base[slot.index].originals
-        if let layout = originals.layoutID, let entry = storage.layouts[layout].entry(of: key),
+        if let layout = originals.layoutID, let entry = storage.layouts.layouts[layout.index].entry(of: key),
            originals.present & (1 << UInt64(entry)) != 0 {
             return true
         }
@@ -96,9 +96,9 @@ final class OriginalsStore {
         let generation = storage.slots.base[slot.index].originals.generation
         let originals = storage.slots.base[slot.index].originals
         if let layout = originals.layoutID, let block = originals.block,
-           let entry = storage.layouts[layout].entry(of: key),
-           storage.layouts[layout].entries[entry].setter.toOpaque() == setter.toOpaque() {
-            let memory = block + Int(storage.layouts[layout].entries[entry].offset)
+           let entry = storage.layouts.layouts[layout.index].entry(of: key),
+           storage.layouts.layouts[layout.index].entries[entry].setter.toOpaque() == setter.toOpaque() {
+            let memory = block + Int(storage.layouts.layouts[layout.index].entries[entry].offset)
             setter.withGuaranteedSetter { $0.capture(object, state, memory) }
             if storage.slots.base[slot.index].originals.generation == generation {
                 storage.slots.base[slot.index].originals.present |= 1 << UInt64(entry)
@@ -138,7 +138,7 @@ final class OriginalsStore {
     func revert(_ slot: ComponentSlot, key: Int32, object: AnyObject) -> Bool {
         let originals = storage.slots.base[slot.index].originals
         if let layout = originals.layoutID, let block = originals.block,
-           let entry = storage.layouts[layout].entry(of: key),
+           let entry = storage.layouts.layouts[layout.index].entry(of: key),
            originals.present & (1 << UInt64(entry)) != 0 {
             restoreBlockEntry(entry, slot: slot, block: block, layout: layout, object: object)
             return true
@@ -179,7 +179,7 @@ final class OriginalsStore {
         }
         let originals = storage.slots.base[slot.index].originals
         if let block = originals.block, originals.present != 0, let layout = originals.layoutID {
-            for (index, entry) in storage.layouts[layout].entries.enumerated()
+            for (index, entry) in storage.layouts.layouts[layout.index].entries.enumerated()
             where originals.present & (1 << UInt64(index)) != 0 {
                 entry.setter.withGuaranteedSetter { setter in
                     if !setter.originalIsTrivial { setter.discard(block + Int(entry.offset)) }
@@ -204,7 +204,7 @@ final class OriginalsStore {
     private func restoreBlockEntry(_ entry: Int, slot: ComponentSlot, block: UnsafeMutableRawPointer,
                                    layout: LayoutID, object: AnyObject) {
         storage.slots.base[slot.index].originals.present &= ~(1 << UInt64(entry))
-        let record = storage.layouts[layout].entries[entry]
+        let record = storage.layouts.layouts[layout.index].entries[entry]
         let state = operationKeys.numbering.keys[Int(record.key)].state
         record.setter.withGuaranteedSetter { $0.restore(object, state, block + Int(record.offset)) }
     }
@@ -246,7 +246,7 @@ final class OriginalsStore {
     private func dropBlock(_ slot: ComponentSlot) {
         let originals = storage.slots.base[slot.index].originals
         if let block = originals.block, let layout = originals.layoutID {
-            release(block, size: storage.layouts[layout].size, alignment: OriginalLayouts.blockAlignment)
+            release(block, size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
         }
         let generation = originals.generation &+ 1
         storage.slots.base[slot.index].originals = ComponentOriginals()
@@ -321,9 +321,9 @@ final class OriginalsStorage {
             cursor = record.next
         }
         guard let block = originals.block, let layout = originals.layoutID else { return }
-        for (index, entry) in layouts[layout].entries.enumerated() where originals.present & (1 << UInt64(index)) != 0 {
+        for (index, entry) in layouts.layouts[layout.index].entries.enumerated() where originals.present & (1 << UInt64(index)) != 0 {
             entry.setter.withGuaranteedSetter { $0.discard(block + Int(entry.offset)) }
         }
-        memory.free(block, size: layouts[layout].size, alignment: OriginalLayouts.blockAlignment)
+        memory.free(block, size: layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
     }
 }

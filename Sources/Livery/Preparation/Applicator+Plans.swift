@@ -51,7 +51,7 @@ extension Applicator {
         }
         let layout = recorded.isEmpty ? nil : originals.layouts.number(of: recorded)
         if let layout {
-            let entries = originals.layouts[layout].entries
+            let entries = originals.layouts.layouts[layout.index].entries
             for index in first..<table.steps.count where table.steps[index].kind == .setRecording {
                 table.steps[index].offset = entries[Int(table.steps[index].entry)].offset
             }

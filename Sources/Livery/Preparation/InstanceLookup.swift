@@ -7,7 +7,12 @@ import LiveryModel
 /// prepared theme are fixed once prepared); the ids of a theme resolved in memory are numbered
 /// once (`index`), their positions kept by identifier number. The tables are compact numbers,
 /// with private sentinels; what leaves this type is typed and `Optional`.
-struct InstanceLookup {
+///
+/// A class, not a struct stored in the prepared theme: a method call on a struct stored in a
+/// class may copy it, retaining each of its arrays, and registration and every switch ask once
+/// per group (`livery-bench runtime`, the warm switch of a tenth).
+@MainActor
+final class InstanceLookup {
     /// What is known of an identifier.
     enum Answer {
         /// Not looked up yet: the prepared theme looks it up (and may prepare it).
@@ -24,11 +29,13 @@ struct InstanceLookup {
 
     /// The applicator's identifier numbering, shared by its prepared themes.
     let identifiers: IdentifierTable
+    // Invariant that makes the unchecked accesses safe: main actor only, each access a single
+    // read or write with no call out in between.
     /// Identifier number -> prepared instance, `none` or `notLookedUp`.
-    private var byIdentifier: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) private var byIdentifier: ContiguousArray<Int32> = []
     /// Identifier number -> position of the instance in a theme resolved in memory (`none` or
     /// past the end: not in the theme). A compiled file's own hash table answers instead.
-    private var positionByIdentifier: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) private var positionByIdentifier: ContiguousArray<Int32> = []
     /// A theme prepared whole: source position -> prepared instance (nil: the traits do not
     /// define it).
     private let preparedByPosition: ContiguousArray<PreparedInstanceID?>
@@ -49,7 +56,7 @@ struct InstanceLookup {
     }
 
     /// Records the answer for `number` (nil: the theme has none).
-    mutating func record(_ instance: PreparedInstanceID?, for number: IdentifierNumber) {
+    func record(_ instance: PreparedInstanceID?, for number: IdentifierNumber) {
         if number.index >= byIdentifier.count {
             byIdentifier.append(contentsOf: repeatElement(Self.notLookedUp, count: number.index + 1 - byIdentifier.count))
         }
@@ -58,7 +65,7 @@ struct InstanceLookup {
 
     /// Numbers every id of `instances` (a theme resolved in memory) in the identifier table, and
     /// keeps each one's position: the first of equal ids.
-    mutating func index(_ instances: [ResolvedInstance]) {
+    func index(_ instances: [ResolvedInstance]) {
         isIndexed = true
         identifiers.reserveCapacity(adding: instances.count)
         var table = ContiguousArray<Int32>(repeating: Self.none, count: identifiers.count + instances.count)
@@ -76,7 +83,7 @@ struct InstanceLookup {
 
     /// Answers every indexed identifier with its position: right for a theme resolved in memory
     /// and prepared whole, whose instances are prepared in the order of their positions.
-    mutating func answerByPosition() {
+    func answerByPosition() {
         byIdentifier = positionByIdentifier
     }
 

@@ -106,11 +106,14 @@ struct PreparedRecords {
 
 /// A preparer's key numbers mapped to the applicator's (`OperationKeys`), grown as the preparer
 /// meets keys: the preparer may run off the main actor, where the applicator's table is not.
+/// A class for the reason given at `InstanceLookup`.
 @MainActor
-struct KeyTranslation {
+final class KeyTranslation {
     private let operationKeys: OperationKeys
     /// The preparer's key number -> the applicator's.
-    private var numbers: [Int32] = []
+    // Invariant that makes the unchecked access safe: main actor only, no call out during an
+    // access.
+    @exclusivity(unchecked) private var numbers: [Int32] = []
 
     init(operationKeys: OperationKeys) {
         self.operationKeys = operationKeys
@@ -123,7 +126,7 @@ struct KeyTranslation {
 
     /// Replaces the preparer's key numbers in `records` (numbered by `numbering`) by the
     /// applicator's.
-    mutating func translate(_ records: UnsafeMutableBufferPointer<PreparedOperation>,
+    func translate(_ records: UnsafeMutableBufferPointer<PreparedOperation>,
                             from numbering: OperationKeyNumbering) {
         var highest: Int32 = -1
         for index in records.indices { highest = max(highest, records[index].key) }

@@ -39,9 +39,9 @@ final class PreparedTheme {
     /// The prepared instances and their operations.
     @exclusivity(unchecked) private var records = PreparedRecords()
     /// Identifier -> prepared instance.
-    @exclusivity(unchecked) private var lookup: InstanceLookup
+    private let lookup: InstanceLookup
     /// The preparer's key numbers -> the applicator's.
-    @exclusivity(unchecked) private var keys: KeyTranslation
+    private let keys: KeyTranslation
     /// The plans towards this theme's instances.
     private var plans = PlanCache()
 
