@@ -18,6 +18,9 @@ import LiveryModel
 @MainActor
 final class OriginalsStore {
     private let storage: OriginalsStorage
+    /// `storage.slots`, held here too so that the apply path reaches a slot's record in as few
+    /// loads as the registry does (`livery-bench runtime` warm switches).
+    private let slots: SlotStorage
     /// How many passes that call app code are running (they nest when a setter re-enters), and
     /// the memory of originals given back meanwhile, freed when the outermost ends.
     // Invariant that makes the unchecked accesses safe: main actor only, and no access spans a
@@ -30,6 +33,7 @@ final class OriginalsStore {
     /// The originals of the components in `slots` (the registry's: see `SlotStorage`).
     init(slots: SlotStorage, operationKeys: OperationKeys) {
         storage = OriginalsStorage(slots: slots)
+        self.slots = slots
         self.operationKeys = operationKeys
     }
 
@@ -38,11 +42,11 @@ final class OriginalsStore {
 
     /// Changes whenever the slot's originals are dropped or replaced.
     @inline(__always)
-    func generation(of slot: ComponentSlot) -> UInt32 { storage.slots.base[slot.index].originals.generation }
+    func generation(of slot: ComponentSlot) -> UInt32 { slots.base[slot.index].originals.generation }
 
     /// The slot's block, nil without one.
     @inline(__always)
-    func block(of slot: ComponentSlot) -> UnsafeMutableRawPointer? { storage.slots.base[slot.index].originals.block }
+    func block(of slot: ComponentSlot) -> UnsafeMutableRawPointer? { slots.base[slot.index].originals.block }
 
     /// Brackets work that calls app code (see the type's invariants).
     @inline(__always)
@@ -64,11 +68,11 @@ final class OriginalsStore {
     /// False, allocating nothing, when the component has originals after all.
     @inline(__always)
     func prepareBlock(_ slot: ComponentSlot, layout: LayoutID?) -> Bool {
-        guard storage.slots.base[slot.index].originals.isEmpty, storage.slots.base[slot.index].originals.block == nil else { return false }
+        guard slots.base[slot.index].originals.isEmpty, slots.base[slot.index].originals.block == nil else { return false }
         guard let layout else { return true }
-        storage.slots.base[slot.index].originals.block = storage.memory.allocate(
+        slots.base[slot.index].originals.block = storage.memory.allocate(
             size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
-        storage.slots.base[slot.index].originals.layout = layout.rawValue
+        slots.base[slot.index].originals.layout = layout.rawValue
         return true
     }
 
@@ -76,7 +80,7 @@ final class OriginalsStore {
     // on the list if a setter other than the layout's records it. (A new binding reverts the
     // component in full first, so no path does; the lookups stay consistent anyway.)
     func hasOriginal(_ slot: ComponentSlot, key: Int32) -> Bool {
-        let originals = storage.slots.base[slot.index].originals
+        let originals = slots.base[slot.index].originals
         if let layout = originals.layoutID, let entry = storage.layouts.layouts[layout.index].entry(of: key),
            originals.present & (1 << UInt64(entry)) != 0 {
             return true
@@ -93,15 +97,15 @@ final class OriginalsStore {
     func record(_ slot: ComponentSlot, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
                 object: AnyObject) {
         if hasOriginal(slot, key: key) { return }
-        let generation = storage.slots.base[slot.index].originals.generation
-        let originals = storage.slots.base[slot.index].originals
+        let generation = slots.base[slot.index].originals.generation
+        let originals = slots.base[slot.index].originals
         if let layout = originals.layoutID, let block = originals.block,
            let entry = storage.layouts.layouts[layout.index].entry(of: key),
            storage.layouts.layouts[layout.index].entries[entry].setter.toOpaque() == setter.toOpaque() {
             let memory = block + Int(storage.layouts.layouts[layout.index].entries[entry].offset)
             setter.withGuaranteedSetter { $0.capture(object, state, memory) }
-            if storage.slots.base[slot.index].originals.generation == generation {
-                storage.slots.base[slot.index].originals.present |= 1 << UInt64(entry)
+            if slots.base[slot.index].originals.generation == generation {
+                slots.base[slot.index].originals.present |= 1 << UInt64(entry)
             } else {
                 setter.withGuaranteedSetter { $0.discard(memory) }
             }
@@ -110,13 +114,13 @@ final class OriginalsStore {
         let (size, alignment) = setter.withGuaranteedSetter { ($0.originalSize, $0.originalAlignment) }
         let memory = storage.memory.allocate(size: size, alignment: alignment)
         setter.withGuaranteedSetter { $0.capture(object, state, memory) }
-        guard storage.slots.base[slot.index].originals.generation == generation else {
+        guard slots.base[slot.index].originals.generation == generation else {
             setter.withGuaranteedSetter { $0.discard(memory) }
             release(memory, size: size, alignment: alignment)
             return
         }
         let record = OverflowOriginal(setter: setter, key: key, memory: memory,
-                                      next: storage.slots.base[slot.index].originals.overflow)
+                                      next: slots.base[slot.index].originals.overflow)
         let position: Int32
         if let free = storage.freeOverflow.popLast() {
             position = free
@@ -125,18 +129,18 @@ final class OriginalsStore {
             position = Int32(storage.overflow.count)
             storage.overflow.append(record)
         }
-        storage.slots.base[slot.index].originals.overflow = position
+        slots.base[slot.index].originals.overflow = position
     }
 
     /// Marks the block entry a recording step just filled (`PlanStep.Kind.setRecording`).
     @inline(__always)
     func markRecorded(_ slot: ComponentSlot, entry: UInt8) {
-        storage.slots.base[slot.index].originals.present |= 1 << UInt64(entry)
+        slots.base[slot.index].originals.present |= 1 << UInt64(entry)
     }
 
     /// Puts the original of `key` back; false when there is none.
     func revert(_ slot: ComponentSlot, key: Int32, object: AnyObject) -> Bool {
-        let originals = storage.slots.base[slot.index].originals
+        let originals = slots.base[slot.index].originals
         if let layout = originals.layoutID, let block = originals.block,
            let entry = storage.layouts.layouts[layout.index].entry(of: key),
            originals.present & (1 << UInt64(entry)) != 0 {
@@ -151,20 +155,20 @@ final class OriginalsStore {
     /// Puts back every recorded original, newest first (the order that undoes the writes):
     /// the overflow list, then the block from its last entry. Leaves the component with none.
     func revertAll(_ slot: ComponentSlot, object: AnyObject) -> Int {
-        let generation = storage.slots.base[slot.index].originals.generation
+        let generation = slots.base[slot.index].originals.generation
         var reverted = 0
         while let record = takeOverflow(slot, key: nil) {
             restore(record, on: object)
             reverted += 1
-            if storage.slots.base[slot.index].originals.generation != generation { return reverted }
+            if slots.base[slot.index].originals.generation != generation { return reverted }
         }
         while true {
-            let originals = storage.slots.base[slot.index].originals
+            let originals = slots.base[slot.index].originals
             guard originals.present != 0, let block = originals.block, let layout = originals.layoutID else { break }
             let entry = 63 - originals.present.leadingZeroBitCount
             restoreBlockEntry(entry, slot: slot, block: block, layout: layout, object: object)
             reverted += 1
-            if storage.slots.base[slot.index].originals.generation != generation { return reverted }
+            if slots.base[slot.index].originals.generation != generation { return reverted }
         }
         dropBlock(slot)
         return reverted
@@ -177,7 +181,7 @@ final class OriginalsStore {
             record.setter.withGuaranteedSetter { $0.discard(record.memory) }
             releaseMemory(of: record)
         }
-        let originals = storage.slots.base[slot.index].originals
+        let originals = slots.base[slot.index].originals
         if let block = originals.block, originals.present != 0, let layout = originals.layoutID {
             for (index, entry) in storage.layouts.layouts[layout.index].entries.enumerated()
             where originals.present & (1 << UInt64(index)) != 0 {
@@ -203,7 +207,7 @@ final class OriginalsStore {
 
     private func restoreBlockEntry(_ entry: Int, slot: ComponentSlot, block: UnsafeMutableRawPointer,
                                    layout: LayoutID, object: AnyObject) {
-        storage.slots.base[slot.index].originals.present &= ~(1 << UInt64(entry))
+        slots.base[slot.index].originals.present &= ~(1 << UInt64(entry))
         let record = storage.layouts.layouts[layout.index].entries[entry]
         let state = operationKeys.numbering.keys[Int(record.key)].state
         record.setter.withGuaranteedSetter { $0.restore(object, state, block + Int(record.offset)) }
@@ -224,14 +228,14 @@ final class OriginalsStore {
     /// list.
     private func takeOverflow(_ slot: ComponentSlot, key: Int32?) -> OverflowOriginal? {
         var previous: Int32?
-        var cursor = storage.slots.base[slot.index].originals.overflow
+        var cursor = slots.base[slot.index].originals.overflow
         while cursor != OriginalsStorage.none {
             let next = storage.overflow[Int(cursor)].next
             if key == nil || storage.overflow[Int(cursor)].key == key {
                 if let previous {
                     storage.overflow[Int(previous)].next = next
                 } else {
-                    storage.slots.base[slot.index].originals.overflow = next
+                    slots.base[slot.index].originals.overflow = next
                 }
                 storage.freeOverflow.append(cursor)
                 return storage.overflow[Int(cursor)]
@@ -244,13 +248,13 @@ final class OriginalsStore {
 
     /// Frees the block (its entries must be restored or discarded) and starts a new generation.
     private func dropBlock(_ slot: ComponentSlot) {
-        let originals = storage.slots.base[slot.index].originals
+        let originals = slots.base[slot.index].originals
         if let block = originals.block, let layout = originals.layoutID {
             release(block, size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
         }
         let generation = originals.generation &+ 1
-        storage.slots.base[slot.index].originals = ComponentOriginals()
-        storage.slots.base[slot.index].originals.generation = generation
+        slots.base[slot.index].originals = ComponentOriginals()
+        slots.base[slot.index].originals.generation = generation
     }
 }
 
