@@ -16,7 +16,7 @@ extension ThemeManager {
         var schema = StandardSchema.schema
         for file in configuration.schemaFiles {
             let loaded = SchemaFile.load(path: file)
-            for finding in loaded.diagnostics { diagnostics.report(finding, key: "schema|\(finding)") }
+            for finding in loaded.diagnostics { diagnostics.report(finding, key: DiagnosticKey(DevelopmentFinding.schema(finding))) }
             if let extra = loaded.value { schema.merge(extra) }
         }
         return ThemeManager(configuration: configuration,
@@ -82,7 +82,9 @@ extension ThemeManager {
             report.diagnostics.append(.error(.compileWriteFailed,
                                              "no folder to compile into: pass one, or add a <compiled-path> to the configuration",
                                              at: nil))
-            for finding in report.diagnostics { diagnostics.report(finding, key: "cache|\(generation)|\(finding)") }
+            for finding in report.diagnostics {
+                diagnostics.report(finding, key: DiagnosticKey(DevelopmentFinding.cache(generation: generation, finding)))
+            }
             return report
         }
         let workspace = ThemeWorkspace(searchPaths: configuration.searchPaths, schemaFiles: configuration.schemaFiles,
@@ -108,8 +110,18 @@ extension ThemeManager {
                                                  at: SourceLocation(file: output)))
             }
         }
-        for finding in report.diagnostics { diagnostics.report(finding, key: "cache|\(generation)|\(finding)") }
+        for finding in report.diagnostics {
+            diagnostics.report(finding, key: DiagnosticKey(DevelopmentFinding.cache(generation: generation, finding)))
+        }
         if !report.written.isEmpty { reloadThemes() }
         return report
     }
+}
+
+/// What the development path's findings are about, for de-duplication.
+enum DevelopmentFinding: Hashable {
+    case schema(Diagnostic)
+    case cache(generation: Int, Diagnostic)
+    case liveReload(save: Int, Diagnostic)
+    case liveReloadSummary(save: Int)
 }

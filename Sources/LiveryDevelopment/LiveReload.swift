@@ -109,13 +109,13 @@ public final class LiveReload {
             manager.reloadThemes()
             outcome = .reloaded(changedFiles: changed)
         } else {
-            for error in errors { manager.diagnostics.report(error, key: "live-reload|\(saves)|\(error)") }
+            for error in errors { manager.diagnostics.report(error, key: DiagnosticKey(DevelopmentFinding.liveReload(save: saves, error))) }
             let kept = manager.currentThemeID.map { "'\($0)' stays on screen" } ?? "nothing was reloaded"
             manager.diagnostics.report(
                 .error(.runtimeThemeUnavailable,
                        "live reload: the saved theme has \(errors.count) error\(errors.count == 1 ? "" : "s") (reported before this); \(kept) until a save fixes them",
                        at: nil),
-                key: "live-reload|\(saves)|summary")
+                key: DiagnosticKey(DevelopmentFinding.liveReloadSummary(save: saves)))
             outcome = .kept(changedFiles: changed, errors: errors)
         }
         lastOutcome = outcome

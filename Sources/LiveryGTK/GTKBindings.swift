@@ -61,7 +61,7 @@ public enum GTKBindings {
     static func reportNoMeaning(_ diagnostics: DiagnosticHook, _ operation: String, _ reason: String) {
         diagnostics.report(
             .warning(.gtkNoMeaning, "'\(operation)' has no meaning on GTK: \(reason); the widget is left as it was", at: nil),
-            key: "gtk-no-meaning|\(operation)")
+            key: DiagnosticKey(GTKFinding.noMeaning(operation: operation)))
     }
 
     static func view(_ diagnostics: DiagnosticHook) -> ComponentBinding<Widget> {
@@ -206,4 +206,9 @@ extension ThemeScope {
     public func style(_ widget: UnsafeMutablePointer<GtkWidget>, as identifier: String) {
         style(Widget.wrapping(widget), as: identifier)
     }
+}
+
+/// What the GTK adapter's findings are about, for de-duplication.
+private enum GTKFinding: Hashable {
+    case noMeaning(operation: String)
 }

@@ -4,13 +4,17 @@ import LiveryModel
 /// Headless reference components: plain Swift objects with the properties the standard schema
 /// names, used by the tests, the benchmarks and the chat example. They show how a binding maps
 /// a theme onto a toolkit, without any toolkit; defaults follow UIKit's.
-///
-/// Their properties are `@exclusivity(unchecked)`. Invariant: every access is a single load or
-/// store made on the main actor (the components are `@MainActor`), and no access spans a call, so
-/// no two accesses to one property can overlap and the dynamic check could never fire. They stand
-/// in for toolkit properties (UIKit's are Objective-C, with no Swift exclusivity check); with the
-/// check on, every themed write calls into Swift's runtime, which the warm-switch row of
-/// `livery-bench runtime` shows, and the benchmark would measure that bookkeeping, not the engine.
+//
+// Every themed property is public and computed, over a private stored property that is
+// `@exclusivity(unchecked)`. Invariant that makes the unchecked storage safe: it is private, so
+// only its own accessors touch it; each accessor is a single load or store (or, for `PerState`
+// values, one `_modify` yield whose caller mutates the value and returns without calling out),
+// made on the main actor (the components are `@MainActor`), so no two accesses to one property
+// can overlap and the dynamic check could never fire. The components stand in for toolkit
+// properties, which have no Swift exclusivity check (UIKit's are Objective-C): with the check
+// on, every themed write would call into Swift's runtime, and the warm switch of
+// `livery-switch-bench` would measure that bookkeeping, not the engine. The public accessors are
+// `final`, so the module's bindings call them directly.
 
 /// The `uiview` of the standard schema. Open so that apps (and the chat example's bubble)
 /// can build their own components on it.
@@ -21,19 +25,71 @@ open class View {
     public private(set) var subviews: [View] = []
     public private(set) weak var superview: View?
 
-    @exclusivity(unchecked) public var frame = Rect(x: 0, y: 0, width: 0, height: 0)
-    @exclusivity(unchecked) public var backgroundColor: Color?
-    @exclusivity(unchecked) public var cornerRadius: Double = 0
-    @exclusivity(unchecked) public var borderColor: Color?
-    @exclusivity(unchecked) public var borderWidth: Double = 0
-    @exclusivity(unchecked) public var alpha: Double = 1
-    @exclusivity(unchecked) public var isHidden = false
-    @exclusivity(unchecked) public var tintColor: Color?
-    @exclusivity(unchecked) public var clipsToBounds = false
-    @exclusivity(unchecked) public var shadowColor: Color?
-    @exclusivity(unchecked) public var shadowOpacity: Double = 0
-    @exclusivity(unchecked) public var shadowRadius: Double = 3
-    @exclusivity(unchecked) public var shadowOffset = Size(width: 0, height: -3)
+    @exclusivity(unchecked) private var storedFrame: Rect = Rect(x: 0, y: 0, width: 0, height: 0)
+    public final var frame: Rect {
+        get { storedFrame }
+        set { storedFrame = newValue }
+    }
+    @exclusivity(unchecked) private var storedBackgroundColor: Color?
+    public final var backgroundColor: Color? {
+        get { storedBackgroundColor }
+        set { storedBackgroundColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedCornerRadius: Double = 0
+    public final var cornerRadius: Double {
+        get { storedCornerRadius }
+        set { storedCornerRadius = newValue }
+    }
+    @exclusivity(unchecked) private var storedBorderColor: Color?
+    public final var borderColor: Color? {
+        get { storedBorderColor }
+        set { storedBorderColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedBorderWidth: Double = 0
+    public final var borderWidth: Double {
+        get { storedBorderWidth }
+        set { storedBorderWidth = newValue }
+    }
+    @exclusivity(unchecked) private var storedAlpha: Double = 1
+    public final var alpha: Double {
+        get { storedAlpha }
+        set { storedAlpha = newValue }
+    }
+    @exclusivity(unchecked) private var storedIsHidden: Bool = false
+    public final var isHidden: Bool {
+        get { storedIsHidden }
+        set { storedIsHidden = newValue }
+    }
+    @exclusivity(unchecked) private var storedTintColor: Color?
+    public final var tintColor: Color? {
+        get { storedTintColor }
+        set { storedTintColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedClipsToBounds: Bool = false
+    public final var clipsToBounds: Bool {
+        get { storedClipsToBounds }
+        set { storedClipsToBounds = newValue }
+    }
+    @exclusivity(unchecked) private var storedShadowColor: Color?
+    public final var shadowColor: Color? {
+        get { storedShadowColor }
+        set { storedShadowColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedShadowOpacity: Double = 0
+    public final var shadowOpacity: Double {
+        get { storedShadowOpacity }
+        set { storedShadowOpacity = newValue }
+    }
+    @exclusivity(unchecked) private var storedShadowRadius: Double = 3
+    public final var shadowRadius: Double {
+        get { storedShadowRadius }
+        set { storedShadowRadius = newValue }
+    }
+    @exclusivity(unchecked) private var storedShadowOffset: Size = Size(width: 0, height: -3)
+    public final var shadowOffset: Size {
+        get { storedShadowOffset }
+        set { storedShadowOffset = newValue }
+    }
 
     public init(name: String = "") {
         self.name = name
@@ -58,11 +114,31 @@ open class View {
 /// The `uilabel` of the standard schema.
 @MainActor
 open class Label: View {
-    @exclusivity(unchecked) public var text: String?
-    @exclusivity(unchecked) public var textColor: Color?
-    @exclusivity(unchecked) public var font: Font?
-    @exclusivity(unchecked) public var textAlignment = TextAlignment.natural
-    @exclusivity(unchecked) public var numberOfLines = 1
+    @exclusivity(unchecked) private var storedText: String?
+    public final var text: String? {
+        get { storedText }
+        set { storedText = newValue }
+    }
+    @exclusivity(unchecked) private var storedTextColor: Color?
+    public final var textColor: Color? {
+        get { storedTextColor }
+        set { storedTextColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedFont: Font?
+    public final var font: Font? {
+        get { storedFont }
+        set { storedFont = newValue }
+    }
+    @exclusivity(unchecked) private var storedTextAlignment: TextAlignment = TextAlignment.natural
+    public final var textAlignment: TextAlignment {
+        get { storedTextAlignment }
+        set { storedTextAlignment = newValue }
+    }
+    @exclusivity(unchecked) private var storedNumberOfLines: Int = 1
+    public final var numberOfLines: Int {
+        get { storedNumberOfLines }
+        set { storedNumberOfLines = newValue }
+    }
 }
 
 /// Values that differ per control state, as UIKit buttons keep them. `value(for:)` reads
@@ -108,13 +184,45 @@ public struct PerState<Value: Sendable>: Sendable {
 @MainActor
 open class Button: View {
     /// The state the button displays (`current...` accessors follow it).
-    @exclusivity(unchecked) public var state = ControlState.normal
-    @exclusivity(unchecked) public var titles = PerState<String>()
-    @exclusivity(unchecked) public var titleColors = PerState<Color>()
-    @exclusivity(unchecked) public var images = PerState<ThemeImage>()
-    @exclusivity(unchecked) public var backgroundImages = PerState<ThemeImage>()
-    @exclusivity(unchecked) public var titleFont: Font?
-    @exclusivity(unchecked) public var contentEdgeInsets = Insets(top: 0, left: 0, bottom: 0, right: 0)
+    @exclusivity(unchecked) private var storedState: ControlState = ControlState.normal
+    public final var state: ControlState {
+        get { storedState }
+        set { storedState = newValue }
+    }
+    @exclusivity(unchecked) private var storedTitles: PerState<String> = PerState<String>()
+    public final var titles: PerState<String> {
+        get { storedTitles }
+        set { storedTitles = newValue }
+        _modify { yield &storedTitles }
+    }
+    @exclusivity(unchecked) private var storedTitleColors: PerState<Color> = PerState<Color>()
+    public final var titleColors: PerState<Color> {
+        get { storedTitleColors }
+        set { storedTitleColors = newValue }
+        _modify { yield &storedTitleColors }
+    }
+    @exclusivity(unchecked) private var storedImages: PerState<ThemeImage> = PerState<ThemeImage>()
+    public final var images: PerState<ThemeImage> {
+        get { storedImages }
+        set { storedImages = newValue }
+        _modify { yield &storedImages }
+    }
+    @exclusivity(unchecked) private var storedBackgroundImages: PerState<ThemeImage> = PerState<ThemeImage>()
+    public final var backgroundImages: PerState<ThemeImage> {
+        get { storedBackgroundImages }
+        set { storedBackgroundImages = newValue }
+        _modify { yield &storedBackgroundImages }
+    }
+    @exclusivity(unchecked) private var storedTitleFont: Font?
+    public final var titleFont: Font? {
+        get { storedTitleFont }
+        set { storedTitleFont = newValue }
+    }
+    @exclusivity(unchecked) private var storedContentEdgeInsets: Insets = Insets(top: 0, left: 0, bottom: 0, right: 0)
+    public final var contentEdgeInsets: Insets {
+        get { storedContentEdgeInsets }
+        set { storedContentEdgeInsets = newValue }
+    }
 
     public var currentTitle: String? { titles.resolved(for: state) }
     public var currentTitleColor: Color? { titleColors.resolved(for: state) }
@@ -125,65 +233,190 @@ open class Button: View {
 /// The `uiimageview` of the standard schema.
 @MainActor
 open class ImageView: View {
-    @exclusivity(unchecked) public var image: ThemeImage?
-    @exclusivity(unchecked) public var contentMode = ContentMode.scaleToFill
+    @exclusivity(unchecked) private var storedImage: ThemeImage?
+    public final var image: ThemeImage? {
+        get { storedImage }
+        set { storedImage = newValue }
+    }
+    @exclusivity(unchecked) private var storedContentMode: ContentMode = ContentMode.scaleToFill
+    public final var contentMode: ContentMode {
+        get { storedContentMode }
+        set { storedContentMode = newValue }
+    }
 }
 
 /// The `uiswitch` of the standard schema.
 @MainActor
 open class Switch: View {
-    @exclusivity(unchecked) public var isOn = false
-    @exclusivity(unchecked) public var onTintColor: Color?
-    @exclusivity(unchecked) public var thumbTintColor: Color?
+    @exclusivity(unchecked) private var storedIsOn: Bool = false
+    public final var isOn: Bool {
+        get { storedIsOn }
+        set { storedIsOn = newValue }
+    }
+    @exclusivity(unchecked) private var storedOnTintColor: Color?
+    public final var onTintColor: Color? {
+        get { storedOnTintColor }
+        set { storedOnTintColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedThumbTintColor: Color?
+    public final var thumbTintColor: Color? {
+        get { storedThumbTintColor }
+        set { storedThumbTintColor = newValue }
+    }
 }
 
 /// The `uislider` of the standard schema; the thumb image differs per state.
 @MainActor
 open class Slider: View {
-    @exclusivity(unchecked) public var value: Double = 0
-    @exclusivity(unchecked) public var minimumTrackTintColor: Color?
-    @exclusivity(unchecked) public var maximumTrackTintColor: Color?
-    @exclusivity(unchecked) public var thumbTintColor: Color?
-    @exclusivity(unchecked) public var thumbImages = PerState<ThemeImage>()
+    @exclusivity(unchecked) private var storedValue: Double = 0
+    public final var value: Double {
+        get { storedValue }
+        set { storedValue = newValue }
+    }
+    @exclusivity(unchecked) private var storedMinimumTrackTintColor: Color?
+    public final var minimumTrackTintColor: Color? {
+        get { storedMinimumTrackTintColor }
+        set { storedMinimumTrackTintColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedMaximumTrackTintColor: Color?
+    public final var maximumTrackTintColor: Color? {
+        get { storedMaximumTrackTintColor }
+        set { storedMaximumTrackTintColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedThumbTintColor: Color?
+    public final var thumbTintColor: Color? {
+        get { storedThumbTintColor }
+        set { storedThumbTintColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedThumbImages: PerState<ThemeImage> = PerState<ThemeImage>()
+    public final var thumbImages: PerState<ThemeImage> {
+        get { storedThumbImages }
+        set { storedThumbImages = newValue }
+        _modify { yield &storedThumbImages }
+    }
 }
 
 /// The `uiprogressview` of the standard schema.
 @MainActor
 open class ProgressView: View {
-    @exclusivity(unchecked) public var progress: Double = 0
-    @exclusivity(unchecked) public var progressTintColor: Color?
-    @exclusivity(unchecked) public var trackTintColor: Color?
+    @exclusivity(unchecked) private var storedProgress: Double = 0
+    public final var progress: Double {
+        get { storedProgress }
+        set { storedProgress = newValue }
+    }
+    @exclusivity(unchecked) private var storedProgressTintColor: Color?
+    public final var progressTintColor: Color? {
+        get { storedProgressTintColor }
+        set { storedProgressTintColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedTrackTintColor: Color?
+    public final var trackTintColor: Color? {
+        get { storedTrackTintColor }
+        set { storedTrackTintColor = newValue }
+    }
 }
 
 /// The `uitextfield` of the standard schema.
 @MainActor
 open class TextField: View {
-    @exclusivity(unchecked) public var text: String?
-    @exclusivity(unchecked) public var placeholder: String?
-    @exclusivity(unchecked) public var textColor: Color?
-    @exclusivity(unchecked) public var font: Font?
-    @exclusivity(unchecked) public var textAlignment = TextAlignment.natural
-    @exclusivity(unchecked) public var placeholderColor: Color?
-    @exclusivity(unchecked) public var borderStyle = BorderStyle.none
+    @exclusivity(unchecked) private var storedText: String?
+    public final var text: String? {
+        get { storedText }
+        set { storedText = newValue }
+    }
+    @exclusivity(unchecked) private var storedPlaceholder: String?
+    public final var placeholder: String? {
+        get { storedPlaceholder }
+        set { storedPlaceholder = newValue }
+    }
+    @exclusivity(unchecked) private var storedTextColor: Color?
+    public final var textColor: Color? {
+        get { storedTextColor }
+        set { storedTextColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedFont: Font?
+    public final var font: Font? {
+        get { storedFont }
+        set { storedFont = newValue }
+    }
+    @exclusivity(unchecked) private var storedTextAlignment: TextAlignment = TextAlignment.natural
+    public final var textAlignment: TextAlignment {
+        get { storedTextAlignment }
+        set { storedTextAlignment = newValue }
+    }
+    @exclusivity(unchecked) private var storedPlaceholderColor: Color?
+    public final var placeholderColor: Color? {
+        get { storedPlaceholderColor }
+        set { storedPlaceholderColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedBorderStyle: BorderStyle = BorderStyle.none
+    public final var borderStyle: BorderStyle {
+        get { storedBorderStyle }
+        set { storedBorderStyle = newValue }
+    }
 }
 
 /// The `uitextview` of the standard schema.
 @MainActor
 open class TextView: View {
-    @exclusivity(unchecked) public var text: String?
-    @exclusivity(unchecked) public var textColor: Color?
-    @exclusivity(unchecked) public var font: Font?
-    @exclusivity(unchecked) public var textAlignment = TextAlignment.natural
-    @exclusivity(unchecked) public var textContainerInset = Insets(top: 8, left: 0, bottom: 8, right: 0)
+    @exclusivity(unchecked) private var storedText: String?
+    public final var text: String? {
+        get { storedText }
+        set { storedText = newValue }
+    }
+    @exclusivity(unchecked) private var storedTextColor: Color?
+    public final var textColor: Color? {
+        get { storedTextColor }
+        set { storedTextColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedFont: Font?
+    public final var font: Font? {
+        get { storedFont }
+        set { storedFont = newValue }
+    }
+    @exclusivity(unchecked) private var storedTextAlignment: TextAlignment = TextAlignment.natural
+    public final var textAlignment: TextAlignment {
+        get { storedTextAlignment }
+        set { storedTextAlignment = newValue }
+    }
+    @exclusivity(unchecked) private var storedTextContainerInset: Insets = Insets(top: 8, left: 0, bottom: 8, right: 0)
+    public final var textContainerInset: Insets {
+        get { storedTextContainerInset }
+        set { storedTextContainerInset = newValue }
+    }
 }
 
 /// The `uinavigationbar` of the standard schema.
 @MainActor
 open class NavigationBar: View {
-    @exclusivity(unchecked) public var title: String?
-    @exclusivity(unchecked) public var barTintColor: Color?
-    @exclusivity(unchecked) public var titleColor: Color?
-    @exclusivity(unchecked) public var titleFont: Font?
-    @exclusivity(unchecked) public var backgroundImage: ThemeImage?
-    @exclusivity(unchecked) public var isTranslucent = true
+    @exclusivity(unchecked) private var storedTitle: String?
+    public final var title: String? {
+        get { storedTitle }
+        set { storedTitle = newValue }
+    }
+    @exclusivity(unchecked) private var storedBarTintColor: Color?
+    public final var barTintColor: Color? {
+        get { storedBarTintColor }
+        set { storedBarTintColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedTitleColor: Color?
+    public final var titleColor: Color? {
+        get { storedTitleColor }
+        set { storedTitleColor = newValue }
+    }
+    @exclusivity(unchecked) private var storedTitleFont: Font?
+    public final var titleFont: Font? {
+        get { storedTitleFont }
+        set { storedTitleFont = newValue }
+    }
+    @exclusivity(unchecked) private var storedBackgroundImage: ThemeImage?
+    public final var backgroundImage: ThemeImage? {
+        get { storedBackgroundImage }
+        set { storedBackgroundImage = newValue }
+    }
+    @exclusivity(unchecked) private var storedIsTranslucent: Bool = true
+    public final var isTranslucent: Bool {
+        get { storedIsTranslucent }
+        set { storedIsTranslucent = newValue }
+    }
 }

@@ -60,7 +60,7 @@ import Testing
         #expect(recordingSetter != nil)
 
         applicator.register(probeBinding())
-        applicator.recentAcceptances.removeAll()  // a cache that would hold the old binding too
+        applicator.bindings.forgetAcceptances()  // a cache that would hold the old binding too
         #expect(recordingSetter != nil, "the replaced binding's setter is kept while originals may point to it")
         #expect(recordingSetter !== applicator.bindings.bindings["probe"]?.setters["label"])
         applicator.unstyle(probe)
@@ -170,11 +170,11 @@ import Testing
     @Test func identifierNumbersAreDenseStableAndAgreeWithTheirNames() {
         let table = IdentifierTable()
         let names = (0..<5_000).map { "identifier_\($0)" } + ["é", "e\u{301}", "\u{212A}", "K", ""]
-        var numbers: [Int32] = []
+        var numbers: [IdentifierNumber] = []
         for name in names { numbers.append(table.number(name)) }
         for (name, number) in zip(names, numbers) {
             #expect(table.number(name) == number)
-            #expect(table.names[Int(number)] == name)
+            #expect(table.name(of: number) == name)
             #expect(table.existingNumber(name) == number)
         }
         #expect(Set(numbers).count == names.count - 2, "two pairs are canonically equal")
@@ -211,7 +211,7 @@ import Testing
         applicator.register(probeBinding())
         let probes = (0..<3).map { _ in Probe(Counter()) }
         for (probe, id) in zip(probes, ["one", "two", "three"]) { applicator.style(probe, as: id) }
-        let layouts = applicator.slots.layouts.layouts
+        let layouts = applicator.originals.layouts.layouts
         #expect(layouts.count == 2, "\"one\" and \"two\" record the same keys with the same setters")
         for layout in layouts {
             for entry in layout.entries {

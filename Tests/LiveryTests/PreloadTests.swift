@@ -135,12 +135,12 @@ import LiveryHeadless
         applicator.register(probeBinding())
         applicator.register(loggedBinding(DecodeLog()))
         await applicator.preload(["a", "b"])
-        let themeA = try #require(applicator.scopes[0].current)
+        let themeA = try #require(applicator.registry.theme(of: .root))
         #expect(themeA.isComplete)
         let themeB = try #require(applicator.prepared.themes.first { $0.key.themeID == "b" })
         let plans = themeB.plans(from: themeA)
         // Every identifier has its plan already: ten change a stroke, the first ten also revert a label.
-        #expect((0..<Int32(20)).allSatisfy { plans.plan($0) != nil })
+        #expect((0..<20).allSatisfy { plans.plan(PreparedInstanceID($0)) != nil })
         let steps = plans.steps.count
         #expect(steps == 10 + 10 + 10)
 
@@ -161,12 +161,12 @@ import LiveryHeadless
         let counters = (0..<20).map { _ in Counter() }
         let probes = counters.map { Probe($0) }
         for (index, probe) in probes.enumerated() { applicator.style(probe, as: "p\(index)") }
-        let partial = try #require(applicator.scopes[0].current)
+        let partial = try #require(applicator.registry.theme(of: .root))
         #expect(!partial.isComplete)
         let calls = counters.map(\.total)
 
         await applicator.preload(["a", "b"])
-        let complete = try #require(applicator.scopes[0].current)
+        let complete = try #require(applicator.registry.theme(of: .root))
         #expect(complete !== partial && complete.isComplete)
         #expect(counters.map(\.total) == calls)  // no setter ran
         #expect(applicator.identifier(of: probes[7]) == "p7")
@@ -205,7 +205,7 @@ import LiveryHeadless
         log.open()
         await preloading.value
         #expect(applicator.operationKeys.numbering.keys.first?.name == "label")
-        #expect(applicator.scopes[0].current?.isComplete == true)
+        #expect(applicator.registry.theme(of: .root)?.isComplete == true)
 
         let probes = (0..<20).map { _ in Probe(Counter()) }
         for (index, probe) in probes.enumerated() { applicator.style(probe, as: "p\(index)") }
@@ -227,7 +227,7 @@ import LiveryHeadless
         async let both: Void = applicator.preload(["a", "b"])
         async let one: Void = applicator.preload(["a"])
         _ = await (both, one)
-        #expect(applicator.scopes[0].current?.isComplete == true)
+        #expect(applicator.registry.theme(of: .root)?.isComplete == true)
         // A preload whose bindings change while it runs is dropped: its setters are stale.
         let stale = Task { await applicator.preload(["empty"]) }
         await Task.yield()
@@ -267,11 +267,11 @@ import LiveryHeadless
         let (_, applicator) = makeApplicator(a, b, empty, activate: "a")
         applicator.register(loggedBinding(DecodeLog()))
         await applicator.preload(["nope"])
-        #expect(applicator.scopes[0].current?.isComplete == false)
+        #expect(applicator.registry.theme(of: .root)?.isComplete == false)
         await applicator.preload(["a"])
-        let first = try #require(applicator.scopes[0].current)
+        let first = try #require(applicator.registry.theme(of: .root))
         #expect(first.isComplete)
         await applicator.preload(["a", "nope"])
-        #expect(applicator.scopes[0].current === first)
+        #expect(applicator.registry.theme(of: .root) === first)
     }
 }

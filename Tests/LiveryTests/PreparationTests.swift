@@ -45,7 +45,7 @@ import Testing
 
         // p1, p2 and p5 are one shape; p3 (the same keys in another order), p4 and the tags'
         // are three more: four plans of 2 + 1 + 2 + 1 steps.
-        let prepared = try #require(applicator.scopes[0].current)
+        let prepared = try #require(applicator.registry.theme(of: .root))
         let shapes = (0..<Int32(prepared.instances.count)).map { prepared.instances[Int($0)].shape }
         #expect(Set(shapes).count == 4)
         #expect(prepared.fullApplyPlans.steps.count == 6)
@@ -133,7 +133,7 @@ import Testing
         #expect(table.number("\u{212A}") == k)
         #expect(table.number("K") == k)
         #expect(table.number("plain") == plain)
-        #expect(table.number("new") == 2)
+        #expect(table.number("new") == IdentifierNumber(2))
         #expect(table.existingNumber("absent") == nil)
         #expect(table.count == 3)
     }
@@ -152,7 +152,7 @@ import Testing
         #expect(stranger.stroke == 1)
         manager.activate(themeID: "b")
         #expect(applicator.components(styledAs: "row_7").count == 1)
-        #expect(applicator.scopes[0].current?.key.themeID == "b")
+        #expect(applicator.registry.theme(of: .root)?.key.themeID == "b")
         #expect(probes[299].stroke == 299)
     }
 }

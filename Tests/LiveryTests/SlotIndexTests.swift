@@ -6,10 +6,16 @@ import Testing
 @Suite struct SlotIndexTests {
     final class Object {}
 
+    /// Registering a component writes one slot, its originals record included: a slot that
+    /// grows past 64 bytes shows in `livery-switch-bench --profile-register`.
+    @Test func aSlotIsSixtyFourBytes() {
+        #expect(MemoryLayout<SlotStorage.Slot>.stride == 64)
+    }
+
     @Test func agreesWithADictionaryThroughInsertsUpdatesAndRemovals() {
         let objects = (0..<3_000).map { _ in Object() }
         let index = SlotIndex()
-        var model: [ObjectIdentifier: Int32] = [:]
+        var model: [ObjectIdentifier: ComponentSlot] = [:]
         var generator = SystemRandomNumberGenerator()
         for step in 0..<40_000 {
             let object = ObjectIdentifier(objects[Int.random(in: 0..<objects.count, using: &generator)])
@@ -17,8 +23,8 @@ import Testing
                 index.remove(object)
                 model[object] = nil
             } else {
-                index.set(Int32(step), for: object)
-                model[object] = Int32(step)
+                index.set(ComponentSlot(step), for: object)
+                model[object] = ComponentSlot(step)
             }
             if step % 1_000 == 0 {
                 for candidate in objects.prefix(500) {

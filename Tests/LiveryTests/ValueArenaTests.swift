@@ -42,7 +42,7 @@ import Testing
         #expect(setters["title"]!.destroyStored != nil)
         #expect(setters["tracked"]!.destroyStored != nil)
         let arena = ValueArena()
-        #expect(arena.destroyer(for: setters["width"]!) == -1)
+        #expect(arena.destroyer(for: setters["width"]!) == nil)
     }
 
     @Test func oneDestroyerPerSetter() {
@@ -50,7 +50,7 @@ import Testing
         let arena = ValueArena()
         let title = arena.destroyer(for: setters["title"]!)
         let tracked = arena.destroyer(for: setters["tracked"]!)
-        #expect(title >= 0 && tracked >= 0 && title != tracked)
+        #expect(title != nil && tracked != nil && title != tracked)
         #expect(arena.destroyer(for: setters["title"]!) == title)
         #expect(arena.destroyer(for: setters["tracked"]!) == tracked)
     }

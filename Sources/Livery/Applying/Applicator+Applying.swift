@@ -7,17 +7,17 @@ extension Applicator {
 
     /// Applies a full-apply plan to a component with no originals (new, or just reverted in
     /// full), in the block its plan lays out.
-    func applyInFull(_ plan: Plan, on slot: Int32, object: AnyObject, theme: PreparedTheme, group: Int32,
-                             context: ValueContext, statistics: inout ApplyStatistics) {
+    func applyInFull(_ plan: Plan, on slot: ComponentSlot, object: AnyObject, theme: PreparedTheme, group: GroupID,
+                     context: ValueContext, statistics: inout ApplyStatistics) {
         // Only app code re-entering the applicator during a revert can leave originals here; what
         // it applied then stands.
-        guard prepareBlock(slot: slot, layout: plan.layout) else { return }
+        guard originals.prepareBlock(slot, layout: plan.layout) else { return }
         run(plan, on: slot, object: object, theme: theme, group: group, context: context, statistics: &statistics)
     }
 
     /// Runs a plan on one component (registration, re-targeting, full re-apply).
-    func run(_ plan: Plan, on slot: Int32, object: AnyObject, theme: PreparedTheme, group: Int32,
-                     context: ValueContext, statistics: inout ApplyStatistics) {
+    func run(_ plan: Plan, on slot: ComponentSlot, object: AnyObject, theme: PreparedTheme, group: GroupID,
+             context: ValueContext, statistics: inout ApplyStatistics) {
         let steps = plan.table.steps
         let operations = theme.operations
         withBuffers(steps, operations) { steps, operations in
@@ -39,34 +39,34 @@ extension Applicator {
     /// no more values live than it needs (`livery-switch-bench --profile-switch`).
     @inline(__always)
     func runSteps(_ steps: UnsafeBufferPointer<PlanStep>, _ range: Range<Int>,
-                          _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: Int32, object: AnyObject,
-                          theme: PreparedTheme, group: Int32, context: ValueContext,
-                          statistics: inout ApplyStatistics) {
+                  _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: ComponentSlot, object: AnyObject,
+                  theme: PreparedTheme, group: GroupID, context: ValueContext,
+                  statistics: inout ApplyStatistics) {
         var applied = 0
-        let generation = slots.base[Int(slot)].generation
+        let generation = originals.generation(of: slot)
         for index in range {
             // App code that ran in the last step re-targeted or unstyled this component: the
-            // rest of the plan is not its plan any more (see `Originals.swift`).
-            if slots.base[Int(slot)].generation != generation { break }
+            // rest of the plan is not its plan any more (see `OriginalsStore`).
+            if originals.generation(of: slot) != generation { break }
             let step = steps[index]
             if step.kind == .revert {
-                if revert(slot: slot, key: step.key, object: object) { statistics.operationsReverted += 1 }
+                if originals.revert(slot, key: step.key, object: object) { statistics.operationsReverted += 1 }
                 continue
             }
             let operation = operations[Int(step.operation)]
             guard let setter = operation.setter else { continue }
-            if step.kind == .setRecording, let value = operation.value, let block = slots.base[Int(slot)].originals.block {
+            if step.kind == .setRecording, let value = operation.value, let block = originals.block(of: slot) {
                 // A first application: one call writes the original into the component's block
                 // and sets the value.
-                assert(!hasOriginal(slot: slot, key: step.key), "a recording step met a recorded original")
+                assert(!originals.hasOriginal(slot, key: step.key), "a recording step met a recorded original")
                 setter.withGuaranteedSetter { $0.captureAndApplyStored(object, value, block + Int(step.offset)) }
-                if slots.base[Int(slot)].generation == generation { markRecorded(slot: slot, entry: step.entry) }
+                if originals.generation(of: slot) == generation { originals.markRecorded(slot, entry: step.entry) }
                 applied += 1
                 continue
             }
             if step.kind != .set {
-                recordOriginal(slot: slot, key: operation.key, setter: setter, state: theme.state(of: operation),
-                               object: object)
+                originals.record(slot, key: operation.key, setter: setter, state: theme.state(of: operation),
+                                 object: object)
             }
             if let value = operation.value {
                 setter.withGuaranteedSetter { $0.applyStored(object, value) }
@@ -85,7 +85,7 @@ extension Applicator {
     /// the hot loop.
     @inline(never)
     func applyUndecoded(_ operation: PreparedOperation, setter: Unmanaged<OperationSetter>, to object: AnyObject,
-                                theme: PreparedTheme, group: Int32, context: ValueContext) -> Bool {
+                        theme: PreparedTheme, group: GroupID, context: ValueContext) -> Bool {
         let resolved = theme.resolvedOperation(operation)
         switch setter.takeUnretainedValue().apply(object, resolved, context) {
         case .applied:
@@ -96,18 +96,18 @@ extension Applicator {
             let id = theme.resolvedInstance(operation.instance).id
             report(.error(.runtimeValueMismatch,
                           "operation '\(resolved.name)' of instance '\(id)': \(reason); it is skipped", at: nil),
-                   key: "value|\(id)|\(resolved.name)|\(resolved.state)", group: group)
+                   finding: .valueMismatch(instance: id, operation: resolved.name, state: resolved.state), group: group)
             return false
         }
     }
 
-    func accepts(_ theme: PreparedTheme, _ instance: Int32, _ object: AnyObject, group: Int32) -> Bool {
+    func accepts(_ theme: PreparedTheme, _ instance: PreparedInstanceID, _ object: AnyObject, group: GroupID) -> Bool {
         guard let binding = theme.binding(of: instance) else {
             let resolved = theme.resolvedInstance(instance)
             report(.error(.runtimeUnboundComponent,
                           "no binding is registered for component type '\(resolved.component)' (instance '\(resolved.id)'); register a ComponentBinding for it",
                           at: nil),
-                   key: "unbound|\(resolved.component)", group: group)
+                   finding: .unboundComponent(component: resolved.component), group: group)
             return false
         }
         guard binding.takes(object) else {
@@ -116,30 +116,31 @@ extension Applicator {
             report(.error(.runtimeComponentMismatch,
                           "instance '\(resolved.id)' is a '\(resolved.component)' (bound to \(binding.typeName)), but the component styled as it is a \(type); nothing is applied to it",
                           at: nil),
-                   key: "mismatch|\(resolved.id)|\(type)", group: group)
+                   finding: .componentMismatch(instance: resolved.id, type: type), group: group)
             return false
         }
         return true
     }
 
-    func reportUnknownIdentifier(group: Int32) {
-        let name = identifiers.names[Int(groups[Int(group)].identifier)]
-        guard let theme = scopes[Int(groups[Int(group)].scope)].current?.source.header else { return }
+    func reportUnknownIdentifier(group: GroupID) {
+        let name = registry.identifierName(of: group)
+        guard let theme = registry.theme(of: registry.scope(of: group))?.source.header else { return }
         report(.warning(.runtimeUnknownIdentifier,
                         "theme \(theme.info.id) (\(theme.traits)) has no instance '\(name)'; components styled as it keep their own look",
                         at: nil),
-               key: "identifier|\(name)", group: group)
+               finding: .unknownIdentifier(name), group: group)
     }
 
     /// Findings are keyed per theme and trait set: a new theme may have new problems.
-    func report(_ diagnostic: Diagnostic, key: String, group: Int32) {
-        let theme = scopes[Int(groups[Int(group)].scope)].current?.key
-        diagnostics.report(diagnostic, key: "\(key)|\(theme?.themeID ?? "-")|\(theme?.traits.description ?? "")|\(manager.generation)")
+    func report(_ diagnostic: Diagnostic, finding: RuntimeFinding, group: GroupID) {
+        let theme = registry.theme(of: registry.scope(of: group))?.key
+        diagnostics.report(diagnostic, finding: .applying(finding, themeID: theme?.themeID, traits: theme?.traits,
+                                                          generation: manager.generation))
     }
 
-    func emitChanges(group: Int32, plan: Plan, theme: PreparedTheme, components: Int) {
+    func emitChanges(group: GroupID, plan: Plan, theme: PreparedTheme, components: Int) {
         guard let onChange, !plan.steps.isEmpty else { return }
-        let identifier = identifiers.names[Int(groups[Int(group)].identifier)]
+        let identifier = registry.identifierName(of: group)
         for index in plan.steps {
             let step = plan.table.steps[index]
             if step.kind == .revert {

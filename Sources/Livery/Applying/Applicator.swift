@@ -31,29 +31,26 @@ public final class Applicator {
     public var onChange: (@MainActor (StyleChange) -> Void)?
     /// Counters of the most recent pass (a switch, a registration or a re-target).
     public var lastPass: ApplyStatistics { counters }
+    // Invariant that makes the unchecked accesses safe: main actor only, each a single read or
+    // write with no call out in between.
     @exclusivity(unchecked) var counters = ApplyStatistics()
     /// Where problems found while applying are reported: the manager's hook.
     public var diagnostics: DiagnosticHook { manager.diagnostics }
 
     /// The app-wide scope: `style(_:as:)` on the applicator uses it.
-    public private(set) var rootScope: ThemeScope!
+    public var rootScope: ThemeScope {
+        // The root scope's handle is set by `init` and never removed.
+        registry.handle(of: .root)!
+    }
 
+    /// The registered bindings, resolved.
     let bindings: BindingTable
+    /// Interned (operation, state) keys, shared with the prepared themes.
     let operationKeys = OperationKeys()
-
-    let slots: SlotStorage
-    @exclusivity(unchecked) var freeSlots: [Int32] = []
-    let slotByObject = SlotIndex()
-    // The registry's arrays are read and written by index from the main actor only, and no
-    // access spans a call into app code: dynamic exclusivity checks on them would be pure cost
-    // on the per-component path.
-    @exclusivity(unchecked) var groups: ContiguousArray<Group> = []
-    /// How many passes that call app code are running (they nest when a setter re-enters), and
-    /// the memory of originals given back meanwhile, freed when the outermost ends.
-    @exclusivity(unchecked) var passDepth = 0
-    @exclusivity(unchecked) var retiredMemory: [(memory: UnsafeMutableRawPointer, size: Int, alignment: Int)] = []
-    @exclusivity(unchecked) var scopes: [ScopeState] = []
-    let identifiers = IdentifierTable()
+    /// The components, their groups and scopes.
+    let registry: ComponentRegistry
+    /// The components' originals (the registry's `originals`, kept here for the apply path).
+    let originals: OriginalsStore
     /// The buffer of the queue of plans a switch runs in its second phase; kept between passes,
     /// so that a warm switch allocates nothing.
     @exclusivity(unchecked) var pendingBuffer: ContiguousArray<PendingPlan> = []
@@ -64,9 +61,9 @@ public final class Applicator {
         get { prepared.limit }
         set { prepared.limit = newValue }
     }
+    /// The manager's observation; nil while init registers the first bindings (one refresh at
+    /// the end is enough).
     var observation: ObservationToken?
-    /// True while init registers the first bindings: one refresh at the end is enough.
-    var isStarting = true
 
     /// - Parameters:
     ///   - manager: the manager whose theme and traits the root scope follows.
@@ -79,12 +76,11 @@ public final class Applicator {
         self.manager = manager
         self.imageCache = imageCache
         self.bindings = BindingTable(schema: manager.schema, diagnostics: manager.diagnostics)
-        self.slots = SlotStorage(bindings: bindings)
-        scopes.append(ScopeState(parent: -1, overrides: ScopeOverrides()))
-        rootScope = ThemeScope(applicator: self, index: 0)
-        scopes[0].handle = rootScope
+        registry = ComponentRegistry(operationKeys: operationKeys)
+        originals = registry.originals
+        let root = registry.addScope(parent: nil, overrides: ScopeOverrides())
+        registry.setHandle(ThemeScope(applicator: self, scope: root), of: root)
         register(self)
-        isStarting = false
         observation = manager.observe { [weak self] _ in self?.refresh() }
         refresh()
     }
@@ -113,7 +109,7 @@ public final class Applicator {
 
     func invalidatePrepared() {
         prepared.removeAll()
-        if !isStarting { refresh() }
+        if observation != nil { refresh() }
     }
 
     // MARK: Styling
@@ -122,87 +118,83 @@ public final class Applicator {
     /// up to date. Calling it again with another identifier re-targets the component (only the
     /// difference is applied). The component is held weakly.
     public func style(_ component: AnyObject, as identifier: String) {
-        style(component, as: identifier, scope: 0)
+        style(component, as: identifier, scope: .root)
     }
 
     /// Stops styling `component` and puts back every original value the theme replaced.
     public func unstyle(_ component: AnyObject) {
-        enterPass()
-        defer { leavePass() }
-        guard let slot = liveSlot(of: component) else { return }
+        originals.enterPass()
+        defer { originals.leavePass() }
+        guard let slot = registry.liveSlot(of: component) else { return }
         counters = ApplyStatistics()
-        counters.operationsReverted += revertAll(slot: slot, object: component)
-        releaseSlot(slot)
+        counters.operationsReverted += originals.revertAll(slot, object: component)
+        registry.release(slot)
     }
 
     /// The identifier `component` is styled as, if it is.
     public func identifier(of component: AnyObject) -> String? {
-        liveSlot(of: component).map { identifiers.names[Int(groups[Int(slots.base[Int($0)].group)].identifier)] }
+        registry.liveSlot(of: component).map { registry.identifierName(of: registry.group(of: $0)) }
     }
 
     /// Slots in use, released components not yet swept included; O(1).
-    public var registeredCount: Int { slotByObject.count }
+    public var registeredCount: Int { registry.registeredCount }
 
     /// Counts live components, reclaiming the slots of released ones; O(n), for tests and tools.
     public func liveComponentCount() -> Int {
-        releaseDeadSlots()
-        return slotByObject.count
+        registry.releaseDeadSlots()
+        return registry.registeredCount
     }
 
     /// The live components styled as `identifier` in any scope.
     public func components(styledAs identifier: String) -> [AnyObject] {
-        guard let number = identifiers.existingNumber(identifier) else { return [] }
+        guard let number = registry.identifiers.existingNumber(identifier) else { return [] }
         var result: [AnyObject] = []
-        for scope in scopes.indices {
-            guard let group = existingGroup(scope: Int32(scope), identifier: number) else { continue }
-            forEachLiveMember(of: group) { _, object in result.append(object) }
+        for scope in registry.scopeIDs {
+            guard let group = registry.existingGroup(scope: scope, identifier: number) else { continue }
+            registry.forEachLiveMember(of: group) { _, object in result.append(object) }
         }
         return result
     }
 
     /// A scope with its own theme or traits; see `ThemeScope`.
     public func makeScope(_ overrides: ScopeOverrides) -> ThemeScope {
-        makeScope(overrides, parent: 0)
+        makeScope(overrides, parent: .root)
     }
 
-    func makeScope(_ overrides: ScopeOverrides, parent: Int32) -> ThemeScope {
-        let index = Int32(scopes.count)
-        scopes.append(ScopeState(parent: parent, overrides: overrides))
-        let handle = ThemeScope(applicator: self, index: index)
-        scopes[Int(index)].handle = handle
+    func makeScope(_ overrides: ScopeOverrides, parent: ScopeID) -> ThemeScope {
+        let scope = registry.addScope(parent: parent, overrides: overrides)
+        let handle = ThemeScope(applicator: self, scope: scope)
+        registry.setHandle(handle, of: scope)
         refresh()
         return handle
     }
 
-    func style(_ component: AnyObject, as identifier: String, scope: Int32) {
-        enterPass()
-        defer { leavePass() }
-        let group = group(scope: scope, identifier: intern(identifier))
+    func style(_ component: AnyObject, as identifier: String, scope: ScopeID) {
+        originals.enterPass()
+        defer { originals.leavePass() }
+        let group = registry.group(scope: scope, identifier: registry.identifiers.number(identifier))
         counters = ApplyStatistics()
-        if let existing = liveSlot(of: component) {
-            let from = slots.base[Int(existing)].group
-            guard from != group else { return }
-            retarget(slot: existing, object: component, to: group)
-            scopes[Int(scope)].current?.images.endPass()
+        if let existing = registry.liveSlot(of: component) {
+            guard registry.group(of: existing) != group else { return }
+            retarget(existing, object: component, to: group)
+            registry.theme(of: scope)?.images.endPass()
             return
         }
-        let slot = allocateSlot(for: component)
-        link(slot: slot, into: group)
-        guard let theme = scopes[Int(scope)].current, groups[Int(group)].instance >= 0 else {
+        let slot = registry.register(component, in: group)
+        guard let theme = registry.theme(of: scope), let instance = registry.instance(of: group) else {
             reportUnknownIdentifier(group: group)
             return
         }
-        let instance = groups[Int(group)].instance
         let type = ObjectIdentifier(Swift.type(of: component))
-        if groups[Int(group)].acceptedClass != type {
-            let binding = theme.instances[Int(instance)].bindingIdentity
-            if !recentlyAccepted(binding: binding, type: type) {
+        if registry.acceptedClass(of: group) != type {
+            let binding = theme.instances[instance.index].bindingIdentity
+            if !bindings.recentlyAccepted(binding: binding, type: type) {
                 guard accepts(theme, instance, component, group: group) else { return }
-                rememberAccepted(theme.binding(of: instance), type: type)
+                bindings.rememberAccepted(theme.binding(of: instance), type: type)
             }
-            groups[Int(group)].acceptedClass = type
+            registry.setAcceptedClass(type, of: group)
         }
-        slots.base[Int(slot)].accepted = true
+        registry.setAccepted(true, slot)
         let plan = fullApplyPlan(theme, instance, group: group)
         var statistics = ApplyStatistics()
         applyInFull(plan, on: slot, object: component, theme: theme, group: group,
@@ -210,25 +202,5 @@ public final class Applicator {
         counters = statistics
         theme.images.endPass()
         emitChanges(group: group, plan: plan, theme: theme, components: 1)
-    }
-
-    /// The last (binding, class) pairs found accepted: with an identifier per component every
-    /// registration makes a new group, and asking the binding (retaining it and the theme's
-    /// array of bindings) was a tenth of registering in `Scripts/bench.sh`, whose screen
-    /// interleaves four component types. A binding's answer for a class never changes, and the
-    /// pairs hold their bindings, so an identity here is never another binding's.
-    @exclusivity(unchecked) var recentAcceptances: [(binding: ResolvedBinding, type: ObjectIdentifier)] = []
-
-    @inline(__always)
-    func recentlyAccepted(binding: ObjectIdentifier?, type: ObjectIdentifier) -> Bool {
-        guard let binding else { return false }
-        for pair in recentAcceptances where ObjectIdentifier(pair.binding) == binding && pair.type == type { return true }
-        return false
-    }
-
-    func rememberAccepted(_ binding: ResolvedBinding?, type: ObjectIdentifier) {
-        guard let binding else { return }
-        recentAcceptances.insert((binding, type), at: 0)
-        if recentAcceptances.count > 8 { recentAcceptances.removeLast() }
     }
 }

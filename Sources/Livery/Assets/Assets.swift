@@ -148,10 +148,13 @@ final class ImageLoader {
     let scale: Int
     let source: (any AssetSource)?
     let decoder: ImageDecoder?
+    // Unowned. Invariant that makes that safe: a loader belongs to one prepared theme, which
+    // only its applicator holds (its cache of prepared themes and its scopes); the applicator
+    // holds the image cache and the manager whose hook this is, so both outlive the loader.
     unowned let cache: ImageCache
     unowned let diagnostics: DiagnosticHook
-    // Main actor only, and no access spans a call out; `endPass` runs after every
-    // registration, where a dynamic exclusivity check would cost more than the check itself.
+    // Invariant that makes the unchecked access safe: main actor only, and no access spans a
+    // call out; `endPass` runs after every registration (`livery-switch-bench` registration).
     @exclusivity(unchecked) private var passImages: [AssetFileKey: ThemeImage] = [:]
 
     init(theme: ResolvedTheme, scale: Int, source: (any AssetSource)?, decoder: ImageDecoder?,
@@ -203,6 +206,6 @@ final class ImageLoader {
             .warning(.runtimeAssetUnavailable,
                      "image '\(reference.name)' of theme \(theme.info.id): \(reason); the setter is skipped",
                      at: nil),
-            key: "asset|\(theme.info.id)|\(theme.traits)|\(scale)|\(reference.name)")
+            finding: .unavailableAsset(themeID: theme.info.id, traits: theme.traits, scale: scale, image: reference.name))
     }
 }

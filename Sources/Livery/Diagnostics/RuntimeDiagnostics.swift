@@ -40,8 +40,8 @@ public final class DiagnosticHook {
     public let capacity: Int
     /// The keys of the last `capacity` distinct findings delivered, and the same keys in the
     /// order they were delivered (the oldest is forgotten first).
-    private var seen: Set<String> = []
-    private var seenOrder: [String] = []
+    private var seen: Set<DiagnosticKey> = []
+    private var seenOrder: [DiagnosticKey] = []
     private var seenStart = 0
     private let observers = ObserverList<Diagnostic>()
 
@@ -60,6 +60,11 @@ public final class DiagnosticHook {
     /// The key names the problem (code, theme, identifier, operation...) so one broken
     /// operation on 10,000 components yields one finding, not 10,000.
     public func report(_ diagnostic: Diagnostic, key: String) {
+        report(diagnostic, key: DiagnosticKey(key))
+    }
+
+    /// Delivers `diagnostic` unless a finding with an equal `key` was delivered before.
+    public func report(_ diagnostic: Diagnostic, key: DiagnosticKey) {
         guard seen.insert(key).inserted else { return }
         remember(key)
         if reported.count >= capacity { reported.removeFirst(reported.count - capacity + 1) }
@@ -76,7 +81,7 @@ public final class DiagnosticHook {
     }
 
     /// Records `key` as delivered, forgetting the oldest key once `capacity` are remembered.
-    private func remember(_ key: String) {
+    private func remember(_ key: DiagnosticKey) {
         seenOrder.append(key)
         if seenOrder.count - seenStart > capacity {
             seen.remove(seenOrder[seenStart])
@@ -96,7 +101,7 @@ public final class DiagnosticHook {
 ///
 /// An array, not a dictionary by token number: there are a handful, order matters, and on Linux
 /// the first dictionary keyed by a type costs the launch a scan of every loaded image's
-/// conformance records (docs/Performance.md).
+/// conformance records (`livery-bench launch`).
 @MainActor
 final class ObserverList<Event> {
     private var entries: [(key: Int, observer: @MainActor (Event) -> Void)] = []

@@ -11,7 +11,7 @@ import Darwin
 ///
 /// Not `FileManager.contents(atPath:)` and `NSString.deletingLastPathComponent`: their first
 /// call in a process instantiates Foundation's generic storage and bridges to `NSString`, a
-/// cost a launch pays once and measurably (docs/Performance.md).
+/// cost a launch pays once and measurably (`livery-bench launch`).
 enum FileContents {
     /// The bytes of the regular file at `path`, or nil when it cannot be read or is larger than
     /// `limit` (a configuration file is a few hundred bytes; the limit keeps a wrong path to a

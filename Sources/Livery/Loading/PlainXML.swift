@@ -3,8 +3,8 @@
 /// document type declaration.
 ///
 /// The runtime reads its configuration with this rather than Foundation's `XMLParser`: on Linux
-/// that is `FoundationXML`, which loads libxml2 into the app, and its first use was one of the
-/// larger costs of a launch (docs/Performance.md); this reads a configuration in microseconds. What it accepts is XML 1.0: an optional declaration, comments, processing
+/// that is `FoundationXML`, which loads libxml2 into the app, and its first use is a large cost
+/// of a launch (`livery-bench launch`). What it accepts is XML 1.0: an optional declaration, comments, processing
 /// instructions, CDATA sections, the five predefined entities and character references. A
 /// DOCTYPE is refused: a configuration has no use for entities, and refusing them rules out
 /// entity expansion attacks.

@@ -47,7 +47,7 @@ extension LiveryConfiguration {
     @MainActor
     public static func load(path: String, reportingTo diagnostics: DiagnosticHook) -> LiveryConfiguration {
         let loaded = load(path: path)
-        for finding in loaded.diagnostics { diagnostics.report(finding, key: "configuration|\(finding)") }
+        for finding in loaded.diagnostics { diagnostics.report(finding, finding: .configuration(finding)) }
         return loaded.value ?? LiveryConfiguration()
     }
 
@@ -57,7 +57,7 @@ extension LiveryConfiguration {
         guard url.isFileURL else {
             diagnostics.report(.error(.runtimeConfiguration, "the configuration must be a file, not \(url.absoluteString)",
                                       at: nil),
-                               key: "configuration|url|\(url.absoluteString)")
+                               finding: .configurationNotAFile(url: url.absoluteString))
             return LiveryConfiguration()
         }
         return load(path: url.path, reportingTo: diagnostics)
@@ -70,7 +70,7 @@ extension LiveryConfiguration {
         guard let url = bundle.url(forResource: name, withExtension: fileExtension) else {
             diagnostics.report(.error(.runtimeConfiguration,
                                       "the bundle \(bundle.bundlePath) has no resource \(name).\(fileExtension)", at: nil),
-                               key: "configuration|resource|\(bundle.bundlePath)|\(name).\(fileExtension)")
+                               finding: .missingConfigurationResource(bundle: bundle.bundlePath, resource: "\(name).\(fileExtension)"))
             return LiveryConfiguration()
         }
         return load(url: url, reportingTo: diagnostics)

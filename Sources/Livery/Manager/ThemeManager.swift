@@ -43,14 +43,10 @@ public final class ThemeManager {
     /// standard schema plus the configured schema files; empty on the release path.
     public private(set) var schema: Schema
 
-    private let folderLoader: (any ThemeLoader)?
-    private let compiledLoader: (any CompiledThemeLoader)?
-    private let stalenessCheck: (any StalenessCheck)?
-    private var memoryThemes: [String: LoadedTheme] = [:]
-    private var loaded: [String: LoadedTheme] = [:]
-    /// `.theme` folders discovery found but has no loader for (a release manager reads compiled
-    /// files only), for the message that says why a theme id was not found.
-    private var skippedFolders: [String] = []
+    /// How themes are read.
+    private let loaders: Loaders
+    /// What was loaded and found.
+    private var store = Store()
     /// Grows with every reload, so caches keyed by it never serve a stale theme.
     public private(set) var generation = 0
     private let observers = ObserverList<Change>()
@@ -74,9 +70,7 @@ public final class ThemeManager {
                 traits: TraitSet = .none, scale: Int = 1,
                 diagnostics: DiagnosticHook = DiagnosticHook()) {
         self.configuration = configuration
-        self.folderLoader = folderLoader
-        self.compiledLoader = compiledLoader
-        self.stalenessCheck = stalenessCheck
+        self.loaders = Loaders(folder: folderLoader, compiled: compiledLoader, staleness: stalenessCheck)
         self.schema = schema
         self.traits = traits
         self.scale = max(1, scale)
@@ -128,12 +122,12 @@ public final class ThemeManager {
     /// Forgets every loaded theme, discovers again and re-applies (after themes changed on
     /// disk, or a theme was downloaded).
     public func reloadThemes() {
-        let previous = currentThemeID.flatMap { loaded[$0] }
+        let previous = currentThemeID.flatMap { store.loaded[$0] }
         let previousDescriptor = currentThemeID.flatMap { themes[$0] }
-        loaded = memoryThemes
+        store.loaded = store.inMemory
         generation += 1
-        folderLoader?.forgetCachedReads()
-        compiledLoader?.forgetCachedReads()
+        loaders.folder?.forgetCachedReads()
+        loaders.compiled?.forgetCachedReads()
         discoverThemes()
         if let current = currentThemeID, theme(current) == nil {
             // The theme on screen is still there but no longer loads (a save with errors, a file
@@ -144,7 +138,7 @@ public final class ThemeManager {
             }
             if let previous, let previousDescriptor, stillThere {
                 themes[current] = previousDescriptor
-                loaded[current] = previous
+                store.loaded[current] = previous
             } else {
                 currentThemeID = nil
             }
@@ -157,9 +151,9 @@ public final class ThemeManager {
     /// Adds a theme held in memory (tests, generated themes). It replaces a discovered theme
     /// with the same id.
     public func add(_ theme: LoadedTheme) {
-        memoryThemes[theme.info.id] = theme
+        store.inMemory[theme.info.id] = theme
         themes[theme.info.id] = ThemeDescriptor(info: theme.info)
-        loaded[theme.info.id] = theme
+        store.loaded[theme.info.id] = theme
         generation += 1
         if theme.info.id == currentThemeID {
             notify(Change(theme: true, traits: false, scale: false, reload: true))
@@ -171,12 +165,12 @@ public final class ThemeManager {
     /// structure (not its instances), later calls return what was loaded. A theme folder (in
     /// development) is parsed and resolved on the first call.
     public func theme(_ id: String) -> LoadedTheme? {
-        if let theme = loaded[id] { return theme }
+        if let theme = store.loaded[id] { return theme }
         guard let descriptor = themes[id] else {
             var reason = "no theme with this id was found in \(configuration.searchPaths + configuration.compiledPaths)"
-            if !skippedFolders.isEmpty {
-                let shown = skippedFolders.prefix(3).joined(separator: ", ") + (skippedFolders.count > 3 ? " and \(skippedFolders.count - 3) more" : "")
-                reason += "; \(skippedFolders.count) theme folder\(skippedFolders.count == 1 ? " was" : "s were") found and skipped (\(shown)): "
+            if !store.skippedFolders.isEmpty {
+                let shown = store.skippedFolders.prefix(3).joined(separator: ", ") + (store.skippedFolders.count > 3 ? " and \(store.skippedFolders.count - 3) more" : "")
+                reason += "; \(store.skippedFolders.count) theme folder\(store.skippedFolders.count == 1 ? " was" : "s were") found and skipped (\(shown)): "
                     + "this manager reads compiled files only; reading folders needs LiveryDevelopment (ThemeManager.development(configuration:)), "
                     + "or compile them with livery compile"
             }
@@ -185,13 +179,13 @@ public final class ThemeManager {
         }
         let result = load(descriptor)
         for diagnostic in result.diagnostics {
-            diagnostics.report(diagnostic, key: "load|\(generation)|\(id)|\(diagnostic)")
+            diagnostics.report(diagnostic, finding: .load(generation: generation, source: id, diagnostic))
         }
         guard let theme = result.value, !result.diagnostics.hasErrors else {
             unavailable(id, "it has errors (see the findings before this one)")
             return nil
         }
-        loaded[id] = theme
+        store.loaded[id] = theme
         return theme
     }
 
@@ -217,7 +211,7 @@ public final class ThemeManager {
                 .error(.runtimeCompiledCorrupt,
                        "the compiled theme file is damaged (\(error.description)); theme '\(themeID)' cannot be read whole; recompile or reinstall it",
                        at: file.map { SourceLocation(file: $0) }),
-                key: "corrupt|\(file ?? themeID)|\(error.offset ?? -1)")
+                finding: .corruptFile(file ?? themeID, offset: error.offset))
             return nil
         }
     }
@@ -239,27 +233,27 @@ public final class ThemeManager {
     private func load(_ descriptor: ThemeDescriptor) -> Checked<LoadedTheme> {
         let paths = configuration.searchPaths
         let schemas = configuration.schemaFiles
-        let canFallBack = descriptor.folder != nil && folderLoader != nil
-        if let compiled = descriptor.compiledFile, let compiledLoader {
+        let canFallBack = descriptor.folder != nil && loaders.folder != nil
+        if let compiled = descriptor.compiledFile, let compiledLoader = loaders.compiled {
             let stale = descriptor.folder.flatMap { folder in
-                stalenessCheck?.staleness(ofCompiledFile: compiled, source: folder, searchPaths: paths, schemaFiles: schemas)
+                loaders.staleness?.staleness(ofCompiledFile: compiled, source: folder, searchPaths: paths, schemaFiles: schemas)
             }
             if let stale {
                 diagnostics.report(
                     .warning(.runtimeCompiledStale,
                              "the compiled theme file is out of date with its sources (\(stale)); the folder \(descriptor.folder ?? "") is loaded instead; recompile it to ship the change",
                              at: SourceLocation(file: compiled)),
-                    key: "stale|\(generation)|\(compiled)")
+                    finding: .stale(generation: generation, file: compiled))
             } else {
                 let result = compiledLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
                 if !canFallBack || (result.value != nil && !result.diagnostics.hasErrors) { return result }
                 // Keep what the compiled loader found (why the file is unusable), then fall back.
                 for diagnostic in result.diagnostics {
-                    diagnostics.report(diagnostic, key: "load|\(generation)|\(compiled)|\(diagnostic)")
+                    diagnostics.report(diagnostic, finding: .load(generation: generation, source: compiled, diagnostic))
                 }
             }
         }
-        if descriptor.folder != nil, let folderLoader {
+        if descriptor.folder != nil, let folderLoader = loaders.folder {
             return folderLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
         }
         return Checked(value: nil, diagnostics: [
@@ -270,7 +264,7 @@ public final class ThemeManager {
     private func unavailable(_ id: String, _ reason: String) {
         diagnostics.report(
             .error(.runtimeThemeUnavailable, "theme '\(id)' is unavailable: \(reason); the theme in use stays", at: nil),
-            key: "unavailable|\(generation)|\(id)")
+            finding: .unavailableTheme(generation: generation, themeID: id))
     }
 
     // MARK: Discovery
@@ -279,7 +273,7 @@ public final class ThemeManager {
     /// holds an id wins; later duplicates are reported and ignored.
     private func discoverThemes() {
         var found: [String: ThemeDescriptor] = [:]
-        skippedFolders = []
+        store.skippedFolders = []
         let folderExtensions = Set(configuration.themeExtensions.map { $0.lowercased() })
         // Search paths hold theme folders and compiled files (`Dark.livery` beside `Dark.theme`);
         // compiled paths (a cache folder) hold compiled files only. Pairing is by theme id.
@@ -288,25 +282,25 @@ public final class ThemeManager {
             guard let entries = DirectoryListing.entries(of: searchPath) else {
                 diagnostics.report(
                     .warning(.runtimeConfiguration, "theme search path \(searchPath) cannot be read", at: nil),
-                    key: "searchpath|\(generation)|\(searchPath)")
+                    finding: .unreadableSearchPath(generation: generation, path: searchPath))
                 continue
             }
             for entry in entries {
                 let path = searchPath + "/" + entry.name
                 let fileExtension = entry.pathExtension.lowercased()
                 if holdsFolders, entry.isFolder, folderExtensions.contains(fileExtension) {
-                    guard let folderLoader else {
-                        skippedFolders.append(path)
+                    guard let folderLoader = loaders.folder else {
+                        store.skippedFolders.append(path)
                         continue
                     }
                     record(folderLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: false, into: &found)
-                } else if !entry.isFolder, let compiledLoader,
+                } else if !entry.isFolder, let compiledLoader = loaders.compiled,
                           fileExtension == compiledLoader.fileExtension.lowercased() {
                     record(compiledLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: true, into: &found)
                 }
             }
         }
-        for (id, theme) in memoryThemes { found[id] = ThemeDescriptor(info: theme.info) }
+        for (id, theme) in store.inMemory { found[id] = ThemeDescriptor(info: theme.info) }
         themes = found
         if currentThemeID == nil, let id = configuration.defaultThemeID, theme(id) != nil {
             currentThemeID = id
@@ -316,7 +310,7 @@ public final class ThemeManager {
     private func record(_ result: Checked<ThemeInfo>, path: String, compiled: Bool,
                         into found: inout [String: ThemeDescriptor]) {
         for diagnostic in result.diagnostics {
-            diagnostics.report(diagnostic, key: "info|\(generation)|\(path)|\(diagnostic)")
+            diagnostics.report(diagnostic, finding: .info(generation: generation, path: path, diagnostic))
         }
         guard let info = result.value else { return }
         var descriptor = found[info.id] ?? ThemeDescriptor(info: info)
@@ -326,7 +320,7 @@ public final class ThemeManager {
                 .warning(.runtimeThemeUnavailable,
                          "theme id '\(info.id)' at \(path) is already used by \(descriptor.location); this one is ignored",
                          at: nil),
-                key: "duplicate|\(generation)|\(path)")
+                finding: .duplicateTheme(generation: generation, path: path))
             return
         }
         if compiled { descriptor.compiledFile = path } else {
@@ -334,5 +328,28 @@ public final class ThemeManager {
             descriptor.info = info  // the source's Info.xml is the authority for the catalogue
         }
         found[info.id] = descriptor
+    }
+}
+
+extension ThemeManager {
+    /// The ways a manager reads themes.
+    fileprivate struct Loaders {
+        /// Reads `.theme` folders (development only).
+        let folder: (any ThemeLoader)?
+        /// Reads compiled files.
+        let compiled: (any CompiledThemeLoader)?
+        /// Tells a compiled file that no longer matches its folder (development only).
+        let staleness: (any StalenessCheck)?
+    }
+
+    /// The themes a manager loaded or was given, and what discovery skipped.
+    fileprivate struct Store {
+        /// Themes added in memory (`add(_:)`), kept across reloads.
+        var inMemory: [String: LoadedTheme] = [:]
+        /// Every theme loaded so far, by id.
+        var loaded: [String: LoadedTheme] = [:]
+        /// `.theme` folders discovery found but has no loader for (a release manager reads
+        /// compiled files only), for the message that says why a theme id was not found.
+        var skippedFolders: [String] = []
     }
 }

@@ -3,6 +3,18 @@ import LiveryModel
 // Plans: the steps that take a component from one prepared instance to another.
 @MainActor
 extension Applicator {
+    /// Where a plan's steps are.
+    struct Plan {
+        let table: PlanTable
+        let steps: Range<Int>
+        /// The layout of the originals a full-apply plan records in a block; nil for other plans
+        /// and for full-apply plans that record nothing in a block.
+        var layout: LayoutID?
+        /// Added to every step's operation: the first operation of the instance a full-apply
+        /// plan runs for (instances of one shape share the plan); 0 for other plans.
+        var base: Int32 = 0
+    }
+
     // MARK: Plans
 
     /// Every usable operation of `instance`, recording originals first. It runs only on
@@ -10,11 +22,11 @@ extension Applicator {
     /// step records without looking for an earlier original; a repeated key only sets.
     /// The plan is the instance's shape's (see `PreparedInstance.shape`), its steps' operations
     /// counted from the instance's first.
-    func fullApplyPlan(_ theme: PreparedTheme, _ instance: Int32, group: Int32) -> Plan {
+    func fullApplyPlan(_ theme: PreparedTheme, _ instance: PreparedInstanceID, group: GroupID) -> Plan {
         let table = theme.fullApplyPlans
-        let record = theme.instances[Int(instance)]
-        if let steps = table.plan(record.shape) {
-            return Plan(table: table, steps: steps, layout: table.layout(of: record.shape), base: record.first)
+        let record = theme.instances[instance.index]
+        if let steps = table.plan(shape: record.shape) {
+            return Plan(table: table, steps: steps, layout: table.layout(shape: record.shape), base: record.first)
         }
         let first = table.steps.count
         var recorded: [(key: Int32, setter: Unmanaged<OperationSetter>)] = []
@@ -37,14 +49,14 @@ extension Applicator {
                 table.steps.append(PlanStep(kind: .setCapturing, operation: offset, key: key))
             }
         }
-        let layout = recorded.isEmpty ? -1 : slots.layouts.number(of: recorded)
-        if layout >= 0 {
-            let entries = slots.layouts.layouts[Int(layout)].entries
+        let layout = recorded.isEmpty ? nil : originals.layouts.number(of: recorded)
+        if let layout {
+            let entries = originals.layouts.layouts[layout.index].entries
             for index in first..<table.steps.count where table.steps[index].kind == .setRecording {
                 table.steps[index].offset = entries[Int(table.steps[index].entry)].offset
             }
         }
-        return Plan(table: table, steps: table.finish(record.shape, first: first, layout: layout), layout: layout,
+        return Plan(table: table, steps: table.finish(shape: record.shape, first: first, layout: layout), layout: layout,
                     base: record.first)
     }
 
@@ -54,16 +66,15 @@ extension Applicator {
     // Not inlined into `switchGroup`: there it made every warm switch retain and release per
     // group (the buffers' arrays), for work only a group's first switch does.
     @inline(never)
-    func buildDiff(from oldTheme: PreparedTheme, _ old: Int32, to theme: PreparedTheme, _ new: Int32,
-                           into table: PlanTable, group: Int32) -> Range<Int> {
-        let oldRecord = oldTheme.instances[Int(old)]
-        let newRecord = theme.instances[Int(new)]
+    func buildDiff(from oldTheme: PreparedTheme, _ old: PreparedInstanceID, to theme: PreparedTheme,
+                   _ new: PreparedInstanceID, into table: PlanTable, group: GroupID) -> Range<Int> {
+        let oldRecord = oldTheme.instances[old.index]
+        let newRecord = theme.instances[new.index]
         let oldRange = Int(oldRecord.first)..<Int(oldRecord.first + oldRecord.count)
         let newRange = Int(newRecord.first)..<Int(newRecord.first + newRecord.count)
-        // Through the buffers: indexing the themes' arrays retained and released them per
-        // access, 64 times per pair of instances of 8 operations. (A diagnostic hook that
-        // re-enters the applicator and prepares more makes the arrays copy, not these buffers
-        // move.)
+        // Through the buffers, so that reading an operation retains and releases no array. (A
+        // diagnostic hook that re-enters the applicator and prepares more makes the arrays copy,
+        // not these buffers move.)
         return withScratch(of: PlanStep.self, count: PlanDiff.maximumSteps(old: oldRange.count, new: newRange.count)) {
             scratch in
             let written = withBuffers(oldTheme.operations, theme.operations) { oldOperations, operations in
@@ -78,7 +89,7 @@ extension Applicator {
     }
 
     /// Whether the operation can be applied; reports once why not.
-    func usable(_ operation: Int32, in theme: PreparedTheme, instance: Int32, group: Int32) -> Bool {
+    func usable(_ operation: Int32, in theme: PreparedTheme, instance: PreparedInstanceID, group: GroupID) -> Bool {
         // The common answer without retaining the binding: a setter that takes the operation's
         // state is exactly what `revertible` records.
         if theme.operations[Int(operation)].setter != nil, theme.operations[Int(operation)].revertible { return true }
@@ -90,7 +101,7 @@ extension Applicator {
             report(.error(.runtimeUnknownOperation,
                           "the '\(resolved.component)' binding (\(binding.typeName)) has no setter for operation '\(name)' used by instance '\(resolved.id)'; it is skipped",
                           at: nil),
-                   key: "operation|\(resolved.component)|\(name)", group: group)
+                   finding: .unknownOperation(component: resolved.component, operation: name), group: group)
             return false
         }
         let state = theme.state(of: operation)
@@ -99,7 +110,8 @@ extension Applicator {
             report(.error(.runtimeUnexpectedState,
                           "operation '\(setter.operation)' of '\(resolved.component)' has no states, but instance '\(resolved.id)' sets it for state '\(state)'; it is skipped",
                           at: nil),
-                   key: "state|\(resolved.component)|\(setter.operation)|\(state)", group: group)
+                   finding: .unexpectedState(component: resolved.component, operation: setter.operation, state: state),
+                   group: group)
             return false
         }
         return true

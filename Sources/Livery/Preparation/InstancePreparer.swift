@@ -1,19 +1,9 @@
 import LiveryBinary
 import LiveryModel
 
-/// The bindings a prepared theme uses, resolved on the main actor when the theme is made (so
-/// that a theme can be prepared on another thread): every registered component type's, with
-/// its inherited operations.
-struct BindingSnapshot: Sendable {
-    /// Kept alive here, they keep alive the setters that prepared operations point to.
-    let bindings: [ResolvedBinding]
-    /// Component type -> index in `bindings`; a type without a binding is absent.
-    let index: [String: Int32]
-}
-
 /// What preparing a whole theme on another thread produced (`InstancePreparer.prepareAll`),
 /// handed to the main actor in one piece: every instance of the theme, in the order of its
-/// slots, with operation keys numbered by the preparer (`InstancePreparer.numbering`).
+/// source positions, with operation keys numbered by the preparer (`InstancePreparer.numbering`).
 struct PreparedContents: @unchecked Sendable {
     // Unchecked: the records point to setters and into the preparer's arena, which travel
     // with them; nothing here is shared while it crosses.
@@ -21,8 +11,8 @@ struct PreparedContents: @unchecked Sendable {
     var instances: ContiguousArray<PreparedInstance> = []
     /// The resolved instance of each prepared one.
     var resolved: ContiguousArray<ResolvedInstance> = []
-    /// Slot of the source -> prepared instance, -1 where the traits define none.
-    var preparedBySlot: ContiguousArray<Int32> = []
+    /// Source position -> prepared instance, nil where the traits define none.
+    var preparedByPosition: ContiguousArray<PreparedInstanceID?> = []
     /// Damaged blocks of a compiled file met on the way (those instances are left out).
     var readErrors: [BinaryFormatError] = []
     var imageFiles: [Int32: String] = [:]
@@ -71,7 +61,7 @@ final class InstancePreparer: @unchecked Sendable {
     /// The last lookups of (name, state) -> what preparing the operation needs, by position in
     /// an instance, for the binding being prepared.
     private struct Lookup {
-        var binding: Int32
+        var binding: Int32?
         var key: OperationKey
         var found: Found
     }
@@ -81,28 +71,29 @@ final class InstancePreparer: @unchecked Sendable {
         /// Unowned: `bindings` keeps the setter alive.
         var setter: Unmanaged<OperationSetter>?
         var revertible: Bool
-        /// The arena's destroyer for the setter's values (-1: none needed).
-        var destroyer: Int32
+        /// The arena's destroyer for the setter's values, nil when none is needed.
+        var destroyer: Int32?
     }
-    // Nothing here is accessed across a call that could reach it again except through `prepare`,
-    // which swaps the caches whole (see there): the dynamic exclusivity checks are pure cost.
+    // Invariant that makes the unchecked accesses below safe: one thread uses the preparer at a
+    // time, and nothing here is accessed across a call that could reach it again except through
+    // `prepare`, which swaps the caches whole (see there).
     @exclusivity(unchecked) private var lookups: ContiguousArray<Lookup> = []
     /// Per binding (index + 1): its lookups while another binding's are in `lookups`, and the
     /// shape and operation count of its last instance prepared. Themes interleave component
-    /// types (a label, a button, a label...), and one cache for all of them missed on every
-    /// operation: 8 hash lookups per instance instead of 16 string comparisons.
+    /// types (a label, a button, a label...), and one cache for all of them would miss on every
+    /// operation.
     private struct LookupCache {
         var lookups: ContiguousArray<Lookup> = []
-        var lastCount = -1
-        var lastShape: Int32 = -1
+        /// The operation count and shape of the binding's last instance, nil before the first.
+        var last: (count: Int, shape: Int32)?
     }
     @exclusivity(unchecked) private var lookupCaches: [LookupCache] = []
     /// The component types of the last instances prepared, with their binding indices, most
     /// recent first: comparing a few short strings is cheaper than hashing one.
-    @exclusivity(unchecked) private var recentComponents: [(name: String, binding: Int32)] = []
+    @exclusivity(unchecked) private var recentComponents: [(name: String, binding: Int32?)] = []
     /// Shape number by (binding, operation keys in order).
     private struct Shape: Hashable {
-        var binding: Int32
+        var binding: Int32?
         var keys: [Int32]
     }
     @exclusivity(unchecked) private var shapes: [Shape: Int32] = [:]
@@ -113,29 +104,29 @@ final class InstancePreparer: @unchecked Sendable {
         self.bindings = bindings
     }
 
-    /// Prepares every instance of the theme, in the order of its slots: what
+    /// Prepares every instance of the theme, in the order of its source positions: what
     /// `Applicator.preload` does on another thread.
     func prepareAll() -> PreparedContents {
         var contents = PreparedContents()
         contents.operations.reserveCapacity(PreparedTheme.operationCount(of: theme))
-        contents.instances.reserveCapacity(source.slotCount)
-        contents.preparedBySlot.reserveCapacity(source.slotCount)
-        for slot in 0..<source.slotCount {
+        contents.instances.reserveCapacity(source.positionCount)
+        contents.preparedByPosition.reserveCapacity(source.positionCount)
+        for position in 0..<source.positionCount {
             let read: ResolvedInstance
             do {
-                guard let instance = try source.instance(at: slot) else {
-                    contents.preparedBySlot.append(-1)
+                guard let instance = try source.instance(at: SourcePosition(position)) else {
+                    contents.preparedByPosition.append(nil)
                     continue
                 }
                 read = instance
             } catch {
                 contents.readErrors.append(error)
-                contents.preparedBySlot.append(-1)
+                contents.preparedByPosition.append(nil)
                 continue
             }
-            contents.preparedBySlot.append(Int32(contents.instances.count))
+            contents.preparedByPosition.append(PreparedInstanceID(contents.instances.count))
             let instance = prepare(read) { scratch, withImages in
-                let number = Int32(contents.instances.count)
+                let number = PreparedInstanceID(contents.instances.count)
                 for index in scratch.indices { scratch[index].instance = number }
                 contents.resolved.append(read)
                 let first = Int32(contents.operations.count)
@@ -163,22 +154,21 @@ final class InstancePreparer: @unchecked Sendable {
                  store: (UnsafeMutableBufferPointer<PreparedOperation>, [(index: Int, files: String)]) -> Int32)
         -> PreparedInstance {
         let binding = bindingNumber(for: instance.component)
-        let cache = Int(binding) + 1
+        let cache = binding.map { Int($0) + 1 } ?? 0
         if cache >= lookupCaches.count {
             lookupCaches.append(contentsOf: repeatElement(LookupCache(), count: cache + 1 - lookupCaches.count))
         }
         let count = instance.operations.count
         // The shape of the binding's last instance, if every lookup repeats one of it: all its
         // positions were written by that instance, which had as many operations.
-        let previous = (count: lookupCaches[cache].lastCount, shape: lookupCaches[cache].lastShape)
-        var sameShape = previous.count == count
+        let previous = lookupCaches[cache].last
+        var sameShape = previous?.count == count
         var withImages: [(index: Int, files: String)] = []
         swap(&lookups, &lookupCaches[cache].lookups)
         let first = withScratch(of: PreparedOperation.self, count: count) { scratch -> Int32 in
             // Through the buffer, with `prepareOperation` inlined: `enumerated()` and a call per
-            // operation copied each operation through outlined value-witness calls (its strings
-            // and params retained and released), 21 M of the 124 M that preparing 2 x 10,000
-            // instances took.
+            // operation would copy each operation through outlined value-witness calls
+            // (`livery-switch-bench --profile-register-many`).
             withBuffer(instance.operations) { resolved in
                 for index in resolved.indices {
                     let (operation, repeated, files) = prepareOperation(resolved[index], index: index, binding: binding)
@@ -189,17 +179,16 @@ final class InstancePreparer: @unchecked Sendable {
             }
             return store(scratch, withImages)
         }
-        let shape = sameShape ? previous.shape : shapeNumber(binding: binding, count: count)
+        let shape = sameShape ? previous!.shape : shapeNumber(binding: binding, count: count)
         swap(&lookups, &lookupCaches[cache].lookups)
-        lookupCaches[cache].lastCount = count
-        lookupCaches[cache].lastShape = shape
-        return PreparedInstance(first: first, count: Int32(count), binding: binding,
+        lookupCaches[cache].last = (count, shape)
+        return PreparedInstance(first: first, count: Int32(count), binding: binding ?? PreparedInstance.noBinding,
                                 shape: shape,
-                                bindingIdentity: binding < 0 ? nil : ObjectIdentifier(bindings.bindings[Int(binding)]))
+                                bindingIdentity: binding.map { ObjectIdentifier(bindings.bindings[Int($0)]) })
     }
 
     /// The number of the shape of the instance whose `count` lookups are in `lookups`.
-    private func shapeNumber(binding: Int32, count: Int) -> Int32 {
+    private func shapeNumber(binding: Int32?, count: Int) -> Int32 {
         let shape = Shape(binding: binding, keys: lookups.prefix(count).map(\.found.key))
         if let known = shapes[shape] { return known }
         let number = Int32(shapes.count)
@@ -207,10 +196,10 @@ final class InstancePreparer: @unchecked Sendable {
         return number
     }
 
-    /// The index in `bindings` of the binding for `component`, -1 without one.
-    private func bindingNumber(for component: String) -> Int32 {
+    /// The index in `bindings` of the binding for `component`, nil without one.
+    private func bindingNumber(for component: String) -> Int32? {
         for recent in recentComponents where recent.name == component { return recent.binding }
-        let binding = bindings.index[component] ?? -1
+        let binding = bindings.index[component]
         recentComponents.insert((component, binding), at: 0)
         if recentComponents.count > 8 { recentComponents.removeLast() }
         return binding
@@ -220,7 +209,7 @@ final class InstancePreparer: @unchecked Sendable {
     /// `lookUp`), and the files of its images if it has any (then its value is read when
     /// applied, not decoded here).
     @inline(__always)  // see `prepare`
-    private func prepareOperation(_ operation: ResolvedOperation, index: Int, binding: Int32)
+    private func prepareOperation(_ operation: ResolvedOperation, index: Int, binding: Int32?)
         -> (PreparedOperation, repeated: Bool, files: String?) {
         let (found, repeated) = lookUp(operation, at: index, binding: binding)
         let files = imageFiles(of: operation)
@@ -229,7 +218,8 @@ final class InstancePreparer: @unchecked Sendable {
             value = decode(operation, with: setter, destroyer: found.destroyer)
         }
         // `instance` is numbered by `store` (see `prepare`).
-        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key, instance: -1,
+        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key,
+                                         instance: PreparedInstanceID(rawValue: 0),
                                          index: Int32(index), revertible: found.revertible)
         return (prepared, repeated, files)
     }
@@ -240,7 +230,7 @@ final class InstancePreparer: @unchecked Sendable {
     /// of two hash lookups, and keeps the key, revertibility and destroyer with it. Returns
     /// what it found and whether that lookup answered.
     @inline(__always)
-    private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32) -> (Found, repeated: Bool) {
+    private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32?) -> (Found, repeated: Bool) {
         if index < lookups.count, lookups[index].binding == binding, lookups[index].key.name == operation.name,
            lookups[index].key.state == operation.state {
             return (lookups[index].found, true)
@@ -250,10 +240,10 @@ final class InstancePreparer: @unchecked Sendable {
         return (lookup.found, false)
     }
 
-    private func makeLookup(_ operation: ResolvedOperation, binding: Int32) -> Lookup {
+    private func makeLookup(_ operation: ResolvedOperation, binding: Int32?) -> Lookup {
         let key = operation.key
-        var found = Found(key: numbering.number(key), setter: nil, revertible: false, destroyer: -1)
-        if binding >= 0, let setter = bindings.bindings[Int(binding)].setters[operation.name] {
+        var found = Found(key: numbering.number(key), setter: nil, revertible: false, destroyer: nil)
+        if let binding, let setter = bindings.bindings[Int(binding)].setters[operation.name] {
             found.setter = Unmanaged.passUnretained(setter)
             found.revertible = setter.takesState || key.state == .normal
             found.destroyer = arena.destroyer(for: setter)
@@ -263,7 +253,7 @@ final class InstancePreparer: @unchecked Sendable {
 
     /// The operation's value decoded into the arena, nil when it does not decode.
     @inline(__always)
-    private func decode(_ operation: ResolvedOperation, with setter: Unmanaged<OperationSetter>, destroyer: Int32)
+    private func decode(_ operation: ResolvedOperation, with setter: Unmanaged<OperationSetter>, destroyer: Int32?)
         -> UnsafeMutableRawPointer? {
         setter.withGuaranteedSetter { setter in
             let memory = arena.allocate(size: setter.valueSize, alignment: setter.valueAlignment)

@@ -5,9 +5,9 @@ import LiveryModel
 /// resolved in memory (a folder, or a theme added in memory), or straight from the records of a
 /// compiled file, one instance when a component is first styled with its id.
 ///
-/// A *slot* names an instance in the source: its index in the resolved theme, or its handle in
-/// the compiled file (the same for every trait set; a slot the variant does not define reads
-/// as nil).
+/// A `SourcePosition` names an instance in the source: its index in the resolved theme, or its
+/// handle in the compiled file (the same for every trait set; a position the variant does not
+/// define reads as nil).
 struct InstanceSource: Sendable {
     /// The theme's facts for these traits: info, traits and assets (what images are chosen by).
     /// Its instances are empty when they are read from a compiled file.
@@ -32,42 +32,46 @@ struct InstanceSource: Sendable {
         self.textScale = textScale
     }
 
-    /// Whether instances are read from a compiled file as they are needed (then `slot(of:)`
+    /// Whether instances are read from a compiled file as they are needed (then `position(of:)`
     /// answers from the file's hash table), rather than all held in `header`.
     var readsLazily: Bool { compiled != nil }
 
     /// The file instances are read from, for messages.
     var compiledFile: CompiledTheme? { compiled }
 
-    /// Slots run from 0 to `slotCount - 1`.
-    var slotCount: Int { compiled?.idCount ?? header.instances.count }
+    /// Positions run from 0 to `positionCount - 1`.
+    var positionCount: Int { compiled?.idCount ?? header.instances.count }
 
-    /// The slot of `id` in a compiled file (its handle), nil when no variant defines it. A
-    /// resolved theme's slots are found by numbering every id once (`PreparedTheme`).
-    func slot(of id: String) throws(BinaryFormatError) -> Int? {
-        guard let compiled else { return header.instances.firstIndex { $0.id == id } }
-        return try compiled.checkedHandle(for: id).map { Int($0.rawValue) }
+    /// The position of `id` in a compiled file (its handle), nil when no variant defines it. A
+    /// resolved theme's positions are found by numbering every id once (`PreparedTheme`).
+    func position(of id: String) throws(BinaryFormatError) -> SourcePosition? {
+        guard let compiled else { return header.instances.firstIndex { $0.id == id }.map(SourcePosition.init) }
+        return try compiled.checkedHandle(for: id).map { SourcePosition(rawValue: Int32(bitPattern: $0.rawValue)) }
     }
 
-    /// The instance in `slot`, nil when these traits do not define it; read from the file (its
-    /// blocks checked) for a compiled theme.
-    func instance(at slot: Int) throws(BinaryFormatError) -> ResolvedInstance? {
-        guard let compiled else { return slot < header.instances.count ? header.instances[slot] : nil }
+    /// The instance at `position`, nil when these traits do not define it; read from the file
+    /// (its blocks checked) for a compiled theme.
+    func instance(at position: SourcePosition) throws(BinaryFormatError) -> ResolvedInstance? {
+        guard let compiled else {
+            return position.index < header.instances.count ? header.instances[position.index] : nil
+        }
         guard let variant else { return nil }
-        return try compiled.instance(InstanceHandle(rawValue: UInt32(slot)), in: variant)?.applyingTextScale(textScale)
+        return try compiled.instance(InstanceHandle(rawValue: UInt32(bitPattern: position.rawValue)), in: variant)?
+            .applyingTextScale(textScale)
     }
 
     /// The whole theme for these traits. For a compiled file this reads every instance: only
     /// for an app that asks (`ThemeScope.theme`), never on the apply path. An instance in a
     /// damaged block is left out and handed to `unreadable`, which reports it.
-    func theme(unreadable: (BinaryFormatError, Int) -> Void) -> ResolvedTheme {
+    func theme(unreadable: (BinaryFormatError, SourcePosition) -> Void) -> ResolvedTheme {
         guard compiled != nil else { return header }
         var instances: [ResolvedInstance] = []
-        for slot in 0..<slotCount {
+        for index in 0..<positionCount {
+            let position = SourcePosition(index)
             do {
-                if let instance = try instance(at: slot) { instances.append(instance) }
+                if let instance = try instance(at: position) { instances.append(instance) }
             } catch {
-                unreadable(error, slot)
+                unreadable(error, position)
             }
         }
         return ResolvedTheme(info: header.info, traits: header.traits, instances: instances, assets: header.assets)

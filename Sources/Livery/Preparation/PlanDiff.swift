@@ -27,17 +27,17 @@ enum PlanDiff {
         // Plain loops over interned keys: instances have a handful of operations.
         for operation in newRange {
             let key = new[operation].key
-            var previous = -1
+            var previous: Int?
             for candidate in oldRange where old[candidate].key == key {
                 previous = candidate
                 break
             }
-            if previous >= 0,
+            if let previous,
                PreparedTheme.sameEffect(new[operation], as: old[previous]) ?? sameEffect(operation, previous) {
                 continue
             }
             guard usable(operation) else { continue }
-            let capture = previous < 0 || !old[previous].revertible
+            let capture = previous.map { !old[$0].revertible } ?? true
             steps[count] = PlanStep(kind: capture ? .setCapturing : .set, operation: Int32(operation), key: key)
             count += 1
         }
@@ -49,7 +49,7 @@ enum PlanDiff {
                 break
             }
             if !kept, old[operation].revertible {
-                steps[count] = PlanStep(kind: .revert, operation: -1, key: key)
+                steps[count] = PlanStep(kind: .revert, operation: 0, key: key)
                 count += 1
             }
         }
@@ -58,7 +58,8 @@ enum PlanDiff {
 }
 
 /// Plans between two themes computed off the main actor (`Applicator.preload`), in the arrays
-/// of a `PlanTable`: plan `i` is for instance `i` of the new theme, -1 where none was computed.
+/// of a `PlanTable`: plan `i` is for instance `i` of the new theme, `PlanTable.none` where none
+/// was computed.
 struct PlanContents: Sendable {
     var start: ContiguousArray<Int32> = []
     var count: ContiguousArray<Int32> = []
@@ -76,7 +77,7 @@ struct PlanContents: Sendable {
         for (index, instance) in oldTheme.enumerated() where oldIndex[instance.id] == nil {
             oldIndex[instance.id] = Int32(index)
         }
-        start = ContiguousArray(repeating: -1, count: new.instances.count)
+        start = ContiguousArray(repeating: PlanTable.none, count: new.instances.count)
         count = ContiguousArray(repeating: 0, count: new.instances.count)
         // About a step per operation when everything changes.
         steps.reserveCapacity(new.operations.count)

@@ -54,7 +54,7 @@ extension Applicator {
             let images = ImageLoader(theme: preparer.theme, scale: scale, source: job.loaded.assets,
                                      decoder: imageDecoder, cache: imageCache, diagnostics: diagnostics)
             let theme = PreparedTheme(key: job.key, images: images, preparer: preparer, contents: work.contents[index],
-                                      keyMap: mapping, operationKeys: operationKeys, identifiers: identifiers)
+                                      keyMap: mapping, operationKeys: operationKeys, identifiers: registry.identifiers)
             if let partial = prepared.theme(for: job.key) {
                 if partial.isComplete {  // another preload was first
                     themes.append(partial)
@@ -121,10 +121,10 @@ extension Applicator {
     /// `partial` wherever scopes show it: both apply exactly the same values, so components are
     /// not touched; only their groups' instance numbers change.
     private func replace(_ partial: PreparedTheme, with complete: PreparedTheme) {
-        for scope in scopes.indices where scopes[scope].current === partial {
-            scopes[scope].current = complete
-            for group in scopes[scope].groups {
-                groups[Int(group)].instance = complete.instance(identifier: groups[Int(group)].identifier)
+        for scope in registry.scopeIDs where registry.theme(of: scope) === partial {
+            registry.setTheme(complete, of: scope)
+            for group in registry.groups(of: scope) {
+                registry.setInstance(complete.instance(identifier: registry.identifier(of: group)), of: group)
             }
         }
     }

@@ -4,7 +4,7 @@
 ///
 /// An array searched from its end, not a dictionary by key: it holds a handful, and on Linux
 /// the first dictionary keyed by a type costs the launch a scan of every loaded image's
-/// conformance records (docs/Performance.md).
+/// conformance records (`livery-bench launch`).
 @MainActor
 struct PreparedThemeCache {
     private(set) var themes: [PreparedTheme] = []

@@ -10,8 +10,10 @@
 /// non-ASCII identifier fills the dictionary with every name so far, and from then on it is the
 /// authority: any two canonically equal spellings ("K" and KELVIN SIGN) get one number.
 final class IdentifierTable {
+    // Invariant that makes the unchecked accesses safe: every access is on the main actor (the
+    // applicator's), a single read or write with no call out in between.
     /// Number -> identifier, as first styled.
-    @exclusivity(unchecked) private(set) var names: [String] = []
+    @exclusivity(unchecked) private var names: [String] = []
     /// Every name by number once `dictionaryFilled`; empty before (see above).
     @exclusivity(unchecked) private var numbers: [String: Int32] = [:]
     private var dictionaryFilled = false
@@ -21,7 +23,8 @@ final class IdentifierTable {
     private struct Bucket {
         /// The hash's high half, never 0 in a used bucket (0: empty).
         var tag: UInt32 = 0
-        var number: Int32 = -1
+        /// Meaningless while `tag` is 0.
+        var number: Int32 = 0
     }
     @exclusivity(unchecked) private var buckets: ContiguousArray<Bucket>
     private var fastCount = 0
@@ -32,6 +35,9 @@ final class IdentifierTable {
 
     var count: Int { names.count }
 
+    /// The identifier numbered `number`, as first styled.
+    func name(of number: IdentifierNumber) -> String { names[number.index] }
+
     /// Room for `count` more identifiers without rehashing the fast table on the way.
     func reserveCapacity(adding count: Int) {
         names.reserveCapacity(names.count + count)
@@ -39,18 +45,22 @@ final class IdentifierTable {
     }
 
     /// The number of `identifier`, nil when it was never numbered.
-    func existingNumber(_ identifier: String) -> Int32? {
+    func existingNumber(_ identifier: String) -> IdentifierNumber? {
         let hash = Self.asciiHash(identifier)
         if hash != 0 {
-            if let known = fastNumber(identifier, hash: hash) { return known }
+            if let known = fastNumber(identifier, hash: hash) { return IdentifierNumber(rawValue: known) }
             if !dictionaryFilled { return nil }
         }
         fillDictionary()
-        return numbers[identifier]
+        return numbers[identifier].map(IdentifierNumber.init(rawValue:))
     }
 
     /// The number of `identifier`, numbering it on first use.
-    func number(_ identifier: String) -> Int32 {
+    func number(_ identifier: String) -> IdentifierNumber {
+        IdentifierNumber(rawValue: rawNumber(identifier))
+    }
+
+    private func rawNumber(_ identifier: String) -> Int32 {
         let hash = Self.asciiHash(identifier)
         if hash != 0 {
             if let known = fastNumber(identifier, hash: hash) { return known }

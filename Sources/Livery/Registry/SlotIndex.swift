@@ -8,12 +8,13 @@
 /// back instead of leaving tombstones, so lookups never slow down as components come and go.
 ///
 /// The buckets are one manually managed buffer, so a write pays no uniqueness check
-/// (`livery-switch-bench --profile-register-many`).
+/// (`livery-switch-bench --profile-register-many`). Invariant that makes the raw buffer safe:
+/// `buckets` always holds `capacity` initialised buckets (a power of two), at most half used.
 final class SlotIndex {
     private struct Bucket {
-        /// 0 marks an empty bucket (no object lives at address 0).
+        /// 0 marks an empty bucket (no object lives at address 0); its slot is then meaningless.
         var key: UInt
-        var slot: Int32
+        var slot: ComponentSlot
     }
 
     private var buckets: UnsafeMutablePointer<Bucket>
@@ -25,7 +26,7 @@ final class SlotIndex {
         capacity = 64
         shift = 64 - 6
         buckets = .allocate(capacity: capacity)
-        buckets.initialize(repeating: Bucket(key: 0, slot: -1), count: capacity)
+        buckets.initialize(repeating: Bucket(key: 0, slot: ComponentSlot(rawValue: 0)), count: capacity)
     }
 
     deinit {
@@ -40,7 +41,7 @@ final class SlotIndex {
     @inline(__always)
     private static func key(_ object: ObjectIdentifier) -> UInt { UInt(bitPattern: object) }
 
-    subscript(object: ObjectIdentifier) -> Int32? {
+    subscript(object: ObjectIdentifier) -> ComponentSlot? {
         let key = Self.key(object)
         let mask = capacity - 1
         var index = home(key)
@@ -53,7 +54,7 @@ final class SlotIndex {
     }
 
     /// Adds or replaces the slot of `object`.
-    func set(_ slot: Int32, for object: ObjectIdentifier) {
+    func set(_ slot: ComponentSlot, for object: ObjectIdentifier) {
         if (count + 1) * 2 > capacity { grow() }
         let key = Self.key(object)
         let mask = capacity - 1
@@ -95,7 +96,7 @@ final class SlotIndex {
             }
             next = (next + 1) & mask
         }
-        buckets[hole] = Bucket(key: 0, slot: -1)
+        buckets[hole] = Bucket(key: 0, slot: ComponentSlot(rawValue: 0))
     }
 
     private func grow() {
@@ -104,7 +105,7 @@ final class SlotIndex {
         capacity *= 2
         shift -= 1
         buckets = .allocate(capacity: capacity)
-        buckets.initialize(repeating: Bucket(key: 0, slot: -1), count: capacity)
+        buckets.initialize(repeating: Bucket(key: 0, slot: ComponentSlot(rawValue: 0)), count: capacity)
         let mask = capacity - 1
         for position in 0..<oldCapacity where old[position].key != 0 {
             var index = home(old[position].key)

@@ -28,33 +28,36 @@ public struct ScopeOverrides: Hashable, Sendable {
 /// styled through a scope follow the scope; everything else follows the app.
 @MainActor
 public final class ThemeScope {
+    // Unowned: the applicator's registry holds the handle, so the applicator outlives it
+    // unless the app keeps the handle after releasing the applicator, which is a misuse that
+    // traps (unowned is checked), never reads freed memory.
     unowned let applicator: Applicator
-    let index: Int32
+    let scope: ScopeID
 
-    init(applicator: Applicator, index: Int32) {
+    init(applicator: Applicator, scope: ScopeID) {
         self.applicator = applicator
-        self.index = index
+        self.scope = scope
     }
 
     /// Changing the overrides re-applies, as a diff, to the scope's components and its children.
     public var overrides: ScopeOverrides {
-        get { applicator.scopes[Int(index)].overrides }
+        get { applicator.registry.overrides(of: scope) }
         set {
-            applicator.scopes[Int(index)].overrides = newValue
+            applicator.registry.setOverrides(newValue, of: scope)
             applicator.refresh()
         }
     }
 
     /// The theme the scope's components get now.
-    public var theme: ResolvedTheme? { applicator.scopes[Int(index)].current?.theme }
+    public var theme: ResolvedTheme? { applicator.registry.theme(of: scope)?.theme }
 
     /// Styles `component` with the scope's theme; see `Applicator.style(_:as:)`.
     public func style(_ component: AnyObject, as identifier: String) {
-        applicator.style(component, as: identifier, scope: index)
+        applicator.style(component, as: identifier, scope: scope)
     }
 
     /// A scope inside this one: it inherits this scope's overrides, then applies its own.
     public func makeScope(_ overrides: ScopeOverrides) -> ThemeScope {
-        applicator.makeScope(overrides, parent: index)
+        applicator.makeScope(overrides, parent: scope)
     }
 }

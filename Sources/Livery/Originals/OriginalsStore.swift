@@ -1,0 +1,333 @@
+import LiveryModel
+
+/// The originals of every registry slot's component: what revert writes back.
+///
+/// Invariants, kept by this type alone:
+/// - A slot's originals are a block laid out by a full-apply plan (`OriginalLayouts`), whose
+///   presence bits say which entries hold a captured value, plus a list of overflow originals;
+///   each key has at most one original, looked up in the block first, then on the list.
+/// - Every present original is initialised memory, written by its setter's `capture` and
+///   consumed exactly once: by `restore` (revert) or `discard` (the component is gone).
+/// - App code (getters and setters) runs inside several of these methods, and may re-enter the
+///   applicator: restyle or unstyle the very component being worked on. So a slot's state is
+///   read again after every call into app code, a presence bit is cleared before its original
+///   is restored and set only after it is captured, and memory given back during a pass is
+///   freed when the outermost pass ends (`enterPass` / `leavePass`), never under a closure
+///   writing it. A slot's `generation` changes whenever its originals are dropped or replaced,
+///   which tells a loop that its component was re-targeted under it.
+@MainActor
+final class OriginalsStore {
+    private let storage: OriginalsStorage
+    /// `storage.slots`, held here too so that the apply path reaches a slot's record in as few
+    /// loads as the registry does (`livery-bench runtime` warm switches).
+    private let slots: SlotStorage
+    /// How many passes that call app code are running (they nest when a setter re-enters), and
+    /// the memory of originals given back meanwhile, freed when the outermost ends.
+    // Invariant that makes the unchecked accesses safe: main actor only, and no access spans a
+    // call into app code.
+    @exclusivity(unchecked) private var passDepth = 0
+    @exclusivity(unchecked) private var retiredMemory: [(memory: UnsafeMutableRawPointer, size: Int, alignment: Int)] = []
+    /// The interned keys, for the state an original is restored in.
+    private let operationKeys: OperationKeys
+
+    /// The originals of the components in `slots` (the registry's: see `SlotStorage`).
+    init(slots: SlotStorage, operationKeys: OperationKeys) {
+        storage = OriginalsStorage(slots: slots)
+        self.slots = slots
+        self.operationKeys = operationKeys
+    }
+
+    /// The layouts of the blocks.
+    var layouts: OriginalLayouts { storage.layouts }
+
+    /// Changes whenever the slot's originals are dropped or replaced.
+    @inline(__always)
+    func generation(of slot: ComponentSlot) -> UInt32 { slots.base[slot.index].originals.generation }
+
+    /// The slot's block, nil without one.
+    @inline(__always)
+    func block(of slot: ComponentSlot) -> UnsafeMutableRawPointer? { slots.base[slot.index].originals.block }
+
+    /// Brackets work that calls app code (see the type's invariants).
+    @inline(__always)
+    func enterPass() {
+        passDepth += 1
+    }
+
+    @inline(__always)
+    func leavePass() {
+        passDepth -= 1
+        if passDepth == 0 && !retiredMemory.isEmpty {
+            for (memory, size, alignment) in retiredMemory { storage.memory.free(memory, size: size, alignment: alignment) }
+            retiredMemory.removeAll()
+        }
+    }
+
+    /// Allocates the block for a full application of a plan with `layout` (nil: the plan
+    /// records nothing in a block); the component must have no originals.
+    /// False, allocating nothing, when the component has originals after all.
+    @inline(__always)
+    func prepareBlock(_ slot: ComponentSlot, layout: LayoutID?) -> Bool {
+        guard slots.base[slot.index].originals.isEmpty, slots.base[slot.index].originals.block == nil else { return false }
+        guard let layout else { return true }
+        slots.base[slot.index].originals.block = storage.memory.allocate(
+            size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
+        slots.base[slot.index].originals.layout = layout.rawValue
+        return true
+    }
+
+    // A key is looked up in the block first, then on the overflow list: a key of the layout goes
+    // on the list if a setter other than the layout's records it. (A new binding reverts the
+    // component in full first, so no path does; the lookups stay consistent anyway.)
+    func hasOriginal(_ slot: ComponentSlot, key: Int32) -> Bool {
+        let originals = slots.base[slot.index].originals
+        if let layout = originals.layoutID, let entry = storage.layouts.layouts[layout.index].entry(of: key),
+           originals.present & (1 << UInt64(entry)) != 0 {
+            return true
+        }
+        var cursor = originals.overflow
+        while cursor != OriginalsStorage.none {
+            if storage.overflow[Int(cursor)].key == key { return true }
+            cursor = storage.overflow[Int(cursor)].next
+        }
+        return false
+    }
+
+    /// Records the property's current value unless one is recorded already for `key`.
+    func record(_ slot: ComponentSlot, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
+                object: AnyObject) {
+        if hasOriginal(slot, key: key) { return }
+        let generation = slots.base[slot.index].originals.generation
+        let originals = slots.base[slot.index].originals
+        if let layout = originals.layoutID, let block = originals.block,
+           let entry = storage.layouts.layouts[layout.index].entry(of: key),
+           storage.layouts.layouts[layout.index].entries[entry].setter.toOpaque() == setter.toOpaque() {
+            let memory = block + Int(storage.layouts.layouts[layout.index].entries[entry].offset)
+            setter.withGuaranteedSetter { $0.capture(object, state, memory) }
+            if slots.base[slot.index].originals.generation == generation {
+                slots.base[slot.index].originals.present |= 1 << UInt64(entry)
+            } else {
+                setter.withGuaranteedSetter { $0.discard(memory) }
+            }
+            return
+        }
+        let (size, alignment) = setter.withGuaranteedSetter { ($0.originalSize, $0.originalAlignment) }
+        let memory = storage.memory.allocate(size: size, alignment: alignment)
+        setter.withGuaranteedSetter { $0.capture(object, state, memory) }
+        guard slots.base[slot.index].originals.generation == generation else {
+            setter.withGuaranteedSetter { $0.discard(memory) }
+            release(memory, size: size, alignment: alignment)
+            return
+        }
+        let record = OverflowOriginal(setter: setter, key: key, memory: memory,
+                                      next: slots.base[slot.index].originals.overflow)
+        let position: Int32
+        if let free = storage.freeOverflow.popLast() {
+            position = free
+            storage.overflow[Int(position)] = record
+        } else {
+            position = Int32(storage.overflow.count)
+            storage.overflow.append(record)
+        }
+        slots.base[slot.index].originals.overflow = position
+    }
+
+    /// Marks the block entry a recording step just filled (`PlanStep.Kind.setRecording`).
+    @inline(__always)
+    func markRecorded(_ slot: ComponentSlot, entry: UInt8) {
+        slots.base[slot.index].originals.present |= 1 << UInt64(entry)
+    }
+
+    /// Puts the original of `key` back; false when there is none.
+    func revert(_ slot: ComponentSlot, key: Int32, object: AnyObject) -> Bool {
+        let originals = slots.base[slot.index].originals
+        if let layout = originals.layoutID, let block = originals.block,
+           let entry = storage.layouts.layouts[layout.index].entry(of: key),
+           originals.present & (1 << UInt64(entry)) != 0 {
+            restoreBlockEntry(entry, slot: slot, block: block, layout: layout, object: object)
+            return true
+        }
+        guard let record = takeOverflow(slot, key: key) else { return false }
+        restore(record, on: object)
+        return true
+    }
+
+    /// Puts back every recorded original, newest first (the order that undoes the writes):
+    /// the overflow list, then the block from its last entry. Leaves the component with none.
+    func revertAll(_ slot: ComponentSlot, object: AnyObject) -> Int {
+        let generation = slots.base[slot.index].originals.generation
+        var reverted = 0
+        while let record = takeOverflow(slot, key: nil) {
+            restore(record, on: object)
+            reverted += 1
+            if slots.base[slot.index].originals.generation != generation { return reverted }
+        }
+        while true {
+            let originals = slots.base[slot.index].originals
+            guard originals.present != 0, let block = originals.block, let layout = originals.layoutID else { break }
+            let entry = 63 - originals.present.leadingZeroBitCount
+            restoreBlockEntry(entry, slot: slot, block: block, layout: layout, object: object)
+            reverted += 1
+            if slots.base[slot.index].originals.generation != generation { return reverted }
+        }
+        dropBlock(slot)
+        return reverted
+    }
+
+    /// Drops every original without writing it back (the component is gone, or was just
+    /// reverted).
+    func discard(_ slot: ComponentSlot) {
+        while let record = takeOverflow(slot, key: nil) {
+            record.setter.withGuaranteedSetter { $0.discard(record.memory) }
+            releaseMemory(of: record)
+        }
+        let originals = slots.base[slot.index].originals
+        if let block = originals.block, originals.present != 0, let layout = originals.layoutID {
+            for (index, entry) in storage.layouts.layouts[layout.index].entries.enumerated()
+            where originals.present & (1 << UInt64(index)) != 0 {
+                entry.setter.withGuaranteedSetter { setter in
+                    if !setter.originalIsTrivial { setter.discard(block + Int(entry.offset)) }
+                }
+            }
+        }
+        dropBlock(slot)
+    }
+
+    // MARK: Internals
+
+    /// Gives memory that held originals back, after the outermost pass if one is running: a
+    /// closure of an enclosing pass may still be writing it.
+    private func release(_ memory: UnsafeMutableRawPointer, size: Int, alignment: Int) {
+        if passDepth > 0 {
+            retiredMemory.append((memory, size, alignment))
+        } else {
+            storage.memory.free(memory, size: size, alignment: alignment)
+        }
+    }
+
+    private func restoreBlockEntry(_ entry: Int, slot: ComponentSlot, block: UnsafeMutableRawPointer,
+                                   layout: LayoutID, object: AnyObject) {
+        slots.base[slot.index].originals.present &= ~(1 << UInt64(entry))
+        let record = storage.layouts.layouts[layout.index].entries[entry]
+        let state = operationKeys.numbering.keys[Int(record.key)].state
+        record.setter.withGuaranteedSetter { $0.restore(object, state, block + Int(record.offset)) }
+    }
+
+    private func restore(_ record: OverflowOriginal, on object: AnyObject) {
+        let state = operationKeys.numbering.keys[Int(record.key)].state
+        record.setter.withGuaranteedSetter { $0.restore(object, state, record.memory) }
+        releaseMemory(of: record)
+    }
+
+    private func releaseMemory(of record: OverflowOriginal) {
+        let (size, alignment) = record.setter.withGuaranteedSetter { ($0.originalSize, $0.originalAlignment) }
+        release(record.memory, size: size, alignment: alignment)
+    }
+
+    /// Takes the overflow original of `key` (any, newest first, when nil) off the component's
+    /// list.
+    private func takeOverflow(_ slot: ComponentSlot, key: Int32?) -> OverflowOriginal? {
+        var previous: Int32?
+        var cursor = slots.base[slot.index].originals.overflow
+        while cursor != OriginalsStorage.none {
+            let next = storage.overflow[Int(cursor)].next
+            if key == nil || storage.overflow[Int(cursor)].key == key {
+                if let previous {
+                    storage.overflow[Int(previous)].next = next
+                } else {
+                    slots.base[slot.index].originals.overflow = next
+                }
+                storage.freeOverflow.append(cursor)
+                return storage.overflow[Int(cursor)]
+            }
+            previous = cursor
+            cursor = next
+        }
+        return nil
+    }
+
+    /// Frees the block (its entries must be restored or discarded) and starts a new generation.
+    private func dropBlock(_ slot: ComponentSlot) {
+        let originals = slots.base[slot.index].originals
+        if let block = originals.block, let layout = originals.layoutID {
+            release(block, size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
+        }
+        let generation = originals.generation &+ 1
+        slots.base[slot.index].originals = ComponentOriginals()
+        slots.base[slot.index].originals.generation = generation
+    }
+}
+
+/// One component's originals: a block laid out by its full-apply plan, and a list for the rest.
+struct ComponentOriginals {
+    var block: UnsafeMutableRawPointer?
+    /// Which of the layout's entries hold an original.
+    var present: UInt64 = 0
+    /// The block's layout, `OriginalsStorage.none` without a block (see `layoutID`).
+    var layout: Int32 = OriginalsStorage.none
+    /// The newest original outside the block (through `OriginalsStorage.overflow`),
+    /// `OriginalsStorage.none` when there is none.
+    var overflow: Int32 = OriginalsStorage.none
+    /// Changes whenever the originals are dropped or replaced.
+    var generation: UInt32 = 0
+
+    var layoutID: LayoutID? { layout == OriginalsStorage.none ? nil : LayoutID(rawValue: layout) }
+    var isEmpty: Bool { present == 0 && overflow == OriginalsStorage.none }
+}
+
+/// An original outside its component's block, in memory of its own.
+struct OverflowOriginal {
+    /// Unretained; alive for the reason given at `OriginalLayout.Entry.setter`.
+    var setter: Unmanaged<OperationSetter>
+    /// The interned (operation, state).
+    var key: Int32
+    var memory: UnsafeMutableRawPointer
+    /// The next (older) original of the component, `OriginalsStorage.none` at the end.
+    var next: Int32
+}
+
+/// The memory `OriginalsStore` keeps originals in; only it uses this. A class of its own, not
+/// isolated, so that its deinit can give back whatever the originals still hold wherever the
+/// applicator is released. It holds the slots, so they outlive it.
+///
+/// Invariant that makes the unchecked accesses safe: used on the main actor only (its deinit
+/// aside, when nothing else can reach it), and no access spans a call into app code.
+final class OriginalsStorage {
+    /// The stored value of a missing layout or overflow link.
+    static let none: Int32 = -1
+
+    /// The slots whose `originals` fields are the store's (see `SlotStorage`).
+    let slots: SlotStorage
+    let layouts = OriginalLayouts()
+    @exclusivity(unchecked) var memory = OriginalMemory()
+    /// Originals outside the blocks, in lists per slot, and the free entries.
+    @exclusivity(unchecked) var overflow: ContiguousArray<OverflowOriginal> = []
+    @exclusivity(unchecked) var freeOverflow: [Int32] = []
+
+    init(slots: SlotStorage) {
+        self.slots = slots
+    }
+
+    deinit {
+        for index in 0..<slots.count { discard(slots.base[index].originals) }
+        memory.releaseAll()
+    }
+
+    /// Deinitialises what one slot's originals hold, without writing anything back.
+    private func discard(_ originals: ComponentOriginals) {
+        var cursor = originals.overflow
+        while cursor != Self.none {
+            let record = overflow[Int(cursor)]
+            record.setter.withGuaranteedSetter { setter in
+                setter.discard(record.memory)
+                memory.free(record.memory, size: setter.originalSize, alignment: setter.originalAlignment)
+            }
+            cursor = record.next
+        }
+        guard let block = originals.block, let layout = originals.layoutID else { return }
+        for (index, entry) in layouts.layouts[layout.index].entries.enumerated() where originals.present & (1 << UInt64(index)) != 0 {
+            entry.setter.withGuaranteedSetter { $0.discard(block + Int(entry.offset)) }
+        }
+        memory.free(block, size: layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
+    }
+}
