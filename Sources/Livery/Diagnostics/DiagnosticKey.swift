@@ -7,6 +7,7 @@ import LiveryModel
 public struct DiagnosticKey: Hashable {
     private let value: AnyHashable
 
+    /// The key of `value`: equal to another key made from an equal value of the same type.
     public init(_ value: some Hashable) {
         self.value = AnyHashable(value)
     }
