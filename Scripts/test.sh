@@ -12,6 +12,8 @@ source Scripts/xvfb.sh
 # blocks; every public symbol of the runtime documented (from its symbol graph, built apart so
 # the main build keeps its flags).
 python3 Scripts/check-doc-numbers.py
+# Every Swift file laid out as swift format lays it out (.swift-format).
+bash Scripts/format.sh --check
 swift build --target Livery --scratch-path .build-symbols \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/.build-symbols/symbolgraph" >/dev/null
 python3 Scripts/check-doc-comments.py .build-symbols/symbolgraph Livery
