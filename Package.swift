@@ -58,17 +58,21 @@ let package = Package(
         // The compiled format: writer, verifier, memory-mapped reader. Knows the model only.
         .target(name: "LiveryBinary", dependencies: ["LiveryModel"]),
         // Theme folder -> compiled bytes: front end + format, source digests, atomic writes.
-        .target(name: "LiveryCompiler", dependencies: [
-            "LiveryModel", "LiveryXML", "LiveryBinary", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "LiveryCompiler",
+            dependencies: [
+                "LiveryModel", "LiveryXML", "LiveryBinary", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The runtime apps link: theme manager, applicator, bindings, compiled files. Nothing of
         // the XML front end, the compiler or swift-crypto (Scripts/check-release-app.sh).
         .target(name: "Livery", dependencies: ["LiveryModel", "LiveryBinary"]),
         // What an app adds in debug builds: `.theme` folders through the XML front end, the
         // staleness check of compiled files, live reload, compiling into a `<compiled-path>` cache.
-        .target(name: "LiveryDevelopment", dependencies: [
-            "Livery", "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler",
-        ]),
+        .target(
+            name: "LiveryDevelopment",
+            dependencies: [
+                "Livery", "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler",
+            ]),
         // The headless reference components (View, Label, Button...) and their bindings, for
         // tests, benchmarks and examples; registered only when asked for.
         .target(name: "LiveryHeadless", dependencies: ["Livery", "LiveryModel"]),
@@ -81,44 +85,54 @@ let package = Package(
         // downloads, install / update / uninstall, recovery, content-type handlers. HTTP through
         // AsyncHTTPClient (NIO): its response bodies are read only as fast as they are consumed,
         // so the download caps bound the bytes read and the memory (docs/Packages.md).
-        .target(name: "LiveryStore", dependencies: [
-            "LiveryModel", "LiveryXML", "LiveryCompiler", "Livery",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-        ]),
+        .target(
+            name: "LiveryStore",
+            dependencies: [
+                "LiveryModel", "LiveryXML", "LiveryCompiler", "Livery",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]),
         // `livery serve`: a catalog folder over HTTP (Hummingbird), kept out of LiveryStore so
         // apps do not link a server.
-        .target(name: "LiveryServe", dependencies: [
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
+        .target(
+            name: "LiveryServe",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // The studio's engine, free of any server: lossless write-back of one value into a theme
         // file (atomic, inside the given folders, refused on a stale file), the session a browser
         // edits (composed screen, provenance, edit targets, undo), the page itself.
-        .target(name: "LiveryStudio", dependencies: [
-            "LiveryModel", "LiveryXML", "LiveryTooling", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "LiveryStudio",
+            dependencies: [
+                "LiveryModel", "LiveryXML", "LiveryTooling", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // `livery studio`: the session over HTTP and WebSocket (Hummingbird), token-guarded.
-        .target(name: "LiveryStudioServer", dependencies: [
-            "LiveryStudio", "LiveryModel",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
+        .target(
+            name: "LiveryStudioServer",
+            dependencies: [
+                "LiveryStudio", "LiveryModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // What a debug app adds to follow a studio over the network: a WebSocket client that
         // mirrors the studio's theme files into a local folder and hands them to `LiveReload`.
         // A product of its own so `Livery` and `LiveryDevelopment` stay free of NIO.
-        .target(name: "LiveryStudioClient", dependencies: [
-            "Livery", "LiveryDevelopment", "LiveryModel",
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "LiveryStudioClient",
+            dependencies: [
+                "Livery", "LiveryDevelopment", "LiveryModel",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // W3C design tokens (DTCG 2025.10) in and out: positioned JSON, validation, import to
         // theme constants, export from them. The model only: the CLI reads and validates themes.
         .target(name: "LiveryTokens", dependencies: ["LiveryModel"]),
@@ -179,29 +193,38 @@ let package = Package(
         .testTarget(name: "LiveryXMLTests", dependencies: ["LiveryXML"]),
         .testTarget(name: "LiveryBinaryTests", dependencies: ["LiveryBinary", "LiveryXML"]),
         .testTarget(name: "LiveryCompilerTests", dependencies: ["LiveryCompiler", "LiveryBinary", "LiveryXML"]),
-        .testTarget(name: "LiveryTests", dependencies: [
-            "Livery", "LiveryDevelopment", "LiveryHeadless", "LiveryCompiler", "LiveryBinary",
-        ]),
-        .testTarget(name: "LiveryToolingTests", dependencies: [
-            "LiveryTooling", "LiveryXML", "LiveryModel", "Livery", "LiveryDevelopment", "LiveryHeadless",
-        ]),
-        .testTarget(name: "LiveryStoreTests", dependencies: [
-            "LiveryStore", "LiveryServe", "Livery", "LiveryModel", "LiveryCompiler", "LiveryDevelopment",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "LiveryStudioTests", dependencies: [
-            "LiveryStudio", "LiveryStudioServer", "LiveryStudioClient", "LiveryXML", "LiveryModel", "Livery",
-            "LiveryDevelopment", "LiveryHeadless",
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
+        .testTarget(
+            name: "LiveryTests",
+            dependencies: [
+                "Livery", "LiveryDevelopment", "LiveryHeadless", "LiveryCompiler", "LiveryBinary",
+            ]),
+        .testTarget(
+            name: "LiveryToolingTests",
+            dependencies: [
+                "LiveryTooling", "LiveryXML", "LiveryModel", "Livery", "LiveryDevelopment", "LiveryHeadless",
+            ]),
+        .testTarget(
+            name: "LiveryStoreTests",
+            dependencies: [
+                "LiveryStore", "LiveryServe", "Livery", "LiveryModel", "LiveryCompiler", "LiveryDevelopment",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "LiveryStudioTests",
+            dependencies: [
+                "LiveryStudio", "LiveryStudioServer", "LiveryStudioClient", "LiveryXML", "LiveryModel", "Livery",
+                "LiveryDevelopment", "LiveryHeadless",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         .testTarget(name: "LiveryCLITests", dependencies: ["livery", "LiveryModel"]),
         // The GTK adapter in real pixels: needs a display (Scripts/test.sh starts Xvfb).
-        .testTarget(name: "LiveryGTKTests", dependencies: ["LiveryGTK", "Livery", "LiveryModel", "CGTK", "LiveryHeadless"]),
+        .testTarget(
+            name: "LiveryGTKTests", dependencies: ["LiveryGTK", "Livery", "LiveryModel", "CGTK", "LiveryHeadless"]),
         .testTarget(name: "LiveryTokensTests", dependencies: ["LiveryTokens", "LiveryModel"]),
     ],
     swiftLanguageModes: [.v6]

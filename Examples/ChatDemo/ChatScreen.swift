@@ -28,7 +28,8 @@ final class ChatBubble: View {
 @MainActor
 func chatBubbleBinding() -> ComponentBinding<ChatBubble> {
     var binding = ComponentBinding<ChatBubble>("chatbubble", extends: "uiview")
-    binding.bindPerState("bubbleColor", get: { $0.bubbleColors.value(for: $1) }, set: { $0.bubbleColors.set($1, for: $2) })
+    binding.bindPerState(
+        "bubbleColor", get: { $0.bubbleColors.value(for: $1) }, set: { $0.bubbleColors.set($1, for: $2) })
     binding.bind("tailStyle", \.tailStyle)
     binding.bind("textInsets", \.textInsets)
     return binding
@@ -79,12 +80,18 @@ final class ChatScreen {
             font.map { "\($0.family) \($0.size.map { String($0) } ?? "-") \($0.weight.rawValue)" } ?? "unset"
         }
         var lines: [String] = []
-        lines.append("  background \(hex(root.backgroundColor)); nav bar \(hex(navigationBar.barTintColor)), title \(hex(title.textColor)) \(font(title.font)) \(title.textAlignment.rawValue)")
+        lines.append(
+            "  background \(hex(root.backgroundColor)); nav bar \(hex(navigationBar.barTintColor)), title \(hex(title.textColor)) \(font(title.font)) \(title.textAlignment.rawValue)"
+        )
         lines.append("  avatar \(avatar.image?.description ?? "none"), corner radius \(avatar.cornerRadius)")
         for bubble in bubbles {
-            lines.append("  \(bubble.name) bubble \(hex(bubble.bubbleColors.value(for: .normal))) (pressed \(hex(bubble.bubbleColors.value(for: .highlighted)))), tail \(bubble.tailStyle.rawValue), shadow \(bubble.shadowOpacity); text \(hex(bubble.message.textColor)) \(font(bubble.message.font))")
+            lines.append(
+                "  \(bubble.name) bubble \(hex(bubble.bubbleColors.value(for: .normal))) (pressed \(hex(bubble.bubbleColors.value(for: .highlighted)))), tail \(bubble.tailStyle.rawValue), shadow \(bubble.shadowOpacity); text \(hex(bubble.message.textColor)) \(font(bubble.message.font))"
+            )
         }
-        lines.append("  send button \"\(send.titles.value(for: .normal) ?? "")\" \(hex(send.titleColors.value(for: .normal))) on \(hex(send.backgroundColor)), disabled \"\(send.titles.value(for: .disabled) ?? "")\"; field border \(send.borderWidth) / \(input.borderWidth)")
+        lines.append(
+            "  send button \"\(send.titles.value(for: .normal) ?? "")\" \(hex(send.titleColors.value(for: .normal))) on \(hex(send.backgroundColor)), disabled \"\(send.titles.value(for: .disabled) ?? "")\"; field border \(send.borderWidth) / \(input.borderWidth)"
+        )
         return lines.joined(separator: "\n")
     }
 }

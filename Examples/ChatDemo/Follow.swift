@@ -12,25 +12,33 @@ import LiveryStudioClient
 @MainActor
 enum FollowDemo {
     static func run(url: String, themeID: String) async throws {
-        let mirror = FileManager.default.temporaryDirectory.appendingPathComponent("livery-chat-follow-\(getpid())").path
+        let mirror = FileManager.default.temporaryDirectory.appendingPathComponent("livery-chat-follow-\(getpid())")
+            .path
         try FileManager.default.createDirectory(atPath: mirror, withIntermediateDirectories: true)
         // A throwaway manager until the files are here: the follower needs a LiveReload to hand them to.
-        let bootstrap = LiveReload(manager: ThemeManager.development(configuration: LiveryConfiguration(searchPaths: [])))
+        let bootstrap = LiveReload(
+            manager: ThemeManager.development(configuration: LiveryConfiguration(searchPaths: [])))
         try await StudioFollower(url: url, mirror: mirror, reload: bootstrap).mirrorOnce()
         let folders = try FileManager.default.contentsOfDirectory(atPath: mirror).sorted().map { mirror + "/" + $0 }
-        let manager = ThemeManager.development(configuration: LiveryConfiguration(defaultThemeID: themeID, searchPaths: folders))
+        let manager = ThemeManager.development(
+            configuration: LiveryConfiguration(defaultThemeID: themeID, searchPaths: folders))
         _ = manager.diagnostics.observe { say("  [\($0.severity.rawValue)] \($0.message) [\($0.code)]") }
         let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.register(chatBubbleBinding())
         let screen = ChatScreen(applicator: applicator)
-        say("Following \(url.split(separator: "?").first ?? "") with \(manager.currentThemeID ?? "no theme"); files in \(mirror)")
+        say(
+            "Following \(url.split(separator: "?").first ?? "") with \(manager.currentThemeID ?? "no theme"); files in \(mirror)"
+        )
         say(screen.describe())
         applicator.onChange = { say("  ~ \($0)") }
         let reload = LiveReload(manager: manager)
         let follower = StudioFollower(url: url, mirror: mirror, reload: reload) { outcome in
             switch outcome {
             case .unchanged: break
-            case .reloaded(let files): say("== studio edit applied (\(files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))")
+            case .reloaded(let files):
+                say(
+                    "== studio edit applied (\(files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))"
+                )
             case .kept(_, let errors): say("== studio edit has \(errors.count) error(s): the last good theme stays")
             }
         }

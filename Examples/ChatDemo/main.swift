@@ -16,7 +16,9 @@ let arguments = CommandLine.arguments.dropFirst()
 
 if let index = arguments.firstIndex(of: "--follow"), arguments.index(after: index) < arguments.endIndex {
     // Follows a running `livery studio` until it stops (see Follow.swift).
-    let theme = arguments.firstIndex(of: "--theme").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+    let theme = arguments.firstIndex(of: "--theme").flatMap {
+        arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil
+    }
     do {
         try await FollowDemo.run(url: arguments[arguments.index(after: index)], themeID: theme ?? "com.livery.base")
     } catch {
@@ -54,7 +56,9 @@ func step(_ title: String, _ action: () -> Void) {
     print("\n== \(title)")
     action()
     let pass = applicator.lastPass
-    print("  \(pass.operationsApplied) setter calls, \(pass.operationsReverted) reverts, \(pass.componentsUpdated) component updates")
+    print(
+        "  \(pass.operationsApplied) setter calls, \(pass.operationsReverted) reverts, \(pass.componentsUpdated) component updates"
+    )
     print(screen.describe())
 }
 
@@ -70,6 +74,8 @@ print("\n== A scoped screen: a settings sheet that is always HighContrast")
 let sheet = applicator.makeScope(ScopeOverrides(themeID: "com.livery.highcontrast"))
 let header = Label(name: "header")
 sheet.style(header, as: "label_section_header")
-print("  sheet header \(header.textColor?.hexString ?? "unset") in \(sheet.theme?.info.id ?? "-"); the chat keeps \(manager.currentThemeID!)")
+print(
+    "  sheet header \(header.textColor?.hexString ?? "unset") in \(sheet.theme?.info.id ?? "-"); the chat keeps \(manager.currentThemeID!)"
+)
 step("Light mode again (the sheet keeps its theme)") { manager.setTraits(TraitSet(idiom: .ipad)) }
 print("  sheet header \(header.textColor?.hexString ?? "unset")")

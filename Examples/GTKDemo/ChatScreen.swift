@@ -86,8 +86,10 @@ final class ChatScreen {
         // incoming bubble at (56, 56). Each bubble's labels sit in a GtkFixed of their own,
         // shifted by the bubble's offset from that one, above the bubbles, so the same frames
         // place them on either bubble.
-        let bubbles = [("bubble_incoming", "Dark mode tonight?", "21:04"),
-                       ("bubble_outgoing", "Switching live, watch.", "21:05")]
+        let bubbles = [
+            ("bubble_incoming", "Dark mode tonight?", "21:04"),
+            ("bubble_outgoing", "Switching live, watch.", "21:05"),
+        ]
         for (identifier, _, _) in bubbles {
             let bubble = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
             _ = ChatBubble(attachingTo: bubble)
@@ -132,7 +134,8 @@ final class ChatScreen {
         let reference = position(bubbleWidgets[0])
         for (bubble, content) in zip(bubbleWidgets, bubbleContents) {
             let origin = position(bubble)
-            gtk_fixed_move(livery_fixed(screen), content, Double(origin.x - reference.x), Double(origin.y - reference.y))
+            gtk_fixed_move(
+                livery_fixed(screen), content, Double(origin.x - reference.x), Double(origin.y - reference.y))
         }
     }
 }

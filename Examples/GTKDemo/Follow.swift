@@ -25,7 +25,8 @@ enum StudioFollow {
         mirror = FileManager.default.temporaryDirectory.appendingPathComponent("livery-gtk-follow-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: mirror, withIntermediateDirectories: true)
         // A throwaway manager until the files are here: the follower needs a LiveReload to hand them to.
-        let bootstrap = LiveReload(manager: ThemeManager.development(configuration: LiveryConfiguration(searchPaths: [])))
+        let bootstrap = LiveReload(
+            manager: ThemeManager.development(configuration: LiveryConfiguration(searchPaths: [])))
         let follower = StudioFollower(url: url, mirror: mirror, reload: bootstrap)
         final class Outcome: @unchecked Sendable { var error: Error? }
         let outcome = Outcome()
@@ -39,27 +40,39 @@ enum StudioFollow {
             say("Could not follow \(url.split(separator: "?").first ?? ""): \(error)")
             return nil
         }
-        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: mirror)) ?? []).sorted().map { mirror + "/" + $0 }
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: mirror)) ?? []).sorted().map {
+            mirror + "/" + $0
+        }
         // The chat screen's own components, as Livery.xml names them.
-        let schema = folders.map { $0 + "/Base.theme/Components.xml" }.filter { FileManager.default.fileExists(atPath: $0) }
-        return ThemeManager.development(configuration: LiveryConfiguration(
-            defaultThemeID: themeID, searchPaths: folders, themeExtensions: ["theme", "purchasedTheme"], schemaFiles: schema))
+        let schema = folders.map { $0 + "/Base.theme/Components.xml" }.filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        return ThemeManager.development(
+            configuration: LiveryConfiguration(
+                defaultThemeID: themeID, searchPaths: folders, themeExtensions: ["theme", "purchasedTheme"],
+                schemaFiles: schema))
     }
 
     /// Follows the studio from now on: each change re-applies through `LiveReload` on the main
     /// queue, which GLib's loop drains.
-    static func start(url: String, manager: ThemeManager, window: UnsafeMutablePointer<GtkWidget>,
-                      root: UnsafeMutablePointer<GtkWidget>, screenshots: String?) {
+    static func start(
+        url: String, manager: ThemeManager, window: UnsafeMutablePointer<GtkWidget>,
+        root: UnsafeMutablePointer<GtkWidget>, screenshots: String?
+    ) {
         self.window = window
         self.root = root
         shots = screenshots
-        if let screenshots { try? FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true) }
+        if let screenshots {
+            try? FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
+        }
         let reload = LiveReload(manager: manager)
         let follower = StudioFollower(url: url, mirror: mirror, reload: reload) { outcome in
             switch outcome {
             case .unchanged: return
             case .reloaded(let files):
-                say("== studio edit applied (\(files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))")
+                say(
+                    "== studio edit applied (\(files.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")))"
+                )
             case .kept(_, let errors):
                 say("== studio edit has \(errors.count) error(s): the last good theme stays")
             }
@@ -68,7 +81,9 @@ enum StudioFollow {
         }
         DispatchQueue.main.async {
             screenshot()
-            say("== following \(url.split(separator: "?").first ?? "") with \(manager.currentThemeID ?? "no theme"); files in \(mirror)")
+            say(
+                "== following \(url.split(separator: "?").first ?? "") with \(manager.currentThemeID ?? "no theme"); files in \(mirror)"
+            )
             Task.detached {
                 do { try await follower.run() } catch { say("== the studio's connection ended: \(error)") }
             }

@@ -26,10 +26,13 @@ if [screenshotFolder, followURL, followScreenshots].contains("") {
     exit(64)
 }
 let optionValues = [screenshotFolder, followURL, followScreenshots].compactMap { $0 }
-let configuration = arguments.first { !$0.hasPrefix("-") && !optionValues.contains($0) } ?? "Examples/GTKDemo/Livery.xml"
+let configuration =
+    arguments.first { !$0.hasPrefix("-") && !optionValues.contains($0) } ?? "Examples/GTKDemo/Livery.xml"
 
 guard gtk_init_check() != 0 else {
-    print("GTK could not open a display (DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "unset")); under no display, run `source Scripts/xvfb.sh` first.")
+    print(
+        "GTK could not open a display (DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "unset")); under no display, run `source Scripts/xvfb.sh` first."
+    )
     exit(1)
 }
 // GLib's loop runs this thread from here on: let it drain the main queue too (the preloading
@@ -59,7 +62,9 @@ gtk_window_set_title(livery_window(window), "Livery GTK demo")
 let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
 gtk_window_set_child(livery_window(window), column)
 let controls = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-for margin in [gtk_widget_set_margin_top, gtk_widget_set_margin_start, gtk_widget_set_margin_end] { margin(controls, 8) }
+for margin in [gtk_widget_set_margin_top, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+    margin(controls, 8)
+}
 gtk_box_append(livery_box(column), controls)
 let screen = ChatScreen(applicator: applicator)
 gtk_box_append(livery_box(column), screen.root)
@@ -87,7 +92,9 @@ enum Controls {
         largeText = toggle("Large text", in: box)
     }
 
-    private static func toggle(_ title: String, in box: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget> {
+    private static func toggle(_ title: String, in box: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<
+        GtkWidget
+    > {
         let button = gtk_check_button_new_with_label(title)!
         gtk_box_append(livery_box(box), button)
         connect(button, "toggled")
@@ -108,7 +115,8 @@ enum Controls {
     static func changed() {
         let selected = Int(gtk_drop_down_get_selected(OpaquePointer(picker)))
         if selected < themeIDs.count { manager.activate(themeID: themeIDs[selected]) }
-        manager.setTraits(TraitSet(appearance: isOn(dark) ? .dark : nil, contrast: isOn(highContrast) ? .highcontrast : nil))
+        manager.setTraits(
+            TraitSet(appearance: isOn(dark) ? .dark : nil, contrast: isOn(highContrast) ? .highcontrast : nil))
         manager.setTextSize(scale: isOn(largeText) ? 1.5 : 1, largeText: isOn(largeText))
     }
 }
@@ -133,7 +141,8 @@ Task { @MainActor in
 gtk_window_present(livery_window(window))
 
 if let followURL {
-    StudioFollow.start(url: followURL, manager: manager, window: window, root: screen.root, screenshots: followScreenshots)
+    StudioFollow.start(
+        url: followURL, manager: manager, window: window, root: screen.root, screenshots: followScreenshots)
 }
 
 if let folder = screenshotFolder {
@@ -141,7 +150,9 @@ if let folder = screenshotFolder {
     // The preloading task finishing shows that the main queue runs under GLib's loop.
     let deadline = Date().addingTimeInterval(20)
     while !preloaded, Date() < deadline { g_main_context_iteration(nil, 1) }
-    print(preloaded ? "main queue: drained under GLib's loop (themes preloaded)" : "main queue: NOT drained under GLib's loop")
+    print(
+        preloaded
+            ? "main queue: drained under GLib's loop (themes preloaded)" : "main queue: NOT drained under GLib's loop")
     var written = 0
     for id in themeIDs {
         manager.activate(themeID: id)

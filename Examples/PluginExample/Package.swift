@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "PluginExample",
     dependencies: [
-        .package(name: "Livery", path: "../.."),
+        .package(name: "Livery", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -21,7 +21,7 @@ let package = Package(
             // `.livery` files the plugin writes and reads them without any XML (a release build).
             exclude: ["Themes"],
             plugins: [.plugin(name: "LiveryThemePlugin", package: "Livery")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,13 +7,13 @@ import PackageDescription
 let package = Package(
     name: "ReleaseApp",
     dependencies: [
-        .package(name: "Livery", path: "../.."),
+        .package(name: "Livery", path: "../..")
     ],
     targets: [
         .executableTarget(
             name: "ReleaseApp",
             dependencies: [.product(name: "Livery", package: "Livery")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

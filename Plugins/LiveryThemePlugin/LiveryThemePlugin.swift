@@ -25,20 +25,22 @@ struct LiveryThemePlugin: BuildToolPlugin {
         let identifiers = output.appendingPathComponent("ThemeIdentifiers.swift")
         var commands: [Command] = [
             .buildCommand(
-                displayName: "Livery: validating \(themes.count) theme(s) and generating identifiers for \(target.name)",
+                displayName:
+                    "Livery: validating \(themes.count) theme(s) and generating identifiers for \(target.name)",
                 executable: livery,
                 arguments: ["generate-swift"] + themes.map(\.path) + ["--output", identifiers.path] + searchArguments,
                 inputFiles: inputs,
-                outputFiles: [identifiers]),
+                outputFiles: [identifiers])
         ]
         for theme in themes {
             let compiled = output.appendingPathComponent(theme.deletingPathExtension().lastPathComponent + ".livery")
-            commands.append(.buildCommand(
-                displayName: "Livery: compiling \(theme.lastPathComponent)",
-                executable: livery,
-                arguments: ["compile", theme.path, "--output", compiled.path] + searchArguments,
-                inputFiles: inputs,
-                outputFiles: [compiled]))
+            commands.append(
+                .buildCommand(
+                    displayName: "Livery: compiling \(theme.lastPathComponent)",
+                    executable: livery,
+                    arguments: ["compile", theme.path, "--output", compiled.path] + searchArguments,
+                    inputFiles: inputs,
+                    outputFiles: [compiled]))
         }
         return commands
     }
@@ -52,7 +54,9 @@ struct LiveryThemePlugin: BuildToolPlugin {
             for entry in entries.sorted() where !entry.hasPrefix(".") {
                 let child = url.appendingPathComponent(entry)
                 var isFolder: ObjCBool = false
-                guard manager.fileExists(atPath: child.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+                guard manager.fileExists(atPath: child.path, isDirectory: &isFolder), isFolder.boolValue else {
+                    continue
+                }
                 if entry.hasSuffix(".theme") { found.append(child) } else { visit(child, depth: depth + 1) }
             }
         }
@@ -66,7 +70,9 @@ struct LiveryThemePlugin: BuildToolPlugin {
         while let relative = enumerator.nextObject() as? String {
             let url = folder.appendingPathComponent(relative)
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue { files.append(url) }
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files.append(url)
+            }
         }
         return files.sorted { $0.path < $1.path }
     }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LiveryModel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The number of an instance id inside one compiled file: look it up once by string, then use it
 /// for every trait set (ids are sorted, so handles also order instances by id).
@@ -92,7 +93,9 @@ public final class CompiledTheme: @unchecked Sendable {
     /// What discovery needs of every compiled file in a search path: an app launches one theme,
     /// and verifying every other file in full at launch cost time in proportion to themes it
     /// does not show (a launch of the sample themes opened five).
-    public static func info(contentsOf path: String, limits: VerificationLimits = VerificationLimits()) throws(BinaryFormatError) -> ThemeInfo {
+    public static func info(contentsOf path: String, limits: VerificationLimits = VerificationLimits())
+        throws(BinaryFormatError) -> ThemeInfo
+    {
         let file = try load(path, limits: limits, populate: false)
         defer { file.release.free() }
         let raw = RawBytes(base: UnsafeRawPointer(file.pointer), count: file.size)
@@ -122,8 +125,10 @@ public final class CompiledTheme: @unchecked Sendable {
     /// Opens the file at `path` after checking it is a regular file of a size the limits allow,
     /// and reads it into memory (small files) or maps it read-only. `populate` reads a whole
     /// mapping in at once (on Linux), for a caller that is about to verify all of it.
-    private static func load(_ path: String, limits: VerificationLimits,
-                             populate: Bool) throws(BinaryFormatError) -> (pointer: UnsafeMutableRawPointer, size: Int, release: Release) {
+    private static func load(
+        _ path: String, limits: VerificationLimits,
+        populate: Bool
+    ) throws(BinaryFormatError) -> (pointer: UnsafeMutableRawPointer, size: Int, release: Release) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(path: path, message: Self.errorText()) }
         defer { close(descriptor) }
@@ -155,7 +160,8 @@ public final class CompiledTheme: @unchecked Sendable {
             return (memory, size, .deallocate(memory))
         }
         guard let mapped = mmap(nil, size, PROT_READ, populate ? Self.mapFlags : MAP_PRIVATE, descriptor, 0),
-              mapped != MAP_FAILED else {
+            mapped != MAP_FAILED
+        else {
             throw .io(path: path, message: "cannot map: \(Self.errorText())")
         }
         return (mapped, size, .unmap(mapped, size))
@@ -188,9 +194,9 @@ public final class CompiledTheme: @unchecked Sendable {
     /// The verifier reads every record page anyway: on Linux, populating the mapping in one call
     /// is cheaper than taking a page fault per page.
     #if os(Linux)
-    private static let mapFlags = MAP_PRIVATE | MAP_POPULATE
+        private static let mapFlags = MAP_PRIVATE | MAP_POPULATE
     #else
-    private static let mapFlags = MAP_PRIVATE
+        private static let mapFlags = MAP_PRIVATE
     #endif
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
@@ -247,8 +253,10 @@ public final class CompiledTheme: @unchecked Sendable {
     func checkString(_ index: UInt32) throws(BinaryFormatError) { try Self.checkString(index, in: raw, layout, blocks) }
 
     @inline(__always)
-    private static func checkString(_ index: UInt32, in raw: RawBytes, _ layout: Layout,
-                                    _ blocks: BlockChecks) throws(BinaryFormatError) {
+    private static func checkString(
+        _ index: UInt32, in raw: RawBytes, _ layout: Layout,
+        _ blocks: BlockChecks
+    ) throws(BinaryFormatError) {
         guard Int(index) < layout.stringCount else { return }
         let entry = layout.stringOffsets + 4 * Int(index)
         try blocks.check(entry, 8)
@@ -269,7 +277,8 @@ public final class CompiledTheme: @unchecked Sendable {
         (0..<layout.chainCount).map { index in
             let entry = layout.chainEntries + index * Format.chainEntrySize
             let info = Self.chainInfo(at: entry, in: raw) { string($0) }
-            let digest = raw.u32(entry + 20) == 1
+            let digest =
+                raw.u32(entry + 20) == 1
                 ? SourceDigest(bytes: Array(raw.buffer(entry + 24, Format.digestSize))) : nil
             return ChainEntry(info: info, sourceDigest: digest)
         }
@@ -278,20 +287,24 @@ public final class CompiledTheme: @unchecked Sendable {
     public var info: ThemeInfo { chain.last!.info }
 
     /// The facts of the chain entry at `entry`, its strings read by `string`.
-    private static func chainInfo<E: Error>(at entry: Int, in raw: RawBytes,
-                                            _ string: (UInt32) throws(E) -> String) throws(E) -> ThemeInfo {
+    private static func chainInfo<E: Error>(
+        at entry: Int, in raw: RawBytes,
+        _ string: (UInt32) throws(E) -> String
+    ) throws(E) -> ThemeInfo {
         func optional(_ field: Int) throws(E) -> String? {
             raw.u32(entry + field) == Format.none ? nil : try string(raw.u32(entry + field))
         }
-        return ThemeInfo(id: try string(raw.u32(entry)), name: try string(raw.u32(entry + 4)),
-                         version: try string(raw.u32(entry + 8)), parent: try optional(12), description: try optional(16))
+        return ThemeInfo(
+            id: try string(raw.u32(entry)), name: try string(raw.u32(entry + 4)),
+            version: try string(raw.u32(entry + 8)), parent: try optional(12), description: try optional(16))
     }
     /// The digest of the theme's own sources: compare with the folder's to tell a stale file.
     public var sourceDigest: SourceDigest? { chain.last!.sourceDigest }
 
     public var axes: TraitAxes {
-        TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask, contrasts: layout.contrastMask,
-                        textSizes: layout.textSizeMask)
+        TraitCodes.axes(
+            idioms: layout.idiomMask, appearances: layout.appearanceMask, contrasts: layout.contrastMask,
+            textSizes: layout.textSizeMask)
     }
 
     /// The canonical trait sets stored, in slot order (the generic one first).
@@ -317,7 +330,8 @@ public final class CompiledTheme: @unchecked Sendable {
                 let handle = entry - 1
                 let candidate = stringBuffer(raw.u32(layout.idStrings + 4 * handle))
                 if candidate.count == key.count,
-                   key.count == 0 || memcmp(candidate.baseAddress!, key.baseAddress!, key.count) == 0 {
+                    key.count == 0 || memcmp(candidate.baseAddress!, key.baseAddress!, key.count) == 0
+                {
                     return InstanceHandle(rawValue: UInt32(handle))
                 }
                 position = (position + 1) & mask
@@ -385,9 +399,13 @@ public final class CompiledTheme: @unchecked Sendable {
     /// block they are read from checked first (`BLKS`): nil when the variant does not define it
     /// (or building it would pass `materializationBudget`), `blockChecksumMismatch` when the
     /// bytes it needs are corrupt.
-    public func instance(_ handle: InstanceHandle, in variant: VariantHandle) throws(BinaryFormatError) -> ResolvedInstance? {
+    public func instance(_ handle: InstanceHandle, in variant: VariantHandle) throws(BinaryFormatError)
+        -> ResolvedInstance?
+    {
         try blocks.withLock { () throws(BinaryFormatError) -> ResolvedInstance? in
-            guard let record = try recordIndex(handle, variant), Int(handle.rawValue) < layout.idCount else { return nil }
+            guard let record = try recordIndex(handle, variant), Int(handle.rawValue) < layout.idCount else {
+                return nil
+            }
             let field = layout.idStrings + 4 * Int(handle.rawValue)
             try blocks.check(field, 4)
             let id = try checkedString(raw.u32(field))
@@ -413,8 +431,9 @@ public final class CompiledTheme: @unchecked Sendable {
     func instance(record index: Int, id: String, budget: inout Int) throws(BinaryFormatError) -> ResolvedInstance? {
         let record = layout.instanceRecords + index * Format.instanceRecordSize
         // The previous record's patch end too: it is where this record's patches start.
-        try blocks.check(index == 0 ? record : record - Format.instanceRecordSize,
-                         index == 0 ? Format.instanceRecordSize : 2 * Format.instanceRecordSize)
+        try blocks.check(
+            index == 0 ? record : record - Format.instanceRecordSize,
+            index == 0 ? Format.instanceRecordSize : 2 * Format.instanceRecordSize)
         let first = raw.int(record + 4)
         let count = raw.int(record + 8)
         // The record's patches run from the previous record's end to its own (verified: in
@@ -451,8 +470,9 @@ public final class CompiledTheme: @unchecked Sendable {
             guard let value = try value(slot, budget: &budget) else { return nil }
             params.append(Param(name: try checkedString(raw.u32(self.slot(slot))), value: value))
         }
-        return ResolvedOperation(name: try checkedString(raw.u32(record)),
-                                 state: ControlState(rawValue: try checkedString(raw.u32(record + 4))), params: params)
+        return ResolvedOperation(
+            name: try checkedString(raw.u32(record)),
+            state: ControlState(rawValue: try checkedString(raw.u32(record + 4))), params: params)
     }
 
     @inline(__always) func slot(_ index: Int) -> Int { layout.valueSlots + index * Format.valueSlotSize }
@@ -471,26 +491,35 @@ public final class CompiledTheme: @unchecked Sendable {
         case .string: return .string(try checkedString(raw.u32(slot + 8)))
         case .enumeration: return .enumeration(try checkedString(raw.u32(slot + 8)))
         case .color:
-            return .color(Color(red: raw.f64(slot + 8), green: raw.f64(slot + 16), blue: raw.f64(slot + 24),
-                                alpha: raw.f64(slot + 32)))
+            return .color(
+                Color(
+                    red: raw.f64(slot + 8), green: raw.f64(slot + 16), blue: raw.f64(slot + 24),
+                    alpha: raw.f64(slot + 32)))
         case .point: return .point(Point(x: raw.f64(slot + 8), y: raw.f64(slot + 16)))
         case .size: return .size(Size(width: raw.f64(slot + 8), height: raw.f64(slot + 16)))
         case .rect:
-            return .rect(Rect(x: raw.f64(slot + 8), y: raw.f64(slot + 16), width: raw.f64(slot + 24),
-                              height: raw.f64(slot + 32)))
+            return .rect(
+                Rect(
+                    x: raw.f64(slot + 8), y: raw.f64(slot + 16), width: raw.f64(slot + 24),
+                    height: raw.f64(slot + 32)))
         case .insets:
-            return .insets(Insets(top: raw.f64(slot + 8), left: raw.f64(slot + 16), bottom: raw.f64(slot + 24),
-                                  right: raw.f64(slot + 32)))
+            return .insets(
+                Insets(
+                    top: raw.f64(slot + 8), left: raw.f64(slot + 16), bottom: raw.f64(slot + 24),
+                    right: raw.f64(slot + 32)))
         case .font:
             let weights = FontWeight.allCases
             let weight = Int(raw.u8(slot + 12))
             let scaling = Int(raw.u8(slot + 13))
-            return .font(Font(family: try checkedString(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
-                              weight: weight < weights.count ? weights[weight] : .regular,
-                              maxSize: raw.u8(slot + 14) == 1 ? raw.f64(slot + 24) : nil,
-                              scaling: scaling == 0 || scaling > FontScaling.allCases.count ? nil : FontScaling.allCases[scaling - 1],
-                              letterSpacing: raw.u8(slot + 15) & 1 != 0 ? raw.f64(slot + 32) : nil,
-                              lineHeight: raw.u8(slot + 15) & 2 != 0 ? raw.f64(slot + 40) : nil))
+            return .font(
+                Font(
+                    family: try checkedString(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
+                    weight: weight < weights.count ? weights[weight] : .regular,
+                    maxSize: raw.u8(slot + 14) == 1 ? raw.f64(slot + 24) : nil,
+                    scaling: scaling == 0 || scaling > FontScaling.allCases.count
+                        ? nil : FontScaling.allCases[scaling - 1],
+                    letterSpacing: raw.u8(slot + 15) & 1 != 0 ? raw.f64(slot + 32) : nil,
+                    lineHeight: raw.u8(slot + 15) & 2 != 0 ? raw.f64(slot + 40) : nil))
         case .image: return .image(ImageReference(name: try checkedString(raw.u32(slot + 8)), cache: small == 1))
         case .array:
             let first = raw.int(slot + 8)
@@ -510,29 +539,34 @@ public final class CompiledTheme: @unchecked Sendable {
     public var assets: [CompiledAsset] {
         (0..<layout.assetCount).map { index in
             let record = layout.assetRecords + index * Format.assetRecordSize
-            let qualifiers = TraitSet(idiom: TraitCodes.idiom(Int(raw.u8(record + 12))),
-                                      appearance: TraitCodes.appearance(Int(raw.u8(record + 13))),
-                                      contrast: TraitCodes.contrast(Int(raw.u8(record + 14))),
-                                      textSize: TraitCodes.textSize(Int(raw.u8(record + 20))))
-            let variant = AssetVariant(name: string(raw.u32(record)), themeID: string(raw.u32(record + 4)),
-                                       file: string(raw.u32(record + 8)), qualifiers: qualifiers,
-                                       scale: raw.int(record + 16))
-            return CompiledAsset(variant: variant, cache: raw.u8(record + 15) == 1,
-                                 offset: layout.dataOffset + Int(raw.u64(record + 24)),
-                                 length: Int(raw.u64(record + 32)))
+            let qualifiers = TraitSet(
+                idiom: TraitCodes.idiom(Int(raw.u8(record + 12))),
+                appearance: TraitCodes.appearance(Int(raw.u8(record + 13))),
+                contrast: TraitCodes.contrast(Int(raw.u8(record + 14))),
+                textSize: TraitCodes.textSize(Int(raw.u8(record + 20))))
+            let variant = AssetVariant(
+                name: string(raw.u32(record)), themeID: string(raw.u32(record + 4)),
+                file: string(raw.u32(record + 8)), qualifiers: qualifiers,
+                scale: raw.int(record + 16))
+            return CompiledAsset(
+                variant: variant, cache: raw.u8(record + 15) == 1,
+                offset: layout.dataOffset + Int(raw.u64(record + 24)),
+                length: Int(raw.u64(record + 32)))
         }
     }
 
     public var assetCatalog: AssetCatalog {
-        AssetCatalog(searchOrder: (0..<layout.searchOrderCount).map { string(raw.u32(layout.searchOrder + 4 * $0)) },
-                     variants: assets.map(\.variant))
+        AssetCatalog(
+            searchOrder: (0..<layout.searchOrderCount).map { string(raw.u32(layout.searchOrder + 4 * $0)) },
+            variants: assets.map(\.variant))
     }
 
     /// Lends the mapped bytes of an asset: no copy, valid only inside `body`. Nil when the
     /// asset is not in the file or its bytes fail their block checksums.
     public func withBytes<R>(of asset: CompiledAsset, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         guard asset.offset >= layout.dataOffset, asset.length >= 0,
-              asset.offset + asset.length <= layout.dataOffset + layout.dataLength else { return nil }
+            asset.offset + asset.length <= layout.dataOffset + layout.dataLength
+        else { return nil }
         do {
             try blocks.withLock { () throws(BinaryFormatError) in try blocks.check(asset.offset, asset.length) }
         } catch {
@@ -565,7 +599,9 @@ public final class CompiledTheme: @unchecked Sendable {
                 guard variant != Format.none else { continue }
                 var instances: [ResolvedInstance] = []
                 for handle in 0..<layout.idCount {
-                    guard let record = try recordIndex(InstanceHandle(rawValue: UInt32(handle)), VariantHandle(rawValue: variant))
+                    guard
+                        let record = try recordIndex(
+                            InstanceHandle(rawValue: UInt32(handle)), VariantHandle(rawValue: variant))
                     else { continue }
                     let id = string(raw.u32(layout.idStrings + 4 * handle))
                     if var known = cache[record] {
@@ -574,7 +610,8 @@ public final class CompiledTheme: @unchecked Sendable {
                         continue
                     }
                     guard let built = try instance(record: record, id: id, budget: &budget) else {
-                        throw .limitExceeded(what: "materialised values", value: UInt64(limit) + 1, limit: UInt64(limit))
+                        throw .limitExceeded(
+                            what: "materialised values", value: UInt64(limit) + 1, limit: UInt64(limit))
                     }
                     cache[record] = built
                     instances.append(built)
@@ -582,8 +619,9 @@ public final class CompiledTheme: @unchecked Sendable {
                 variants[TraitCodes.traits(slot: slot)] = instances
             }
         }
-        return ThemeVariants(info: chain.last!.info, ancestors: chain.dropLast().map(\.info), axes: axes,
-                             variants: variants, assets: assetCatalog)
+        return ThemeVariants(
+            info: chain.last!.info, ancestors: chain.dropLast().map(\.info), axes: axes,
+            variants: variants, assets: assetCatalog)
     }
 
     // MARK: - Integrity
@@ -608,7 +646,8 @@ public final class CompiledTheme: @unchecked Sendable {
         try blocks.withLock { () throws(BinaryFormatError) in
             let (chainStart, chainLength) = Verifier.section(layout, .chain)
             try blocks.check(chainStart, chainLength)
-            try blocks.check(layout.variantSlots - 8, 8 + 4 * Format.variantSlotCount(textSizeMask: layout.textSizeMask))
+            try blocks.check(
+                layout.variantSlots - 8, 8 + 4 * Format.variantSlotCount(textSizeMask: layout.textSizeMask))
             let (assetStart, assetLength) = Verifier.section(layout, .assets)
             try blocks.check(assetStart, assetLength)
             for index in 0..<layout.chainCount {

@@ -39,11 +39,14 @@ public enum BinaryFormatError: Error, Hashable, Sendable, CustomStringConvertibl
         case .badMagic: return "not a compiled Livery theme (bad magic at offset 0)"
         case .unsupportedVersion(let major, let minor):
             if major < Format.major {
-                return "format version \(major).\(minor) is older than this reader (\(Format.major).\(Format.minor)) and no longer read; recompile the theme"
+                return
+                    "format version \(major).\(minor) is older than this reader (\(Format.major).\(Format.minor)) and no longer read; recompile the theme"
             }
-            return "format version \(major).\(minor) is newer than this reader (\(Format.major).\(Format.minor)); recompile the theme or update Livery"
+            return
+                "format version \(major).\(minor) is newer than this reader (\(Format.major).\(Format.minor)); recompile the theme or update Livery"
         case .headerChecksumMismatch(let stored, let computed):
-            return "header checksum mismatch at offset \(Format.headerChecksumOffset): stored \(hex(stored)), computed \(hex(computed))"
+            return
+                "header checksum mismatch at offset \(Format.headerChecksumOffset): stored \(hex(stored)), computed \(hex(computed))"
         case .unsupportedFlags(let flags): return "unsupported required flags \(hex(flags)) at offset 24"
         case .unknownRequiredSection(let kind, let offset):
             return "unknown required section '\(kind)' (section table entry at offset \(offset))"
@@ -53,7 +56,8 @@ public enum BinaryFormatError: Error, Hashable, Sendable, CustomStringConvertibl
         case .sectionChecksumMismatch(let kind, let offset):
             return "checksum mismatch in section '\(kind)' at offset \(offset)"
         case .blockChecksumMismatch(let offset, let length):
-            return "checksum mismatch in the block of bytes \(offset)..<\(offset + length): the file is corrupt; recompile or reinstall the theme"
+            return
+                "checksum mismatch in the block of bytes \(offset)..<\(offset + length): the file is corrupt; recompile or reinstall the theme"
         case .limitExceeded(let what, let value, let limit):
             return "\(what) is \(value), above the limit of \(limit)"
         case .malformed(let offset, let reason): return "offset \(offset): \(reason)"
@@ -65,7 +69,7 @@ public enum BinaryFormatError: Error, Hashable, Sendable, CustomStringConvertibl
     public var offset: Int? {
         switch self {
         case .malformed(let offset, _), .unknownRequiredSection(_, let offset), .duplicateSection(_, let offset),
-             .sectionChecksumMismatch(_, let offset), .blockChecksumMismatch(let offset, _):
+            .sectionChecksumMismatch(_, let offset), .blockChecksumMismatch(let offset, _):
             return offset
         case .badMagic: return 0
         case .headerChecksumMismatch: return Format.headerChecksumOffset
@@ -102,7 +106,8 @@ public struct VerificationLimits: Hashable, Sendable {
 
     /// `min(maxMaterializedValues, max(minMaterializedValues, fileSize * maxMaterializedValuesPerByte))`.
     public func materializationBudget(fileSize: Int) -> Int {
-        let (proportional, overflow) = max(fileSize, 0).multipliedReportingOverflow(by: max(maxMaterializedValuesPerByte, 0))
+        let (proportional, overflow) = max(fileSize, 0).multipliedReportingOverflow(
+            by: max(maxMaterializedValuesPerByte, 0))
         return min(maxMaterializedValues, max(minMaterializedValues, overflow ? Int.max : proportional))
     }
 

@@ -50,18 +50,18 @@ enum Format {
 /// The sections of a version 4 file, by their four-character kind, in the order the writer
 /// writes them (`BLKS` must be last: its checksums cover every section before it).
 enum SectionKind: UInt32, CaseIterable {
-    case strings = 0x5352_5453   // "STRS"
-    case chain = 0x4E41_4843     // "CHAN"
-    case ids = 0x4254_4449       // "IDTB"
+    case strings = 0x5352_5453  // "STRS"
+    case chain = 0x4E41_4843  // "CHAN"
+    case ids = 0x4254_4449  // "IDTB"
     case variants = 0x5352_4156  // "VARS"
-    case instances = 0x5453_4E49 // "INST"
-    case operationLists = 0x534C_504F // "OPLS"
-    case listPatches = 0x4843_5450 // "PTCH"
-    case operations = 0x5245_504F // "OPER"
-    case values = 0x4D52_4150    // "PARM"
-    case assets = 0x4553_5341    // "ASSE"
-    case data = 0x4154_4144      // "DATA"
-    case blocks = 0x534B_4C42    // "BLKS"
+    case instances = 0x5453_4E49  // "INST"
+    case operationLists = 0x534C_504F  // "OPLS"
+    case listPatches = 0x4843_5450  // "PTCH"
+    case operations = 0x5245_504F  // "OPER"
+    case values = 0x4D52_4150  // "PARM"
+    case assets = 0x4553_5341  // "ASSE"
+    case data = 0x4154_4144  // "DATA"
+    case blocks = 0x534B_4C42  // "BLKS"
 
     var index: Int { SectionKind.allCases.firstIndex(of: self)! }
 }
@@ -102,8 +102,9 @@ enum TraitCodes {
     /// The text-size code picks a block of `Format.variantSlotCount` slots, so a trait set without
     /// text size has the slot it had before format 1.1.
     static func slot(_ traits: TraitSet) -> Int {
-        slot(idiom: code(traits.idiom), appearance: code(traits.appearance), contrast: code(traits.contrast),
-             textSize: code(traits.textSize))
+        slot(
+            idiom: code(traits.idiom), appearance: code(traits.appearance), contrast: code(traits.contrast),
+            textSize: code(traits.textSize))
     }
 
     static func slot(idiom: Int, appearance: Int, contrast: Int, textSize: Int) -> Int {
@@ -112,10 +113,11 @@ enum TraitCodes {
 
     static func traits(slot: Int) -> TraitSet {
         let inBlock = slot % Format.variantSlotCount
-        return TraitSet(idiom: idiom(inBlock / (appearanceCodes * contrastCodes)),
-                        appearance: appearance(inBlock / contrastCodes % appearanceCodes),
-                        contrast: contrast(inBlock % contrastCodes),
-                        textSize: textSize(slot / Format.variantSlotCount))
+        return TraitSet(
+            idiom: idiom(inBlock / (appearanceCodes * contrastCodes)),
+            appearance: appearance(inBlock / contrastCodes % appearanceCodes),
+            contrast: contrast(inBlock % contrastCodes),
+            textSize: textSize(slot / Format.variantSlotCount))
     }
 
     static func masks(_ axes: TraitAxes) -> (UInt8, UInt8, UInt8, UInt8) {
@@ -136,8 +138,9 @@ enum TraitCodes {
     static func axes(idioms: UInt8, appearances: UInt8, contrasts: UInt8, textSizes: UInt8) -> TraitAxes {
         TraitAxes(
             idioms: Set(Idiom.allCases.enumerated().filter { idioms & (1 << $0.offset) != 0 }.map(\.element)),
-            appearances: Set(Appearance.allCases.enumerated().filter { appearances & (1 << $0.offset) != 0 }
-                .map(\.element)),
+            appearances: Set(
+                Appearance.allCases.enumerated().filter { appearances & (1 << $0.offset) != 0 }
+                    .map(\.element)),
             contrasts: Set(Contrast.allCases.enumerated().filter { contrasts & (1 << $0.offset) != 0 }.map(\.element)),
             textSizes: Set(TextSize.allCases.enumerated().filter { textSizes & (1 << $0.offset) != 0 }.map(\.element)))
     }
@@ -177,7 +180,8 @@ enum CRC32 {
             while remaining >= 8 {
                 let low = UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)) ^ value
                 let high = UInt32(littleEndian: (pointer + 4).loadUnaligned(as: UInt32.self))
-                value = table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                value =
+                    table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
                     ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
                     ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
                     ^ table[256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]

@@ -24,7 +24,8 @@ struct RawBytes {
         var largest: UInt32 = 0
         let start = base + offset
         for index in 0..<count {
-            largest = max(largest, UInt32(littleEndian: start.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+            largest = max(
+                largest, UInt32(littleEndian: start.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
         }
         return largest
     }
@@ -143,7 +144,9 @@ enum Verifier {
         let covered = offset - start
         let count = (covered + size - 1) / size
         guard raw.int(offset + 4) == count else {
-            throw fail(offset + 4, "the blocks section counts \(raw.int(offset + 4)) blocks, the \(covered) bytes before it need \(count)")
+            throw fail(
+                offset + 4,
+                "the blocks section counts \(raw.int(offset + 4)) blocks, the \(covered) bytes before it need \(count)")
         }
         try expectLength(.blocks, offset: offset, length: length, UInt64(Format.blocksHeaderSize + 4 * count))
         layout.blockShift = size.trailingZeroBitCount
@@ -153,9 +156,12 @@ enum Verifier {
         layout.blockChecksums = offset + Format.blocksHeaderSize
     }
 
-    static func fail(_ offset: Int, _ reason: String) -> BinaryFormatError { .malformed(offset: offset, reason: reason) }
+    static func fail(_ offset: Int, _ reason: String) -> BinaryFormatError {
+        .malformed(offset: offset, reason: reason)
+    }
 
-    static func header(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+    static func header(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError)
+    {
         guard raw.count >= Format.headerSize else {
             throw .truncated(expected: UInt64(Format.headerSize), actual: UInt64(raw.count))
         }
@@ -165,7 +171,9 @@ enum Verifier {
         guard layout.major == Format.major else {
             throw .unsupportedVersion(major: layout.major, minor: layout.minor)
         }
-        guard raw.u32(12) == UInt32(Format.headerSize) else { throw fail(12, "header size is \(raw.u32(12)), expected 64") }
+        guard raw.u32(12) == UInt32(Format.headerSize) else {
+            throw fail(12, "header size is \(raw.u32(12)), expected 64")
+        }
         let sectionCount = raw.int(28)
         guard sectionCount >= 1 else { throw fail(28, "the section table is empty") }
         guard sectionCount <= limits.maxSections else {
@@ -176,7 +184,8 @@ enum Verifier {
         }
         let tableOffset = raw.u64(32)
         guard tableOffset >= UInt64(Format.headerSize), tableOffset % UInt64(Format.alignment) == 0,
-              tableOffset <= UInt64(Int32.max) else {
+            tableOffset <= UInt64(Int32.max)
+        else {
             throw fail(32, "section table offset \(tableOffset) is not an aligned offset after the header")
         }
         let tableEnd = Int(tableOffset) + sectionCount * Format.sectionEntrySize
@@ -204,7 +213,9 @@ enum Verifier {
         return CRC32.update(head, raw.buffer(tableOffset, sectionCount * Format.sectionEntrySize))
     }
 
-    static func sectionTable(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+    static func sectionTable(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout)
+        throws(BinaryFormatError)
+    {
         let count = raw.int(28)
         let table = Int(raw.u64(32))
         let fileSize = UInt64(layout.fileSize)
@@ -221,10 +232,16 @@ enum Verifier {
                 throw fail(entry + 8, "section '\(name)' offset \(offset) is not a multiple of 8")
             }
             guard offset <= fileSize, length <= fileSize - offset else {
-                throw fail(entry + 16, "section '\(name)' (offset \(offset), length \(length)) runs past the end of the \(fileSize)-byte file")
+                throw fail(
+                    entry + 16,
+                    "section '\(name)' (offset \(offset), length \(length)) runs past the end of the \(fileSize)-byte file"
+                )
             }
             guard offset >= previousEnd else {
-                throw fail(entry + 8, "section '\(name)' at offset \(offset) overlaps the header, the section table or the previous section (sections must be in increasing order)")
+                throw fail(
+                    entry + 8,
+                    "section '\(name)' at offset \(offset) overlaps the header, the section table or the previous section (sections must be in increasing order)"
+                )
             }
             previousEnd = offset + length
             for earlier in 0..<index where raw.u32(table + earlier * Format.sectionEntrySize) == rawKind {
@@ -233,8 +250,10 @@ enum Verifier {
             let kind = SectionKind(rawValue: rawKind)
             if kind == nil && required { throw .unknownRequiredSection(kind: name, offset: entry) }
             if let kind { found[kind.index] = index }
-            layout.sections.append(SectionInfo(kind: name, rawKind: rawKind, required: required, offset: Int(offset),
-                                               length: Int(length), checksum: raw.u32(entry + 24), known: kind != nil))
+            layout.sections.append(
+                SectionInfo(
+                    kind: name, rawKind: rawKind, required: required, offset: Int(offset),
+                    length: Int(length), checksum: raw.u32(entry + 24), known: kind != nil))
         }
         for kind in SectionKind.allCases where found[kind.index] < 0 {
             throw .missingSection(kind: sectionKindName(kind.rawValue))
@@ -247,15 +266,21 @@ enum Verifier {
     }
 
     /// A section whose length must be exactly what its counts imply.
-    static func expectLength(_ kind: SectionKind, offset: Int, length: Int, _ expected: UInt64) throws(BinaryFormatError) {
+    static func expectLength(_ kind: SectionKind, offset: Int, length: Int, _ expected: UInt64)
+        throws(BinaryFormatError)
+    {
         guard UInt64(length) == expected else {
-            throw fail(offset, "section '\(sectionKindName(kind.rawValue))' is \(length) bytes, its counts need \(expected)")
+            throw fail(
+                offset, "section '\(sectionKindName(kind.rawValue))' is \(length) bytes, its counts need \(expected)")
         }
     }
 
     static func minimumLength(_ kind: SectionKind, offset: Int, length: Int, _ minimum: Int) throws(BinaryFormatError) {
         guard length >= minimum else {
-            throw fail(offset, "section '\(sectionKindName(kind.rawValue))' is \(length) bytes, shorter than its \(minimum)-byte header")
+            throw fail(
+                offset,
+                "section '\(sectionKindName(kind.rawValue))' is \(length) bytes, shorter than its \(minimum)-byte header"
+            )
         }
     }
 
@@ -263,7 +288,9 @@ enum Verifier {
         guard value <= limit else { throw .limitExceeded(what: what, value: UInt64(value), limit: UInt64(limit)) }
     }
 
-    static func strings(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+    static func strings(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout)
+        throws(BinaryFormatError)
+    {
         let (offset, length) = section(layout, .strings)
         try minimumLength(.strings, offset: offset, length: length, 12)
         let count = raw.int(offset)
@@ -274,19 +301,27 @@ enum Verifier {
         layout.stringOffsets = offset + 8
         layout.stringBytes = offset + 8 + 4 * (count + 1)
         layout.stringByteLength = byteLength
-        guard raw.u32(layout.stringOffsets) == 0 else { throw fail(layout.stringOffsets, "the first string does not start at 0") }
+        guard raw.u32(layout.stringOffsets) == 0 else {
+            throw fail(layout.stringOffsets, "the first string does not start at 0")
+        }
         var previous: UInt32 = 0
         for index in 0..<count {
             let end = raw.u32(layout.stringOffsets + 4 * (index + 1))
-            guard end >= previous else { throw fail(layout.stringOffsets + 4 * (index + 1), "string \(index) ends before it starts") }
+            guard end >= previous else {
+                throw fail(layout.stringOffsets + 4 * (index + 1), "string \(index) ends before it starts")
+            }
             previous = end
         }
         guard Int(previous) == byteLength else {
-            throw fail(layout.stringOffsets + 4 * count, "the last string ends at \(previous), the pool holds \(byteLength) bytes")
+            throw fail(
+                layout.stringOffsets + 4 * count,
+                "the last string ends at \(previous), the pool holds \(byteLength) bytes")
         }
     }
 
-    static func stringIndex(_ raw: RawBytes, _ offset: Int, _ layout: Layout, optional: Bool = false) throws(BinaryFormatError) {
+    static func stringIndex(_ raw: RawBytes, _ offset: Int, _ layout: Layout, optional: Bool = false)
+        throws(BinaryFormatError)
+    {
         let index = raw.u32(offset)
         if optional && index == Format.none { return }
         guard Int(index) < layout.stringCount else {
@@ -294,7 +329,8 @@ enum Verifier {
         }
     }
 
-    static func chain(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+    static func chain(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError)
+    {
         let (offset, length) = section(layout, .chain)
         try minimumLength(.chain, offset: offset, length: length, 8)
         let count = raw.int(offset)
@@ -312,7 +348,9 @@ enum Verifier {
         }
     }
 
-    static func idTable(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+    static func idTable(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout)
+        throws(BinaryFormatError)
+    {
         let (offset, length) = section(layout, .ids)
         try minimumLength(.ids, offset: offset, length: length, Format.idTableHeaderSize)
         let count = raw.int(offset)
@@ -322,23 +360,31 @@ enum Verifier {
         guard buckets >= 1, buckets & (buckets - 1) == 0, buckets >= count else {
             throw fail(offset + 4, "bucket count \(buckets) is not a power of two at least the id count \(count)")
         }
-        guard probe >= 1, probe <= buckets else { throw fail(offset + 8, "probe length \(probe) is not in 1...\(buckets)") }
+        guard probe >= 1, probe <= buckets else {
+            throw fail(offset + 8, "probe length \(probe) is not in 1...\(buckets)")
+        }
         try limit("hash table probe length", probe, limits.maxProbeLength)
-        try expectLength(.ids, offset: offset, length: length,
-                         UInt64(Format.idTableHeaderSize) + 4 * UInt64(count) + 4 * UInt64(buckets))
+        try expectLength(
+            .ids, offset: offset, length: length,
+            UInt64(Format.idTableHeaderSize) + 4 * UInt64(count) + 4 * UInt64(buckets))
         layout.idCount = count
         layout.idStrings = offset + Format.idTableHeaderSize
         layout.bucketCount = buckets
         layout.buckets = layout.idStrings + 4 * count
         layout.maxProbe = probe
         for handle in 0..<count { try stringIndex(raw, layout.idStrings + 4 * handle, layout) }
-        if raw.maxU32(layout.buckets, buckets) > count, let bucket = (0..<buckets).first(where: { raw.int(layout.buckets + 4 * $0) > count }) {
-            throw fail(layout.buckets + 4 * bucket, "bucket holds handle \(raw.u32(layout.buckets + 4 * bucket) &- 1), there are \(count) ids")
+        if raw.maxU32(layout.buckets, buckets) > count,
+            let bucket = (0..<buckets).first(where: { raw.int(layout.buckets + 4 * $0) > count })
+        {
+            throw fail(
+                layout.buckets + 4 * bucket,
+                "bucket holds handle \(raw.u32(layout.buckets + 4 * bucket) &- 1), there are \(count) ids")
         }
     }
 
     /// The record counts of the instance, operation and value sections, checked against their lengths.
-    static func counts(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+    static func counts(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError)
+    {
         func records(_ kind: SectionKind, size: Int) throws(BinaryFormatError) -> (count: Int, start: Int) {
             let (offset, length) = section(layout, kind)
             try minimumLength(kind, offset: offset, length: length, 8)
@@ -362,9 +408,10 @@ enum Verifier {
         layout.contrastMask = raw.u8(offset + 2)
         layout.textSizeMask = raw.u8(offset + 3)
         guard layout.idiomMask & ~TraitCodes.idiomMaskBits == 0,
-              layout.appearanceMask & ~TraitCodes.appearanceMaskBits == 0,
-              layout.contrastMask & ~TraitCodes.contrastMaskBits == 0,
-              layout.textSizeMask & ~TraitCodes.textSizeMaskBits == 0 else {
+            layout.appearanceMask & ~TraitCodes.appearanceMaskBits == 0,
+            layout.contrastMask & ~TraitCodes.contrastMaskBits == 0,
+            layout.textSizeMask & ~TraitCodes.textSizeMaskBits == 0
+        else {
             throw fail(offset, "trait axes name unknown trait values")
         }
         let slotCount = Format.variantSlotCount(textSizeMask: layout.textSizeMask)
@@ -374,13 +421,15 @@ enum Verifier {
         guard count >= 1, count <= slotCount else {
             throw fail(offset + 4, "variant count \(count) is not in 1...\(slotCount)")
         }
-        try expectLength(.variants, offset: offset, length: length,
-                         UInt64(headerSize) + 4 * UInt64(count) * UInt64(layout.idCount))
+        try expectLength(
+            .variants, offset: offset, length: length,
+            UInt64(headerSize) + 4 * UInt64(count) * UInt64(layout.idCount))
         layout.variantCount = count
         layout.variantSlots = offset + 8
         layout.variantRows = offset + headerSize
-        let axes = TraitCodes.axes(idioms: layout.idiomMask, appearances: layout.appearanceMask,
-                                   contrasts: layout.contrastMask, textSizes: layout.textSizeMask)
+        let axes = TraitCodes.axes(
+            idioms: layout.idiomMask, appearances: layout.appearanceMask,
+            contrasts: layout.contrastMask, textSizes: layout.textSizeMask)
         for slot in 0..<slotCount {
             let field = layout.variantSlots + 4 * slot
             let variant = raw.u32(field)
@@ -393,8 +442,12 @@ enum Verifier {
         }
         let entries = count * layout.idCount
         if raw.maxU32(layout.variantRows, entries) > layout.instanceCount,
-           let entry = (0..<entries).first(where: { raw.int(layout.variantRows + 4 * $0) > layout.instanceCount }) {
-            throw fail(layout.variantRows + 4 * entry, "variant entry names instance record \(raw.u32(layout.variantRows + 4 * entry) &- 1) of \(layout.instanceCount)")
+            let entry = (0..<entries).first(where: { raw.int(layout.variantRows + 4 * $0) > layout.instanceCount })
+        {
+            throw fail(
+                layout.variantRows + 4 * entry,
+                "variant entry names instance record \(raw.u32(layout.variantRows + 4 * entry) &- 1) of \(layout.instanceCount)"
+            )
         }
     }
 
@@ -410,7 +463,10 @@ enum Verifier {
             try stringIndex(raw, record, layout)
             let count = raw.int(record + 8)
             guard UInt64(raw.u32(record + 4)) + UInt64(count) <= UInt64(layout.operationListLength) else {
-                throw fail(record + 4, "operation list \(raw.u32(record + 4)) + \(count) runs past the \(layout.operationListLength) entries")
+                throw fail(
+                    record + 4,
+                    "operation list \(raw.u32(record + 4)) + \(count) runs past the \(layout.operationListLength) entries"
+                )
             }
             let end = raw.int(record + 12)
             guard end >= patch, end <= layout.patchCount else {
@@ -421,14 +477,18 @@ enum Verifier {
                 let entry = layout.patches + patch * Format.patchEntrySize
                 let position = raw.int(entry)
                 guard position >= next, position < count else {
-                    throw fail(entry, "patch position \(position) is not in \(next)..<\(count) (positions increase, inside the list)")
+                    throw fail(
+                        entry,
+                        "patch position \(position) is not in \(next)..<\(count) (positions increase, inside the list)")
                 }
                 next = position + 1
                 patch += 1
             }
         }
         guard patch == layout.patchCount else {
-            throw fail(layout.patches + patch * Format.patchEntrySize, "\(layout.patchCount - patch) patches belong to no record")
+            throw fail(
+                layout.patches + patch * Format.patchEntrySize,
+                "\(layout.patchCount - patch) patches belong to no record")
         }
         for patch in 0..<layout.patchCount {
             let field = layout.patches + patch * Format.patchEntrySize + 4
@@ -438,15 +498,21 @@ enum Verifier {
         }
         let lists = layout.operationListLength
         if lists > 0, raw.maxU32(layout.operationLists, lists) >= layout.operationCount,
-           let index = (0..<lists).first(where: { raw.int(layout.operationLists + 4 * $0) >= layout.operationCount }) {
-            throw fail(layout.operationLists + 4 * index, "operation list names operation \(raw.u32(layout.operationLists + 4 * index)) of \(layout.operationCount)")
+            let index = (0..<lists).first(where: { raw.int(layout.operationLists + 4 * $0) >= layout.operationCount })
+        {
+            throw fail(
+                layout.operationLists + 4 * index,
+                "operation list names operation \(raw.u32(layout.operationLists + 4 * index)) of \(layout.operationCount)"
+            )
         }
     }
 
     /// Operations' params tile the first value slots in order; arrays' elements tile the rest in
     /// slot order, always after the array itself, with a depth that shrinks: so values form a
     /// forest, materialising one costs at most its share of the file, and recursion is bounded.
-    static func operationsAndValues(_ raw: RawBytes, limits: VerificationLimits, layout: Layout) throws(BinaryFormatError) {
+    static func operationsAndValues(_ raw: RawBytes, limits: VerificationLimits, layout: Layout)
+        throws(BinaryFormatError)
+    {
         var cursor = 0
         for index in 0..<layout.operationCount {
             let record = layout.operationRecords + index * Format.operationRecordSize
@@ -533,7 +599,8 @@ enum Verifier {
         }
     }
 
-    static func assets(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError) {
+    static func assets(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError)
+    {
         let (data, dataLength) = section(layout, .data)
         layout.dataOffset = data
         layout.dataLength = dataLength
@@ -544,8 +611,9 @@ enum Verifier {
         try limit("asset search order length", orderCount, limits.maxChainLength)
         try limit("asset count", count, limits.maxAssets)
         let recordsStart = 8 + (4 * orderCount + 7) / 8 * 8
-        try expectLength(.assets, offset: offset, length: length,
-                         UInt64(recordsStart) + UInt64(count) * UInt64(Format.assetRecordSize))
+        try expectLength(
+            .assets, offset: offset, length: length,
+            UInt64(recordsStart) + UInt64(count) * UInt64(Format.assetRecordSize))
         layout.searchOrderCount = orderCount
         layout.searchOrder = offset + 8
         layout.assetCount = count
@@ -554,16 +622,22 @@ enum Verifier {
         for index in 0..<count {
             let record = layout.assetRecords + index * Format.assetRecordSize
             for field in 0..<3 { try stringIndex(raw, record + 4 * field, layout) }
-            guard Int(raw.u8(record + 12)) < TraitCodes.idiomCodes, Int(raw.u8(record + 13)) < TraitCodes.appearanceCodes,
-                  Int(raw.u8(record + 14)) < TraitCodes.contrastCodes, Int(raw.u8(record + 20)) < TraitCodes.textSizeCodes else {
+            guard Int(raw.u8(record + 12)) < TraitCodes.idiomCodes,
+                Int(raw.u8(record + 13)) < TraitCodes.appearanceCodes,
+                Int(raw.u8(record + 14)) < TraitCodes.contrastCodes, Int(raw.u8(record + 20)) < TraitCodes.textSizeCodes
+            else {
                 throw fail(record + 12, "asset qualifiers name unknown trait values")
             }
             guard raw.u8(record + 15) <= 1 else { throw fail(record + 15, "cache flag is \(raw.u8(record + 15))") }
             let start = raw.u64(record + 24)
             let size = raw.u64(record + 32)
-            guard start % UInt64(Format.alignment) == 0 else { throw fail(record + 24, "asset data offset \(start) is not a multiple of 8") }
+            guard start % UInt64(Format.alignment) == 0 else {
+                throw fail(record + 24, "asset data offset \(start) is not a multiple of 8")
+            }
             guard start <= UInt64(dataLength), size <= UInt64(dataLength) - start else {
-                throw fail(record + 24, "asset data (offset \(start), length \(size)) runs past the \(dataLength)-byte data section")
+                throw fail(
+                    record + 24,
+                    "asset data (offset \(start), length \(size)) runs past the \(dataLength)-byte data section")
             }
         }
     }

@@ -25,8 +25,10 @@ public struct CompiledThemeContents: Sendable {
     /// Must hold every file of `theme.assets.variants`.
     public var assetBytes: [AssetFileKey: [UInt8]]
 
-    public init(theme: ThemeVariants, sourceDigests: [String: SourceDigest] = [:],
-                assetBytes: [AssetFileKey: [UInt8]] = [:]) {
+    public init(
+        theme: ThemeVariants, sourceDigests: [String: SourceDigest] = [:],
+        assetBytes: [AssetFileKey: [UInt8]] = [:]
+    ) {
         self.theme = theme
         self.sourceDigests = sourceDigests
         self.assetBytes = assetBytes
@@ -63,8 +65,10 @@ public enum ThemeWriter {
     /// Header, section table, then each section at the next 8-byte boundary, then `BLKS`: the
     /// checksum of every `blockSize` bytes from the first section to the end of the last (unless
     /// `sections` brings its own `BLKS`, as hostile-bytes tests do).
-    static func assemble(_ sections: [(kind: UInt32, required: Bool, bytes: [UInt8])],
-                         blockSize: Int = Format.blockSize) -> [UInt8] {
+    static func assemble(
+        _ sections: [(kind: UInt32, required: Bool, bytes: [UInt8])],
+        blockSize: Int = Format.blockSize
+    ) -> [UInt8] {
         let addsBlocks = !sections.contains { $0.kind == SectionKind.blocks.rawValue }
         let count = sections.count + (addsBlocks ? 1 : 0)
         var file = ByteBuffer()
@@ -83,8 +87,10 @@ public enum ThemeWriter {
         for (kind, required, bytes) in sections { place(kind, required, bytes) }
         file.pad(to: Format.alignment)
         if addsBlocks {
-            place(SectionKind.blocks.rawValue, true,
-                  blockChecksums(file.bytes, from: Format.headerSize + count * Format.sectionEntrySize, blockSize: blockSize))
+            place(
+                SectionKind.blocks.rawValue, true,
+                blockChecksums(
+                    file.bytes, from: Format.headerSize + count * Format.sectionEntrySize, blockSize: blockSize))
             file.pad(to: Format.alignment)
         }
         var header = ByteBuffer()
@@ -114,7 +120,8 @@ public enum ThemeWriter {
         file.withUnsafeBytes { raw in
             for block in 0..<count {
                 let lower = start + block * blockSize
-                section.u32(CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[lower..<min(lower + blockSize, file.count)])))
+                section.u32(
+                    CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[lower..<min(lower + blockSize, file.count)])))
             }
         }
         return section.bytes
@@ -125,8 +132,10 @@ public enum ThemeWriter {
             let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
             let table = Int(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
             let head = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<Format.headerChecksumOffset]))
-            return CRC32.update(head, UnsafeRawBufferPointer(
-                rebasing: raw[table..<table + count * Format.sectionEntrySize]))
+            return CRC32.update(
+                head,
+                UnsafeRawBufferPointer(
+                    rebasing: raw[table..<table + count * Format.sectionEntrySize]))
         }
     }
 }
@@ -249,7 +258,9 @@ private struct EncoderState {
                 // Swift's == merged two spellings of one id (canonically equivalent, different
                 // bytes) into one handle; lookups hash bytes, so one spelling would not be found.
                 guard ids[handle].utf8.elementsEqual(instance.id.utf8) else {
-                    throw .unencodable("instance ids '\(ids[handle])' and '\(instance.id)' differ only in Unicode normalization; spell them the same way")
+                    throw .unencodable(
+                        "instance ids '\(ids[handle])' and '\(instance.id)' differ only in Unicode normalization; spell them the same way"
+                    )
                 }
                 guard row[handle] == 0 else {
                     throw .unencodable("instance '\(instance.id)' appears twice in one variant")
@@ -384,7 +395,8 @@ private struct EncoderState {
         instances.u32(patches.count / 2)
         instanceCount += 1
         guard instanceCount < Int(Format.none), operationLists.count < Int(Format.none),
-              patches.count / 2 < Int(Format.none) else {
+            patches.count / 2 < Int(Format.none)
+        else {
             throw .unencodable("more than 2^32 records")
         }
         return index
@@ -436,8 +448,10 @@ private struct EncoderState {
         return section
     }
 
-    mutating func slot(_ pending: PendingValue, index: Int, nextElement: inout Int,
-                       into buffer: inout ByteBuffer) throws(BinaryFormatError) {
+    mutating func slot(
+        _ pending: PendingValue, index: Int, nextElement: inout Int,
+        into buffer: inout ByteBuffer
+    ) throws(BinaryFormatError) {
         func finite(_ numbers: Double...) throws(BinaryFormatError) {
             for number in numbers where !number.isFinite {
                 throw .unencodable("a value holds the non-finite number \(number)")
@@ -525,7 +539,8 @@ private struct EncoderState {
             // Readers refuse deeper arrays (VerificationLimits.maxArrayDepth): never write one
             // (found by the FuzzRoundTrip fuzzer).
             guard depth <= VerificationLimits().maxArrayDepth else {
-                throw .unencodable("arrays nest \(depth) deep; at most \(VerificationLimits().maxArrayDepth) can be stored")
+                throw .unencodable(
+                    "arrays nest \(depth) deep; at most \(VerificationLimits().maxArrayDepth) can be stored")
             }
             buffer.u32(depth)
             nextElement += items.count
@@ -565,7 +580,8 @@ private struct EncoderState {
             if longest <= limit { return (buckets, longest) }
             bucketCount *= 2
         }
-        throw .unencodable("\(ids.count) instance ids collide in the id hash table beyond the probe limit of \(limit); rename some")
+        throw .unencodable(
+            "\(ids.count) instance ids collide in the id hash table beyond the probe limit of \(limit); rename some")
     }
 
 }

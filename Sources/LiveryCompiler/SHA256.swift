@@ -6,7 +6,9 @@ struct SHA256 {
     private var hasher = Crypto.SHA256()
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
-        if let done = bytes.withContiguousStorageIfAvailable({ hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }) {
+        if let done = bytes.withContiguousStorageIfAvailable({
+            hasher.update(bufferPointer: UnsafeRawBufferPointer($0))
+        }) {
             return done
         }
         hasher.update(data: Array(bytes))

@@ -52,9 +52,9 @@ struct SourceStamp: Codable, Equatable {
     /// same size and modification time, none added or removed.
     static func vouches(compiledFile: String, digest: String, themeAt path: String) -> Bool {
         guard let data = FileManager.default.contents(atPath: self.path(ofCompiledFile: compiledFile)),
-              let recorded = try? JSONDecoder().decode(SourceStamp.self, from: data),
-              recorded.digest == digest, recorded.folders.last?.path == path,
-              let now = current(compiledFile: compiledFile, digest: digest, folders: recorded.folders.map(\.path))
+            let recorded = try? JSONDecoder().decode(SourceStamp.self, from: data),
+            recorded.digest == digest, recorded.folders.last?.path == path,
+            let now = current(compiledFile: compiledFile, digest: digest, folders: recorded.folders.map(\.path))
         else { return false }
         return now == recorded
     }
@@ -66,7 +66,8 @@ struct SourceStamp: Codable, Equatable {
         let recent = (Date().timeIntervalSince1970 - 2) * 1e9
         let files = [stamp.compiled] + stamp.folders.flatMap(\.files)
         guard files.allSatisfy({ Double($0.modified) < recent }),
-              let data = try? JSONEncoder().encode(stamp) else { return }
+            let data = try? JSONEncoder().encode(stamp)
+        else { return }
         try? ThemeCompiler.writeAtomically(Array(data), to: path(ofCompiledFile: compiledFile))
     }
 
@@ -74,9 +75,9 @@ struct SourceStamp: Codable, Equatable {
         var status = Foundation.stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         #if canImport(Darwin)
-        let modified = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
+            let modified = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
         #else
-        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+            let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         #endif
         return File(path: name, size: Int64(status.st_size), modified: modified)
     }
@@ -110,4 +111,3 @@ struct SourceStamp: Codable, Equatable {
             .filter { !$0.hasPrefix(".") && !$0.hasSuffix(".sources") }.sorted()
     }
 }
-

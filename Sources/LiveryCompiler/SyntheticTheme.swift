@@ -17,12 +17,16 @@ public enum SyntheticTheme {
         func put(_ name: String, _ text: String) throws {
             try Data(text.utf8).write(to: URL(fileURLWithPath: theme + "/" + name))
         }
-        try put("Info.xml", """
+        try put(
+            "Info.xml",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <theme-info id="\(id)" name="Synthetic" version="1.0.0"/>
 
             """)
-        try put("Constants.xml", """
+        try put(
+            "Constants.xml",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <theme>
               <constants>
@@ -46,7 +50,9 @@ public enum SyntheticTheme {
             </theme>
 
             """)
-        try put("Constants~dark.xml", """
+        try put(
+            "Constants~dark.xml",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <theme>
               <constants>
@@ -56,7 +62,8 @@ public enum SyntheticTheme {
             </theme>
 
             """)
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: URL(fileURLWithPath: theme + "/assets/icon.png"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(
+            to: URL(fileURLWithPath: theme + "/assets/icon.png"))
         var file = 0
         var start = 0
         while start < instances {
@@ -73,7 +80,8 @@ public enum SyntheticTheme {
 
     static func instance(_ index: Int) -> String {
         let id = String(format: "%05d", index)
-        let frame = "<operation name=\"frame\"><param name=\"rect\"><rect>\(index % 320),\(index / 320 * 4),\(100 + index % 50),44</rect></param></operation>"
+        let frame =
+            "<operation name=\"frame\"><param name=\"rect\"><rect>\(index % 320),\(index / 320 * 4),\(100 + index % 50),44</rect></param></operation>"
         switch index % 4 {
         case 0:
             return """

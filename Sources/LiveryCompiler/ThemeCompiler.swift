@@ -34,7 +34,10 @@ public enum ThemeCompiler {
             do {
                 contents.sourceDigests[folder.info.id] = try digest(of: folder, limits: workspace.limits)
             } catch {
-                diagnostics.append(.error(.compileUnreadable, "cannot read a source file: \(error)", at: SourceLocation(file: folder.path)))
+                diagnostics.append(
+                    .error(
+                        .compileUnreadable, "cannot read a source file: \(error)", at: SourceLocation(file: folder.path)
+                    ))
             }
         }
         // The front end checked the assets' sizes when it listed them, but a file can change
@@ -50,17 +53,23 @@ public enum ThemeCompiler {
             case .success(let read):
                 bytes = read
             case .failure(.tooLarge):
-                diagnostics.append(.error(.limitExceeded, "the asset file is larger than \(limits.maxAssetBytes) bytes, the limit for an asset",
-                                          at: SourceLocation(file: file)))
+                diagnostics.append(
+                    .error(
+                        .limitExceeded,
+                        "the asset file is larger than \(limits.maxAssetBytes) bytes, the limit for an asset",
+                        at: SourceLocation(file: file)))
                 continue
             case .failure(.unreadable(let reason)):
-                diagnostics.append(.error(.compileUnreadable, "cannot read the asset file: \(reason)", at: SourceLocation(file: file)))
+                diagnostics.append(
+                    .error(.compileUnreadable, "cannot read the asset file: \(reason)", at: SourceLocation(file: file)))
                 continue
             }
             totalAssetBytes += bytes.count
             guard totalAssetBytes <= limits.maxTotalAssetBytes else {
-                diagnostics.append(.error(.limitExceeded, "the theme's assets exceed \(limits.maxTotalAssetBytes) bytes together",
-                                          at: SourceLocation(file: file)))
+                diagnostics.append(
+                    .error(
+                        .limitExceeded, "the theme's assets exceed \(limits.maxTotalAssetBytes) bytes together",
+                        at: SourceLocation(file: file)))
                 break
             }
             contents.assetBytes[key] = bytes
@@ -101,19 +110,24 @@ public enum ThemeCompiler {
     /// When the stamp beside a mapped file says no source changed since the digests last
     /// matched (`SourceStamp`: sizes and modification times), that is the answer; otherwise the
     /// chain is read and every source hashed, and a match records a new stamp.
-    public static func staleness(of compiled: CompiledTheme, themeAt path: String, workspace: ThemeWorkspace) -> String? {
+    public static func staleness(of compiled: CompiledTheme, themeAt path: String, workspace: ThemeWorkspace) -> String?
+    {
         let file = compiled.path
         let recordedDigest = compiled.sourceDigest?.description
-        if let file, let recordedDigest, SourceStamp.vouches(compiledFile: file, digest: recordedDigest, themeAt: path) {
+        if let file, let recordedDigest, SourceStamp.vouches(compiledFile: file, digest: recordedDigest, themeAt: path)
+        {
             return nil
         }
         guard let folders = workspace.chain(ofThemeAt: path).value else { return "the theme's sources do not load" }
         let recorded = compiled.chain
         guard recorded.map(\.info.id) == folders.map(\.info.id) else {
-            return "the parent chain changed: compiled \(recorded.map(\.info.id).joined(separator: " > ")), now \(folders.map(\.info.id).joined(separator: " > "))"
+            return
+                "the parent chain changed: compiled \(recorded.map(\.info.id).joined(separator: " > ")), now \(folders.map(\.info.id).joined(separator: " > "))"
         }
         for (entry, folder) in zip(recorded, folders) {
-            guard let current = try? digest(of: folder, limits: workspace.limits) else { return "cannot read the sources of \(folder.info.id)" }
+            guard let current = try? digest(of: folder, limits: workspace.limits) else {
+                return "cannot read the sources of \(folder.info.id)"
+            }
             if entry.sourceDigest != current { return "the sources of \(folder.info.id) changed since it was compiled" }
         }
         if let file, let recordedDigest {

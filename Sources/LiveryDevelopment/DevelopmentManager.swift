@@ -11,34 +11,45 @@ extension ThemeManager {
     /// and the standard schema plus the configured schema files for bindings that name no parent.
     /// Pair it with `LiveReload` to see saves on screen; a release app uses
     /// `ThemeManager(configuration:)`, which reads compiled files only.
-    public static func development(configuration: LiveryConfiguration, traits: TraitSet = .none, scale: Int = 1,
-                                   diagnostics: DiagnosticHook = DiagnosticHook()) -> ThemeManager {
+    public static func development(
+        configuration: LiveryConfiguration, traits: TraitSet = .none, scale: Int = 1,
+        diagnostics: DiagnosticHook = DiagnosticHook()
+    ) -> ThemeManager {
         var schema = StandardSchema.schema
         for file in configuration.schemaFiles {
             let loaded = SchemaFile.load(path: file)
-            for finding in loaded.diagnostics { diagnostics.report(finding, key: DiagnosticKey(DevelopmentFinding.schema(finding))) }
+            for finding in loaded.diagnostics {
+                diagnostics.report(finding, key: DiagnosticKey(DevelopmentFinding.schema(finding)))
+            }
             if let extra = loaded.value { schema.merge(extra) }
         }
-        return ThemeManager(configuration: configuration,
-                            folderLoader: FolderThemeLoader(themeExtensions: configuration.themeExtensions),
-                            compiledLoader: CompiledFileThemeLoader(),
-                            stalenessCheck: SourceStalenessCheck(themeExtensions: configuration.themeExtensions),
-                            schema: schema, traits: traits, scale: scale, diagnostics: diagnostics)
+        return ThemeManager(
+            configuration: configuration,
+            folderLoader: FolderThemeLoader(themeExtensions: configuration.themeExtensions),
+            compiledLoader: CompiledFileThemeLoader(),
+            stalenessCheck: SourceStalenessCheck(themeExtensions: configuration.themeExtensions),
+            schema: schema, traits: traits, scale: scale, diagnostics: diagnostics)
     }
 
     /// The development manager for a configuration file (see `LiveryConfiguration`). A missing
     /// or broken file is reported and leaves a manager without themes, never a crash.
-    public static func development(configurationFile path: String, traits: TraitSet = .none, scale: Int = 1,
-                                   diagnostics: DiagnosticHook = DiagnosticHook()) -> ThemeManager {
-        development(configuration: LiveryConfiguration.load(path: path, reportingTo: diagnostics),
-                    traits: traits, scale: scale, diagnostics: diagnostics)
+    public static func development(
+        configurationFile path: String, traits: TraitSet = .none, scale: Int = 1,
+        diagnostics: DiagnosticHook = DiagnosticHook()
+    ) -> ThemeManager {
+        development(
+            configuration: LiveryConfiguration.load(path: path, reportingTo: diagnostics),
+            traits: traits, scale: scale, diagnostics: diagnostics)
     }
 
     /// The development manager for the configuration file at a file URL.
-    public static func development(configurationURL url: URL, traits: TraitSet = .none, scale: Int = 1,
-                                   diagnostics: DiagnosticHook = DiagnosticHook()) -> ThemeManager {
-        development(configuration: LiveryConfiguration.load(url: url, reportingTo: diagnostics),
-                    traits: traits, scale: scale, diagnostics: diagnostics)
+    public static func development(
+        configurationURL url: URL, traits: TraitSet = .none, scale: Int = 1,
+        diagnostics: DiagnosticHook = DiagnosticHook()
+    ) -> ThemeManager {
+        development(
+            configuration: LiveryConfiguration.load(url: url, reportingTo: diagnostics),
+            traits: traits, scale: scale, diagnostics: diagnostics)
     }
 }
 
@@ -53,11 +64,14 @@ public struct SourceStalenessCheck: StalenessCheck {
         self.themeExtensions = themeExtensions
     }
 
-    public func staleness(ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
-                          schemaFiles: [String]) -> String? {
+    public func staleness(
+        ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
+        schemaFiles: [String]
+    ) -> String? {
         guard let theme = try? CompiledTheme(contentsOf: compiledFile) else { return "it cannot be read" }
         // A fresh workspace: the check must see the sources as they are on disk now.
-        let workspace = ThemeWorkspace(searchPaths: searchPaths, schemaFiles: schemaFiles, themeExtensions: themeExtensions)
+        let workspace = ThemeWorkspace(
+            searchPaths: searchPaths, schemaFiles: schemaFiles, themeExtensions: themeExtensions)
         return ThemeCompiler.staleness(of: theme, themeAt: folder, workspace: workspace)
     }
 }
@@ -79,21 +93,27 @@ extension ThemeManager {
     public func compileThemes(into folder: String? = nil) -> ThemeCacheReport {
         var report = ThemeCacheReport()
         guard let cache = folder ?? configuration.compiledPaths.first else {
-            report.diagnostics.append(.error(.compileWriteFailed,
-                                             "no folder to compile into: pass one, or add a <compiled-path> to the configuration",
-                                             at: nil))
+            report.diagnostics.append(
+                .error(
+                    .compileWriteFailed,
+                    "no folder to compile into: pass one, or add a <compiled-path> to the configuration",
+                    at: nil))
             for finding in report.diagnostics {
-                diagnostics.report(finding, key: DiagnosticKey(DevelopmentFinding.cache(generation: generation, finding)))
+                diagnostics.report(
+                    finding, key: DiagnosticKey(DevelopmentFinding.cache(generation: generation, finding)))
             }
             return report
         }
-        let workspace = ThemeWorkspace(searchPaths: configuration.searchPaths, schemaFiles: configuration.schemaFiles,
-                                       themeExtensions: configuration.themeExtensions)
+        let workspace = ThemeWorkspace(
+            searchPaths: configuration.searchPaths, schemaFiles: configuration.schemaFiles,
+            themeExtensions: configuration.themeExtensions)
         do {
             try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         } catch {
-            report.diagnostics.append(.error(.compileWriteFailed, "cannot create the folder: \(error.localizedDescription)",
-                                             at: SourceLocation(file: cache)))
+            report.diagnostics.append(
+                .error(
+                    .compileWriteFailed, "cannot create the folder: \(error.localizedDescription)",
+                    at: SourceLocation(file: cache)))
         }
         let sources = report.diagnostics.isEmpty ? themes.values.compactMap(\.folder).sorted() : []
         for source in sources {
@@ -106,8 +126,10 @@ extension ThemeManager {
                 try ThemeCompiler.writeAtomically(bytes, to: output)
                 report.written.append(output)
             } catch {
-                report.diagnostics.append(.error(.compileWriteFailed, "cannot write the compiled theme: \(error.localizedDescription)",
-                                                 at: SourceLocation(file: output)))
+                report.diagnostics.append(
+                    .error(
+                        .compileWriteFailed, "cannot write the compiled theme: \(error.localizedDescription)",
+                        at: SourceLocation(file: output)))
             }
         }
         for finding in report.diagnostics {

@@ -17,13 +17,16 @@ public final class FolderThemeLoader: ThemeLoader, @unchecked Sendable {
         self.themeExtensions = themeExtensions
     }
 
-    private func withWorkspace<Result>(searchPaths: [String], schemaFiles: [String],
-                                       _ body: (ThemeWorkspace) -> Result) -> Result {
+    private func withWorkspace<Result>(
+        searchPaths: [String], schemaFiles: [String],
+        _ body: (ThemeWorkspace) -> Result
+    ) -> Result {
         lock.lock()
         defer { lock.unlock() }
         let key = searchPaths + ["\u{0}"] + schemaFiles
         if workspace == nil || workspaceKey != key {
-            workspace = ThemeWorkspace(searchPaths: searchPaths, schemaFiles: schemaFiles, themeExtensions: themeExtensions)
+            workspace = ThemeWorkspace(
+                searchPaths: searchPaths, schemaFiles: schemaFiles, themeExtensions: themeExtensions)
             workspace?.checksContrast = false  // a review finding, not a launch's work (docs/Accessibility.md)
             workspaceKey = key
         }
@@ -47,9 +50,11 @@ public final class FolderThemeLoader: ThemeLoader, @unchecked Sendable {
 
     public func load(_ theme: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> Checked<LoadedTheme> {
         guard let folder = theme.folder else {
-            return Checked(value: nil, diagnostics: [
-                .error(.runtimeThemeUnavailable, "theme '\(theme.id)' has no folder", at: nil),
-            ])
+            return Checked(
+                value: nil,
+                diagnostics: [
+                    .error(.runtimeThemeUnavailable, "theme '\(theme.id)' has no folder", at: nil)
+                ])
         }
         return withWorkspace(searchPaths: searchPaths, schemaFiles: schemaFiles) { workspace in
             let variants = workspace.variants(ofThemeAt: folder)
@@ -59,8 +64,9 @@ public final class FolderThemeLoader: ThemeLoader, @unchecked Sendable {
             }
             var roots: [String: String] = [:]
             for themeFolder in folders { roots[themeFolder.info.id] = themeFolder.path }
-            return Checked(value: LoadedTheme(variants: value, assets: FolderAssetSource(roots: roots), origin: .folder),
-                              diagnostics: variants.diagnostics)
+            return Checked(
+                value: LoadedTheme(variants: value, assets: FolderAssetSource(roots: roots), origin: .folder),
+                diagnostics: variants.diagnostics)
         }
     }
 }

@@ -101,20 +101,24 @@ public final class LiveReload {
             if changed.contains(where: { $0.hasPrefix(folder + "/") }) { folders.append(folder) }
         }
         let configuration = manager.configuration
-        let workspace = ThemeWorkspace(searchPaths: configuration.searchPaths, schemaFiles: configuration.schemaFiles,
-                                       themeExtensions: configuration.themeExtensions)
+        let workspace = ThemeWorkspace(
+            searchPaths: configuration.searchPaths, schemaFiles: configuration.schemaFiles,
+            themeExtensions: configuration.themeExtensions)
         let errors = folders.isEmpty ? [] : workspace.validate(paths: folders).filter { $0.severity == .error }
         let outcome: Outcome
         if errors.isEmpty {
             manager.reloadThemes()
             outcome = .reloaded(changedFiles: changed)
         } else {
-            for error in errors { manager.diagnostics.report(error, key: DiagnosticKey(DevelopmentFinding.liveReload(save: saves, error))) }
+            for error in errors {
+                manager.diagnostics.report(error, key: DiagnosticKey(DevelopmentFinding.liveReload(save: saves, error)))
+            }
             let kept = manager.currentThemeID.map { "'\($0)' stays on screen" } ?? "nothing was reloaded"
             manager.diagnostics.report(
-                .error(.runtimeThemeUnavailable,
-                       "live reload: the saved theme has \(errors.count) error\(errors.count == 1 ? "" : "s") (reported before this); \(kept) until a save fixes them",
-                       at: nil),
+                .error(
+                    .runtimeThemeUnavailable,
+                    "live reload: the saved theme has \(errors.count) error\(errors.count == 1 ? "" : "s") (reported before this); \(kept) until a save fixes them",
+                    at: nil),
                 key: DiagnosticKey(DevelopmentFinding.liveReloadSummary(save: saves)))
             outcome = .kept(changedFiles: changed, errors: errors)
         }

@@ -66,17 +66,22 @@ public final class Button: Widget {
     private var originalChild: UnsafeMutablePointer<GtkWidget>?
     private var hasOriginalChild = false
     /// The content the theme's titles and images show in (one reference held on each).
-    private var content: (overlay: UnsafeMutablePointer<GtkWidget>, background: UnsafeMutablePointer<GtkWidget>,
-                          box: UnsafeMutablePointer<GtkWidget>, icon: UnsafeMutablePointer<GtkWidget>,
-                          label: UnsafeMutablePointer<GtkWidget>)?
+    private var content:
+        (
+            overlay: UnsafeMutablePointer<GtkWidget>, background: UnsafeMutablePointer<GtkWidget>,
+            box: UnsafeMutablePointer<GtkWidget>, icon: UnsafeMutablePointer<GtkWidget>,
+            label: UnsafeMutablePointer<GtkWidget>
+        )?
 
     override public func didAttach(to widget: UnsafeMutablePointer<GtkWidget>) {
-        let callback: @convention(c) (UnsafeMutableRawPointer?, GtkStateFlags, UnsafeMutableRawPointer?) -> Void = { _, _, data in
+        let callback: @convention(c) (UnsafeMutableRawPointer?, GtkStateFlags, UnsafeMutableRawPointer?) -> Void = {
+            _, _, data in
             MainActor.assumeIsolated { Unmanaged<Button>.fromOpaque(data!).takeUnretainedValue().showCurrentState() }
         }
         // The handle lives as long as the widget, which disconnects its handlers when disposed.
-        livery_signal_connect(widget, "state-flags-changed", unsafeBitCast(callback, to: GCallback.self),
-                              Unmanaged.passUnretained(self).toOpaque())
+        livery_signal_connect(
+            widget, "state-flags-changed", unsafeBitCast(callback, to: GCallback.self),
+            Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The standard state the button shows: disabled, then pressed, then checked, then focused.
@@ -119,17 +124,20 @@ public final class Button: Widget {
         gtk_label_set_text(livery_label(content.label), title ?? originalTitle ?? "")
         gtk_widget_set_visible(content.label, (title ?? originalTitle) == nil ? 0 : 1)
         let icon = (images[state] ?? images[.normal]).flatMap(Texture.of)
-        gtk_picture_set_paintable(livery_picture(content.icon), icon.map { livery_paintable(UnsafeMutableRawPointer($0.gdkTexture)) })
+        gtk_picture_set_paintable(
+            livery_picture(content.icon), icon.map { livery_paintable(UnsafeMutableRawPointer($0.gdkTexture)) })
         gtk_widget_set_visible(content.icon, icon == nil ? 0 : 1)
         let background = (backgroundImages[state] ?? backgroundImages[.normal]).flatMap(Texture.of)
-        gtk_picture_set_paintable(livery_picture(content.background),
-                                  background.map { livery_paintable(UnsafeMutableRawPointer($0.gdkTexture)) })
+        gtk_picture_set_paintable(
+            livery_picture(content.background),
+            background.map { livery_paintable(UnsafeMutableRawPointer($0.gdkTexture)) })
     }
 
     /// The title the button shows now: the theme's for its state, else its own label's.
     public var shownTitle: String? {
         if let content {
-            return gtk_widget_get_visible(content.label) != 0 ? gtk_label_get_text(livery_label(content.label)).map { String(cString: $0) } : nil
+            return gtk_widget_get_visible(content.label) != 0
+                ? gtk_label_get_text(livery_label(content.label)).map { String(cString: $0) } : nil
         }
         return gtkWidget.flatMap { gtk_button_get_label(livery_button($0)) }.map { String(cString: $0) }
     }
@@ -137,9 +145,11 @@ public final class Button: Widget {
     /// The app's label text, when the button's own child was a label.
     private var originalTitle: String?
 
-    private func makeContent(_ button: UnsafeMutablePointer<GtkButton>) -> (overlay: UnsafeMutablePointer<GtkWidget>, background: UnsafeMutablePointer<GtkWidget>,
-                                                          box: UnsafeMutablePointer<GtkWidget>, icon: UnsafeMutablePointer<GtkWidget>,
-                                                          label: UnsafeMutablePointer<GtkWidget>) {
+    private func makeContent(_ button: UnsafeMutablePointer<GtkButton>) -> (
+        overlay: UnsafeMutablePointer<GtkWidget>, background: UnsafeMutablePointer<GtkWidget>,
+        box: UnsafeMutablePointer<GtkWidget>, icon: UnsafeMutablePointer<GtkWidget>,
+        label: UnsafeMutablePointer<GtkWidget>
+    ) {
         if let content { return content }
         if !hasOriginalChild {
             hasOriginalChild = true
@@ -237,12 +247,13 @@ public final class Picture: Widget {
         if originalFit == nil, mode != nil { originalFit = gtk_picture_get_content_fit(picture) }
         contentMode = mode
         if let mode {
-            let fit: GtkContentFit = switch mode {
-            case .scaleToFill: GTK_CONTENT_FIT_FILL
-            case .scaleAspectFit: GTK_CONTENT_FIT_CONTAIN
-            case .scaleAspectFill: GTK_CONTENT_FIT_COVER
-            case .center, .top, .bottom, .left, .right: GTK_CONTENT_FIT_SCALE_DOWN
-            }
+            let fit: GtkContentFit =
+                switch mode {
+                case .scaleToFill: GTK_CONTENT_FIT_FILL
+                case .scaleAspectFit: GTK_CONTENT_FIT_CONTAIN
+                case .scaleAspectFill: GTK_CONTENT_FIT_COVER
+                case .center, .top, .bottom, .left, .right: GTK_CONTENT_FIT_SCALE_DOWN
+                }
             gtk_picture_set_content_fit(picture, fit)
         } else if let original = originalFit {
             gtk_picture_set_content_fit(picture, original)
@@ -305,7 +316,9 @@ public final class TextView: Widget {
     func setTextAlignment(_ alignment: TextAlignment?) {
         guard let widget = gtkWidget else { return }
         let view = livery_text_view(widget)
-        if originalJustification == nil, alignment != nil { originalJustification = gtk_text_view_get_justification(view) }
+        if originalJustification == nil, alignment != nil {
+            originalJustification = gtk_text_view_get_justification(view)
+        }
         textAlignment = alignment
         if let alignment {
             gtk_text_view_set_justification(view, alignment.justification)
@@ -319,8 +332,10 @@ public final class TextView: Widget {
         get {
             guard let widget = gtkWidget else { return Insets(top: 0, left: 0, bottom: 0, right: 0) }
             let view = livery_text_view(widget)
-            return Insets(top: Double(gtk_text_view_get_top_margin(view)), left: Double(gtk_text_view_get_left_margin(view)),
-                          bottom: Double(gtk_text_view_get_bottom_margin(view)), right: Double(gtk_text_view_get_right_margin(view)))
+            return Insets(
+                top: Double(gtk_text_view_get_top_margin(view)), left: Double(gtk_text_view_get_left_margin(view)),
+                bottom: Double(gtk_text_view_get_bottom_margin(view)),
+                right: Double(gtk_text_view_get_right_margin(view)))
         }
         set {
             guard let widget = gtkWidget else { return }

@@ -60,18 +60,23 @@ public enum GTKBindings {
 
     static func reportNoMeaning(_ diagnostics: DiagnosticHook, _ operation: String, _ reason: String) {
         diagnostics.report(
-            .warning(.gtkNoMeaning, "'\(operation)' has no meaning on GTK: \(reason); the widget is left as it was", at: nil),
+            .warning(
+                .gtkNoMeaning, "'\(operation)' has no meaning on GTK: \(reason); the widget is left as it was", at: nil),
             key: DiagnosticKey(GTKFinding.noMeaning(operation: operation)))
     }
 
     static func view(_ diagnostics: DiagnosticHook) -> ComponentBinding<Widget> {
         var binding = ComponentBinding<Widget>("uiview")
-        binding.bind("frame", get: { $0.frame }, set: { widget, frame in
-            if !widget.setFrame(frame) {
-                reportNoMeaning(diagnostics, "uiview.frame",
-                                "only the children of a GtkFixed are placed by coordinates; GTK's containers lay the others out")
-            }
-        })
+        binding.bind(
+            "frame", get: { $0.frame },
+            set: { widget, frame in
+                if !widget.setFrame(frame) {
+                    reportNoMeaning(
+                        diagnostics, "uiview.frame",
+                        "only the children of a GtkFixed are placed by coordinates; GTK's containers lay the others out"
+                    )
+                }
+            })
         binding.bind("backgroundColor", get: { $0.style.backgroundColor }, set: { $0.setStyle(\.backgroundColor, $1) })
         binding.bind("cornerRadius", get: { $0.style.cornerRadius }, set: { $0.setStyle(\.cornerRadius, $1) })
         binding.bind("borderColor", get: { $0.style.borderColor }, set: { $0.setStyle(\.borderColor, $1) })
@@ -99,18 +104,22 @@ public enum GTKBindings {
 
     static var button: ComponentBinding<Button> {
         var binding = ComponentBinding<Button>("uibutton", extends: "uiview")
-        binding.bindPerState("titleColor", get: { button, state -> Color? in
-            state == .normal ? button.style.textColor : button.style.stateTextColors[state]
-        }, set: { button, color, state in
-            if state == .normal {
-                button.setStyle(\.textColor, color)
-            } else {
-                button.setStyle(\.stateTextColors[state], color)
-            }
-        })
+        binding.bindPerState(
+            "titleColor",
+            get: { button, state -> Color? in
+                state == .normal ? button.style.textColor : button.style.stateTextColors[state]
+            },
+            set: { button, color, state in
+                if state == .normal {
+                    button.setStyle(\.textColor, color)
+                } else {
+                    button.setStyle(\.stateTextColors[state], color)
+                }
+            })
         binding.bindPerState("title", get: { $0.titles[$1] }, set: { $0.setTitle($1, for: $2) })
         binding.bindPerState("image", get: { $0.images[$1] }, set: { $0.setImage($1, for: $2) })
-        binding.bindPerState("backgroundImage", get: { $0.backgroundImages[$1] }, set: { $0.setBackgroundImage($1, for: $2) })
+        binding.bindPerState(
+            "backgroundImage", get: { $0.backgroundImages[$1] }, set: { $0.setBackgroundImage($1, for: $2) })
         binding.bind("titleFont", get: { $0.style.font }, set: { $0.setStyle(\.font, $1) })
         binding.bind("contentEdgeInsets", get: { $0.style.padding }, set: { $0.setStyle(\.padding, $1) })
         return binding
@@ -135,11 +144,14 @@ public enum GTKBindings {
         binding.bind("minimumTrackTintColor", get: { $0.style.fillColor }, set: { $0.setStyle(\.fillColor, $1) })
         binding.bind("maximumTrackTintColor", get: { $0.style.trackColor }, set: { $0.setStyle(\.trackColor, $1) })
         binding.bind("thumbTintColor", get: { $0.style.thumbColor }, set: { $0.setStyle(\.thumbColor, $1) })
-        binding.bindPerState("thumbImage", get: { _, _ -> ThemeImage? in nil }, set: { _, image, _ in
-            guard image != nil else { return }
-            reportNoMeaning(diagnostics, "uislider.thumbImage",
-                            "GtkScale draws its slider from CSS alone, and CSS images cannot come from a theme's bytes")
-        })
+        binding.bindPerState(
+            "thumbImage", get: { _, _ -> ThemeImage? in nil },
+            set: { _, image, _ in
+                guard image != nil else { return }
+                reportNoMeaning(
+                    diagnostics, "uislider.thumbImage",
+                    "GtkScale draws its slider from CSS alone, and CSS images cannot come from a theme's bytes")
+            })
         return binding
     }
 
@@ -155,7 +167,8 @@ public enum GTKBindings {
         binding.bind("textColor", get: { $0.style.textColor }, set: { $0.setStyle(\.textColor, $1) })
         binding.bind("font", get: { $0.style.font }, set: { $0.setStyle(\.font, $1) })
         binding.bind("textAlignment", get: { $0.textAlignment }, set: { $0.setTextAlignment($1) })
-        binding.bind("placeholderColor", get: { $0.style.placeholderColor }, set: { $0.setStyle(\.placeholderColor, $1) })
+        binding.bind(
+            "placeholderColor", get: { $0.style.placeholderColor }, set: { $0.setStyle(\.placeholderColor, $1) })
         binding.bind("borderStyle", get: { $0.style.borderStyle }, set: { $0.setStyle(\.borderStyle, $1) })
         return binding
     }
@@ -174,16 +187,22 @@ public enum GTKBindings {
         binding.bind("barTintColor", get: { $0.style.barColor }, set: { $0.setStyle(\.barColor, $1) })
         binding.bind("titleColor", get: { $0.style.textColor }, set: { $0.setStyle(\.textColor, $1) })
         binding.bind("titleFont", get: { $0.style.font }, set: { $0.setStyle(\.font, $1) })
-        binding.bind("backgroundImage", get: { _ -> ThemeImage? in nil }, set: { _, image in
-            guard image != nil else { return }
-            reportNoMeaning(diagnostics, "uinavigationbar.backgroundImage",
-                            "a GtkHeaderBar's background is CSS, and CSS images cannot come from a theme's bytes")
-        })
-        binding.bind("translucent", get: { _ -> Bool? in nil }, set: { _, value in
-            guard value != nil else { return }
-            reportNoMeaning(diagnostics, "uinavigationbar.translucent",
-                            "GTK header bars are opaque and blur nothing behind them")
-        })
+        binding.bind(
+            "backgroundImage", get: { _ -> ThemeImage? in nil },
+            set: { _, image in
+                guard image != nil else { return }
+                reportNoMeaning(
+                    diagnostics, "uinavigationbar.backgroundImage",
+                    "a GtkHeaderBar's background is CSS, and CSS images cannot come from a theme's bytes")
+            })
+        binding.bind(
+            "translucent", get: { _ -> Bool? in nil },
+            set: { _, value in
+                guard value != nil else { return }
+                reportNoMeaning(
+                    diagnostics, "uinavigationbar.translucent",
+                    "GTK header bars are opaque and blur nothing behind them")
+            })
         return binding
     }
 }

@@ -18,13 +18,15 @@ public enum GLibMainQueue {
         guard source == 0 else { return }
         let descriptor = _dispatch_get_main_queue_handle_4CF()
         guard descriptor >= 0 else { return }
-        source = g_unix_fd_add(descriptor, G_IO_IN, { descriptor, _, _ in
-            // The descriptor is an eventfd: reading resets it until the queue signals again.
-            var count: UInt64 = 0
-            _ = read(descriptor, &count, MemoryLayout<UInt64>.size)
-            _dispatch_main_queue_callback_4CF(nil)
-            return 1
-        }, nil)
+        source = g_unix_fd_add(
+            descriptor, G_IO_IN,
+            { descriptor, _, _ in
+                // The descriptor is an eventfd: reading resets it until the queue signals again.
+                var count: UInt64 = 0
+                _ = read(descriptor, &count, MemoryLayout<UInt64>.size)
+                _dispatch_main_queue_callback_4CF(nil)
+                return 1
+            }, nil)
     }
 
     /// Whether the watch is installed.

@@ -13,8 +13,9 @@ public struct RenderedImage: Sendable {
     public func pixel(x: Int, y: Int) -> Color? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
         let offset = (y * width + x) * 4
-        return Color(red: Double(rgba[offset]) / 255, green: Double(rgba[offset + 1]) / 255,
-                     blue: Double(rgba[offset + 2]) / 255, alpha: Double(rgba[offset + 3]) / 255)
+        return Color(
+            red: Double(rgba[offset]) / 255, green: Double(rgba[offset + 1]) / 255,
+            blue: Double(rgba[offset + 2]) / 255, alpha: Double(rgba[offset + 3]) / 255)
     }
 }
 
@@ -61,7 +62,9 @@ public enum Offscreen {
     }
 
     private static func renderTexture(_ widget: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer? {
-        guard let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else { return nil }
+        guard let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else {
+            return nil
+        }
         guard let paintable = gtk_widget_paintable_new(widget) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
         let width = Double(gdk_paintable_get_intrinsic_width(paintable))
@@ -79,8 +82,10 @@ public enum Offscreen {
     /// Runs GLib's main loop until `window`'s frame clock has painted `frames` more frames (style
     /// changes, layout and drawing done), or `timeout` seconds passed; false on timeout.
     @discardableResult
-    public static func waitForFrames(of window: UnsafeMutablePointer<GtkWidget>, count frames: Int = 1,
-                                     timeout: Double = 5) -> Bool {
+    public static func waitForFrames(
+        of window: UnsafeMutablePointer<GtkWidget>, count frames: Int = 1,
+        timeout: Double = 5
+    ) -> Bool {
         guard let clock = gtk_widget_get_frame_clock(window) else { return false }
         let counter = FrameCounter()
         let handler = counter.connect(to: clock)
@@ -112,7 +117,8 @@ final class FrameCounter {
         let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             MainActor.assumeIsolated { Unmanaged<FrameCounter>.fromOpaque(data!).takeUnretainedValue().painted += 1 }
         }
-        return livery_signal_connect(UnsafeMutableRawPointer(clock), "after-paint", unsafeBitCast(callback, to: GCallback.self),
-                                     Unmanaged.passUnretained(self).toOpaque())
+        return livery_signal_connect(
+            UnsafeMutableRawPointer(clock), "after-paint", unsafeBitCast(callback, to: GCallback.self),
+            Unmanaged.passUnretained(self).toOpaque())
     }
 }

@@ -60,13 +60,15 @@ final class StyleSheet {
             pending.append(widget)
         }
         if flushSource == 0 {
-            flushSource = g_idle_add_full(G_PRIORITY_HIGH_IDLE, { _ in
-                MainActor.assumeIsolated {
-                    StyleSheet.shared.flushSource = 0
-                    StyleSheet.shared.flush()
-                }
-                return 0
-            }, nil, nil)
+            flushSource = g_idle_add_full(
+                G_PRIORITY_HIGH_IDLE,
+                { _ in
+                    MainActor.assumeIsolated {
+                        StyleSheet.shared.flushSource = 0
+                        StyleSheet.shared.flush()
+                    }
+                    return 0
+                }, nil, nil)
         }
     }
 
@@ -133,7 +135,8 @@ final class StyleSheet {
         }
         for departure in departures.values {
             guard let rules = departure.rules, !rules.isEmpty, departure.count == departure.entry.users,
-                  entries[rules] == nil else { continue }
+                entries[rules] == nil
+            else { continue }
             entries.removeValue(forKey: departure.entry.rules)
             departure.entry.rules = rules
             entries[rules] = departure.entry
@@ -201,7 +204,8 @@ final class StyleSheet {
             provider = existing
         } else {
             provider = gtk_css_provider_new()!
-            gtk_style_context_add_provider_for_display(display, livery_style_provider(UnsafeMutableRawPointer(provider)), Self.priority)
+            gtk_style_context_add_provider_for_display(
+                display, livery_style_provider(UnsafeMutableRawPointer(provider)), Self.priority)
             self.provider = provider
         }
         gtk_css_provider_load_from_data(provider, text(), -1)

@@ -34,13 +34,19 @@ open class Widget {
         let object = livery_object(widget)
         precondition(g_object_get_qdata(object, Self.handleQuark) == nil, "a GTK widget has one Livery handle")
         let me = Unmanaged.passUnretained(self).toOpaque()
-        g_object_weak_ref(object, { data, _ in
-            MainActor.assumeIsolated { Unmanaged<Widget>.fromOpaque(data!).takeUnretainedValue().widgetWasDisposed() }
-        }, me)
+        g_object_weak_ref(
+            object,
+            { data, _ in
+                MainActor.assumeIsolated {
+                    Unmanaged<Widget>.fromOpaque(data!).takeUnretainedValue().widgetWasDisposed()
+                }
+            }, me)
         // The widget owns its handle: the handle is released when the widget is finalized.
-        g_object_set_qdata_full(object, Self.handleQuark, Unmanaged.passRetained(self).toOpaque(), { data in
-            Unmanaged<Widget>.fromOpaque(data!).release()
-        })
+        g_object_set_qdata_full(
+            object, Self.handleQuark, Unmanaged.passRetained(self).toOpaque(),
+            { data in
+                Unmanaged<Widget>.fromOpaque(data!).release()
+            })
         didAttach(to: widget)
     }
 
@@ -119,16 +125,17 @@ open class Widget {
     // MARK: Widget API properties (uiview)
 
     var frame: Rect {
-            guard let widget = gtkWidget else { return Rect(x: 0, y: 0, width: 0, height: 0) }
-            // The child's transform, not gtk_fixed_get_child_position, which reads 0, 0 in GTK 4.8.
-            var x: Float = 0, y: Float = 0
-            if let parent = gtk_widget_get_parent(widget), livery_is_fixed(parent) != 0,
-               let transform = gtk_fixed_get_child_transform(livery_fixed(parent), widget) {
-                gsk_transform_to_translate(transform, &x, &y)
-            }
-            var width: Int32 = 0, height: Int32 = 0
-            gtk_widget_get_size_request(widget, &width, &height)
-            return Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+        guard let widget = gtkWidget else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        // The child's transform, not gtk_fixed_get_child_position, which reads 0, 0 in GTK 4.8.
+        var x: Float = 0, y: Float = 0
+        if let parent = gtk_widget_get_parent(widget), livery_is_fixed(parent) != 0,
+            let transform = gtk_fixed_get_child_transform(livery_fixed(parent), widget)
+        {
+            gsk_transform_to_translate(transform, &x, &y)
+        }
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_widget_get_size_request(widget, &width, &height)
+        return Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
     }
 
     /// Places the widget in its `GtkFixed` parent and sets its size request; false (and nothing
@@ -137,7 +144,8 @@ open class Widget {
         guard let widget = gtkWidget else { return true }
         guard let parent = gtk_widget_get_parent(widget), livery_is_fixed(parent) != 0 else { return false }
         gtk_fixed_move(livery_fixed(parent), widget, frame.x, frame.y)
-        gtk_widget_set_size_request(widget, Int32(max(-1, frame.width.rounded())), Int32(max(-1, frame.height.rounded())))
+        gtk_widget_set_size_request(
+            widget, Int32(max(-1, frame.width.rounded())), Int32(max(-1, frame.height.rounded())))
         return true
     }
 
@@ -153,7 +161,11 @@ open class Widget {
 
     var clipsToBounds: Bool {
         get { gtkWidget.map { gtk_widget_get_overflow($0) == GTK_OVERFLOW_HIDDEN } ?? false }
-        set { if let widget = gtkWidget { gtk_widget_set_overflow(widget, newValue ? GTK_OVERFLOW_HIDDEN : GTK_OVERFLOW_VISIBLE) } }
+        set {
+            if let widget = gtkWidget {
+                gtk_widget_set_overflow(widget, newValue ? GTK_OVERFLOW_HIDDEN : GTK_OVERFLOW_VISIBLE)
+            }
+        }
     }
 }
 

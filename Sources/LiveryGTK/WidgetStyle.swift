@@ -61,7 +61,9 @@ struct WidgetStyle: Hashable, Sendable {
         if let tintColor { own += ["outline-color: \(Self.css(tintColor))", "caret-color: \(Self.css(tintColor))"] }
         if let shadow = shadowDeclaration { own.append("box-shadow: \(shadow)") }
         if let padding {
-            own.append("padding: \(Self.css(padding.top))px \(Self.css(padding.right))px \(Self.css(padding.bottom))px \(Self.css(padding.left))px")
+            own.append(
+                "padding: \(Self.css(padding.top))px \(Self.css(padding.right))px \(Self.css(padding.bottom))px \(Self.css(padding.left))px"
+            )
         }
         if kind != .headerBar {
             if let textColor { own.append("color: \(Self.css(textColor))") }
@@ -135,7 +137,9 @@ struct WidgetStyle: Hashable, Sendable {
         declarations.append("font-weight: \(cssWeight(font.weight))")
         // Typography as the theme gives it, already scaled for the text scale by the runtime;
         // absent means GTK's own spacing and line height.
-        if let spacing = font.letterSpacing, spacing.isFinite { declarations.append("letter-spacing: \(css(spacing))px") }
+        if let spacing = font.letterSpacing, spacing.isFinite {
+            declarations.append("letter-spacing: \(css(spacing))px")
+        }
         if let lineHeight = font.lineHeight, lineHeight.isFinite, lineHeight >= 0 {
             declarations.append("line-height: \(css(lineHeight))")
         }

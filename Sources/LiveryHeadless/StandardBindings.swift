@@ -67,11 +67,13 @@ public enum StandardBindings {
 
     public static var button: ComponentBinding<Button> {
         var binding = ComponentBinding<Button>("uibutton", extends: "uiview")
-        binding.bindPerState("titleColor", get: { $0.titleColors.value(for: $1) }, set: { $0.titleColors.set($1, for: $2) })
+        binding.bindPerState(
+            "titleColor", get: { $0.titleColors.value(for: $1) }, set: { $0.titleColors.set($1, for: $2) })
         binding.bindPerState("title", get: { $0.titles.value(for: $1) }, set: { $0.titles.set($1, for: $2) })
         binding.bindPerState("image", get: { $0.images.value(for: $1) }, set: { $0.images.set($1, for: $2) })
-        binding.bindPerState("backgroundImage", get: { $0.backgroundImages.value(for: $1) },
-                             set: { $0.backgroundImages.set($1, for: $2) })
+        binding.bindPerState(
+            "backgroundImage", get: { $0.backgroundImages.value(for: $1) },
+            set: { $0.backgroundImages.set($1, for: $2) })
         binding.bind("titleFont", get: { $0.titleFont }, set: { $0.titleFont = $1 })
         binding.bind("contentEdgeInsets", get: { $0.contentEdgeInsets }, set: { $0.contentEdgeInsets = $1 })
         return binding
@@ -96,7 +98,8 @@ public enum StandardBindings {
         binding.bind("minimumTrackTintColor", get: { $0.minimumTrackTintColor }, set: { $0.minimumTrackTintColor = $1 })
         binding.bind("maximumTrackTintColor", get: { $0.maximumTrackTintColor }, set: { $0.maximumTrackTintColor = $1 })
         binding.bind("thumbTintColor", get: { $0.thumbTintColor }, set: { $0.thumbTintColor = $1 })
-        binding.bindPerState("thumbImage", get: { $0.thumbImages.value(for: $1) }, set: { $0.thumbImages.set($1, for: $2) })
+        binding.bindPerState(
+            "thumbImage", get: { $0.thumbImages.value(for: $1) }, set: { $0.thumbImages.set($1, for: $2) })
         return binding
     }
 

@@ -6,21 +6,30 @@ public enum CanonicalJSON {
         document(theme, scale: scale, textScale: textScale).rendered() + "\n"
     }
 
-    public static func document(_ theme: ResolvedTheme, scale: Int = 1, textScale: Double = TextScale.standard) -> JSONValue {
+    public static func document(_ theme: ResolvedTheme, scale: Int = 1, textScale: Double = TextScale.standard)
+        -> JSONValue
+    {
         let instances = theme.instances.map { instance -> (String, JSONValue) in
             let operations = instance.operations.map { operation -> JSONValue in
                 .object([
                     ("name", .string(operation.name)),
                     ("state", .string(operation.state.rawValue)),
-                    ("params", .object(operation.params.map {
-                        ($0.name, value($0.value, theme: theme, scale: scale, textScale: textScale))
-                    })),
+                    (
+                        "params",
+                        .object(
+                            operation.params.map {
+                                ($0.name, value($0.value, theme: theme, scale: scale, textScale: textScale))
+                            })
+                    ),
                 ])
             }
-            return (instance.id, .object([
-                ("component", .string(instance.component)),
-                ("operations", .array(operations)),
-            ]))
+            return (
+                instance.id,
+                .object([
+                    ("component", .string(instance.component)),
+                    ("operations", .array(operations)),
+                ])
+            )
         }
         return .object([
             ("id", .string(theme.info.id)),
@@ -34,8 +43,10 @@ public enum CanonicalJSON {
     }
 
     /// A value as a one-key object naming its type, e.g. `{"color": "#FF0000FF"}`.
-    public static func value(_ value: Value, theme: ResolvedTheme, scale: Int,
-                             textScale: Double = TextScale.standard) -> JSONValue {
+    public static func value(
+        _ value: Value, theme: ResolvedTheme, scale: Int,
+        textScale: Double = TextScale.standard
+    ) -> JSONValue {
         .object([(value.type.rawValue, payload(value, theme: theme, scale: scale, textScale: textScale))])
     }
 

@@ -37,7 +37,10 @@ public enum ContrastRatio {
         for _ in 0..<64 {
             let fourth = root * root * root * root
             let next = root - (fourth * root - square) / (5 * fourth)
-            if abs(next - root) < 1e-17 { root = next; break }
+            if abs(next - root) < 1e-17 {
+                root = next
+                break
+            }
             root = next
         }
         return square * root
@@ -55,15 +58,18 @@ public enum ContrastRatio {
         let alpha = min(max(foreground.alpha, 0), 1)
         guard alpha < 1 else { return foreground }
         func mix(_ top: Double, _ bottom: Double) -> Double { top * alpha + bottom * (1 - alpha) }
-        return Color(red: mix(foreground.red, background.red), green: mix(foreground.green, background.green),
-                     blue: mix(foreground.blue, background.blue), alpha: 1)
+        return Color(
+            red: mix(foreground.red, background.red), green: mix(foreground.green, background.green),
+            blue: mix(foreground.blue, background.blue), alpha: 1)
     }
 
     /// The ratio as people quote it, to two decimals (`4.48`). A ratio below `required` never
     /// prints as reaching it (4.497 against 4.5 prints `4.49`, not `4.50`).
     public static func text(_ ratio: Double, required: Double? = nil) -> String {
         var hundredths = (ratio * 100).rounded()
-        if let required, ratio < required, hundredths >= (required * 100).rounded() { hundredths = (ratio * 100).rounded(.down) }
+        if let required, ratio < required, hundredths >= (required * 100).rounded() {
+            hundredths = (ratio * 100).rounded(.down)
+        }
         let whole = Int(hundredths) / 100
         let fraction = Int(hundredths) % 100
         return "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
@@ -125,14 +131,15 @@ public enum ContrastRatio {
         let chroma = (1 - abs(2 * lightness - 1)) * saturation
         let sector = hue / 60
         let second = chroma * (1 - abs(sector.truncatingRemainder(dividingBy: 2) - 1))
-        let (r, g, b): (Double, Double, Double) = switch Int(sector) % 6 {
-        case 0: (chroma, second, 0)
-        case 1: (second, chroma, 0)
-        case 2: (0, chroma, second)
-        case 3: (0, second, chroma)
-        case 4: (second, 0, chroma)
-        default: (chroma, 0, second)
-        }
+        let (r, g, b): (Double, Double, Double) =
+            switch Int(sector) % 6 {
+            case 0: (chroma, second, 0)
+            case 1: (second, chroma, 0)
+            case 2: (0, chroma, second)
+            case 3: (0, second, chroma)
+            case 4: (second, 0, chroma)
+            default: (chroma, 0, second)
+            }
         let offset = lightness - chroma / 2
         return Color(red: r + offset, green: g + offset, blue: b + offset)
     }

@@ -3,7 +3,8 @@
 /// (`for: .highlighted`) all speak this one type. A struct rather than an enum so that apps can
 /// add states of their own without touching the engine; the XML front end accepts `all`.
 public struct ControlState: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible,
-    ExpressibleByStringLiteral {
+    ExpressibleByStringLiteral
+{
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { rawValue = value }

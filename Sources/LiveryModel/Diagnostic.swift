@@ -72,8 +72,11 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             let characters = Array(line)
             let target = Array(replaced)
             let from = max((column ?? 1) - 1, 0)
-            guard !target.isEmpty, characters.count >= target.count, from <= characters.count - target.count else { return nil }
-            for start in from...(characters.count - target.count) where Array(characters[start..<(start + target.count)]) == target {
+            guard !target.isEmpty, characters.count >= target.count, from <= characters.count - target.count else {
+                return nil
+            }
+            for start in from...(characters.count - target.count)
+            where Array(characters[start..<(start + target.count)]) == target {
                 let before = start == 0 ? " " : characters[start - 1]
                 let after = start + target.count == characters.count ? " " : characters[start + target.count]
                 guard !(before.isLetter || before.isNumber), !(after.isLetter || after.isNumber) else { continue }
@@ -90,7 +93,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
                 .sorted { ($0.line ?? 0, $0.column ?? 0) > ($1.line ?? 0, $1.column ?? 0) }
             for place in places {
                 guard let number = place.line, number >= 1, number <= lines.count,
-                      let range = range(inLine: lines[number - 1], from: place.column) else { return nil }
+                    let range = range(inLine: lines[number - 1], from: place.column)
+                else { return nil }
                 var characters = Array(lines[number - 1])
                 characters.replaceSubrange(range, with: Array(replacement))
                 lines[number - 1] = String(characters)
@@ -99,8 +103,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
-                notes: [Note] = [], fix: Fix? = nil) {
+    public init(
+        _ severity: Severity, _ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
+        notes: [Note] = [], fix: Fix? = nil
+    ) {
         self.severity = severity
         self.code = code
         self.message = message
@@ -109,13 +115,17 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         self.fix = fix
     }
 
-    public static func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
-                             notes: [Note] = [], fix: Fix? = nil) -> Diagnostic {
+    public static func error(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
+        notes: [Note] = [], fix: Fix? = nil
+    ) -> Diagnostic {
         Diagnostic(.error, code, message, at: location, notes: notes, fix: fix)
     }
 
-    public static func warning(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
-                               notes: [Note] = [], fix: Fix? = nil) -> Diagnostic {
+    public static func warning(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation?,
+        notes: [Note] = [], fix: Fix? = nil
+    ) -> Diagnostic {
         Diagnostic(.warning, code, message, at: location, notes: notes, fix: fix)
     }
 

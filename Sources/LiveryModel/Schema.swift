@@ -37,7 +37,9 @@ public struct Schema: Hashable, Sendable {
             var steps = 0
             var current: String? = name
             while let type = current, steps <= components.count, let schema = components[type] {
-                for (operation, signature) in schema.operations where table[operation] == nil { table[operation] = signature }
+                for (operation, signature) in schema.operations where table[operation] == nil {
+                    table[operation] = signature
+                }
                 current = schema.extends
                 steps += 1
             }
@@ -107,8 +109,10 @@ public struct ParamSchema: Hashable, Sendable {
     /// For `color` params: what the colour paints, for the contrast checks (format 1.1, 7.3).
     public var role: ColorRole?
 
-    public init(name: String, type: ValueType, allowedValues: [String]? = nil, elementType: ValueType? = nil,
-                role: ColorRole? = nil) {
+    public init(
+        name: String, type: ValueType, allowedValues: [String]? = nil, elementType: ValueType? = nil,
+        role: ColorRole? = nil
+    ) {
         self.name = name
         self.type = type
         self.allowedValues = allowedValues

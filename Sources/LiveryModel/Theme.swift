@@ -7,7 +7,8 @@ public struct ThemeInfo: Hashable, Sendable {
     public var parent: String?
     public var description: String?
 
-    public init(id: String, name: String, version: String = "1.0.0", parent: String? = nil, description: String? = nil) {
+    public init(id: String, name: String, version: String = "1.0.0", parent: String? = nil, description: String? = nil)
+    {
         self.id = id
         self.name = name
         self.version = version
@@ -96,8 +97,10 @@ public struct ThemeVariants: Hashable, Sendable {
     public var variants: [TraitSet: [ResolvedInstance]]
     public var assets: AssetCatalog
 
-    public init(info: ThemeInfo, ancestors: [ThemeInfo], axes: TraitAxes,
-                variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog) {
+    public init(
+        info: ThemeInfo, ancestors: [ThemeInfo], axes: TraitAxes,
+        variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog
+    ) {
         self.info = info
         self.ancestors = ancestors
         self.axes = axes

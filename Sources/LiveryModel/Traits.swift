@@ -27,8 +27,10 @@ public struct TraitSet: Hashable, Sendable, CustomStringConvertible {
     public var contrast: Contrast?
     public var textSize: TextSize?
 
-    public init(idiom: Idiom? = nil, appearance: Appearance? = nil, contrast: Contrast? = nil,
-                textSize: TextSize? = nil) {
+    public init(
+        idiom: Idiom? = nil, appearance: Appearance? = nil, contrast: Contrast? = nil,
+        textSize: TextSize? = nil
+    ) {
         self.idiom = idiom
         self.appearance = appearance
         self.contrast = contrast
@@ -74,7 +76,8 @@ public struct TraitSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Every tag a file name or `--traits` may use, in dimension order.
-    public static let knownTags: [String] = Idiom.allCases.map(\.rawValue) + Appearance.allCases.map(\.rawValue)
+    public static let knownTags: [String] =
+        Idiom.allCases.map(\.rawValue) + Appearance.allCases.map(\.rawValue)
         + Contrast.allCases.map(\.rawValue) + TextSize.allCases.map(\.rawValue)
 
     public var description: String { tags.isEmpty ? "(no traits)" : tags.joined(separator: ",") }
@@ -103,8 +106,10 @@ public struct TraitAxes: Hashable, Sendable {
     public var contrasts: Set<Contrast>
     public var textSizes: Set<TextSize>
 
-    public init(idioms: Set<Idiom> = [], appearances: Set<Appearance> = [], contrasts: Set<Contrast> = [],
-                textSizes: Set<TextSize> = []) {
+    public init(
+        idioms: Set<Idiom> = [], appearances: Set<Appearance> = [], contrasts: Set<Contrast> = [],
+        textSizes: Set<TextSize> = []
+    ) {
         self.idioms = idioms
         self.appearances = appearances
         self.contrasts = contrasts
@@ -143,7 +148,8 @@ public struct TraitAxes: Hashable, Sendable {
             for appearance in appearanceValues {
                 for contrast in contrastValues {
                     for textSize in textSizeValues {
-                        result.append(TraitSet(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize))
+                        result.append(
+                            TraitSet(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize))
                     }
                 }
             }

@@ -65,12 +65,18 @@ public struct Color: Hashable, Sendable {
 
 public struct Point: Hashable, Sendable {
     public var x, y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 }
 
 public struct Size: Hashable, Sendable {
     public var width, height: Double
-    public init(width: Double, height: Double) { self.width = width; self.height = height }
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
 }
 
 public struct Rect: Hashable, Sendable {
@@ -121,8 +127,10 @@ public struct Font: Hashable, Sendable {
     /// theme leaves it to the platform's default.
     public var lineHeight: Double?
 
-    public init(family: String, size: Double?, weight: FontWeight = .regular, maxSize: Double? = nil,
-                scaling: FontScaling? = nil, letterSpacing: Double? = nil, lineHeight: Double? = nil) {
+    public init(
+        family: String, size: Double?, weight: FontWeight = .regular, maxSize: Double? = nil,
+        scaling: FontScaling? = nil, letterSpacing: Double? = nil, lineHeight: Double? = nil
+    ) {
         self.family = family
         self.size = size
         self.weight = weight

@@ -19,7 +19,9 @@ public struct CatalogServer: Sendable {
 
     /// Runs until the task is cancelled (or, with `stopOnSignals`, SIGINT/SIGTERM arrive).
     /// `onRunning` receives the bound port.
-    public func run(stopOnSignals: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    public func run(stopOnSignals: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        async throws
+    {
         var logger = Logger(label: "livery-serve")
         logger.logLevel = .warning
         let router = Router()
@@ -41,11 +43,14 @@ public struct CatalogServer: Sendable {
 struct PrivateKeyGuard<Context: RequestContext>: RouterMiddleware {
     let folder: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let path = request.uri.path.removingPercentEncoding ?? request.uri.path
         if Self.isPrivateKey(at: folder + "/" + path) {
-            return Response(status: .forbidden, headers: [.contentType: "text/plain"],
-                            body: .init(byteBuffer: ByteBuffer(string: "private keys are not served\n")))
+            return Response(
+                status: .forbidden, headers: [.contentType: "text/plain"],
+                body: .init(byteBuffer: ByteBuffer(string: "private keys are not served\n")))
         }
         return try await next(request, context)
     }
@@ -54,10 +59,11 @@ struct PrivateKeyGuard<Context: RequestContext>: RouterMiddleware {
         let name = (path as NSString).lastPathComponent
         if name.hasSuffix(".key") { return true }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = attributes[.size] as? Int, size <= 64 * 1024,
-              let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? Int, size <= 64 * 1024,
+            let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return false }
         return object["privateKey"] != nil
     }
 }

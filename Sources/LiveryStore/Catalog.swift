@@ -13,8 +13,10 @@ public struct Catalog: Codable, Hashable, Sendable {
     /// media of another catalog version are refused.
     public var documents: [String: DocumentDigest]?
 
-    public init(formatVersion: Int = Catalog.currentFormatVersion, version: Int? = nil, expires: String? = nil,
-                products: [CatalogProduct], documents: [String: DocumentDigest]? = nil) {
+    public init(
+        formatVersion: Int = Catalog.currentFormatVersion, version: Int? = nil, expires: String? = nil,
+        products: [CatalogProduct], documents: [String: DocumentDigest]? = nil
+    ) {
         self.formatVersion = formatVersion
         self.version = version
         self.expires = expires
@@ -49,8 +51,10 @@ public struct Catalog: Codable, Hashable, Sendable {
 public enum CatalogURL {
     public static func resolve(_ reference: String, against base: String) throws -> String {
         guard let baseURL = URL(string: base), let url = URL(string: reference, relativeTo: baseURL)?.absoluteURL,
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw StoreError.invalidContent("'\(reference)' (in \(base)) is not an http(s) URL, absolute or relative to the document")
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else {
+            throw StoreError.invalidContent(
+                "'\(reference)' (in \(base)) is not an http(s) URL, absolute or relative to the document")
         }
         return url.absoluteString
     }
@@ -85,9 +89,11 @@ public struct CatalogProduct: Codable, Hashable, Sendable, Identifiable {
 
     public var isFree: Bool { price == nil }
 
-    public init(id: String, name: String, type: String, version: String, price: Price?, packageURL: String,
-                packageSize: Int64, sha256: String, thumbnailURL: String?, detailsURL: String,
-                parent: PackageManifest.Dependency? = nil) {
+    public init(
+        id: String, name: String, type: String, version: String, price: Price?, packageURL: String,
+        packageSize: Int64, sha256: String, thumbnailURL: String?, detailsURL: String,
+        parent: PackageManifest.Dependency? = nil
+    ) {
         self.id = id
         self.name = name
         self.type = type
@@ -147,7 +153,8 @@ public enum RootPublisher {
         var newest: (RootDocument, Data)?
         while let data = FileManager.default.contents(atPath: folder + "/" + RootDocument.folder(version)) {
             guard let bytes = SignedDocument.parse(data)?.payloadBytes,
-                  let root = try? JSONDecoder().decode(RootDocument.self, from: bytes) else {
+                let root = try? JSONDecoder().decode(RootDocument.self, from: bytes)
+            else {
                 throw StoreError.untrusted("\(folder)/\(RootDocument.folder(version)) is not a signed root document")
             }
             newest = (root, data)
@@ -160,19 +167,26 @@ public enum RootPublisher {
     /// root keys, and (after the first root) enough root keys of root N, which proves the
     /// rotation to clients that trust root N. Returns the root written.
     @discardableResult
-    public static func publish(in folder: String, rootKeys: [PublicKey], catalogKeys: [PublicKey],
-                               signers: [SigningKey]) throws -> RootDocument {
+    public static func publish(
+        in folder: String, rootKeys: [PublicKey], catalogKeys: [PublicKey],
+        signers: [SigningKey]
+    ) throws -> RootDocument {
         let previous = try newestRoot(in: folder)
         let root = RootDocument(version: (previous?.0.version ?? 0) + 1, rootKeys: rootKeys, catalogKeys: catalogKeys)
-        guard !rootKeys.isEmpty, !catalogKeys.isEmpty else { throw StoreError.untrusted("a root needs a root key and a catalog key") }
+        guard !rootKeys.isEmpty, !catalogKeys.isEmpty else {
+            throw StoreError.untrusted("a root needs a root key and a catalog key")
+        }
         let envelope = try SignedDocument.sign(try CatalogBuilder.encodeJSON(root), with: signers)
-        _ = try envelope.verified(by: rootKeys, threshold: root.rootThreshold, what: "the new root (signed by its own root key)")
+        _ = try envelope.verified(
+            by: rootKeys, threshold: root.rootThreshold, what: "the new root (signed by its own root key)")
         if let previous {
-            _ = try envelope.verified(by: try previous.0.keys(previous.0.rootKeys), threshold: previous.0.rootThreshold,
-                                      what: "the new root (signed by a root key of root \(previous.0.version), for clients that trust it)")
+            _ = try envelope.verified(
+                by: try previous.0.keys(previous.0.rootKeys), threshold: previous.0.rootThreshold,
+                what: "the new root (signed by a root key of root \(previous.0.version), for clients that trust it)")
         }
         try FileManager.default.createDirectory(atPath: folder + "/roots", withIntermediateDirectories: true)
-        try envelope.encoded().write(to: URL(fileURLWithPath: folder + "/" + RootDocument.folder(root.version)), options: .atomic)
+        try envelope.encoded().write(
+            to: URL(fileURLWithPath: folder + "/" + RootDocument.folder(root.version)), options: .atomic)
         return root
     }
 }
@@ -193,14 +207,19 @@ public enum CatalogBuilder {
     /// With `signing`, the catalog gets a version (one more than the folder's current catalog,
     /// unless given), an expiry and the digest of every details and media file, and is written
     /// signed; the key must be a catalog key of the folder's newest root (`roots/N.json`).
-    public static func build(packagesIn folder: String, baseURL: String? = nil, signing: CatalogSigning? = nil) throws -> Catalog {
+    public static func build(packagesIn folder: String, baseURL: String? = nil, signing: CatalogSigning? = nil) throws
+        -> Catalog
+    {
         var newestRoot: RootDocument?
         if let signing {
             guard let (root, _) = try RootPublisher.newestRoot(in: folder) else {
-                throw StoreError.untrusted("\(folder) has no roots/1.json; publish a root naming the catalog key first (livery keys root)")
+                throw StoreError.untrusted(
+                    "\(folder) has no roots/1.json; publish a root naming the catalog key first (livery keys root)")
             }
             guard root.catalogKeys.contains(signing.key.publicKey.base64) else {
-                throw StoreError.untrusted("the key \(signing.key.publicKey) is not a catalog key of root \(root.version); publish a root naming it first (livery keys root)")
+                throw StoreError.untrusted(
+                    "the key \(signing.key.publicKey) is not a catalog key of root \(root.version); publish a root naming it first (livery keys root)"
+                )
             }
             newestRoot = root
         }
@@ -229,7 +248,11 @@ public enum CatalogBuilder {
                 throw StoreError.invalidPackage("\(entry): \(error)")
             }
             let id = archive.manifest.id
-            if let existing = newest[id], !ThemeVersion.isNewer(archive.manifest.version, than: existing.0.manifest.version) { continue }
+            if let existing = newest[id],
+                !ThemeVersion.isNewer(archive.manifest.version, than: existing.0.manifest.version)
+            {
+                continue
+            }
             newest[id] = (archive, entry)
         }
         var products: [CatalogProduct] = []
@@ -251,19 +274,26 @@ public enum CatalogBuilder {
                 try media.write(to: URL(fileURLWithPath: mediaFolder + "/" + name), options: .atomic)
                 let path = "media/" + encode(id) + "/" + encode(name)
                 documents[url(path)] = DocumentDigest(size: Int64(media.count), sha256: Hashing.sha256(media))
-                if name.hasPrefix("thumbnail.") { thumbnail = url(path) }
-                else if name.hasPrefix("sprite.") { sprite = url(path, fromDetails: true) }
-                else if name.hasPrefix("preview-") { previews.append(url(path, fromDetails: true)) }
+                if name.hasPrefix("thumbnail.") {
+                    thumbnail = url(path)
+                } else if name.hasPrefix("sprite.") {
+                    sprite = url(path, fromDetails: true)
+                } else if name.hasPrefix("preview-") {
+                    previews.append(url(path, fromDetails: true))
+                }
             }
-            let details = ProductDetails(id: id, description: manifest.description ?? "", previewURLs: previews.sorted(), spriteURL: sprite)
+            let details = ProductDetails(
+                id: id, description: manifest.description ?? "", previewURLs: previews.sorted(), spriteURL: sprite)
             try files.createDirectory(atPath: folder + "/details", withIntermediateDirectories: true)
             let detailsData = try encodeJSON(details)
             try detailsData.write(to: URL(fileURLWithPath: folder + "/details/" + id + ".json"), options: .atomic)
-            documents[url("details/" + encode(id) + ".json")] = DocumentDigest(size: Int64(detailsData.count), sha256: Hashing.sha256(detailsData))
-            products.append(CatalogProduct(
-                id: id, name: manifest.name, type: manifest.type, version: manifest.version, price: prices[id],
-                packageURL: url(encode(entry)), packageSize: size, sha256: digest, thumbnailURL: thumbnail,
-                detailsURL: url("details/" + encode(id) + ".json"), parent: manifest.parent))
+            documents[url("details/" + encode(id) + ".json")] = DocumentDigest(
+                size: Int64(detailsData.count), sha256: Hashing.sha256(detailsData))
+            products.append(
+                CatalogProduct(
+                    id: id, name: manifest.name, type: manifest.type, version: manifest.version, price: prices[id],
+                    packageURL: url(encode(entry)), packageSize: size, sha256: digest, thumbnailURL: thumbnail,
+                    detailsURL: url("details/" + encode(id) + ".json"), parent: manifest.parent))
         }
         guard let signing, newestRoot != nil else {
             let catalog = Catalog(products: products)
@@ -271,8 +301,9 @@ public enum CatalogBuilder {
             return catalog
         }
         let version = signing.version ?? (currentVersion(in: folder) + 1)
-        let catalog = Catalog(version: version, expires: ISO8601DateFormatter().string(from: signing.expires),
-                              products: products, documents: documents)
+        let catalog = Catalog(
+            version: version, expires: ISO8601DateFormatter().string(from: signing.expires),
+            products: products, documents: documents)
         let envelope = try SignedDocument.sign(try encodeJSON(catalog), with: [signing.key])
         try envelope.encoded().write(to: URL(fileURLWithPath: folder + "/catalog.json"), options: .atomic)
         return catalog
@@ -281,8 +312,9 @@ public enum CatalogBuilder {
     /// The version of the signed catalog in `folder`, 0 when there is none.
     static func currentVersion(in folder: String) -> Int {
         guard let data = FileManager.default.contents(atPath: folder + "/catalog.json"),
-              let bytes = SignedDocument.parse(data)?.payloadBytes,
-              let catalog = try? JSONDecoder().decode(Catalog.self, from: bytes) else { return 0 }
+            let bytes = SignedDocument.parse(data)?.payloadBytes,
+            let catalog = try? JSONDecoder().decode(Catalog.self, from: bytes)
+        else { return 0 }
         return catalog.version ?? 0
     }
 
@@ -293,6 +325,7 @@ public enum CatalogBuilder {
     }
 
     private static func encode(_ component: String) -> String {
-        component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? component
+        component.addingPercentEncoding(
+            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? component
     }
 }

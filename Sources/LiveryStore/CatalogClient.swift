@@ -39,8 +39,10 @@ public struct CatalogClient: Sendable {
     /// The connection pool, configured from `timeouts` and the caps.
     let http: StoreHTTPClient
 
-    public init(catalogURL: String, timeouts: StoreTimeouts = StoreTimeouts(), maxDocumentBytes: Int = 4 << 20,
-                maxDownloadBytes: Int64 = 64 << 20) {
+    public init(
+        catalogURL: String, timeouts: StoreTimeouts = StoreTimeouts(), maxDocumentBytes: Int = 4 << 20,
+        maxDownloadBytes: Int64 = 64 << 20
+    ) {
         self.catalogURL = catalogURL
         self.timeouts = timeouts
         self.maxDocumentBytes = maxDocumentBytes
@@ -52,15 +54,17 @@ public struct CatalogClient: Sendable {
     /// (`roots/N.json` beside the catalog), then the catalog's signature, version and expiry.
     /// Returns the catalog with absolute URLs, and the trust state to keep once it is accepted:
     /// nil when there is nothing to keep (development trust remembers nothing).
-    func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date = Date()) async throws -> (Catalog, TrustState?) {
+    func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date = Date()) async throws -> (Catalog, TrustState?)
+    {
         let verifier = CatalogVerifier(trust: trust, now: now)
         let signed: Bool
         if case .signed = trust { signed = true } else { signed = false }
         let root = try await verifier.verifyRoots(trusted: signed ? state.root : nil) { version in
             try await fetchIfPresent(try CatalogURL.resolve(RootDocument.folder(version), against: catalogURL))
         }
-        let catalog = try verifier.verifyCatalog(try await fetch(catalogURL), root: root?.0,
-                                                 lastVersion: signed ? state.lastCatalogVersion : 0, url: catalogURL)
+        let catalog = try verifier.verifyCatalog(
+            try await fetch(catalogURL), root: root?.0,
+            lastVersion: signed ? state.lastCatalogVersion : 0, url: catalogURL)
         guard signed, let root else { return (try catalog.resolvingURLs(against: catalogURL), nil) }
         var next = state
         next.root = root.1
@@ -90,7 +94,9 @@ public struct CatalogClient: Sendable {
         let data = try await fetch(url)
         let actual = Hashing.sha256(data)
         guard Int64(data.count) == digest.size, actual == digest.sha256 else {
-            throw StoreError.untrusted("\(url) has \(data.count) bytes with SHA-256 \(actual.prefix(16))…, the signed catalog says \(digest.size) bytes with \(digest.sha256.prefix(16))… (a document of another catalog version?)")
+            throw StoreError.untrusted(
+                "\(url) has \(data.count) bytes with SHA-256 \(actual.prefix(16))…, the signed catalog says \(digest.size) bytes with \(digest.sha256.prefix(16))… (a document of another catalog version?)"
+            )
         }
         return data
     }
@@ -109,10 +115,14 @@ public struct CatalogClient: Sendable {
         let box = Locked(Data())
         let limit = maxDocumentBytes
         try await stream(url) { head in
-            if let length = head.length, length > limit { throw StoreError.tooLarge("\(url) announces \(length) bytes, more than \(limit)") }
+            if let length = head.length, length > limit {
+                throw StoreError.tooLarge("\(url) announces \(length) bytes, more than \(limit)")
+            }
         } body: { chunk in
             try box.withValue { data in
-                if data.count + chunk.readableBytes > limit { throw StoreError.tooLarge("\(url) is larger than \(limit) bytes") }
+                if data.count + chunk.readableBytes > limit {
+                    throw StoreError.tooLarge("\(url) is larger than \(limit) bytes")
+                }
                 data.append(contentsOf: chunk.readableBytesView)
             }
         }
@@ -126,9 +136,13 @@ public struct CatalogClient: Sendable {
     /// Sizes and digests are those of the decoded bytes: the request asks for the identity
     /// encoding, and a server that compresses anyway (`Content-Encoding: gzip`) is decoded, its
     /// compressed Content-Length then bounding nothing but the cap.
-    public func download(_ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?,
-                         progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void) async throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+    public func download(
+        _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?,
+        progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void
+    ) async throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw StoreError.io("cannot create \(path)")
         }
         var succeeded = false
@@ -142,7 +156,9 @@ public struct CatalogClient: Sendable {
         }
         let cap = min(expectedSize ?? maxDownloadBytes, maxDownloadBytes)
         @Sendable func tooMany(_ count: Int64) -> StoreError {
-            if let expectedSize, expectedSize <= maxDownloadBytes { return .sizeMismatch(expected: expectedSize, actual: count) }
+            if let expectedSize, expectedSize <= maxDownloadBytes {
+                return .sizeMismatch(expected: expectedSize, actual: count)
+            }
             return .tooLarge("\(url) has more than \(cap) bytes, the most a download may have")
         }
         let state = Locked(State())
@@ -159,7 +175,9 @@ public struct CatalogClient: Sendable {
             progress(0, expectedSize ?? announced)
         } body: { chunk in
             let (count, announced) = try state.withValue { state -> (Int64, Int64?) in
-                if state.digest.count + Int64(chunk.readableBytes) > cap { throw tooMany(state.digest.count + Int64(chunk.readableBytes)) }
+                if state.digest.count + Int64(chunk.readableBytes) > cap {
+                    throw tooMany(state.digest.count + Int64(chunk.readableBytes))
+                }
                 chunk.withUnsafeReadableBytes { state.digest.update($0) }
                 return (state.digest.count, state.announced)
             }
@@ -202,10 +220,13 @@ public struct CatalogClient: Sendable {
     /// the total timeout over all. The body is read only as fast as `body` consumes it
     /// (AsyncHTTPClient's backpressure), and the first error closes the connection: nothing more
     /// is read once the answer is known.
-    private func stream(_ url: String, head: @escaping @Sendable (ResponseHead) throws -> Void,
-                        body: @escaping @Sendable (ByteBuffer) throws -> Void) async throws {
+    private func stream(
+        _ url: String, head: @escaping @Sendable (ResponseHead) throws -> Void,
+        body: @escaping @Sendable (ByteBuffer) throws -> Void
+    ) async throws {
         guard let requestURL = URL(string: url), let scheme = requestURL.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", requestURL.host != nil else {
+            scheme == "http" || scheme == "https", requestURL.host != nil
+        else {
             throw StoreError.network("'\(url)' is not an http(s) URL")
         }
         let watchdog = Watchdog(idle: timeouts.idle, total: timeouts.total)
@@ -220,15 +241,22 @@ public struct CatalogClient: Sendable {
                 watchdog.touch()
                 // Leaving without reading the body (a status or head refused) closes the connection.
                 guard response.status == .ok else { throw StoreError.httpStatus(Int(response.status.code), url: url) }
-                let encoding = (response.headers.first(name: "Content-Encoding") ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
+                let encoding = (response.headers.first(name: "Content-Encoding") ?? "identity").trimmingCharacters(
+                    in: .whitespaces
+                ).lowercased()
                 guard ["", "identity", "gzip", "deflate"].contains(encoding) else {
-                    throw StoreError.network("\(url) is sent with Content-Encoding '\(encoding)', which the store does not decode (it asks for identity)")
+                    throw StoreError.network(
+                        "\(url) is sent with Content-Encoding '\(encoding)', which the store does not decode (it asks for identity)"
+                    )
                 }
                 let lengths = response.headers["Content-Length"]
                 var length: Int64?
                 if let first = lengths.first {
-                    guard let value = Int64(first.trimmingCharacters(in: .whitespaces)), value >= 0, lengths.allSatisfy({ $0 == first }) else {
-                        throw StoreError.network("\(url) has an invalid Content-Length (\(lengths.joined(separator: ", ")))")
+                    guard let value = Int64(first.trimmingCharacters(in: .whitespaces)), value >= 0,
+                        lengths.allSatisfy({ $0 == first })
+                    else {
+                        throw StoreError.network(
+                            "\(url) has an invalid Content-Length (\(lengths.joined(separator: ", ")))")
                     }
                     length = value
                 }
@@ -249,7 +277,8 @@ public struct CatalogClient: Sendable {
         if let error = error as? HTTPClientError {
             switch error {
             case .cancelled: return .cancelled
-            case .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout: return .timeout("cannot connect to \(url) in time")
+            case .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
+                return .timeout("cannot connect to \(url) in time")
             case .readTimeout: return .timeout("\(url) did not answer in time")
             case .deadlineExceeded: return .timeout("the request for \(url) took longer than its deadline")
             case .remoteConnectionClosed: return .network("the connection to \(url) was lost")

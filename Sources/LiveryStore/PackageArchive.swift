@@ -19,8 +19,10 @@ public struct ExtractionLimits: Hashable, Sendable {
     /// The manifest is read into memory: at most this many bytes.
     public var maxManifestBytes: Int64
 
-    public init(maxTotalBytes: Int64 = 64 << 20, maxEntries: Int = 4096, maxCompressionRatio: Double = 100,
-                ratioCheckedAbove: Int64 = 256 << 10, maxDepth: Int = 12, maxManifestBytes: Int64 = 1 << 20) {
+    public init(
+        maxTotalBytes: Int64 = 64 << 20, maxEntries: Int = 4096, maxCompressionRatio: Double = 100,
+        ratioCheckedAbove: Int64 = 256 << 10, maxDepth: Int = 12, maxManifestBytes: Int64 = 1 << 20
+    ) {
         self.maxTotalBytes = maxTotalBytes
         self.maxEntries = maxEntries
         self.maxCompressionRatio = maxCompressionRatio
@@ -53,8 +55,8 @@ public struct PackageArchive {
         }
         self.archive = archive
 
-        var seenExact = Set<[UInt8]>()   // bytes: Swift strings compare canonically equivalent forms equal
-        var folded: [String: String] = [:]            // folded path -> original path
+        var seenExact = Set<[UInt8]>()  // bytes: Swift strings compare canonically equivalent forms equal
+        var folded: [String: String] = [:]  // folded path -> original path
         var foldedFiles = Set<String>()
         var foldedFolders = Set<String>()
         var count = 0
@@ -70,14 +72,17 @@ public struct PackageArchive {
             guard entry.type != .symlink else {
                 throw StoreError.invalidPackage("'\(name)' is a symbolic link; packages hold real files only")
             }
-            let components = try Self.checkedComponents(of: name, isFolder: entry.type == .directory, maxDepth: limits.maxDepth)
+            let components = try Self.checkedComponents(
+                of: name, isFolder: entry.type == .directory, maxDepth: limits.maxDepth)
             let normalized = components.joined(separator: "/")
             guard seenExact.insert(Array(normalized.utf8)).inserted else {
                 throw StoreError.invalidPackage("'\(normalized)' appears twice")
             }
             let key = Self.folded(normalized)
             if let other = folded[key] {
-                throw StoreError.invalidPackage("'\(normalized)' and '\(other)' differ only in case or Unicode form; they would collide on many file systems")
+                throw StoreError.invalidPackage(
+                    "'\(normalized)' and '\(other)' differ only in case or Unicode form; they would collide on many file systems"
+                )
             }
             folded[key] = normalized
             // A name may not be a file and a folder at once ("a" and "a/b").
@@ -90,11 +95,15 @@ public struct PackageArchive {
                 foldedFolders.insert(prefix)
             }
             if entry.type == .directory {
-                if foldedFiles.contains(key) { throw StoreError.invalidPackage("'\(normalized)' is both a file and a folder") }
+                if foldedFiles.contains(key) {
+                    throw StoreError.invalidPackage("'\(normalized)' is both a file and a folder")
+                }
                 foldedFolders.insert(key)
                 continue
             }
-            if foldedFolders.contains(key) { throw StoreError.invalidPackage("'\(normalized)' is both a file and a folder") }
+            if foldedFolders.contains(key) {
+                throw StoreError.invalidPackage("'\(normalized)' is both a file and a folder")
+            }
             foldedFiles.insert(key)
             let size = Int64(clamping: entry.uncompressedSize)
             let compressed = Int64(clamping: entry.compressedSize)
@@ -104,7 +113,8 @@ public struct PackageArchive {
             }
             if size > limits.ratioCheckedAbove, Double(size) / Double(max(compressed, 1)) > limits.maxCompressionRatio {
                 throw StoreError.invalidPackage(
-                    "'\(normalized)' expands \(size / max(compressed, 1))x (\(compressed) to \(size) bytes); at most \(Int(limits.maxCompressionRatio))x is accepted")
+                    "'\(normalized)' expands \(size / max(compressed, 1))x (\(compressed) to \(size) bytes); at most \(Int(limits.maxCompressionRatio))x is accepted"
+                )
             }
             if normalized == PackageManifest.fileName { manifestEntry = entry } else { files.append(entry) }
         }
@@ -116,7 +126,9 @@ public struct PackageArchive {
         do {
             _ = try archive.extract(manifestEntry) { chunk in
                 manifestData.append(chunk)
-                if Int64(manifestData.count) > limits.maxManifestBytes || Int64(manifestData.count) > Int64(manifestEntry.uncompressedSize) {
+                if Int64(manifestData.count) > limits.maxManifestBytes
+                    || Int64(manifestData.count) > Int64(manifestEntry.uncompressedSize)
+                {
                     throw StoreError.invalidPackage("manifest.json is larger than its header says")
                 }
             }
@@ -134,7 +146,10 @@ public struct PackageArchive {
             guard listed.updateValue(file, forKey: file.path) == nil else {
                 throw StoreError.invalidPackage("the manifest lists '\(file.path)' twice")
             }
-            guard file.path.hasPrefix(PackageManifest.contentFolder + "/") || file.path.hasPrefix(PackageManifest.storeFolder + "/") else {
+            guard
+                file.path.hasPrefix(PackageManifest.contentFolder + "/")
+                    || file.path.hasPrefix(PackageManifest.storeFolder + "/")
+            else {
                 throw StoreError.invalidPackage("'\(file.path)' is outside content/ and store/")
             }
         }
@@ -144,7 +159,8 @@ public struct PackageArchive {
                 throw StoreError.invalidPackage("'\(name)' is in the archive but not in the manifest")
             }
             guard file.size == Int64(clamping: entry.uncompressedSize) else {
-                throw StoreError.invalidPackage("'\(name)' has \(entry.uncompressedSize) bytes, the manifest says \(file.size)")
+                throw StoreError.invalidPackage(
+                    "'\(name)' has \(entry.uncompressedSize) bytes, the manifest says \(file.size)")
             }
         }
         if let missing = listed.keys.sorted().first {
@@ -169,7 +185,9 @@ public struct PackageArchive {
             let parent = (target as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw StoreError.io("cannot create \(target): \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else {
+                throw StoreError.io("cannot create \(target): \(String(cString: strerror(errno)))")
+            }
             var hasher = SHA256()
             var written: Int64 = 0
             do {
@@ -192,7 +210,8 @@ public struct PackageArchive {
                 throw StoreError.invalidPackage("'\(name)' cannot be unpacked: \(error)")
             }
             guard written == expected.size else {
-                throw StoreError.invalidPackage("'\(name)' unpacks to \(written) bytes, the manifest says \(expected.size)")
+                throw StoreError.invalidPackage(
+                    "'\(name)' unpacks to \(written) bytes, the manifest says \(expected.size)")
             }
             let digest = Hashing.hex(hasher.finalize())
             guard digest == expected.sha256.lowercased() else {
@@ -204,15 +223,20 @@ public struct PackageArchive {
     /// The bytes of one small file (store media for the catalog), checked against the manifest.
     public func data(of path: String, maxBytes: Int64 = 16 << 20) throws -> Data {
         guard let entry = fileEntries.first(where: { $0.path.split(separator: "/").joined(separator: "/") == path }),
-              let expected = manifest.files.first(where: { $0.path == path }) else {
+            let expected = manifest.files.first(where: { $0.path == path })
+        else {
             throw StoreError.invalidPackage("no '\(path)' in the package")
         }
-        guard expected.size <= maxBytes else { throw StoreError.invalidPackage("'\(path)' is larger than \(maxBytes) bytes") }
+        guard expected.size <= maxBytes else {
+            throw StoreError.invalidPackage("'\(path)' is larger than \(maxBytes) bytes")
+        }
         var data = Data()
         do {
             _ = try archive.extract(entry) { chunk in
                 data.append(chunk)
-                if Int64(data.count) > expected.size { throw StoreError.invalidPackage("'\(path)' is larger than its header says") }
+                if Int64(data.count) > expected.size {
+                    throw StoreError.invalidPackage("'\(path)' is larger than its header says")
+                }
             }
         } catch let error as StoreError {
             throw error
@@ -242,12 +266,16 @@ public struct PackageArchive {
                 throw StoreError.invalidPackage("'\(path)' has an empty or '.' component")
             }
             if component == ".." { throw StoreError.invalidPackage("'\(path)' leaves the package folder ('..')") }
-            if component.utf8.count > 255 { throw StoreError.invalidPackage("'\(path)' has a component longer than 255 bytes") }
+            if component.utf8.count > 255 {
+                throw StoreError.invalidPackage("'\(path)' has a component longer than 255 bytes")
+            }
         }
         if components.first?.contains(":") == true {
             throw StoreError.invalidPackage("'\(path)' starts with a drive letter or a colon")
         }
-        guard components.count <= maxDepth else { throw StoreError.invalidPackage("'\(path)' is nested deeper than \(maxDepth) folders") }
+        guard components.count <= maxDepth else {
+            throw StoreError.invalidPackage("'\(path)' is nested deeper than \(maxDepth) folders")
+        }
         return components
     }
 

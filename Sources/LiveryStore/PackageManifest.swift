@@ -48,8 +48,10 @@ public struct PackageManifest: Codable, Hashable, Sendable {
     public var parent: Dependency?
     public var files: [File]
 
-    public init(formatVersion: Int = PackageManifest.currentFormatVersion, type: String, id: String, name: String,
-                version: String, description: String? = nil, parent: Dependency? = nil, files: [File]) {
+    public init(
+        formatVersion: Int = PackageManifest.currentFormatVersion, type: String, id: String, name: String,
+        version: String, description: String? = nil, parent: Dependency? = nil, files: [File]
+    ) {
         self.formatVersion = formatVersion
         self.type = type
         self.id = id
@@ -75,10 +77,12 @@ public struct PackageManifest: Codable, Hashable, Sendable {
         }
         guard manifest.formatVersion >= 1, manifest.formatVersion <= currentFormatVersion else {
             throw StoreError.invalidPackage(
-                "package format \(manifest.formatVersion) is not supported (this store reads up to \(currentFormatVersion)); update the app")
+                "package format \(manifest.formatVersion) is not supported (this store reads up to \(currentFormatVersion)); update the app"
+            )
         }
         guard ProductID.isValid(manifest.id) else {
-            throw StoreError.invalidPackage("'\(manifest.id)' is not a valid product id (letters, digits, '.', '-', '_')")
+            throw StoreError.invalidPackage(
+                "'\(manifest.id)' is not a valid product id (letters, digits, '.', '-', '_')")
         }
         guard ThemeVersion(manifest.version) != nil else {
             throw StoreError.invalidPackage("'\(manifest.version)' is not a version like 1.2.0")
@@ -100,7 +104,8 @@ public enum ProductID {
     public static func isValid(_ id: String) -> Bool {
         guard !id.isEmpty, id.utf8.count <= 200, id.first != ".", id.first != "-" else { return false }
         return id.unicodeScalars.allSatisfy { scalar in
-            (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar))) || scalar == "." || scalar == "-" || scalar == "_"
+            (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar))) || scalar == "." || scalar == "-"
+                || scalar == "_"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Installs, updates and uninstalls products in one installed folder, atomically.
@@ -37,8 +38,10 @@ public struct ProductInstaller: Sendable {
     var downloadsFolder: String { workFolder + "/downloads" }
     var journalPath: String { workFolder + "/journal.json" }
 
-    public init(installedFolder: String, bundledSearchPaths: [String] = [], handlers: ContentHandlers = ContentHandlers(),
-                limits: ExtractionLimits = .default) throws {
+    public init(
+        installedFolder: String, bundledSearchPaths: [String] = [], handlers: ContentHandlers = ContentHandlers(),
+        limits: ExtractionLimits = .default
+    ) throws {
         let files = FileManager.default
         try? files.createDirectory(atPath: installedFolder, withIntermediateDirectories: true)
         // Realpath so that renames stay inside one file system and messages show real paths.
@@ -69,7 +72,9 @@ public struct ProductInstaller: Sendable {
         for entry in entries.sorted() where !entry.hasPrefix(".") {
             let ext = (entry as NSString).pathExtension
             for handler in handlers.all where handler.folderExtension == ext {
-                if let product = handler.describe(installedFolder: installedFolder + "/" + entry) { products.append(product) }
+                if let product = handler.describe(installedFolder: installedFolder + "/" + entry) {
+                    products.append(product)
+                }
             }
         }
         return products.sorted { $0.id < $1.id }
@@ -114,8 +119,10 @@ public struct ProductInstaller: Sendable {
     /// An update re-derives the files of every installed product that builds on this one (a
     /// theme's children are compiled again against the new parent) and moves them in within the
     /// same journal, so no child is left with a compiled file of the old parent.
-    public func install(packageAt packagePath: String, expecting expectation: Expectation = Expectation(),
-                        shouldCommit: () -> Bool = { true }) throws -> Outcome {
+    public func install(
+        packageAt packagePath: String, expecting expectation: Expectation = Expectation(),
+        shouldCommit: () -> Bool = { true }
+    ) throws -> Outcome {
         try withLock {
             let staging = stagingFolder + "/" + UUID().uuidString
             try createFolder(staging)
@@ -124,7 +131,7 @@ public struct ProductInstaller: Sendable {
                 let outcome = try stageAndCommit(packagePath, expectation, staging, shouldCommit) { committed = true }
                 return outcome
             } catch let crash as SimulatedCrash {
-                throw crash // a killed process cleans nothing up: recovery must
+                throw crash  // a killed process cleans nothing up: recovery must
             } catch {
                 if !committed { try? FileManager.default.removeItem(atPath: staging) }
                 throw error
@@ -132,8 +139,10 @@ public struct ProductInstaller: Sendable {
         }
     }
 
-    private func stageAndCommit(_ packagePath: String, _ expectation: Expectation, _ staging: String,
-                                _ shouldCommit: () -> Bool, committed: () -> Void) throws -> Outcome {
+    private func stageAndCommit(
+        _ packagePath: String, _ expectation: Expectation, _ staging: String,
+        _ shouldCommit: () -> Bool, committed: () -> Void
+    ) throws -> Outcome {
         let archive = try PackageArchive(path: packagePath, limits: limits)
         let manifest = archive.manifest
         if let id = expectation.id, id != manifest.id {
@@ -149,7 +158,8 @@ public struct ProductInstaller: Sendable {
         let current = installed()
         let old = current.first { $0.id == manifest.id }
         if let old, old.type != manifest.type {
-            throw StoreError.refused("'\(manifest.id)' is installed as a \(old.type), the package is a \(manifest.type)")
+            throw StoreError.refused(
+                "'\(manifest.id)' is installed as a \(old.type), the package is a \(manifest.type)")
         }
         try checkVersion(of: manifest, replacing: old, installed: current, allowDowngrade: expectation.allowDowngrade)
         try fault("checked")
@@ -160,7 +170,8 @@ public struct ProductInstaller: Sendable {
         try archive.extract(into: content)
         try fault("extracted")
 
-        let context = InstallContext(installedFolder: installedFolder, bundledSearchPaths: bundledSearchPaths, installed: current)
+        let context = InstallContext(
+            installedFolder: installedFolder, bundledSearchPaths: bundledSearchPaths, installed: current)
         let derived = try handler.prepare(contentAt: content, manifest: manifest, context: context)
         var steps: [Journal.Step] = [.placeFolder(name: name, inode: try Self.inode(of: content))]
         var derivedNames: [String] = []
@@ -187,30 +198,39 @@ public struct ProductInstaller: Sendable {
         committed()
         try fault("journal written")
         try rollForward(journal)
-        let product = handler.describe(installedFolder: installedFolder + "/" + name)
-            ?? InstalledProduct(id: manifest.id, type: manifest.type, name: manifest.name, version: manifest.version,
-                                parent: manifest.parent?.id, path: installedFolder + "/" + name)
+        let product =
+            handler.describe(installedFolder: installedFolder + "/" + name)
+            ?? InstalledProduct(
+                id: manifest.id, type: manifest.type, name: manifest.name, version: manifest.version,
+                parent: manifest.parent?.id, path: installedFolder + "/" + name)
         return Outcome(product: product, replacedVersion: old?.version)
     }
 
     /// An older version only when asked for, and never below what an installed child requires.
-    private func checkVersion(of manifest: PackageManifest, replacing old: InstalledProduct?, installed: [InstalledProduct],
-                              allowDowngrade: Bool) throws {
+    private func checkVersion(
+        of manifest: PackageManifest, replacing old: InstalledProduct?, installed: [InstalledProduct],
+        allowDowngrade: Bool
+    ) throws {
         if let old, ThemeVersion.isNewer(old.version, than: manifest.version), !allowDowngrade {
             throw StoreError.refused(
-                "'\(manifest.id)' \(old.version) is installed and \(manifest.version) is older; to install the older version anyway, allow a downgrade (--allow-downgrade)")
+                "'\(manifest.id)' \(old.version) is installed and \(manifest.version) is older; to install the older version anyway, allow a downgrade (--allow-downgrade)"
+            )
         }
         for child in installed where child.parent == manifest.id {
             guard let required = storedManifest(of: child.id)?.parent?.minimumVersion,
-                  ThemeVersion.isNewer(required, than: manifest.version) else { continue }
+                ThemeVersion.isNewer(required, than: manifest.version)
+            else { continue }
             throw StoreError.refused(
-                "'\(child.id)' needs '\(manifest.id)' \(required) or newer; installing \(manifest.version) would break it (uninstall or update '\(child.id)' first)")
+                "'\(child.id)' needs '\(manifest.id)' \(required) or newer; installing \(manifest.version) would break it (uninstall or update '\(child.id)' first)"
+            )
         }
     }
 
     /// The manifest an installed product came with (kept in the work folder), when known.
     public func storedManifest(of id: String) -> PackageManifest? {
-        guard let data = FileManager.default.contents(atPath: installedFolder + "/" + Self.manifestPath(of: id)) else { return nil }
+        guard let data = FileManager.default.contents(atPath: installedFolder + "/" + Self.manifestPath(of: id)) else {
+            return nil
+        }
         return try? PackageManifest.decode(data)
     }
 
@@ -222,7 +242,8 @@ public struct ProductInstaller: Sendable {
         var frontier = [id]
         while let next = frontier.first {
             frontier.removeFirst()
-            for child in installed where child.parent == next && !result.contains(where: { $0.id == child.id }) && child.id != id {
+            for child in installed
+            where child.parent == next && !result.contains(where: { $0.id == child.id }) && child.id != id {
                 result.append(child)
                 frontier.append(child.id)
             }
@@ -233,8 +254,10 @@ public struct ProductInstaller: Sendable {
     /// Derives the files of every installed descendant again against the staged new version, in a
     /// view of the installed folder where the new version replaces the old one (hard links, so
     /// nothing is copied). Returns the journal steps that move the results in.
-    private func rederiveDescendants(of manifest: PackageManifest, stagedAt content: String, installed: [InstalledProduct],
-                                     staging: String) throws -> [Journal.Step] {
+    private func rederiveDescendants(
+        of manifest: PackageManifest, stagedAt content: String, installed: [InstalledProduct],
+        staging: String
+    ) throws -> [Journal.Step] {
         let descendants = Self.descendants(of: manifest.id, in: installed)
         guard !descendants.isEmpty else { return [] }
         let view = staging + "/view"
@@ -243,17 +266,21 @@ public struct ProductInstaller: Sendable {
         for product in installed where product.id != manifest.id {
             try Self.linkFolder(product.path, into: view + "/" + (product.path as NSString).lastPathComponent)
         }
-        let context = InstallContext(installedFolder: view, bundledSearchPaths: bundledSearchPaths, installed: installed)
+        let context = InstallContext(
+            installedFolder: view, bundledSearchPaths: bundledSearchPaths, installed: installed)
         var steps: [Journal.Step] = []
         for child in descendants {
             let handler = try handlers.handler(for: child.type)
             let derived: [String: Data]
             do {
-                derived = try handler.rederive(contentAt: view + "/" + (child.path as NSString).lastPathComponent, context: context)
+                derived = try handler.rederive(
+                    contentAt: view + "/" + (child.path as NSString).lastPathComponent, context: context)
             } catch {
-                throw StoreError.refused("installing '\(manifest.id)' \(manifest.version) would break the installed '\(child.id)': \(error)")
+                throw StoreError.refused(
+                    "installing '\(manifest.id)' \(manifest.version) would break the installed '\(child.id)': \(error)")
             }
-            for (ext, data) in derived.sorted(by: { $0.key < $1.key }) where handler.derivedFileExtensions.contains(ext) {
+            for (ext, data) in derived.sorted(by: { $0.key < $1.key }) where handler.derivedFileExtensions.contains(ext)
+            {
                 let file = child.id + "." + ext
                 try Self.writeDurably(data, to: staging + "/" + file)
                 steps.append(.placeFile(staged: file, target: file))
@@ -294,12 +321,15 @@ public struct ProductInstaller: Sendable {
             guard let product = all.first(where: { $0.id == id }) else { throw StoreError.notInstalled(id) }
             let dependents = all.filter { $0.parent == id }.map(\.id)
             guard dependents.isEmpty else {
-                throw StoreError.refused("'\(id)' cannot be uninstalled: \(dependents.joined(separator: ", ")) \(dependents.count == 1 ? "inherits" : "inherit") from it; uninstall \(dependents.count == 1 ? "it" : "them") first")
+                throw StoreError.refused(
+                    "'\(id)' cannot be uninstalled: \(dependents.joined(separator: ", ")) \(dependents.count == 1 ? "inherits" : "inherit") from it; uninstall \(dependents.count == 1 ? "it" : "them") first"
+                )
             }
             let handler = try handlers.handler(for: product.type)
             // Derived files first (the folder alone is still a whole product), then the folder
             // leaves in one rename; a journal makes recovery finish what a crash interrupted.
-            let steps = handler.derivedFileExtensions.map { Journal.Step.removeFile(id + "." + $0) }
+            let steps =
+                handler.derivedFileExtensions.map { Journal.Step.removeFile(id + "." + $0) }
                 + [.removeFolder((product.path as NSString).lastPathComponent), .removeFile(Self.manifestPath(of: id))]
             let staging = stagingFolder + "/" + UUID().uuidString
             let journal = Journal(id: id, staging: staging, steps: steps)
@@ -349,7 +379,9 @@ public struct ProductInstaller: Sendable {
                 let ext = (entry as NSString).pathExtension
                 let id = (entry as NSString).deletingPathExtension
                 for handler in handlers.all where handler.derivedFileExtensions.contains(ext) {
-                    if !names.contains(id + "." + handler.folderExtension), handlers.all.allSatisfy({ !names.contains(id + "." + $0.folderExtension) }) {
+                    if !names.contains(id + "." + handler.folderExtension),
+                        handlers.all.allSatisfy({ !names.contains(id + "." + $0.folderExtension) })
+                    {
                         unlink(installedFolder + "/" + entry)
                         actions.append("removed \(entry), whose product folder is missing")
                     }
@@ -425,26 +457,34 @@ public struct ProductInstaller: Sendable {
             if files.fileExists(atPath: staged) { try move(staged, to: installedFolder + "/" + targetName) }
         case .removeFile(let name):
             let file = installedFolder + "/" + name
-            if unlink(file) != 0, errno != ENOENT { throw StoreError.io("cannot remove \(file): \(String(cString: strerror(errno)))") }
+            if unlink(file) != 0, errno != ENOENT {
+                throw StoreError.io("cannot remove \(file): \(String(cString: strerror(errno)))")
+            }
         case .removeFolder(let name):
             let folder = installedFolder + "/" + name
-            if files.fileExists(atPath: folder) { try move(folder, to: trashFolder + "/" + UUID().uuidString + "-" + name) }
+            if files.fileExists(atPath: folder) {
+                try move(folder, to: trashFolder + "/" + UUID().uuidString + "-" + name)
+            }
         }
     }
 
     /// Puts `staged` at `target`, where an older version is. On Linux one `renameat2` with
     /// RENAME_EXCHANGE swaps them, so the product is never absent; elsewhere the old one is
     /// renamed away first (absent for the moment between two renames, never half there).
-    static func exchangeOrReplace(staged: String, target: String, trash: String,
-                                  fault: (String) throws -> Void = { _ in }) throws {
+    static func exchangeOrReplace(
+        staged: String, target: String, trash: String,
+        fault: (String) throws -> Void = { _ in }
+    ) throws {
         #if os(Linux)
-        if exchange(staged, target) {
-            try fault("exchanged")
-            if rename(staged, trash) != 0 { try? FileManager.default.removeItem(atPath: staged) }
-            return
-        }
+            if exchange(staged, target) {
+                try fault("exchanged")
+                if rename(staged, trash) != 0 { try? FileManager.default.removeItem(atPath: staged) }
+                return
+            }
         #endif
-        guard rename(target, trash) == 0 else { throw StoreError.io("cannot move \(target) aside: \(String(cString: strerror(errno)))") }
+        guard rename(target, trash) == 0 else {
+            throw StoreError.io("cannot move \(target) aside: \(String(cString: strerror(errno)))")
+        }
         try fault("moved aside")
         guard rename(staged, target) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -455,16 +495,18 @@ public struct ProductInstaller: Sendable {
 
     static func inode(of path: String) throws -> UInt64 {
         var info = stat()
-        guard lstat(path, &info) == 0 else { throw StoreError.io("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard lstat(path, &info) == 0 else {
+            throw StoreError.io("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
         return UInt64(info.st_ino)
     }
 
     #if os(Linux)
-    /// renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) through the syscall, since not every
-    /// C library exports the wrapper.
-    private static func exchange(_ first: String, _ second: String) -> Bool {
-        LiveryStoreExchange.exchange(first, second)
-    }
+        /// renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) through the syscall, since not every
+        /// C library exports the wrapper.
+        private static func exchange(_ first: String, _ second: String) -> Bool {
+            LiveryStoreExchange.exchange(first, second)
+        }
     #endif
 
     /// Stops here when a test asked for a crash at this step.
@@ -476,10 +518,14 @@ public struct ProductInstaller: Sendable {
 
     private func withLock<Result>(_ body: () throws -> Result) throws -> Result {
         let descriptor = open(workFolder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw StoreError.io("cannot open the store lock: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw StoreError.io("cannot open the store lock: \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw StoreError.io("cannot lock the store: \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else {
+                throw StoreError.io("cannot lock the store: \(String(cString: strerror(errno)))")
+            }
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()

@@ -22,7 +22,8 @@ public enum ProductTaskState: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .initializing: "initializing"
-        case .downloading(let received, let expected): "downloading \(received)/\(expected.map(String.init) ?? "?") bytes"
+        case .downloading(let received, let expected):
+            "downloading \(received)/\(expected.map(String.init) ?? "?") bytes"
         case .downloaded: "downloaded"
         case .finished: "finished"
         case .cancelled: "cancelled"

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 import Livery
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Signed catalogs, after The Update Framework (TUF), with Ed25519:
@@ -27,7 +28,8 @@ public struct PublicKey: Hashable, Sendable, CustomStringConvertible {
 
     public init(base64: String) throws {
         guard let data = Data(base64Encoded: base64.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: data) else {
+            let key = try? Curve25519.Signing.PublicKey(rawRepresentation: data)
+        else {
             throw StoreError.untrusted("'\(base64)' is not an Ed25519 public key (base64 of 32 bytes)")
         }
         self.init(key)
@@ -87,11 +89,14 @@ public struct SigningKey: Sendable {
             throw StoreError.io("cannot read the key \(path)")
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw StoreError.untrusted("the private key \(path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
+            throw StoreError.untrusted(
+                "the private key \(path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it"
+            )
         }
         guard let file = try? JSONDecoder().decode(File.self, from: data), file.type == "ed25519",
-              let raw = Data(base64Encoded: file.privateKey),
-              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
+            let raw = Data(base64Encoded: file.privateKey),
+            let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
+        else {
             throw StoreError.untrusted("\(path) is not a private key written by `livery keys generate`")
         }
         self.init(key: key)
@@ -99,7 +104,8 @@ public struct SigningKey: Sendable {
 
     func sign(_ payload: Data) throws -> SignedDocument.Signature {
         let key = try Curve25519.Signing.PrivateKey(rawRepresentation: raw)
-        return SignedDocument.Signature(keyID: publicKey.id, signature: try key.signature(for: payload).base64EncodedString())
+        return SignedDocument.Signature(
+            keyID: publicKey.id, signature: try key.signature(for: payload).base64EncodedString())
     }
 }
 
@@ -131,8 +137,9 @@ public struct SignedDocument: Codable, Sendable {
         var valid = Set<String>()
         for signature in signatures {
             guard let key = keys.first(where: { $0.id == signature.keyID }),
-                  let raw = Data(base64Encoded: signature.signature),
-                  key.isValidSignature(raw, for: bytes) else { continue }
+                let raw = Data(base64Encoded: signature.signature),
+                key.isValidSignature(raw, for: bytes)
+            else { continue }
             valid.insert(key.id)
         }
         return valid
@@ -144,11 +151,14 @@ public struct SignedDocument: Codable, Sendable {
         guard !signatures.isEmpty else { throw StoreError.untrusted("\(what) has no signature") }
         let known = signatures.filter { signature in keys.contains { $0.id == signature.keyID } }
         guard !known.isEmpty else {
-            throw StoreError.untrusted("\(what) is signed by unknown key\(signatures.count == 1 ? "" : "s") \(signatures.map { String($0.keyID.prefix(16)) }.joined(separator: ", ")); none is trusted")
+            throw StoreError.untrusted(
+                "\(what) is signed by unknown key\(signatures.count == 1 ? "" : "s") \(signatures.map { String($0.keyID.prefix(16)) }.joined(separator: ", ")); none is trusted"
+            )
         }
         let valid = validSigners(among: keys)
         guard valid.count >= threshold else {
-            throw StoreError.untrusted("the signature of \(what) does not verify (\(valid.count) valid of \(threshold) needed)")
+            throw StoreError.untrusted(
+                "the signature of \(what) does not verify (\(valid.count) valid of \(threshold) needed)")
         }
         return bytes
     }
@@ -166,7 +176,9 @@ public struct RootDocument: Codable, Hashable, Sendable {
     public var catalogKeys: [String]
     public var catalogThreshold: Int
 
-    public init(version: Int, rootKeys: [PublicKey], catalogKeys: [PublicKey], rootThreshold: Int = 1, catalogThreshold: Int = 1) {
+    public init(
+        version: Int, rootKeys: [PublicKey], catalogKeys: [PublicKey], rootThreshold: Int = 1, catalogThreshold: Int = 1
+    ) {
         self.version = version
         self.rootKeys = rootKeys.map(\.base64)
         self.catalogKeys = catalogKeys.map(\.base64)
@@ -210,7 +222,9 @@ extension CatalogTrust {
     /// (`Livery.xml:7:5: …`), a store without keys too.
     public init(configuration store: LiveryConfiguration.Store) throws {
         guard !store.rootKeys.isEmpty else {
-            throw StoreError.untrusted("the store configuration for \(store.catalogURL) has no root key: add <root-key> with the store's root public key (livery keys generate prints it)")
+            throw StoreError.untrusted(
+                "the store configuration for \(store.catalogURL) has no root key: add <root-key> with the store's root public key (livery keys generate prints it)"
+            )
         }
         var keys: [String] = []
         for (index, text) in store.rootKeys.enumerated() {
@@ -218,7 +232,9 @@ extension CatalogTrust {
                 keys.append(try PublicKey(base64: text).base64)
             } catch {
                 let location = index < store.rootKeyLocations.count ? store.rootKeyLocations[index] : nil
-                throw StoreError.untrusted("\(location.map { "\($0): " } ?? "")the <root-key> '\(text)' is not an Ed25519 public key (base64 of 32 bytes, as livery keys generate prints it)")
+                throw StoreError.untrusted(
+                    "\(location.map { "\($0): " } ?? "")the <root-key> '\(text)' is not an Ed25519 public key (base64 of 32 bytes, as livery keys generate prints it)"
+                )
             }
         }
         self = .signed(rootKeys: keys)
@@ -234,7 +250,8 @@ struct TrustState: Codable, Hashable {
 
     static func load(from folder: String) -> TrustState {
         guard let data = FileManager.default.contents(atPath: folder + "/state.json"),
-              let state = try? JSONDecoder().decode(TrustState.self, from: data) else {
+            let state = try? JSONDecoder().decode(TrustState.self, from: data)
+        else {
             return TrustState(root: nil, lastCatalogVersion: 0)
         }
         return state
@@ -244,7 +261,9 @@ struct TrustState: Codable, Hashable {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let temporary = folder + "/state.json.tmp"
         try ProductInstaller.writeDurably(try JSONEncoder().encode(self), to: temporary)
-        guard rename(temporary, folder + "/state.json") == 0 else { throw StoreError.io("cannot save the store's trust state") }
+        guard rename(temporary, folder + "/state.json") == 0 else {
+            throw StoreError.io("cannot save the store's trust state")
+        }
     }
 }
 
@@ -266,7 +285,8 @@ struct CatalogVerifier {
         case .signed(let shipped):
             shippedKeys = try shipped.map { try PublicKey(base64: $0) }
             if let trusted, let envelope = SignedDocument.parse(trusted), let bytes = envelope.payloadBytes,
-               let root = try? JSONDecoder().decode(RootDocument.self, from: bytes) {
+                let root = try? JSONDecoder().decode(RootDocument.self, from: bytes)
+            {
                 current = (root, trusted)
             }
         case .unsignedForDevelopment:
@@ -281,8 +301,9 @@ struct CatalogVerifier {
                 throw StoreError.untrusted("root \(version) is not a signed document")
             }
             if let current {
-                _ = try envelope.verified(by: try current.0.keys(current.0.rootKeys), threshold: current.0.rootThreshold,
-                                          what: "root \(version)")
+                _ = try envelope.verified(
+                    by: try current.0.keys(current.0.rootKeys), threshold: current.0.rootThreshold,
+                    what: "root \(version)")
             } else if let shippedKeys {
                 do {
                     _ = try envelope.verified(by: shippedKeys, threshold: 1, what: "root \(version)")
@@ -300,7 +321,8 @@ struct CatalogVerifier {
                 }
             }
             // Its own keys sign it too: a rotation proves the new key is held.
-            _ = try envelope.verified(by: try root.keys(root.rootKeys), threshold: root.rootThreshold, what: "root \(version) (its own keys)")
+            _ = try envelope.verified(
+                by: try root.keys(root.rootKeys), threshold: root.rootThreshold, what: "root \(version) (its own keys)")
             current = (root, data)
         }
         guard let current else {
@@ -312,7 +334,9 @@ struct CatalogVerifier {
     }
 
     static func decodeRoot(_ envelope: SignedDocument, version: Int) throws -> RootDocument {
-        guard let bytes = envelope.payloadBytes else { throw StoreError.untrusted("root \(version) has no readable payload") }
+        guard let bytes = envelope.payloadBytes else {
+            throw StoreError.untrusted("root \(version) has no readable payload")
+        }
         let root: RootDocument
         do {
             root = try JSONDecoder().decode(RootDocument.self, from: bytes)
@@ -320,7 +344,8 @@ struct CatalogVerifier {
             throw StoreError.untrusted("root \(version) is not a root document: \(error)")
         }
         guard root.type == "root", root.version == version else {
-            throw StoreError.untrusted("roots/\(version).json holds root \(root.version); a root cannot be replayed under another number")
+            throw StoreError.untrusted(
+                "roots/\(version).json holds root \(root.version); a root cannot be replayed under another number")
         }
         guard root.rootThreshold >= 1, root.catalogThreshold >= 1, !root.catalogKeys.isEmpty else {
             throw StoreError.untrusted("root \(version) has no catalog key or a threshold below 1")
@@ -338,18 +363,23 @@ struct CatalogVerifier {
         }
         guard let root else {
             // What is signed is verified, also in development: without a root there is nothing to verify against.
-            throw StoreError.untrusted("the catalog at \(url) is signed, but the store publishes no root (roots/1.json) to verify it")
+            throw StoreError.untrusted(
+                "the catalog at \(url) is signed, but the store publishes no root (roots/1.json) to verify it")
         }
-        let bytes = try envelope.verified(by: try root.keys(root.catalogKeys), threshold: root.catalogThreshold, what: "the catalog at \(url)")
+        let bytes = try envelope.verified(
+            by: try root.keys(root.catalogKeys), threshold: root.catalogThreshold, what: "the catalog at \(url)")
         let catalog = try Self.decodeCatalog(bytes, url: url)
         guard let version = catalog.version, let expires = catalog.expires else {
             throw StoreError.untrusted("the signed catalog at \(url) has no version or expiry")
         }
         guard version >= lastVersion else {
-            throw StoreError.untrusted("the catalog at \(url) is version \(version), older than version \(lastVersion) already seen (a rollback)")
+            throw StoreError.untrusted(
+                "the catalog at \(url) is version \(version), older than version \(lastVersion) already seen (a rollback)"
+            )
         }
         guard let date = ISO8601DateFormatter().date(from: expires), date > now else {
-            throw StoreError.untrusted("the catalog at \(url) expired at \(expires) (a frozen store); the publisher must sign a fresh one")
+            throw StoreError.untrusted(
+                "the catalog at \(url) expired at \(expires) (a frozen store); the publisher must sign a fresh one")
         }
         return catalog
     }
@@ -362,7 +392,8 @@ struct CatalogVerifier {
             throw StoreError.invalidContent("the catalog at \(url) is not valid catalog JSON: \(error)")
         }
         guard catalog.formatVersion <= Catalog.currentFormatVersion else {
-            throw StoreError.invalidContent("the catalog's format \(catalog.formatVersion) is newer than this app reads; update the app")
+            throw StoreError.invalidContent(
+                "the catalog's format \(catalog.formatVersion) is newer than this app reads; update the app")
         }
         return catalog
     }
@@ -375,9 +406,10 @@ public enum PrivateKeyFiles {
     public static func isPrivateKey(at path: String) -> Bool {
         if path.hasSuffix(".key") { return true }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = attributes[.size] as? Int, size <= 64 * 1024,
-              let data = FileManager.default.contents(atPath: path) else { return false }
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? Int, size <= 64 * 1024,
+            let data = FileManager.default.contents(atPath: path)
+        else { return false }
         return (try? JSONDecoder().decode(SigningKey.File.self, from: data)) != nil
     }
 
@@ -388,7 +420,9 @@ public enum PrivateKeyFiles {
         while let relative = enumerator.nextObject() as? String {
             let path = folder + "/" + relative
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue, isPrivateKey(at: path) {
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                isPrivateKey(at: path)
+            {
                 found.append(path)
             }
         }

@@ -42,7 +42,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timeout(let message): "timed out: \(message)"
         case .sizeMismatch(let expected, let actual): "the download has \(actual) bytes, the catalog says \(expected)"
         case .tooLarge(let message): "too large: \(message)"
-        case .checksumMismatch(let expected, let actual): "the download's SHA-256 is \(actual), the catalog says \(expected)"
+        case .checksumMismatch(let expected, let actual):
+            "the download's SHA-256 is \(actual), the catalog says \(expected)"
         case .untrusted(let message): "untrusted: \(message)"
         case .invalidPackage(let message): "invalid package: \(message)"
         case .invalidContent(let message): "invalid content: \(message)"

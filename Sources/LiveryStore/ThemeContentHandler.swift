@@ -18,7 +18,9 @@ public struct ThemeContentHandler: ContentHandler {
         self.schemaFiles = schemaFiles
     }
 
-    public func prepare(contentAt folder: String, manifest: PackageManifest, context: InstallContext) throws -> [String: Data] {
+    public func prepare(contentAt folder: String, manifest: PackageManifest, context: InstallContext) throws -> [String:
+        Data]
+    {
         let extensions = ["theme", folderExtension]
         let searchPaths = [context.installedFolder] + context.bundledSearchPaths
         let workspace = ThemeWorkspace(searchPaths: searchPaths, schemaFiles: schemaFiles, themeExtensions: extensions)
@@ -31,7 +33,8 @@ public struct ThemeContentHandler: ContentHandler {
         }
         guard info.id == manifest.id, info.version == manifest.version, info.parent == manifest.parent?.id else {
             throw StoreError.invalidContent(
-                "Info.xml (id \(info.id), version \(info.version), parent \(info.parent ?? "none")) disagrees with the manifest (id \(manifest.id), version \(manifest.version), parent \(manifest.parent?.id ?? "none"))")
+                "Info.xml (id \(info.id), version \(info.version), parent \(info.parent ?? "none")) disagrees with the manifest (id \(manifest.id), version \(manifest.version), parent \(manifest.parent?.id ?? "none"))"
+            )
         }
         // A bundled theme with the same id would be shadowed or shadow this one.
         for path in context.bundledSearchPaths {
@@ -41,13 +44,17 @@ public struct ThemeContentHandler: ContentHandler {
         }
         // The parent must be installed or bundled, and new enough.
         if let parent = manifest.parent {
-            let candidates = searchPaths.flatMap { workspace.themeFolders(in: $0) }.compactMap(readInfo).filter { $0.id == parent.id }
+            let candidates = searchPaths.flatMap { workspace.themeFolders(in: $0) }.compactMap(readInfo).filter {
+                $0.id == parent.id
+            }
             guard let found = candidates.first else {
-                throw StoreError.missingDependency("the theme's parent '\(parent.id)' is neither installed nor bundled; install it first")
+                throw StoreError.missingDependency(
+                    "the theme's parent '\(parent.id)' is neither installed nor bundled; install it first")
             }
             guard !ThemeVersion.isNewer(parent.minimumVersion, than: found.version) else {
                 throw StoreError.missingDependency(
-                    "the theme needs '\(parent.id)' \(parent.minimumVersion) or newer; \(found.version) is installed; update it first")
+                    "the theme needs '\(parent.id)' \(parent.minimumVersion) or newer; \(found.version) is installed; update it first"
+                )
             }
         }
         guard chain.value != nil else {
@@ -59,8 +66,11 @@ public struct ThemeContentHandler: ContentHandler {
     /// A child's compiled file holds its parents' resolved operations and source digests: it is
     /// compiled again against the new parent.
     public func rederive(contentAt folder: String, context: InstallContext) throws -> [String: Data] {
-        try compile(folder, workspace: ThemeWorkspace(searchPaths: [context.installedFolder] + context.bundledSearchPaths,
-                                                      schemaFiles: schemaFiles, themeExtensions: ["theme", folderExtension]))
+        try compile(
+            folder,
+            workspace: ThemeWorkspace(
+                searchPaths: [context.installedFolder] + context.bundledSearchPaths,
+                schemaFiles: schemaFiles, themeExtensions: ["theme", folderExtension]))
     }
 
     private func compile(_ folder: String, workspace: ThemeWorkspace) throws -> [String: Data] {
@@ -73,7 +83,8 @@ public struct ThemeContentHandler: ContentHandler {
 
     public func describe(installedFolder folder: String) -> InstalledProduct? {
         guard let info = readInfo(folder) else { return nil }
-        return InstalledProduct(id: info.id, type: type, name: info.name, version: info.version, parent: info.parent, path: folder)
+        return InstalledProduct(
+            id: info.id, type: type, name: info.name, version: info.version, parent: info.parent, path: folder)
     }
 
     /// Info.xml alone (no parent needed), through the front end.
@@ -96,21 +107,24 @@ public struct ThemeContentHandler: ContentHandler {
 enum InfoReader {
     static func read(_ path: String) -> ThemeInfo? {
         guard let data = FileManager.default.contents(atPath: path), data.count < 1 << 20,
-              let text = String(data: data, encoding: .utf8),
-              let start = text.range(of: "<theme-info") else { return nil }
+            let text = String(data: data, encoding: .utf8),
+            let start = text.range(of: "<theme-info")
+        else { return nil }
         let tail = text[start.upperBound...]
         guard let end = tail.firstIndex(of: ">") else { return nil }
         let attributes = tail[..<end]
         func value(_ name: String) -> String? {
             for quote in ["\"", "'"] {
                 if let range = attributes.range(of: " \(name)=\(quote)") ?? attributes.range(of: "\n\(name)=\(quote)"),
-                   let close = attributes[range.upperBound...].firstIndex(of: Character(quote)) {
+                    let close = attributes[range.upperBound...].firstIndex(of: Character(quote))
+                {
                     return String(attributes[range.upperBound..<close])
                 }
             }
             return nil
         }
         guard let id = value("id") else { return nil }
-        return ThemeInfo(id: id, name: value("name") ?? id, version: value("version") ?? "1.0.0", parent: value("parent"))
+        return ThemeInfo(
+            id: id, name: value("name") ?? id, version: value("version") ?? "1.0.0", parent: value("parent"))
     }
 }

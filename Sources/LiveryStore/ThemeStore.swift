@@ -58,29 +58,36 @@ public actor ThemeStore {
     ///     (what apps ship), or `.unsignedForDevelopment`.
     ///   - bundledSearchPaths: folders with the app's own themes (parents of downloaded ones);
     ///     by default the manager's other search paths.
-    public init(installedFolder: String, catalogURL: String? = nil, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
-                bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
-                timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default) async throws {
+    public init(
+        installedFolder: String, catalogURL: String? = nil, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
+        bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
+        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default
+    ) async throws {
         if catalogURL != nil, trust == nil {
-            throw StoreError.refused("a store with a catalog needs trust: .signed(rootKeys: [the store's root public key]), or .unsignedForDevelopment while developing")
+            throw StoreError.refused(
+                "a store with a catalog needs trust: .signed(rootKeys: [the store's root public key]), or .unsignedForDevelopment while developing"
+            )
         }
         self.trust = trust ?? .signed(rootKeys: [])
         var bundled = bundledSearchPaths ?? []
         if bundledSearchPaths == nil, let manager {
-            let installedReal = realpath(installedFolder, nil).map { pointer -> String in
-                defer { free(pointer) }
-                return String(cString: pointer)
-            } ?? installedFolder
-            bundled = await MainActor.run { manager.configuration.searchPaths }.filter { path in
-                let real = realpath(path, nil).map { pointer -> String in
+            let installedReal =
+                realpath(installedFolder, nil).map { pointer -> String in
                     defer { free(pointer) }
                     return String(cString: pointer)
-                } ?? path
+                } ?? installedFolder
+            bundled = await MainActor.run { manager.configuration.searchPaths }.filter { path in
+                let real =
+                    realpath(path, nil).map { pointer -> String in
+                        defer { free(pointer) }
+                        return String(cString: pointer)
+                    } ?? path
                 return real != installedReal
             }
         }
-        let installer = try ProductInstaller(installedFolder: installedFolder, bundledSearchPaths: bundled,
-                                             handlers: ContentHandlers(handlers), limits: limits)
+        let installer = try ProductInstaller(
+            installedFolder: installedFolder, bundledSearchPaths: bundled,
+            handlers: ContentHandlers(handlers), limits: limits)
         self.installer = installer
         self.client = catalogURL.map { CatalogClient(catalogURL: $0, timeouts: timeouts) }
         self.manager = manager
@@ -101,15 +108,19 @@ public actor ThemeStore {
     /// guard let configuration = loaded.value else { return }
     /// let store = try await ThemeStore(configuration: configuration, installedFolder: downloads, manager: manager)
     /// ```
-    public init(configuration: LiveryConfiguration, installedFolder: String, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
-                bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
-                timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default) async throws {
+    public init(
+        configuration: LiveryConfiguration, installedFolder: String, trust: CatalogTrust? = nil,
+        manager: ThemeManager? = nil,
+        bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
+        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default
+    ) async throws {
         guard let store = configuration.store else {
             throw StoreError.refused("the configuration has no <store catalog=\"…\"> with the store's <root-key>")
         }
-        try await self.init(installedFolder: installedFolder, catalogURL: store.catalogURL,
-                            trust: try trust ?? CatalogTrust(configuration: store), manager: manager,
-                            bundledSearchPaths: bundledSearchPaths, handlers: handlers, timeouts: timeouts, limits: limits)
+        try await self.init(
+            installedFolder: installedFolder, catalogURL: store.catalogURL,
+            trust: try trust ?? CatalogTrust(configuration: store), manager: manager,
+            bundledSearchPaths: bundledSearchPaths, handlers: handlers, timeouts: timeouts, limits: limits)
     }
 
     // MARK: Catalog
@@ -143,7 +154,8 @@ public actor ThemeStore {
     /// The catalog documents are checked against; with signed trust, there must be one.
     private func verifiedCatalog() throws -> Catalog? {
         if case .signed = trust, catalog == nil {
-            throw StoreError.refused("refresh the catalog first: details and media are checked against the signed catalog")
+            throw StoreError.refused(
+                "refresh the catalog first: details and media are checked against the signed catalog")
         }
         return catalog
     }
@@ -198,7 +210,8 @@ public actor ThemeStore {
         }
         // The size and SHA-256 checked below are only as good as the catalog they come from.
         if case .signed = trust, catalog?.product(id: product.id) != product {
-            task.update(.failed(.untrusted("'\(product.id)' is not as the verified catalog lists it; refresh the catalog")))
+            task.update(
+                .failed(.untrusted("'\(product.id)' is not as the verified catalog lists it; refresh the catalog")))
             return task
         }
         let installer = self.installer
@@ -207,14 +220,17 @@ public actor ThemeStore {
             let file = installer.makeDownloadPath()
             let outcome: ProductTaskState
             do {
-                try await client.download(product.packageURL, to: file, expectedSize: product.packageSize,
-                                          expectedSHA256: product.sha256) { received, expected in
+                try await client.download(
+                    product.packageURL, to: file, expectedSize: product.packageSize,
+                    expectedSHA256: product.sha256
+                ) { received, expected in
                     task.update(.downloading(received: received, expected: expected))
                 }
                 try Task.checkCancellation()
                 task.update(.downloaded)
-                let expectation = ProductInstaller.Expectation(id: product.id, type: product.type, version: product.version,
-                                                               allowDowngrade: allowDowngrade)
+                let expectation = ProductInstaller.Expectation(
+                    id: product.id, type: product.type, version: product.version,
+                    allowDowngrade: allowDowngrade)
                 _ = try await Self.runInstall(installer, file, expectation, task)
                 await Self.tellManager(manager)
                 outcome = .finished
@@ -231,15 +247,19 @@ public actor ThemeStore {
 
     /// Installs a package file (no catalog): what `livery install FILE` does.
     @discardableResult
-    public func installPackage(at path: String, expecting expectation: ProductInstaller.Expectation = .init()) async throws
-        -> ProductInstaller.Outcome {
+    public func installPackage(at path: String, expecting expectation: ProductInstaller.Expectation = .init())
+        async throws
+        -> ProductInstaller.Outcome
+    {
         let outcome = try await Self.runInstall(installer, path, expectation, nil)
         await Self.tellManager(manager)
         return outcome
     }
 
-    private static func runInstall(_ installer: ProductInstaller, _ path: String, _ expectation: ProductInstaller.Expectation,
-                                   _ task: ProductTask?) async throws -> ProductInstaller.Outcome {
+    private static func runInstall(
+        _ installer: ProductInstaller, _ path: String, _ expectation: ProductInstaller.Expectation,
+        _ task: ProductTask?
+    ) async throws -> ProductInstaller.Outcome {
         // File work off the cooperative pool's hot path; cancellation is honoured up to the commit.
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
@@ -273,7 +293,9 @@ public actor ThemeStore {
         guard installer.installedProduct(id: id) != nil else { throw StoreError.notInstalled(id) }
         let dependents = installer.installed().filter { $0.parent == id }.map(\.id)
         guard dependents.isEmpty else {
-            throw StoreError.refused("'\(id)' cannot be uninstalled: \(dependents.joined(separator: ", ")) inherit\(dependents.count == 1 ? "s" : "") from it; uninstall \(dependents.count == 1 ? "it" : "them") first")
+            throw StoreError.refused(
+                "'\(id)' cannot be uninstalled: \(dependents.joined(separator: ", ")) inherit\(dependents.count == 1 ? "s" : "") from it; uninstall \(dependents.count == 1 ? "it" : "them") first"
+            )
         }
         if let manager, await currentThemeID() == id {
             switch policy {
@@ -301,7 +323,8 @@ public actor ThemeStore {
 
     private static func loadPurchases(_ path: String) -> Set<String> {
         guard let data = FileManager.default.contents(atPath: path),
-              let ids = try? JSONDecoder().decode([String].self, from: data) else { return [] }
+            let ids = try? JSONDecoder().decode([String].self, from: data)
+        else { return [] }
         return Set(ids)
     }
 }

@@ -27,7 +27,9 @@ public struct SourceEdit: Hashable, Sendable {
 
     /// The edit that undoes this one on the file it produced from `bytes`.
     public func inverse(on bytes: [UInt8]) -> SourceEdit {
-        SourceEdit(span: SourceSpan(start: span.start, end: span.start + replacement.count), replacement: Array(bytes[span.range]))
+        SourceEdit(
+            span: SourceSpan(start: span.start, end: span.start + replacement.count),
+            replacement: Array(bytes[span.range]))
     }
 }
 
@@ -53,7 +55,7 @@ public enum ValueSlot: Hashable, Sendable {
 public struct StudioEditError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         case stale, outsideFolders = "outside-folders", readOnly = "read-only", generated, notFound = "not-found",
-             invalid, writeFailed = "write-failed"
+            invalid, writeFailed = "write-failed"
     }
 
     public var kind: Kind
@@ -74,7 +76,8 @@ public enum ValueNotation {
     /// `format` (hex keeps the original's letter case and length where it can hold the colour;
     /// rgb and rgba get components); for everything else the value as it should read. White
     /// space around a content value is kept, and the new text is escaped for where it goes.
-    public static func edit(_ value: SourceValue, slot: ValueSlot, text: String, in bytes: [UInt8]) throws -> SourceEdit {
+    public static func edit(_ value: SourceValue, slot: ValueSlot, text: String, in bytes: [UInt8]) throws -> SourceEdit
+    {
         switch slot {
         case .attribute(let name):
             guard let span = value.spans.attribute(name) else {
@@ -84,7 +87,9 @@ public enum ValueNotation {
             return SourceEdit(span: span, replacement: escapeAttribute(text, quote: quote))
         case .content:
             guard let content = value.spans.content else {
-                throw StudioEditError(.invalid, "<\(value.typeName)> at \(value.location) has no content to edit (it is written as a reference)")
+                throw StudioEditError(
+                    .invalid,
+                    "<\(value.typeName)> at \(value.location) has no content to edit (it is written as a reference)")
             }
             let run = try textRun(of: value, content: content, in: bytes)
             // Keep the white space around the value unless the value is a string (where it is part of it).
@@ -97,7 +102,8 @@ public enum ValueNotation {
             let old = String(decoding: bytes[start..<end], as: UTF8.self)
             var replacement = text
             if value.typeName == "color" {
-                let format = value.spans.attribute("format").map { String(decoding: bytes[$0.range], as: UTF8.self) } ?? "hex"
+                let format =
+                    value.spans.attribute("format").map { String(decoding: bytes[$0.range], as: UTF8.self) } ?? "hex"
                 replacement = try colorText(text, format: format, like: old)
             }
             return SourceEdit(span: SourceSpan(start: start, end: end), replacement: escapeContent(replacement))
@@ -124,10 +130,14 @@ public enum ValueNotation {
                 continue
             }
             guard matches("<!--", at: at),
-                  let close = stride(from: at + 4, to: content.end, by: 1).first(where: { matches("-->", at: $0) }) else {
-                throw StudioEditError(.invalid, value.typeName == "array"
-                    ? "<array> at \(value.location): the studio does not edit arrays yet; edit it in a text editor"
-                    : "<\(value.typeName)> at \(value.location) holds markup besides comments (an element, CDATA or an instruction); edit it in a text editor")
+                let close = stride(from: at + 4, to: content.end, by: 1).first(where: { matches("-->", at: $0) })
+            else {
+                throw StudioEditError(
+                    .invalid,
+                    value.typeName == "array"
+                        ? "<array> at \(value.location): the studio does not edit arrays yet; edit it in a text editor"
+                        : "<\(value.typeName)> at \(value.location) holds markup besides comments (an element, CDATA or an instruction); edit it in a text editor"
+                )
             }
             runs.append(SourceSpan(start: runStart, end: at))
             at = close + 3
@@ -136,22 +146,28 @@ public enum ValueNotation {
         runs.append(SourceSpan(start: runStart, end: content.end))
         let texts = runs.filter { bytes[$0.range].contains { !isBlank($0) } }
         guard value.typeName != "string", texts.count == 1 else {
-            throw StudioEditError(.invalid, value.typeName == "string"
-                ? "<string> at \(value.location) has a comment inside its text; edit it in a text editor"
-                : "<\(value.typeName)> at \(value.location) has its text split by a comment; edit it in a text editor")
+            throw StudioEditError(
+                .invalid,
+                value.typeName == "string"
+                    ? "<string> at \(value.location) has a comment inside its text; edit it in a text editor"
+                    : "<\(value.typeName)> at \(value.location) has its text split by a comment; edit it in a text editor"
+            )
         }
         return texts[0]
     }
 
     /// Inserts ` name="text"` at the end of the start tag (before `>` or `/>`).
-    static func addAttribute(_ name: String, text: String, to spans: SourceElementSpans, in bytes: [UInt8]) throws -> SourceEdit {
+    static func addAttribute(_ name: String, text: String, to spans: SourceElementSpans, in bytes: [UInt8]) throws
+        -> SourceEdit
+    {
         var at = spans.startTag.end - 1
         if at > spans.startTag.start, bytes[at - 1] == UInt8(ascii: "/") { at -= 1 }
         while at > spans.startTag.start, isBlank(bytes[at - 1]) { at -= 1 }
         let quote = spans.quotes.values.first ?? UInt8(ascii: "\"")
         let q = String(decoding: [quote], as: UTF8.self)
-        return SourceEdit(span: SourceSpan(start: at, end: at),
-                          replacement: Array(" \(name)=\(q)".utf8) + escapeAttribute(text, quote: quote) + [quote])
+        return SourceEdit(
+            span: SourceSpan(start: at, end: at),
+            replacement: Array(" \(name)=\(q)".utf8) + escapeAttribute(text, quote: quote) + [quote])
     }
 
     /// A colour given as `#RRGGBB[AA]` in the notation of `format`.
@@ -166,12 +182,15 @@ public enum ValueNotation {
             let separator = old.contains(", ") ? ", " : ","
             return parts.joined(separator: separator)
         default:
-            let lower = old.contains(where: { "abcdef".contains($0) }) && !old.contains(where: { "ABCDEF".contains($0) })
+            let lower =
+                old.contains(where: { "abcdef".contains($0) }) && !old.contains(where: { "ABCDEF".contains($0) })
             var digits = [color.red, color.green, color.blue].map { byteHex($0) }
             if color.alpha != 255 || old.count == 9 { digits.append(byteHex(color.alpha)) }
             // Short notation stays short when every channel is a doubled digit.
             var text = "#" + digits.joined()
-            if old.count == 4 || old.count == 5, digits.allSatisfy({ $0.first == $0.last }), digits.count == 3 || old.count == 5 {
+            if old.count == 4 || old.count == 5, digits.allSatisfy({ $0.first == $0.last }),
+                digits.count == 3 || old.count == 5
+            {
                 text = "#" + digits.map { String($0.first!) }.joined()
             }
             return lower ? text.lowercased() : text
@@ -241,7 +260,10 @@ public enum OverrideInsertion {
         var tag = "<\(type)"
         if type == "color" { tag += " format=\"hex\"" }
         for (name, value) in attributes {
-            tag += " \(name)=\"" + String(decoding: ValueNotation.escapeAttribute(value, quote: UInt8(ascii: "\"")), as: UTF8.self) + "\""
+            tag +=
+                " \(name)=\""
+                + String(decoding: ValueNotation.escapeAttribute(value, quote: UInt8(ascii: "\"")), as: UTF8.self)
+                + "\""
         }
         if text.isEmpty && type != "string" { return tag + "/>" }
         return tag + ">" + String(decoding: ValueNotation.escapeContent(text), as: UTF8.self) + "</\(type)>"
@@ -253,7 +275,9 @@ public enum OverrideInsertion {
     }
 
     /// The edit that adds `operation` to instance `id` (of type `component`) in the outlined file.
-    public static func edit(adding operation: String, toInstance id: String, component: String, in outline: SourceOutline) throws -> SourceEdit {
+    public static func edit(
+        adding operation: String, toInstance id: String, component: String, in outline: SourceOutline
+    ) throws -> SourceEdit {
         let newline = outline.newline
         let unit = outline.indentUnit
         if let instance = outline.instances.first(where: { $0.id == id }) {
@@ -261,30 +285,44 @@ public enum OverrideInsertion {
                 // `<uibutton id="x"/>`: becomes an element with content.
                 let tagEnd = instance.spans.startTag.end
                 let indent = instance.spans.indentation ?? ""
-                let startTag = String(decoding: outline.bytes[instance.spans.startTag.start..<(tagEnd - 2)], as: UTF8.self)
-                    .replacingTrailingBlanks()
+                let startTag = String(
+                    decoding: outline.bytes[instance.spans.startTag.start..<(tagEnd - 2)], as: UTF8.self
+                )
+                .replacingTrailingBlanks()
                 let text = startTag + ">" + newline + indent + unit + operation + newline + indent + "</\(component)>"
                 return SourceEdit(span: instance.spans.startTag, replacement: text)
             }
             let indent = (instance.spans.indentation ?? "") + unit
-            return insertBeforeEndTag(operation, content: content, indent: indent, closingIndent: instance.spans.indentation ?? "", outline: outline)
+            return insertBeforeEndTag(
+                operation, content: content, indent: indent, closingIndent: instance.spans.indentation ?? "",
+                outline: outline)
         }
         let instanceIndent = (outline.sections["instances"]?.spans.indentation ?? unit) + unit
-        let element = "<\(component) id=\"\(id)\">" + newline + instanceIndent + unit + operation + newline + instanceIndent + "</\(component)>"
+        let element =
+            "<\(component) id=\"\(id)\">" + newline + instanceIndent + unit + operation + newline + instanceIndent
+            + "</\(component)>"
         if let section = outline.sections["instances"], let content = section.spans.content {
-            return insertBeforeEndTag(element, content: content, indent: instanceIndent, closingIndent: section.spans.indentation ?? "", outline: outline)
+            return insertBeforeEndTag(
+                element, content: content, indent: instanceIndent, closingIndent: section.spans.indentation ?? "",
+                outline: outline)
         }
         guard let root = outline.sections["theme"], let content = root.spans.content else {
             throw StudioEditError(.invalid, "\(outline.path) has no <theme> element to add to")
         }
         let sectionIndent = (root.spans.indentation ?? "") + unit
-        let section = "<instances>" + newline + sectionIndent + unit + element.replacingOccurrences(of: newline, with: newline + unit)
+        let section =
+            "<instances>" + newline + sectionIndent + unit
+            + element.replacingOccurrences(of: newline, with: newline + unit)
             + newline + sectionIndent + "</instances>"
-        return insertBeforeEndTag(section, content: content, indent: sectionIndent, closingIndent: root.spans.indentation ?? "", outline: outline)
+        return insertBeforeEndTag(
+            section, content: content, indent: sectionIndent, closingIndent: root.spans.indentation ?? "",
+            outline: outline)
     }
 
     /// Inserts `text` on a line of its own just before the end tag that closes `content`.
-    static func insertBeforeEndTag(_ text: String, content: SourceSpan, indent: String, closingIndent: String, outline: SourceOutline) -> SourceEdit {
+    static func insertBeforeEndTag(
+        _ text: String, content: SourceSpan, indent: String, closingIndent: String, outline: SourceOutline
+    ) -> SourceEdit {
         let bytes = outline.bytes
         // The end tag's line: insert after the last line break in the content when only white
         // space follows it; otherwise put the end tag on a new line.
@@ -293,23 +331,25 @@ public enum OverrideInsertion {
         if at > content.start, bytes[at - 1] == 0x0A {
             return SourceEdit(span: SourceSpan(start: at, end: at), replacement: indent + text + outline.newline)
         }
-        return SourceEdit(span: SourceSpan(start: content.end, end: content.end),
-                          replacement: outline.newline + indent + text + outline.newline + closingIndent)
+        return SourceEdit(
+            span: SourceSpan(start: content.end, end: content.end),
+            replacement: outline.newline + indent + text + outline.newline + closingIndent)
     }
 
     /// A new configuration file holding one instance with one operation.
     public static func newFile(adding operation: String, toInstance id: String, component: String) -> [UInt8] {
-        Array("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <theme>
-          <instances>
-            <\(component) id="\(id)">
-              \(operation)
-            </\(component)>
-          </instances>
-        </theme>
+        Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <theme>
+              <instances>
+                <\(component) id="\(id)">
+                  \(operation)
+                </\(component)>
+              </instances>
+            </theme>
 
-        """.utf8)
+            """.utf8)
     }
 }
 

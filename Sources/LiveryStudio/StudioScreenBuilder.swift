@@ -9,12 +9,18 @@ import LiveryXML
 /// contrast badges outside the text they measure.
 enum StudioScreenBuilder {
     static func screen(themeAt folder: String, traits: TraitSet, workspace: ThemeWorkspace) -> StudioScreen? {
-        guard let side = PreviewSide.load(themeAt: folder, traits: traits, scale: 2, workspace: workspace, keepingWhatResolves: true).value,
-              let schema = workspace.schema(forThemeAt: folder) else { return nil }
+        guard
+            let side = PreviewSide.load(
+                themeAt: folder, traits: traits, scale: 2, workspace: workspace, keepingWhatResolves: true
+            ).value,
+            let schema = workspace.schema(forThemeAt: folder)
+        else { return nil }
         let idiom = traits.idiom == .ipad ? "ipad" : "iphone"
         var elements: [StudioElement] = []
         for instance in side.theme.instances {
-            guard case .rect(let rect)? = instance.operations.first(where: { $0.name == "frame" && $0.state == .normal })?.params.first?.value
+            guard
+                case .rect(let rect)? = instance.operations.first(where: { $0.name == "frame" && $0.state == .normal })?
+                    .params.first?.value
             else { continue }
             if let element = element(instance, rect: rect, side: side, schema: schema) { elements.append(element) }
         }
@@ -23,8 +29,9 @@ enum StudioScreenBuilder {
         let size: (Double, Double) = idiom == "ipad" ? (1024, 1366) : (375, 667)
         let width = max(size.0, elements.map { $0.x + $0.width }.max() ?? 0)
         let height = max(size.1, elements.map { $0.y + $0.height }.max() ?? 0)
-        return StudioScreen(themeID: side.theme.info.id, traits: traits.description, width: width, height: height, idiom: idiom,
-                            elements: elements)
+        return StudioScreen(
+            themeID: side.theme.info.id, traits: traits.description, width: width, height: height, idiom: idiom,
+            elements: elements)
     }
 
     static func element(_ instance: ResolvedInstance, rect: Rect, side: PreviewSide, schema: Schema) -> StudioElement? {
@@ -33,12 +40,16 @@ enum StudioScreenBuilder {
         for operation in instance.operations where operation.state == .normal {
             guard let value = operation.params.first?.value else { continue }
             values[operation.name] = value
-            if case .color(let color) = value, let role = schema.operation(operation.name, of: instance.component)?.params.first?.role {
+            if case .color(let color) = value,
+                let role = schema.operation(operation.name, of: instance.component)?.params.first?.role
+            {
                 roles[role] = roles[role] ?? color
             }
         }
         if case .bool(true)? = values["hidden"] { return nil }
-        var element = StudioElement(id: instance.id, component: instance.component, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        var element = StudioElement(
+            id: instance.id, component: instance.component, x: rect.x, y: rect.y, width: rect.width, height: rect.height
+        )
         let background = roles[.backgroundColor] ?? color(values["barTintColor"])
         element.background = background.map(css)
         let foreground = roles[.textColor]
@@ -50,7 +61,9 @@ enum StudioScreenBuilder {
         }
         if case .float(let alpha)? = values["alpha"] { element.alpha = alpha }
         if case .image(let image)? = values["image"] { element.image = PreviewPage.dataURI(image.name, side: side) }
-        if case .image(let image)? = values["backgroundImage"] { element.backgroundImage = PreviewPage.dataURI(image.name, side: side) }
+        if case .image(let image)? = values["backgroundImage"] {
+            element.backgroundImage = PreviewPage.dataURI(image.name, side: side)
+        }
         if case .enumeration(let mode)? = values["contentMode"] { element.contentMode = mode }
         var font: Font?
         if case .font(let value)? = values["font"] ?? values["titleFont"] {
@@ -72,15 +85,19 @@ enum StudioScreenBuilder {
         }
         if let foreground, let background, background.alpha >= 1 {
             let ratio = ContrastRatio.ratio(foreground, on: background)
-            let required = ContrastRatio.required(largeText: ContrastRatio.isLargeText(font), highContrast: side.theme.traits.contrast != nil)
-            element.contrast = StudioContrast(ratio: ratio, required: required, pass: ratio >= required,
-                                              text: ContrastRatio.text(ratio, required: required))
+            let required = ContrastRatio.required(
+                largeText: ContrastRatio.isLargeText(font), highContrast: side.theme.traits.contrast != nil)
+            element.contrast = StudioContrast(
+                ratio: ratio, required: required, pass: ratio >= required,
+                text: ContrastRatio.text(ratio, required: required))
         }
         return element
     }
 
-    static let weights: [FontWeight: Int] = [.ultralight: 100, .thin: 200, .light: 300, .regular: 400, .medium: 500,
-                                             .semibold: 600, .bold: 700, .heavy: 800, .black: 900]
+    static let weights: [FontWeight: Int] = [
+        .ultralight: 100, .thin: 200, .light: 300, .regular: 400, .medium: 500,
+        .semibold: 600, .bold: 700, .heavy: 800, .black: 900,
+    ]
 
     static func color(_ value: Value?) -> Color? {
         if case .color(let color)? = value { return color }

@@ -25,7 +25,9 @@ public struct ThemeFiles: Sendable {
             // A file not created yet: its folder resolved, its own name kept.
             let folder = (absolute as NSString).deletingLastPathComponent
             let name = (absolute as NSString).lastPathComponent
-            guard folder != absolute, let parent = realpath(folder, nil) else { return (absolute as NSString).standardizingPath }
+            guard folder != absolute, let parent = realpath(folder, nil) else {
+                return (absolute as NSString).standardizingPath
+            }
             defer { free(parent) }
             return String(cString: parent) + "/" + name
         }
@@ -48,7 +50,10 @@ public struct ThemeFiles: Sendable {
         if writableRoots.contains(where: inside) { return canonical }
         if readOnlyRoots.contains(where: inside) {
             if forWriting {
-                throw StudioEditError(.readOnly, "\(path) is in a folder given with --themes, which the studio only reads; edit a theme given as PATH, or add an override in a child theme")
+                throw StudioEditError(
+                    .readOnly,
+                    "\(path) is in a folder given with --themes, which the studio only reads; edit a theme given as PATH, or add an override in a child theme"
+                )
             }
             return canonical
         }
@@ -70,9 +75,12 @@ public struct ThemeFiles: Sendable {
         let checked = try check(path, forWriting: true)
         let current = FileManager.default.contents(atPath: checked).map { Self.version(of: [UInt8]($0)) }
         guard current == expectedVersion else {
-            throw StudioEditError(.stale, current == nil
-                ? "\(path) was removed since the page last read it; the page has been reloaded, make the edit again"
-                : "\(path) changed on disk since the page last read it (another editor, git, or tokens import); the page has been reloaded, make the edit again")
+            throw StudioEditError(
+                .stale,
+                current == nil
+                    ? "\(path) was removed since the page last read it; the page has been reloaded, make the edit again"
+                    : "\(path) changed on disk since the page last read it (another editor, git, or tokens import); the page has been reloaded, make the edit again"
+            )
         }
         try Self.writeAtomically(bytes, to: checked)
         return Self.version(of: bytes)
@@ -83,7 +91,9 @@ public struct ThemeFiles: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = folder + "/.livery-studio-\(UInt64.random(in: 0...UInt64.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else { throw StudioEditError(.writeFailed, "cannot write in \(folder): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw StudioEditError(.writeFailed, "cannot write in \(folder): \(String(cString: strerror(errno)))")
+        }
         var written = 0
         let ok = bytes.withUnsafeBytes { buffer -> Bool in
             while written < buffer.count {

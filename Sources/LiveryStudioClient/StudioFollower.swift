@@ -26,8 +26,10 @@ public final class StudioFollower: Sendable {
     /// The largest message accepted from the studio (a snapshot of every theme file).
     public let maxMessageBytes: Int
 
-    public init(url: String, mirror: String, reload: LiveReload, maxMessageBytes: Int = 64 * 1024 * 1024,
-                onApplied: @escaping @MainActor @Sendable (LiveReload.Outcome) -> Void = { _ in }) {
+    public init(
+        url: String, mirror: String, reload: LiveReload, maxMessageBytes: Int = 64 * 1024 * 1024,
+        onApplied: @escaping @MainActor @Sendable (LiveReload.Outcome) -> Void = { _ in }
+    ) {
         self.url = url
         self.mirror = (mirror as NSString).standardizingPath
         self.reload = reload
@@ -48,7 +50,8 @@ public final class StudioFollower: Sendable {
         var logger = Logger(label: "livery-studio-follower")
         logger.logLevel = .warning
         let maxBytes = maxMessageBytes
-        try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: maxBytes), logger: logger) { inbound, outbound, _ in
+        try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: maxBytes), logger: logger) {
+            inbound, outbound, _ in
             for try await message in inbound.messages(maxSize: maxBytes) {
                 guard case .text(let text) = message else { continue }
                 try await self.apply(text, reloading: !once)
@@ -64,7 +67,8 @@ public final class StudioFollower: Sendable {
     func apply(_ text: String, reloading: Bool = true) async throws {
         let started = DispatchTime.now().uptimeNanoseconds
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              object["type"] as? String == "files" else { return }
+            object["type"] as? String == "files"
+        else { return }
         let files = object["files"] as? [String: String] ?? [:]
         let removed = object["removed"] as? [String] ?? []
         for (path, encoded) in files {
@@ -72,7 +76,8 @@ public final class StudioFollower: Sendable {
             // The set sent on connecting is mostly what the mirror holds: a file rewritten with
             // the same bytes would still look saved to live reload.
             if FileManager.default.contents(atPath: target) == data { continue }
-            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let temporary = target + ".livery-follow"
             try data.write(to: URL(fileURLWithPath: temporary))
             _ = Foundation.rename(temporary, target)
@@ -91,8 +96,10 @@ public final class StudioFollower: Sendable {
             onApplied(outcome)
             if Self.tracing {
                 func ms(_ from: UInt64, _ to: UInt64) -> String { String(format: "%.2f", Double(to - from) / 1e6) }
-                FileHandle.standardError.write(Data(("follow-trace write \(ms(started, written))\nfollow-trace main-actor-wait \(ms(written, scheduled))\n"
-                    + "follow-trace reload \(ms(scheduled, checked))\n").utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        ("follow-trace write \(ms(started, written))\nfollow-trace main-actor-wait \(ms(written, scheduled))\n"
+                            + "follow-trace reload \(ms(scheduled, checked))\n").utf8))
             }
         }
     }
@@ -103,7 +110,8 @@ public final class StudioFollower: Sendable {
     /// The mirror path of a studio path; nil for anything that would leave the mirror.
     func place(_ path: String) -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.hasPrefix("/"), !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else { return nil }
+        guard !path.hasPrefix("/"), !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty })
+        else { return nil }
         return mirror + "/" + path
     }
 }

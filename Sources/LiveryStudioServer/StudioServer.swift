@@ -25,7 +25,9 @@ public struct StudioServer: Sendable {
     /// How often the folders are looked at for changes made by others.
     public var pollInterval: Duration = .milliseconds(100)
 
-    public init(session: StudioSession, host: String = "127.0.0.1", port: Int = 0, token: String = StudioServer.makeToken()) {
+    public init(
+        session: StudioSession, host: String = "127.0.0.1", port: Int = 0, token: String = StudioServer.makeToken()
+    ) {
         self.session = session
         self.host = host
         self.port = port
@@ -35,12 +37,15 @@ public struct StudioServer: Sendable {
     /// 128 random bits, hex.
     public static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &generator)) }.joined()
+        return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &generator)) }
+            .joined()
     }
 
     /// Runs until the task is cancelled (or, with `stopOnSignals`, SIGINT/SIGTERM arrive).
     /// `onRunning` receives the bound port.
-    public func run(stopOnSignals: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    public func run(stopOnSignals: Bool = false, onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        async throws
+    {
         var logger = Logger(label: "livery-studio")
         logger.logLevel = .warning
         let hub = PushHub()
@@ -51,25 +56,32 @@ public struct StudioServer: Sendable {
         let maxMessage = maxMessageBytes
 
         router.get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                                            .contentSecurityPolicy: "default-src 'self' 'unsafe-inline' data:; connect-src 'self' ws: ; img-src 'self' data:"],
-                     body: .init(byteBuffer: ByteBuffer(string: StudioPage.html)))
+            Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                    .contentSecurityPolicy:
+                        "default-src 'self' 'unsafe-inline' data:; connect-src 'self' ws: ; img-src 'self' data:",
+                ],
+                body: .init(byteBuffer: ByteBuffer(string: StudioPage.html)))
         }
         router.get("/api/state") { request, _ in
             let query = request.uri.queryParameters
             let state = await StudioTrace.measure("request.state") {
                 await session.refreshIfChanged()
-                return await session.state(themeID: query.get("theme"), traits: query.get("traits"),
-                                           compareThemeID: query.get("compareTheme"), compareTraits: query.get("compareTraits"),
-                                           findings: query.get("findings") != "later")
+                return await session.state(
+                    themeID: query.get("theme"), traits: query.get("traits"),
+                    compareThemeID: query.get("compareTheme"), compareTraits: query.get("compareTraits"),
+                    findings: query.get("findings") != "later")
             }
             return try json(state)
         }
         router.get("/api/findings") { request, _ in
             let query = request.uri.queryParameters
             let findings = await StudioTrace.measure("request.findings") {
-                await session.findings(themeID: query.get("theme"), traits: query.get("traits"),
-                                       compareThemeID: query.get("compareTheme"), compareTraits: query.get("compareTraits"))
+                await session.findings(
+                    themeID: query.get("theme"), traits: query.get("traits"),
+                    compareThemeID: query.get("compareTheme"), compareTraits: query.get("compareTraits"))
             }
             return try json(findings)
         }
@@ -120,7 +132,8 @@ public struct StudioServer: Sendable {
 
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(maxFrameSize: maxMessageBytes)),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router, configuration: .init(maxFrameSize: maxMessageBytes)),
             configuration: .init(address: .hostname(host, port: port), serverName: "livery-studio"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
@@ -145,8 +158,10 @@ public struct StudioServer: Sendable {
 
 /// Writes what the hub pushes; reads the client's messages, of which only `{"type":"ping"}` is
 /// understood: anything else (not JSON, binary, too large) closes the connection.
-private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, stream: AsyncStream<String>,
-                   maxMessage: Int) async throws {
+private func serve(
+    inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, stream: AsyncStream<String>,
+    maxMessage: Int
+) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
             for await text in stream { try await outbound.write(.text(text)) }
@@ -155,8 +170,9 @@ private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundW
             do {
                 for try await message in inbound.messages(maxSize: maxMessage) {
                     guard case .text(let text) = message,
-                          let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                          object["type"] as? String == "ping" else {
+                        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                        object["type"] as? String == "ping"
+                    else {
                         try await outbound.close(.unacceptableData, reason: "only {\"type\":\"ping\"} is accepted")
                         return
                     }
@@ -228,8 +244,12 @@ actor PushHub {
 struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let presented = request.headers.first(where: { $0.name.canonicalName == "x-livery-token" })?.value ?? request.uri.queryParameters.get("token") ?? ""
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let presented =
+            request.headers.first(where: { $0.name.canonicalName == "x-livery-token" })?.value ?? request.uri
+            .queryParameters.get("token") ?? ""
         guard constantTimeEqual(presented, token) else {
             return problem(.unauthorized, "open the URL `livery studio` printed: it carries the token")
         }
@@ -249,11 +269,13 @@ private func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) th
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(value)
-    return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                    body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    return Response(
+        status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+        body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }
 
 private func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
     let data = (try? JSONSerialization.data(withJSONObject: ["ok": false, "message": message])) ?? Data()
-    return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    return Response(
+        status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }

@@ -53,7 +53,8 @@ public struct JSONNode: Sendable {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
         case .number(let value): return "\(value)"
-        case .string(let value): return "\"" + value.unicodeScalars.map { $0 == "\"" || $0 == "\\" ? "\\\($0)" : "\($0)" }.joined() + "\""
+        case .string(let value):
+            return "\"" + value.unicodeScalars.map { $0 == "\"" || $0 == "\\" ? "\\\($0)" : "\($0)" }.joined() + "\""
         case .array(let items): return "[" + items.map(\.canonicalText).joined(separator: ",") + "]"
         case .object(let members):
             return "{" + members.map { "\"\($0.key)\":" + $0.value.canonicalText }.joined(separator: ",") + "}"
@@ -108,9 +109,14 @@ public struct JSONReader {
 
     private mutating func document() throws(JSONSyntaxError) -> JSONNode {
         guard bytes.count <= limits.maxBytes else {
-            throw JSONSyntaxError(message: "the file is larger than \(limits.maxBytes) bytes, the limit for a tokens file", line: 1, column: 1)
+            throw JSONSyntaxError(
+                message: "the file is larger than \(limits.maxBytes) bytes, the limit for a tokens file", line: 1,
+                column: 1)
         }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
         skipWhitespace()
         let node = try value()
         skipWhitespace()
@@ -124,7 +130,8 @@ public struct JSONReader {
 
     /// Column of `position` on the current line, counting scalars (UTF-8 lead bytes).
     private mutating func column(at position: Int) -> Int {
-        var (cursor, column) = columnMark.position >= lineStart && columnMark.position <= position ? columnMark : (lineStart, 1)
+        var (cursor, column) =
+            columnMark.position >= lineStart && columnMark.position <= position ? columnMark : (lineStart, 1)
         while cursor < position {
             if bytes[cursor] & 0xC0 != 0x80 { column += 1 }
             cursor += 1
@@ -164,9 +171,15 @@ public struct JSONReader {
         case UInt8(ascii: "{"): return node(try object())
         case UInt8(ascii: "["): return node(try array())
         case UInt8(ascii: "\""): return node(.string(try string()))
-        case UInt8(ascii: "t"): try literal("true"); return node(.bool(true))
-        case UInt8(ascii: "f"): try literal("false"); return node(.bool(false))
-        case UInt8(ascii: "n"): try literal("null"); return node(.null)
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return node(.bool(true))
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return node(.bool(false))
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return node(.null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return node(.number(try number()))
         default: throw error("unexpected \(describe(bytes[index])) where a value should be")
         }
@@ -184,26 +197,42 @@ public struct JSONReader {
         var members: [JSONMember] = []
         var seen = Set<String>()
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error(index < bytes.count ? "expected a key in quotes, found \(describe(bytes[index]))" : "the file ends inside an object")
+                throw error(
+                    index < bytes.count
+                        ? "expected a key in quotes, found \(describe(bytes[index]))" : "the file ends inside an object"
+                )
             }
             let keyLine = line
             let keyColumn = column(at: index)
             let keyStart = index
             let key = try string()
-            guard seen.insert(key).inserted else { throw error("the key '\(key)' appears twice in one object", at: keyStart) }
+            guard seen.insert(key).inserted else {
+                throw error("the key '\(key)' appears twice in one object", at: keyStart)
+            }
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after the key '\(key)'") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after the key '\(key)'")
+            }
             index += 1
             skipWhitespace()
             members.append(JSONMember(key: key, line: keyLine, column: keyColumn, value: try value()))
             skipWhitespace()
             guard index < bytes.count else { throw error("the file ends inside an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
             throw error("expected ',' or '}' in an object, found \(describe(bytes[index]))")
         }
     }
@@ -214,14 +243,23 @@ public struct JSONReader {
         index += 1
         var items: [JSONNode] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
         while true {
             skipWhitespace()
             items.append(try value())
             skipWhitespace()
             guard index < bytes.count else { throw error("the file ends inside an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             throw error("expected ',' or ']' in an array, found \(describe(bytes[index]))")
         }
     }
@@ -238,27 +276,37 @@ public struct JSONReader {
         let start = index
         func digits() -> Int {
             let from = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                index += 1
+            }
             return index - from
         }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         let integerStart = index
         let integerDigits = digits()
         guard integerDigits > 0 else { throw error("a number needs digits after '-'", at: start) }
-        if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") { throw error("numbers do not start with 0 (write 7, not 07)", at: start) }
+        if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+            throw error("numbers do not start with 0 (write 7, not 07)", at: start)
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard digits() > 0 else { throw error("a number needs digits after '.'", at: start) }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() > 0 else { throw error("a number needs digits in its exponent", at: start) }
         }
         // A number this long is an attack, not a design value; Double would round it anyway.
-        guard index - start <= 64 else { throw error("a number of \(index - start) characters; write at most 64", at: start) }
+        guard index - start <= 64 else {
+            throw error("a number of \(index - start) characters; write at most 64", at: start)
+        }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw error("the number \(text) is out of range", at: start) }
+        guard let value = Double(text), value.isFinite else {
+            throw error("the number \(text) is out of range", at: start)
+        }
         return value
     }
 
@@ -306,12 +354,15 @@ public struct JSONReader {
         case UInt8(ascii: "u"):
             var code = try hex4(at: at)
             if (0xD800...0xDBFF).contains(code) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     throw error("a lone UTF-16 surrogate \\u\(String(code, radix: 16)) in a string", at: at)
                 }
                 index += 2
                 let low = try hex4(at: at)
-                guard (0xDC00...0xDFFF).contains(low) else { throw error("a lone UTF-16 surrogate in a string", at: at) }
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw error("a lone UTF-16 surrogate in a string", at: at)
+                }
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(code) {
                 throw error("a lone UTF-16 surrogate \\u\(String(code, radix: 16)) in a string", at: at)

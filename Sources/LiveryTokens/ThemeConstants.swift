@@ -66,4 +66,3 @@ enum XMLText {
         return cleaned
     }
 }
-

@@ -11,12 +11,16 @@ public struct TokenSource: Sendable {
     }
 
     /// Reads and parses a file; a syntax error becomes one located `tokens-json` diagnostic.
-    public static func read(_ file: String, bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(UnreadableTokens) -> TokenSource {
+    public static func read(_ file: String, bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(UnreadableTokens)
+        -> TokenSource
+    {
         do {
             return TokenSource(file: file, root: try JSONReader.parse(bytes, limits: limits))
         } catch {
-            throw UnreadableTokens(diagnostic: .error(.tokensJSON, error.message,
-                                                      at: SourceLocation(file: file, line: error.line, column: error.column)))
+            throw UnreadableTokens(
+                diagnostic: .error(
+                    .tokensJSON, error.message,
+                    at: SourceLocation(file: file, line: error.line, column: error.column)))
         }
     }
 }
@@ -58,7 +62,9 @@ struct TokenParser {
     private var tokenKeys: Set<String> = []
     private var expanding: [String] = []
 
-    static let groupProperties: Set<String> = ["$type", "$description", "$extensions", "$deprecated", "$extends", "$root"]
+    static let groupProperties: Set<String> = [
+        "$type", "$description", "$extensions", "$deprecated", "$extends", "$root",
+    ]
     static let tokenProperties: Set<String> = ["$value", "$ref", "$type", "$description", "$extensions", "$deprecated"]
 
     init(source: TokenSource, sourceIndex: Int) {
@@ -66,7 +72,9 @@ struct TokenParser {
         self.sourceIndex = sourceIndex
     }
 
-    func location(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(file: source.file, line: line, column: column) }
+    func location(_ line: Int, _ column: Int) -> SourceLocation {
+        SourceLocation(file: source.file, line: line, column: column)
+    }
     func location(_ node: JSONNode) -> SourceLocation { location(node.line, node.column) }
 
     mutating func error(_ code: DiagnosticCode, _ message: String, _ at: SourceLocation) {
@@ -77,7 +85,9 @@ struct TokenParser {
 
     mutating func parse() -> [RawToken] {
         guard source.root.members != nil else {
-            error(.tokenStructure, "a tokens file holds a JSON object of groups and tokens, not \(source.root.kindName)", location(source.root))
+            error(
+                .tokenStructure, "a tokens file holds a JSON object of groups and tokens, not \(source.root.kindName)",
+                location(source.root))
             return []
         }
         index(source.root, path: [], inherited: nil)
@@ -104,7 +114,9 @@ struct TokenParser {
     mutating func checkType(_ node: JSONNode) -> TokenType? {
         guard let member = node.member("$type") else { return nil }
         guard let name = member.value.string else {
-            error(.tokenType, "$type is \(member.value.kindName); write one type name as a string, e.g. \"color\"", location(member.value))
+            error(
+                .tokenType, "$type is \(member.value.kindName); write one type name as a string, e.g. \"color\"",
+                location(member.value))
             return nil
         }
         guard let type = TokenType(rawValue: name) else {
@@ -119,19 +131,27 @@ struct TokenParser {
         var description: String?
         var deprecated: String?
         if let member = node.member("$description") {
-            if let text = member.value.string { description = text } else {
-                error(.tokenStructure, "$description is \(member.value.kindName); write a string", location(member.value))
+            if let text = member.value.string {
+                description = text
+            } else {
+                error(
+                    .tokenStructure, "$description is \(member.value.kindName); write a string", location(member.value))
             }
         }
         if let member = node.member("$deprecated") {
             switch member.value.content {
             case .bool(let flag): deprecated = flag ? "" : nil
             case .string(let message): deprecated = message
-            default: error(.tokenStructure, "$deprecated is \(member.value.kindName); write true, false or a message string", location(member.value))
+            default:
+                error(
+                    .tokenStructure, "$deprecated is \(member.value.kindName); write true, false or a message string",
+                    location(member.value))
             }
         }
         if let member = node.member("$extensions"), member.value.members == nil {
-            error(.tokenStructure, "$extensions is \(member.value.kindName); write an object keyed by vendor", location(member.value))
+            error(
+                .tokenStructure, "$extensions is \(member.value.kindName); write an object keyed by vendor",
+                location(member.value))
         }
         return (description, deprecated)
     }
@@ -139,12 +159,15 @@ struct TokenParser {
     /// Checks a group or token name (section 5.1): no leading `$`, no `{`, `}` or `.`.
     private mutating func checkName(_ member: JSONMember) -> Bool {
         if let bad = member.key.first(where: { $0 == "{" || $0 == "}" || $0 == "." }) {
-            error(.tokenStructure, "the name '\(member.key)' contains '\(bad)'; names may not contain '{', '}' or '.' (they are reference syntax)",
-                  location(member.line, member.column))
+            error(
+                .tokenStructure,
+                "the name '\(member.key)' contains '\(bad)'; names may not contain '{', '}' or '.' (they are reference syntax)",
+                location(member.line, member.column))
             return false
         }
         if member.key.isEmpty {
-            error(.tokenStructure, "an empty name; give the group or token a name", location(member.line, member.column))
+            error(
+                .tokenStructure, "an empty name; give the group or token a name", location(member.line, member.column))
             return false
         }
         return true
@@ -166,23 +189,31 @@ struct TokenParser {
                 } else if member.key == "$schema" && path.isEmpty {
                     continue
                 } else if !Self.groupProperties.contains(member.key) {
-                    error(.tokenStructure, "unknown property '\(member.key)' in a group; names starting with '$' are reserved by the format",
-                          location(member.line, member.column))
+                    error(
+                        .tokenStructure,
+                        "unknown property '\(member.key)' in a group; names starting with '$' are reserved by the format",
+                        location(member.line, member.column))
                 } else if member.key == "$root" {
-                    error(.tokenStructure, "$root must be a token (an object with $value or $ref)", location(member.value))
+                    error(
+                        .tokenStructure, "$root must be a token (an object with $value or $ref)", location(member.value)
+                    )
                 }
                 continue
             }
             guard checkName(member) else { continue }
             guard member.value.members != nil else {
-                error(.tokenStructure, "'\(member.key)' is \(member.value.kindName); a group's members are groups or tokens (objects)",
-                      location(member.value))
+                error(
+                    .tokenStructure,
+                    "'\(member.key)' is \(member.value.kindName); a group's members are groups or tokens (objects)",
+                    location(member.value))
                 continue
             }
             if Self.isToken(member.value) {
                 if let made = token(member, path: path + [member.key], inherited: type) { tokens.replace(with: made) }
             } else {
-                for made in group(member.value, path: path + [member.key], inherited: type) { tokens.replace(with: made) }
+                for made in group(member.value, path: path + [member.key], inherited: type) {
+                    tokens.replace(with: made)
+                }
             }
         }
         return tokens.tokens
@@ -190,7 +221,8 @@ struct TokenParser {
 
     private func extendedType(_ node: JSONNode, depth: Int = 0) -> TokenType? {
         guard depth < 32, let text = node["$extends"]?.string, text.hasPrefix("{"), text.hasSuffix("}"),
-              let target = groups[String(text.dropFirst().dropLast())] else { return nil }
+            let target = groups[String(text.dropFirst().dropLast())]
+        else { return nil }
         return target.type ?? extendedType(target.node, depth: depth + 1)
     }
 
@@ -201,7 +233,9 @@ struct TokenParser {
 
         /// A later definition of a path replaces an earlier one in place (`$extends` overrides).
         mutating func replace(with token: RawToken) {
-            if let at = index[token.path] { tokens[at] = token } else {
+            if let at = index[token.path] {
+                tokens[at] = token
+            } else {
                 index[token.path] = tokens.count
                 tokens.append(token)
             }
@@ -211,16 +245,21 @@ struct TokenParser {
     private mutating func extended(_ member: JSONMember, into path: [String], inherited: TokenType?) -> [RawToken] {
         let at = location(member.value)
         guard let text = member.value.string else {
-            error(.tokenExtends, "$extends is \(member.value.kindName); write a group reference such as \"{base.button}\"", at)
+            error(
+                .tokenExtends,
+                "$extends is \(member.value.kindName); write a group reference such as \"{base.button}\"", at)
             return []
         }
         let targetPath: [String]
         if text.hasPrefix("{"), text.hasSuffix("}"), text.count > 2 {
-            targetPath = text.dropFirst().dropLast().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            targetPath = text.dropFirst().dropLast().split(separator: ".", omittingEmptySubsequences: false).map(
+                String.init)
         } else if text.hasPrefix("#/") {
-            targetPath = text.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map(JSONPointer.unescape)
+            targetPath = text.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map(
+                JSONPointer.unescape)
         } else {
-            error(.tokenExtends, "$extends '\(text)' is not a reference; write \"{group.path}\" or \"#/group/path\"", at)
+            error(
+                .tokenExtends, "$extends '\(text)' is not a reference; write \"{group.path}\" or \"#/group/path\"", at)
             return []
         }
         let key = targetPath.joined(separator: ".")
@@ -261,13 +300,18 @@ struct TokenParser {
         let node = member.value
         var valid = true
         for property in node.members ?? [] where !Self.tokenProperties.contains(property.key) {
-            let what = property.key.hasPrefix("$") ? "an unknown property" : "a child, but a token has a $value and cannot hold groups or tokens"
-            error(.tokenStructure, "'\(property.key)' in token '\(path.joined(separator: "."))' is \(what)",
-                  location(property.line, property.column))
+            let what =
+                property.key.hasPrefix("$")
+                ? "an unknown property" : "a child, but a token has a $value and cannot hold groups or tokens"
+            error(
+                .tokenStructure, "'\(property.key)' in token '\(path.joined(separator: "."))' is \(what)",
+                location(property.line, property.column))
             valid = false
         }
         if node.member("$value") != nil, let pointer = node.member("$ref") {
-            error(.tokenStructure, "token '\(path.joined(separator: "."))' has both $value and $ref; keep one", location(pointer.line, pointer.column))
+            error(
+                .tokenStructure, "token '\(path.joined(separator: "."))' has both $value and $ref; keep one",
+                location(pointer.line, pointer.column))
             valid = false
         }
         if let value = node["$value"], case .null = value.content {
@@ -277,9 +321,10 @@ struct TokenParser {
         let type = checkType(node) ?? inherited
         let (description, deprecated) = checkMetadata(node)
         guard valid else { return nil }
-        return RawToken(path: path, type: type, value: node["$value"], pointer: node["$ref"], description: description,
-                        deprecated: deprecated, source: sourceIndex, location: location(member.line, member.column),
-                        extensions: node["$extensions"])
+        return RawToken(
+            path: path, type: type, value: node["$value"], pointer: node["$ref"], description: description,
+            deprecated: deprecated, source: sourceIndex, location: location(member.line, member.column),
+            extensions: node["$extensions"])
     }
 }
 

@@ -26,8 +26,10 @@ public struct TokenExporter {
     static func token(_ value: Value) -> (TokenType, JSONValue)? {
         switch value {
         case .color(let color):
-            var members: [(String, JSONValue)] = [("colorSpace", .string("srgb")),
-                                                  ("components", .array([color.red, color.green, color.blue].map { .number(Self.round($0)) }))]
+            var members: [(String, JSONValue)] = [
+                ("colorSpace", .string("srgb")),
+                ("components", .array([color.red, color.green, color.blue].map { .number(Self.round($0)) })),
+            ]
             if color.alpha != 1 { members.append(("alpha", .number(Self.round(color.alpha)))) }
             members.append(("hex", .string("#" + color.hexString.dropFirst().prefix(6).lowercased())))
             return (.color, .object(members))
@@ -42,13 +44,16 @@ public struct TokenExporter {
             guard font.size != nil || font.letterSpacing != nil || font.lineHeight != nil else {
                 return (.fontFamily, .string(font.family))
             }
-            return (.typography, .object([
-                ("fontFamily", .string(font.family)),
-                ("fontSize", Self.pixels(font.size ?? 0)),
-                ("fontWeight", .number(TokenImporter.number(of: font.weight))),
-                ("letterSpacing", Self.pixels(font.letterSpacing ?? 0)),
-                ("lineHeight", .number(Self.round(font.lineHeight ?? 1))),
-            ]))
+            return (
+                .typography,
+                .object([
+                    ("fontFamily", .string(font.family)),
+                    ("fontSize", Self.pixels(font.size ?? 0)),
+                    ("fontWeight", .number(TokenImporter.number(of: font.weight))),
+                    ("letterSpacing", Self.pixels(font.letterSpacing ?? 0)),
+                    ("lineHeight", .number(Self.round(font.lineHeight ?? 1))),
+                ])
+            )
         case .enumeration(let word):
             guard let weight = FontWeight(rawValue: word) else { return nil }
             return (.fontWeight, .number(TokenImporter.number(of: weight)))
@@ -90,7 +95,9 @@ public struct TokenExporter {
         }
         var result: [String: [String]] = [:]
         for name in names {
-            var path = name.split(separator: ".", omittingEmptySubsequences: false).map { $0.isEmpty ? "_" : String($0) }
+            var path = name.split(separator: ".", omittingEmptySubsequences: false).map {
+                $0.isEmpty ? "_" : String($0)
+            }
             if groups.contains(Substring(name)) || roots.contains(name) { path.append("$root") }
             result[name] = path
         }
@@ -101,11 +108,14 @@ public struct TokenExporter {
     /// another file of the same resolver (a layer's file refers to the base file's tokens).
     /// `roots` names constants that were `$root` tokens when imported (`TokenRoots`): they are
     /// written as `$root` again even where no other name continues them.
-    public mutating func document(_ constants: [ExportedConstant], elsewhere: [ExportedConstant] = [],
-                                  roots: Set<String> = []) -> JSONValue {
+    public mutating func document(
+        _ constants: [ExportedConstant], elsewhere: [ExportedConstant] = [],
+        roots: Set<String> = []
+    ) -> JSONValue {
         let sorted = constants.sorted { $0.name < $1.name }
-        let byName = Dictionary((sorted + elsewhere.filter { Self.token($0.value) != nil }).map { ($0.name, $0) },
-                                uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(
+            (sorted + elsewhere.filter { Self.token($0.value) != nil }).map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first })
         var tokens: [([String], JSONValue)] = []
         var exported: [ExportedConstant] = []
         for constant in sorted {
@@ -139,7 +149,11 @@ public struct TokenExporter {
         for (path, token) in tokens {
             let head = path[0]
             if seen.insert(head).inserted { order.append(head) }
-            if path.count == 1 { leaves[head] = token } else { children[head, default: []].append((Array(path.dropFirst()), token)) }
+            if path.count == 1 {
+                leaves[head] = token
+            } else {
+                children[head, default: []].append((Array(path.dropFirst()), token))
+            }
         }
         return order.map { head in
             if let leaf = leaves[head] { return (head, leaf) }
@@ -151,24 +165,30 @@ public struct TokenExporter {
     public var skippedWarning: Diagnostic? {
         guard !skipped.isEmpty else { return nil }
         var byType: [String: [String]] = [:]
-        for (type, name) in skipped where !(byType[type]?.contains(name) ?? false) { byType[type, default: []].append(name) }
+        for (type, name) in skipped where !(byType[type]?.contains(name) ?? false) {
+            byType[type, default: []].append(name)
+        }
         let list = byType.keys.sorted().map { "\($0) (\(byType[$0]!.joined(separator: ", ")))" }.joined(separator: "; ")
         return .warning(.tokenSkipped, "skipped constants of types DTCG has no token type for: \(list)", at: nil)
     }
 
     /// The resolver document for exported layers: a `base` set, and one modifier per trait
     /// dimension whose contexts add that layer's file.
-    public static func resolver(name: String, baseFile: String, layers: [(traits: TraitSet, file: String)]) -> JSONValue {
+    public static func resolver(name: String, baseFile: String, layers: [(traits: TraitSet, file: String)]) -> JSONValue
+    {
         var modifiers: [(String, JSONValue)] = []
         let dimensions: [(String, (TraitSet) -> String?)] = [
-            ("idiom", { $0.idiom?.rawValue }), ("appearance", { $0.appearance?.rawValue }), ("contrast", { $0.contrast?.rawValue }),
+            ("idiom", { $0.idiom?.rawValue }), ("appearance", { $0.appearance?.rawValue }),
+            ("contrast", { $0.contrast?.rawValue }),
         ]
         for (dimension, value) in dimensions {
             let contexts = layers.compactMap { layer in value(layer.traits).map { ($0, layer.file) } }
             guard !contexts.isEmpty else { continue }
-            let members: [(String, JSONValue)] = [("default", .array([]))] + contexts.map { context, file in
-                (context, .array([.object([("$ref", .string(file))])]))
-            }
+            let members: [(String, JSONValue)] =
+                [("default", .array([]))]
+                + contexts.map { context, file in
+                    (context, .array([.object([("$ref", .string(file))])]))
+                }
             modifiers.append((dimension, .object([("contexts", .object(members)), ("default", .string("default"))])))
         }
         return .object([
@@ -177,8 +197,12 @@ public struct TokenExporter {
             ("version", .string("2025.10")),
             ("sets", .object([("base", .object([("sources", .array([.object([("$ref", .string(baseFile))])]))]))])),
             ("modifiers", .object(modifiers)),
-            ("resolutionOrder", .array([.object([("$ref", .string("#/sets/base"))])]
-                + modifiers.map { .object([("$ref", .string("#/modifiers/\($0.0)"))]) })),
+            (
+                "resolutionOrder",
+                .array(
+                    [.object([("$ref", .string("#/sets/base"))])]
+                        + modifiers.map { .object([("$ref", .string("#/modifiers/\($0.0)"))]) })
+            ),
         ])
     }
 }

@@ -24,10 +24,13 @@ public struct TokenImporter {
     /// a digit or `-`. `color.bg.default` stays `color.bg.default`; `Brand Blue.500` becomes `Brand_Blue.500`.
     public static func constantName(_ path: [String]) -> String {
         let segments = path.filter { $0 != "$root" }.map { segment in
-            String(segment.unicodeScalars.map { scalar -> Character in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
-                    ? Character(scalar) : "_"
-            })
+            String(
+                segment.unicodeScalars.map { scalar -> Character in
+                    scalar.isASCII
+                        && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_"
+                            || scalar == "-")
+                        ? Character(scalar) : "_"
+                })
         }
         var name = segments.joined(separator: ".")
         if name.isEmpty { name = "root" }
@@ -43,9 +46,11 @@ public struct TokenImporter {
         for token in tokens {
             let name = Self.constantName(token.path)
             if let first = names[name], first.path != token.raw.key {
-                diagnostics.append(.error(.tokenNameCollision,
-                                          "tokens '\(first.path)' (at \(first.location)) and '\(token.raw.key)' both become the constant '\(name)'; rename one",
-                                          at: token.raw.location))
+                diagnostics.append(
+                    .error(
+                        .tokenNameCollision,
+                        "tokens '\(first.path)' (at \(first.location)) and '\(token.raw.key)' both become the constant '\(name)'; rename one",
+                        at: token.raw.location))
                 continue
             }
             names[name] = (token.raw.key, token.raw.location)
@@ -54,7 +59,9 @@ public struct TokenImporter {
             if !made.isEmpty {
                 var lines: [String] = []
                 if let description = token.raw.description, !description.isEmpty { lines.append(description) }
-                if let deprecated = token.raw.deprecated { lines.append(deprecated.isEmpty ? "Deprecated." : "Deprecated: \(deprecated)") }
+                if let deprecated = token.raw.deprecated {
+                    lines.append(deprecated.isEmpty ? "Deprecated." : "Deprecated: \(deprecated)")
+                }
                 if !lines.isEmpty { made[0].comment = lines.joined(separator: " ") }
             }
             result += made
@@ -67,7 +74,9 @@ public struct TokenImporter {
         return Self.constantName(alias)
     }
 
-    private mutating func constants(for token: ResolvedToken, named name: String, byPath: [[String]: ResolvedToken]) -> [ThemeConstant] {
+    private mutating func constants(for token: ResolvedToken, named name: String, byPath: [[String]: ResolvedToken])
+        -> [ThemeConstant]
+    {
         let aliased = target(token.alias, in: byPath)
         switch token.value {
         case .color(let color):
@@ -79,13 +88,22 @@ public struct TokenImporter {
         case .number(let number):
             let type = Self.numberType(number)
             if let aliased { return [ThemeConstant(name: name, type: type, content: .reference(aliased))] }
-            return [ThemeConstant(name: name, type: type, content: .literal(type == .integer ? .integer(Int64(number)) : .float(number)))]
+            return [
+                ThemeConstant(
+                    name: name, type: type,
+                    content: .literal(type == .integer ? .integer(Int64(number)) : .float(number)))
+            ]
         case .fontFamily(let families):
             if let aliased { return [ThemeConstant(name: name, type: .font, content: .reference(aliased))] }
-            return [ThemeConstant(name: name, type: .font, content: .literal(.font(Font(family: families[0], size: nil))))]
+            return [
+                ThemeConstant(name: name, type: .font, content: .literal(.font(Font(family: families[0], size: nil))))
+            ]
         case .fontWeight(let weight):
             if let aliased { return [ThemeConstant(name: name, type: .enumeration, content: .reference(aliased))] }
-            return [ThemeConstant(name: name, type: .enumeration, content: .literal(.enumeration(Self.weight(weight).rawValue)))]
+            return [
+                ThemeConstant(
+                    name: name, type: .enumeration, content: .literal(.enumeration(Self.weight(weight).rawValue)))
+            ]
         case .typography(let typography):
             if let aliased { return [ThemeConstant(name: name, type: .font, content: .reference(aliased))] }
             // Format 1.2, section 8: spacing and line height are written even when 0, unless
@@ -94,31 +112,47 @@ public struct TokenImporter {
             let size = points(typography.fontSize.value)
             let lineHeight = typography.lineHeight.value
             guard absent.contains("lineHeight") || lineHeight >= 0 else {
-                diagnostics.append(.error(.tokenValue, "the lineHeight of '\(token.raw.key)' is \(JSONValue.format(lineHeight)); a line height is a multiple of the font size and cannot be negative",
-                                          at: token.raw.location))
+                diagnostics.append(
+                    .error(
+                        .tokenValue,
+                        "the lineHeight of '\(token.raw.key)' is \(JSONValue.format(lineHeight)); a line height is a multiple of the font size and cannot be negative",
+                        at: token.raw.location))
                 return []
             }
-            let font = Font(family: typography.fontFamily.value[0], size: size > 0 ? size : nil, weight: Self.weight(typography.fontWeight.value),
-                            letterSpacing: absent.contains("letterSpacing") ? nil : points(typography.letterSpacing.value),
-                            lineHeight: absent.contains("lineHeight") ? nil : lineHeight)
+            let font = Font(
+                family: typography.fontFamily.value[0], size: size > 0 ? size : nil,
+                weight: Self.weight(typography.fontWeight.value),
+                letterSpacing: absent.contains("letterSpacing") ? nil : points(typography.letterSpacing.value),
+                lineHeight: absent.contains("lineHeight") ? nil : lineHeight)
             return [ThemeConstant(name: name, type: .font, content: .literal(.font(font)))]
         case .border(let border):
-            return [part(name, "color", border.color, token, aliased), part(name, "width", border.width, token, aliased)]
+            return [
+                part(name, "color", border.color, token, aliased), part(name, "width", border.width, token, aliased),
+            ]
         case .shadow(let layers):
             return layers.enumerated().flatMap { index, layer -> [ThemeConstant] in
                 let base = layers.count == 1 ? name : "\(name).\(index + 1)"
-                var parts = [part(base, "color", layer.color, token, aliased),
-                             part(base, "offsetX", layer.offsetX, token, aliased), part(base, "offsetY", layer.offsetY, token, aliased),
-                             part(base, "blur", layer.blur, token, aliased), part(base, "spread", layer.spread, token, aliased)]
-                if layer.inset { parts.append(ThemeConstant(name: base + ".inset", type: .bool, content: .literal(.bool(true)))) }
+                var parts = [
+                    part(base, "color", layer.color, token, aliased),
+                    part(base, "offsetX", layer.offsetX, token, aliased),
+                    part(base, "offsetY", layer.offsetY, token, aliased),
+                    part(base, "blur", layer.blur, token, aliased), part(base, "spread", layer.spread, token, aliased),
+                ]
+                if layer.inset {
+                    parts.append(ThemeConstant(name: base + ".inset", type: .bool, content: .literal(.bool(true))))
+                }
                 return parts
             }
         case .gradient(let stops):
             return stops.enumerated().flatMap { index, stop -> [ThemeConstant] in
                 let base = "\(name).stop\(index + 1)"
-                return [part(base, "color", stop.color, token, aliased),
-                        ThemeConstant(name: base + ".position", type: .float,
-                                      content: aliased.map { .reference("\($0).stop\(index + 1).position") } ?? .literal(.float(stop.position.value)))]
+                return [
+                    part(base, "color", stop.color, token, aliased),
+                    ThemeConstant(
+                        name: base + ".position", type: .float,
+                        content: aliased.map { .reference("\($0).stop\(index + 1).position") }
+                            ?? .literal(.float(stop.position.value))),
+                ]
             }
         case .duration, .cubicBezier, .strokeStyle, .transition:
             skipped.append((token.type.rawValue, token.raw.key))
@@ -127,17 +161,33 @@ public struct TokenImporter {
     }
 
     /// A part of a composite: a reference when the whole token or the part is an alias.
-    private mutating func part(_ base: String, _ key: String, _ color: Aliased<TokenColor>, _ token: ResolvedToken, _ aliased: String?) -> ThemeConstant {
+    private mutating func part(
+        _ base: String, _ key: String, _ color: Aliased<TokenColor>, _ token: ResolvedToken, _ aliased: String?
+    ) -> ThemeConstant {
         let name = base + "." + key
-        if let aliased { return ThemeConstant(name: name, type: .color, content: .reference(base.replacingPrefix(of: token, with: aliased) + "." + key)) }
-        if let alias = color.alias { return ThemeConstant(name: name, type: .color, content: .reference(Self.constantName(alias))) }
+        if let aliased {
+            return ThemeConstant(
+                name: name, type: .color,
+                content: .reference(base.replacingPrefix(of: token, with: aliased) + "." + key))
+        }
+        if let alias = color.alias {
+            return ThemeConstant(name: name, type: .color, content: .reference(Self.constantName(alias)))
+        }
         return ThemeConstant(name: name, type: .color, content: .literal(.color(convert(color.value, token))))
     }
 
-    private func part(_ base: String, _ key: String, _ dimension: Aliased<Dimension>, _ token: ResolvedToken, _ aliased: String?) -> ThemeConstant {
+    private func part(
+        _ base: String, _ key: String, _ dimension: Aliased<Dimension>, _ token: ResolvedToken, _ aliased: String?
+    ) -> ThemeConstant {
         let name = base + "." + key
-        if let aliased { return ThemeConstant(name: name, type: .float, content: .reference(base.replacingPrefix(of: token, with: aliased) + "." + key)) }
-        if let alias = dimension.alias { return ThemeConstant(name: name, type: .float, content: .reference(Self.constantName(alias))) }
+        if let aliased {
+            return ThemeConstant(
+                name: name, type: .float,
+                content: .reference(base.replacingPrefix(of: token, with: aliased) + "." + key))
+        }
+        if let alias = dimension.alias {
+            return ThemeConstant(name: name, type: .float, content: .reference(Self.constantName(alias)))
+        }
         return ThemeConstant(name: name, type: .float, content: .literal(.float(points(dimension.value))))
     }
 
@@ -148,9 +198,11 @@ public struct TokenImporter {
     private mutating func convert(_ color: TokenColor, _ token: ResolvedToken) -> Color {
         let (red, green, blue, clamped) = ColorConversion.sRGB(color)
         if clamped {
-            diagnostics.append(.warning(.colorOutOfGamut,
-                                        "the \(color.space.rawValue) colour of '\(token.raw.key)' is outside sRGB; it was mapped to the nearest sRGB colour by clipping",
-                                        at: token.raw.location))
+            diagnostics.append(
+                .warning(
+                    .colorOutOfGamut,
+                    "the \(color.space.rawValue) colour of '\(token.raw.key)' is outside sRGB; it was mapped to the nearest sRGB colour by clipping",
+                    at: token.raw.location))
         }
         return Color(red: red, green: green, blue: blue, alpha: color.alpha)
     }
@@ -169,7 +221,10 @@ public struct TokenImporter {
 
     /// The numeric weight `export` writes for a Livery weight.
     public static func number(of weight: FontWeight) -> Double {
-        Double(100 * (([.ultralight, .thin, .light, .regular, .medium, .semibold, .bold, .heavy, .black] as [FontWeight]).firstIndex(of: weight)! + 1))
+        Double(
+            100
+                * (([.ultralight, .thin, .light, .regular, .medium, .semibold, .bold, .heavy, .black] as [FontWeight])
+                    .firstIndex(of: weight)! + 1))
     }
 }
 

@@ -43,7 +43,10 @@ public struct ResolverDocument: Sendable {
     public static func parse(_ source: TokenSource) -> (ResolverDocument?, [Diagnostic]) {
         var reader = ResolverReader(file: source.file, root: source.root)
         let steps = reader.read()
-        return (reader.diagnostics.hasErrors ? nil : steps.map { ResolverDocument(file: source.file, steps: $0) }, reader.diagnostics)
+        return (
+            reader.diagnostics.hasErrors ? nil : steps.map { ResolverDocument(file: source.file, steps: $0) },
+            reader.diagnostics
+        )
     }
 }
 
@@ -58,7 +61,9 @@ private struct ResolverReader {
     /// The modifiers of `modifiers`, each checked once (nil: found wrong, and reported).
     var checkedModifiers: [String: ResolverDocument.Modifier?] = [:]
 
-    static let rootKeys: Set<String> = ["$schema", "name", "version", "description", "sets", "modifiers", "resolutionOrder", "$defs"]
+    static let rootKeys: Set<String> = [
+        "$schema", "name", "version", "description", "sets", "modifiers", "resolutionOrder", "$defs",
+    ]
     static let setKeys: Set<String> = ["description", "sources", "$extensions"]
     static let modifierKeys: Set<String> = ["description", "contexts", "default", "$extensions"]
 
@@ -70,7 +75,9 @@ private struct ResolverReader {
     func at(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(file: file, line: line, column: column) }
     func at(_ node: JSONNode) -> SourceLocation { at(node.line, node.column) }
 
-    mutating func error(_ message: String, _ node: JSONNode) { diagnostics.append(.error(.tokenResolver, message, at: at(node))) }
+    mutating func error(_ message: String, _ node: JSONNode) {
+        diagnostics.append(.error(.tokenResolver, message, at: at(node)))
+    }
     mutating func error(_ message: String, member: JSONMember) {
         diagnostics.append(.error(.tokenResolver, message, at: at(member.line, member.column)))
     }
@@ -78,12 +85,16 @@ private struct ResolverReader {
     /// Every key of `node` must be one of `allowed`; each other key is one error at the key.
     mutating func only(_ allowed: Set<String>, in node: JSONNode, what: String) {
         for member in node.members ?? [] where !allowed.contains(member.key) {
-            error("\(what) has no property '\(member.key)'; it takes \(allowed.sorted().joined(separator: ", "))", member: member)
+            error(
+                "\(what) has no property '\(member.key)'; it takes \(allowed.sorted().joined(separator: ", "))",
+                member: member)
         }
     }
 
     mutating func optionalString(_ key: String, in node: JSONNode, what: String) {
-        if let value = node[key], value.string == nil { error("\(what)'s '\(key)' is a string, not \(value.kindName)", value) }
+        if let value = node[key], value.string == nil {
+            error("\(what)'s '\(key)' is a string, not \(value.kindName)", value)
+        }
     }
 
     mutating func extensions(in node: JSONNode, what: String) {
@@ -114,7 +125,9 @@ private struct ResolverReader {
         optionalString("$schema", in: root, what: "the resolver")
         optionalString("name", in: root, what: "the resolver")
         optionalString("description", in: root, what: "the resolver")
-        if let defs = root["$defs"], defs.members == nil { error("the resolver's '$defs' is an object, not \(defs.kindName)", defs) }
+        if let defs = root["$defs"], defs.members == nil {
+            error("the resolver's '$defs' is an object, not \(defs.kindName)", defs)
+        }
         // Every set and modifier is checked, referenced or not.
         for (key, what) in [("sets", "set"), ("modifiers", "modifier")] {
             guard let group = root[key] else { continue }
@@ -131,7 +144,9 @@ private struct ResolverReader {
             return nil
         }
         guard let order = orderNode.array, !order.isEmpty else {
-            error("'resolutionOrder' is a non-empty array of sets and modifiers, not \(orderNode.array == nil ? orderNode.kindName : "an empty array")", orderNode)
+            error(
+                "'resolutionOrder' is a non-empty array of sets and modifiers, not \(orderNode.array == nil ? orderNode.kindName : "an empty array")",
+                orderNode)
             return nil
         }
         var steps: [ResolverDocument.Step] = []
@@ -141,21 +156,27 @@ private struct ResolverReader {
         func claim(_ name: String, _ node: JSONNode, into diagnostics: inout [Diagnostic]) {
             if let first = names[name] {
                 let shown = name.hasPrefix("inline ") ? String(name.dropFirst(7)) : name
-                diagnostics.append(.error(.tokenResolver,
-                                          "'\(shown)' appears twice in resolutionOrder (first at line \(first.line)); each set and modifier is named once",
-                                          at: SourceLocation(file: file, line: node.line, column: node.column)))
+                diagnostics.append(
+                    .error(
+                        .tokenResolver,
+                        "'\(shown)' appears twice in resolutionOrder (first at line \(first.line)); each set and modifier is named once",
+                        at: SourceLocation(file: file, line: node.line, column: node.column)))
             } else {
                 names[name] = node
             }
         }
         for item in order {
             guard item.members != nil else {
-                error("a resolutionOrder item is {\"$ref\": \"#/sets/...\"}, {\"$ref\": \"#/modifiers/...\"} or an inline set or modifier, not \(item.kindName)", item)
+                error(
+                    "a resolutionOrder item is {\"$ref\": \"#/sets/...\"}, {\"$ref\": \"#/modifiers/...\"} or an inline set or modifier, not \(item.kindName)",
+                    item)
                 continue
             }
             if let reference = item["$ref"] {
                 for member in item.members ?? [] where member.key != "$ref" {
-                    error("Livery does not apply properties beside $ref ('\(member.key)'); declare the set or modifier with them", member: member)
+                    error(
+                        "Livery does not apply properties beside $ref ('\(member.key)'); declare the set or modifier with them",
+                        member: member)
                 }
                 guard let pointer = reference.string else {
                     error("$ref is a string, not \(reference.kindName)", reference)
@@ -176,17 +197,24 @@ private struct ResolverReader {
                     }
                     if let parsed = namedModifier(name) { steps.append(.modifier(parsed)) }
                 } else {
-                    error("'\(pointer)': resolutionOrder references #/sets/NAME or #/modifiers/NAME" +
-                          (pointer.hasPrefix("#/resolutionOrder") ? " (nothing may reference resolutionOrder itself)" : ""), reference)
+                    error(
+                        "'\(pointer)': resolutionOrder references #/sets/NAME or #/modifiers/NAME"
+                            + (pointer.hasPrefix("#/resolutionOrder")
+                                ? " (nothing may reference resolutionOrder itself)" : ""),
+                        reference)
                 }
                 continue
             }
             guard let type = item["type"] else {
-                error("an inline resolutionOrder item needs \"type\": \"set\" or \"modifier\" (or write {\"$ref\": ...})", item)
+                error(
+                    "an inline resolutionOrder item needs \"type\": \"set\" or \"modifier\" (or write {\"$ref\": ...})",
+                    item)
                 continue
             }
             guard let name = item["name"]?.string else {
-                error("an inline \(type.string ?? "item") needs a 'name', unique in resolutionOrder", item["name"] ?? item)
+                error(
+                    "an inline \(type.string ?? "item") needs a 'name', unique in resolutionOrder", item["name"] ?? item
+                )
                 continue
             }
             switch type.string {
@@ -194,10 +222,14 @@ private struct ResolverReader {
                 claim(names["#/sets/" + name] == nil ? "inline " + name : "#/sets/" + name, item, into: &diagnostics)
                 if let list = set(name, item, inline: true, trail: []) { steps.append(.set(list)) }
             case "modifier":
-                claim(names["#/modifiers/" + name] == nil ? "inline " + name : "#/modifiers/" + name, item, into: &diagnostics)
+                claim(
+                    names["#/modifiers/" + name] == nil ? "inline " + name : "#/modifiers/" + name, item,
+                    into: &diagnostics)
                 if let parsed = modifier(name, item, inline: true) { steps.append(.modifier(parsed)) }
             default:
-                error("an inline item's type is \"set\" or \"modifier\", not \(type.string.map { "'\($0)'" } ?? type.kindName)", type)
+                error(
+                    "an inline item's type is \"set\" or \"modifier\", not \(type.string.map { "'\($0)'" } ?? type.kindName)",
+                    type)
             }
         }
         return diagnostics.hasErrors ? nil : steps
@@ -254,8 +286,10 @@ private struct ResolverReader {
             return nil
         }
         guard let contexts = contextsNode.members, contexts.count >= 2 else {
-            error("\(what)'s 'contexts' is an object of at least two named source lists" +
-                  (contextsNode.members.map { " (it has \($0.count))" } ?? ", not \(contextsNode.kindName)"), contextsNode)
+            error(
+                "\(what)'s 'contexts' is an object of at least two named source lists"
+                    + (contextsNode.members.map { " (it has \($0.count))" } ?? ", not \(contextsNode.kindName)"),
+                contextsNode)
             return nil
         }
         var parsed: [(name: String, sources: [ResolverDocument.Source])] = []
@@ -273,11 +307,16 @@ private struct ResolverReader {
             if let text = given.string, contexts.contains(where: { $0.key == text }) {
                 defaultContext = text
             } else {
-                error("\(what): default must name one of its contexts (\(contexts.map(\.key).joined(separator: ", ")))", given)
+                error(
+                    "\(what): default must name one of its contexts (\(contexts.map(\.key).joined(separator: ", ")))",
+                    given)
                 failed = true
             }
         }
-        return failed ? nil : ResolverDocument.Modifier(name: name, contexts: parsed, defaultContext: defaultContext, location: at(node))
+        return failed
+            ? nil
+            : ResolverDocument.Modifier(
+                name: name, contexts: parsed, defaultContext: defaultContext, location: at(node))
     }
 
     /// A list of sources; `#/sets/NAME` references are expanded in place. `trail` is the chain of
@@ -286,7 +325,8 @@ private struct ResolverReader {
     mutating func sources(_ node: JSONNode?, owner: String, trail: [String]) -> [ResolverDocument.Source]? {
         guard let node else { return nil }
         guard let items = node.array else {
-            error("the sources of \(owner) are an array of {\"$ref\": ...} and inline tokens, not \(node.kindName)", node)
+            error(
+                "the sources of \(owner) are an array of {\"$ref\": ...} and inline tokens, not \(node.kindName)", node)
             return nil
         }
         var result: [ResolverDocument.Source] = []
@@ -302,11 +342,15 @@ private struct ResolverReader {
                 continue
             }
             for member in item.members ?? [] where member.key != "$ref" {
-                error("Livery does not apply properties beside $ref ('\(member.key)'); put the tokens in a source of their own", member: member)
+                error(
+                    "Livery does not apply properties beside $ref ('\(member.key)'); put the tokens in a source of their own",
+                    member: member)
                 failed = true
             }
             guard let path = reference.string, !path.isEmpty else {
-                error("$ref is a file path or #/sets/NAME, not \(reference.string == nil ? reference.kindName : "an empty string")", reference)
+                error(
+                    "$ref is a file path or #/sets/NAME, not \(reference.string == nil ? reference.kindName : "an empty string")",
+                    reference)
                 failed = true
                 continue
             }
@@ -318,7 +362,9 @@ private struct ResolverReader {
                     continue
                 }
                 guard trail.count < ResolverDocument.maxReferenceDepth else {
-                    error("set references nest more than \(ResolverDocument.maxReferenceDepth) deep (\(trail.joined(separator: " -> ")) -> \(name))", reference)
+                    error(
+                        "set references nest more than \(ResolverDocument.maxReferenceDepth) deep (\(trail.joined(separator: " -> ")) -> \(name))",
+                        reference)
                     failed = true
                     continue
                 }
@@ -342,7 +388,9 @@ private struct ResolverReader {
                 error("'\(path)' is not a set; sources reference files or #/sets/NAME", reference)
                 failed = true
             } else if path.contains("#") || path.contains("://") {
-                error("'\(path)': Livery reads whole local files; a URL or a fragment of a file is not supported", reference)
+                error(
+                    "'\(path)': Livery reads whole local files; a URL or a fragment of a file is not supported",
+                    reference)
                 failed = true
             } else {
                 result.append(.file(path, at(reference)))
@@ -403,7 +451,10 @@ public struct TokenImport {
     private mutating func load(_ path: String, at location: SourceLocation?) -> TokenSource? {
         if let known = cache[path] { return known }
         guard let bytes = readFile(path) else {
-            diagnostics.append(.error(.tokenResolver, "cannot read the tokens file '\(path)'", at: location ?? SourceLocation(file: path)))
+            diagnostics.append(
+                .error(
+                    .tokenResolver, "cannot read the tokens file '\(path)'", at: location ?? SourceLocation(file: path))
+            )
             return nil
         }
         do {
@@ -423,7 +474,9 @@ public struct TokenImport {
     }
 
     /// Plain files, merged in order, as one unqualified layer.
-    public mutating func layers(files: [String], baseName: String = "Tokens") -> [(fileName: String, constants: [ThemeConstant])] {
+    public mutating func layers(files: [String], baseName: String = "Tokens") -> [(
+        fileName: String, constants: [ThemeConstant]
+    )] {
         let sources = files.compactMap { load($0, at: nil) }
         guard sources.count == files.count else { return [] }
         return [(baseName + ".xml", resolve(sources))]
@@ -432,17 +485,21 @@ public struct TokenImport {
     /// Every combination of the resolver's contexts, as layered files: the default combination is
     /// `Tokens.xml`; each other combination's file holds only the constants that differ from what
     /// the less specific layers already give (Livery layers them by specificity, section 3).
-    public mutating func layers(resolver: ResolverDocument, map: ContextMap, directory: String,
-                                baseName: String = "Tokens") -> [(fileName: String, constants: [ThemeConstant])] {
+    public mutating func layers(
+        resolver: ResolverDocument, map: ContextMap, directory: String,
+        baseName: String = "Tokens"
+    ) -> [(fileName: String, constants: [ThemeConstant])] {
         // Each combination of contexts becomes one qualified layer, and Livery's qualifiers tell at
         // most `maxCombinations` apart: more is refused before any is built.
         var count = 1
         for modifier in resolver.modifiers {
             count = count.multipliedReportingOverflow(by: max(1, modifier.contexts.count)).partialValue
             if count > Self.maxCombinations || count < 0 {
-                diagnostics.append(.error(.tokenResolver,
-                                          "the modifiers' contexts make more than \(Self.maxCombinations) combinations; each must map to its own qualifiers, and there are not that many",
-                                          at: modifier.location))
+                diagnostics.append(
+                    .error(
+                        .tokenResolver,
+                        "the modifiers' contexts make more than \(Self.maxCombinations) combinations; each must map to its own qualifiers, and there are not that many",
+                        at: modifier.location))
                 return []
             }
         }
@@ -451,9 +508,11 @@ public struct TokenImport {
             var options: [(String, String, TraitSet)] = []
             for context in modifier.contexts {
                 guard let traits = map.traits(modifier: modifier, context: context.name) else {
-                    diagnostics.append(.error(.tokenResolver,
-                                              "context '\(context.name)' of modifier '\(modifier.name)' maps to no qualifier; add --map \(modifier.name):\(context.name)=QUALIFIER (e.g. dark, highcontrast, ipad~dark or none)",
-                                              at: modifier.location))
+                    diagnostics.append(
+                        .error(
+                            .tokenResolver,
+                            "context '\(context.name)' of modifier '\(modifier.name)' maps to no qualifier; add --map \(modifier.name):\(context.name)=QUALIFIER (e.g. dark, highcontrast, ipad~dark or none)",
+                            at: modifier.location))
                     continue
                 }
                 options.append((modifier.name, context.name, traits))
@@ -466,8 +525,11 @@ public struct TokenImport {
             var traits = TraitSet.none
             for choice in combination {
                 guard let merged = Self.union(traits, choice.traits) else {
-                    diagnostics.append(.error(.tokenResolver, "contexts \(combination.map { "\($0.modifier):\($0.context)" }.joined(separator: " and ")) map to two values of one trait dimension",
-                                              at: SourceLocation(file: resolver.file)))
+                    diagnostics.append(
+                        .error(
+                            .tokenResolver,
+                            "contexts \(combination.map { "\($0.modifier):\($0.context)" }.joined(separator: " and ")) map to two values of one trait dimension",
+                            at: SourceLocation(file: resolver.file)))
                     return []
                 }
                 traits = merged
@@ -492,25 +554,34 @@ public struct TokenImport {
                 }
             }
             if byTraits[traits] != nil {
-                diagnostics.append(.error(.tokenResolver, "two combinations of contexts map to the same qualifiers (\(traits)); map them apart with --map",
-                                          at: SourceLocation(file: resolver.file)))
+                diagnostics.append(
+                    .error(
+                        .tokenResolver,
+                        "two combinations of contexts map to the same qualifiers (\(traits)); map them apart with --map",
+                        at: SourceLocation(file: resolver.file)))
                 return []
             }
             byTraits[traits] = resolve(sources)
         }
         guard let generic = byTraits[TraitSet.none] else { return [] }
         var layers = [(baseName + ".xml", generic)]
-        let ordered = byTraits.keys.filter { $0 != TraitSet.none }.sorted { ($0.specificity, $0.tags.joined()) < ($1.specificity, $1.tags.joined()) }
+        let ordered = byTraits.keys.filter { $0 != TraitSet.none }.sorted {
+            ($0.specificity, $0.tags.joined()) < ($1.specificity, $1.tags.joined())
+        }
         var written: [TraitSet: [ThemeConstant]] = [TraitSet.none: generic]
         for traits in ordered {
             var effective: [String: ThemeConstant] = [:]
-            let below = written.keys.filter { $0 != traits && $0.applies(in: traits) }.sorted { $0.specificity < $1.specificity }
+            let below = written.keys.filter { $0 != traits && $0.applies(in: traits) }.sorted {
+                $0.specificity < $1.specificity
+            }
             for layer in below { for constant in written[layer] ?? [] { effective[constant.name] = constant } }
             let differing = (byTraits[traits] ?? []).filter { constant in
                 effective[constant.name].map { $0.type != constant.type || $0.content != constant.content } ?? true
             }
             written[traits] = differing
-            if !differing.isEmpty { layers.append((baseName + "~" + traits.tags.joined(separator: "~") + ".xml", differing)) }
+            if !differing.isEmpty {
+                layers.append((baseName + "~" + traits.tags.joined(separator: "~") + ".xml", differing))
+            }
         }
         return layers
     }
@@ -519,19 +590,27 @@ public struct TokenImport {
     public static let maxCombinations = 256
 
     static func union(_ a: TraitSet, _ b: TraitSet) -> TraitSet? {
-        if a.idiom != nil && b.idiom != nil || a.appearance != nil && b.appearance != nil || a.contrast != nil && b.contrast != nil { return nil }
-        return TraitSet(idiom: a.idiom ?? b.idiom, appearance: a.appearance ?? b.appearance, contrast: a.contrast ?? b.contrast)
+        if a.idiom != nil && b.idiom != nil || a.appearance != nil && b.appearance != nil
+            || a.contrast != nil && b.contrast != nil
+        {
+            return nil
+        }
+        return TraitSet(
+            idiom: a.idiom ?? b.idiom, appearance: a.appearance ?? b.appearance, contrast: a.contrast ?? b.contrast)
     }
 
     static func join(_ directory: String, _ path: String) -> String {
-        path.hasPrefix("/") || directory.isEmpty ? path : (directory.hasSuffix("/") ? directory + path : directory + "/" + path)
+        path.hasPrefix("/") || directory.isEmpty
+            ? path : (directory.hasSuffix("/") ? directory + path : directory + "/" + path)
     }
 
     /// The warning that lists every token skipped for want of a Livery type (one finding).
     public var skippedWarning: Diagnostic? {
         guard !importer.skipped.isEmpty else { return nil }
         var byType: [String: [String]] = [:]
-        for (type, path) in importer.skipped where !(byType[type]?.contains(path) ?? false) { byType[type, default: []].append(path) }
+        for (type, path) in importer.skipped where !(byType[type]?.contains(path) ?? false) {
+            byType[type, default: []].append(path)
+        }
         let list = byType.keys.sorted().map { "\($0) (\(byType[$0]!.joined(separator: ", ")))" }.joined(separator: "; ")
         return .warning(.tokenSkipped, "skipped tokens of types Livery has no constant for: \(list)", at: nil)
     }

@@ -29,7 +29,10 @@ public enum DimensionUnit: String, Hashable, Sendable { case px, rem }
 public struct Dimension: Hashable, Sendable {
     public var value: Double
     public var unit: DimensionUnit
-    public init(_ value: Double, _ unit: DimensionUnit) { self.value = value; self.unit = unit }
+    public init(_ value: Double, _ unit: DimensionUnit) {
+        self.value = value
+        self.unit = unit
+    }
 }
 
 public enum DurationUnit: String, Hashable, Sendable { case ms, s }
@@ -43,7 +46,10 @@ public struct Duration: Hashable, Sendable {
 public struct Aliased<Value: Hashable & Sendable>: Hashable, Sendable {
     public var value: Value
     public var alias: [String]?
-    public init(_ value: Value, alias: [String]? = nil) { self.value = value; self.alias = alias }
+    public init(_ value: Value, alias: [String]? = nil) {
+        self.value = value
+        self.alias = alias
+    }
 }
 
 public enum StrokeStyle: Hashable, Sendable {

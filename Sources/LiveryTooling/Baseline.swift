@@ -19,8 +19,9 @@ public struct Baseline: Equatable, Sendable {
     }
 
     static func entry(for diagnostic: Diagnostic, lines: SourceLines) -> Entry {
-        Entry(code: diagnostic.code.rawValue, file: diagnostic.location?.file ?? "",
-              fingerprint: Fingerprint.of(diagnostic, lines: lines))
+        Entry(
+            code: diagnostic.code.rawValue, file: diagnostic.location?.file ?? "",
+            fingerprint: Fingerprint.of(diagnostic, lines: lines))
     }
 
     /// The findings the baseline does not cover.
@@ -41,12 +42,14 @@ public struct Baseline: Equatable, Sendable {
         var lines: [String] = []
         for (index, entry) in entries.enumerated() {
             let object = JSONValue.object([
-                ("code", .string(entry.code)), ("file", .string(entry.file)), ("fingerprint", .string(entry.fingerprint)),
+                ("code", .string(entry.code)), ("file", .string(entry.file)),
+                ("fingerprint", .string(entry.fingerprint)),
                 ("message", .string(index < messages.count ? messages[index] : "")),
             ])
             lines.append("    " + object.rendered(pretty: false))
         }
-        return "{\n  \"version\": 1,\n  \"findings\": [\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + "  ]\n}\n"
+        return "{\n  \"version\": 1,\n  \"findings\": [\n" + lines.joined(separator: ",\n")
+            + (lines.isEmpty ? "" : "\n") + "  ]\n}\n"
     }
 
     public enum ReadError: Error, Equatable, CustomStringConvertible {
@@ -67,11 +70,14 @@ public struct Baseline: Equatable, Sendable {
             throw .malformed("the file is not a JSON object")
         }
         guard object["version"] as? Int == 1 else { throw .malformed("\"version\" is not 1") }
-        guard let findings = object["findings"] as? [[String: Any]] else { throw .malformed("\"findings\" is not an array of objects") }
+        guard let findings = object["findings"] as? [[String: Any]] else {
+            throw .malformed("\"findings\" is not an array of objects")
+        }
         var entries: [Entry] = []
         for (index, finding) in findings.enumerated() {
             guard let code = finding["code"] as? String, let file = finding["file"] as? String,
-                  let fingerprint = finding["fingerprint"] as? String else {
+                let fingerprint = finding["fingerprint"] as? String
+            else {
                 throw .malformed("finding \(index + 1) lacks \"code\", \"file\" or \"fingerprint\"")
             }
             entries.append(Entry(code: code, file: file, fingerprint: fingerprint))

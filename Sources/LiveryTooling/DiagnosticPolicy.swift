@@ -30,24 +30,33 @@ public struct DiagnosticPolicy: Equatable, Sendable {
 
     /// Reads a policy file; problems in it are located `config-invalid` errors (an unknown code
     /// is a warning with a did-you-mean, so a policy written for a newer livery still works).
-    public static func parse(_ text: String, path: String, knownCodes: [DiagnosticCode]) -> (DiagnosticPolicy, [Diagnostic]) {
+    public static func parse(_ text: String, path: String, knownCodes: [DiagnosticCode]) -> (
+        DiagnosticPolicy, [Diagnostic]
+    ) {
         var policy = DiagnosticPolicy(path: path)
         var diagnostics: [Diagnostic] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.prefix { $0 != "#" }.trimmingWhitespace()
             guard !line.isEmpty else { continue }
-            let location = SourceLocation(file: path, line: index + 1, column: raw.distance(from: raw.startIndex, to: line.startIndex) + 1)
+            let location = SourceLocation(
+                file: path, line: index + 1, column: raw.distance(from: raw.startIndex, to: line.startIndex) + 1)
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingWhitespace() }
             guard parts.count == 2, !parts[0].isEmpty, let setting = Setting(rawValue: String(parts[1])) else {
-                diagnostics.append(.error(.configInvalid, "'\(line)' is not a setting; write 'code: off', 'code: warning' or 'code: error', e.g. constant-unused: off",
-                                          at: location))
+                diagnostics.append(
+                    .error(
+                        .configInvalid,
+                        "'\(line)' is not a setting; write 'code: off', 'code: warning' or 'code: error', e.g. constant-unused: off",
+                        at: location))
                 continue
             }
             let code = DiagnosticCode(rawValue: String(parts[0]))
             if !knownCodes.contains(code) {
                 let (hint, fix) = Suggestions.suggest(code.rawValue, in: knownCodes.map(\.rawValue))
-                diagnostics.append(.warning(.configInvalid, "unknown code '\(code)'\(hint.isEmpty ? "; docs/Diagnostics.md lists the codes" : hint)",
-                                            at: location, fix: fix))
+                diagnostics.append(
+                    .warning(
+                        .configInvalid,
+                        "unknown code '\(code)'\(hint.isEmpty ? "; docs/Diagnostics.md lists the codes" : hint)",
+                        at: location, fix: fix))
             }
             policy.settings[code] = setting
         }
@@ -77,8 +86,14 @@ public struct DiagnosticPolicy: Equatable, Sendable {
             switch settings[diagnostic.code] {
             case nil: return diagnostic
             case .off: return nil
-            case .warning?: var changed = diagnostic; changed.severity = .warning; return changed
-            case .error?: var changed = diagnostic; changed.severity = .error; return changed
+            case .warning?:
+                var changed = diagnostic
+                changed.severity = .warning
+                return changed
+            case .error?:
+                var changed = diagnostic
+                changed.severity = .error
+                return changed
             }
         }
     }

@@ -51,12 +51,16 @@ public enum ExplainText {
             return .object(params.map { ($0.name, CanonicalJSON.value($0.value, theme: empty, scale: 1)) })
         }
         func location(_ location: SourceLocation) -> JSONValue {
-            .object([("file", .string(location.file)), ("line", location.line.map { .integer(Int64($0)) } ?? .null),
-                     ("column", location.column.map { .integer(Int64($0)) } ?? .null)])
+            .object([
+                ("file", .string(location.file)), ("line", location.line.map { .integer(Int64($0)) } ?? .null),
+                ("column", location.column.map { .integer(Int64($0)) } ?? .null),
+            ])
         }
         func origin(_ origin: OperationOrigin) -> JSONValue {
-            var members: [(String, JSONValue)] = [("theme", .string(origin.themeID)), ("layer", .string(origin.layer)),
-                                                  ("location", location(origin.location))]
+            var members: [(String, JSONValue)] = [
+                ("theme", .string(origin.themeID)), ("layer", .string(origin.layer)),
+                ("location", location(origin.location)),
+            ]
             switch origin.source {
             case .instance: members.append(("source", .string("instance")))
             case .class(let name, let path):
@@ -67,29 +71,48 @@ public enum ExplainText {
             return .object(members)
         }
         func trails(_ trails: [ConstantTrail]) -> JSONValue {
-            .object(trails.map { trail in
-                (trail.param, .array(trail.steps.map { .object([("constant", .string($0.constant)), ("theme", .string($0.themeID)),
-                                                               ("location", location($0.location))]) }))
-            })
+            .object(
+                trails.map { trail in
+                    (
+                        trail.param,
+                        .array(
+                            trail.steps.map {
+                                .object([
+                                    ("constant", .string($0.constant)), ("theme", .string($0.themeID)),
+                                    ("location", location($0.location)),
+                                ])
+                            })
+                    )
+                })
         }
         return .object([
             ("theme", .string(explanation.theme.id)),
             ("traits", .array(explanation.traits.tags.map(JSONValue.string))),
             ("id", .string(explanation.id)),
             ("component", .string(explanation.component)),
-            ("operations", .array(explanation.operations.map { explained in
-                .object([
-                    ("name", .string(explained.operation.name)),
-                    ("state", .string(explained.operation.state.rawValue)),
-                    ("params", params(explained.operation.params)),
-                    ("origin", origin(explained.origin)),
-                    ("constants", trails(explained.constants)),
-                    ("overrides", .array(explained.overridden.map { earlier in
-                        .object([("params", params(earlier.params)), ("origin", origin(earlier.origin)),
-                                 ("constants", trails(earlier.constants))])
-                    })),
-                ])
-            })),
+            (
+                "operations",
+                .array(
+                    explanation.operations.map { explained in
+                        .object([
+                            ("name", .string(explained.operation.name)),
+                            ("state", .string(explained.operation.state.rawValue)),
+                            ("params", params(explained.operation.params)),
+                            ("origin", origin(explained.origin)),
+                            ("constants", trails(explained.constants)),
+                            (
+                                "overrides",
+                                .array(
+                                    explained.overridden.map { earlier in
+                                        .object([
+                                            ("params", params(earlier.params)), ("origin", origin(earlier.origin)),
+                                            ("constants", trails(earlier.constants)),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 }

@@ -6,9 +6,12 @@ import LiveryModel
 /// match on it and SARIF carries it as a partial fingerprint.
 public enum Fingerprint {
     public static func of(_ diagnostic: Diagnostic, lines: SourceLines) -> String {
-        var text = diagnostic.code.rawValue + "\u{0}" + (diagnostic.location?.file ?? "") + "\u{0}"
+        var text =
+            diagnostic.code.rawValue + "\u{0}" + (diagnostic.location?.file ?? "") + "\u{0}"
             + withoutPlaces(diagnostic.message) + "\u{0}"
-        if let location = diagnostic.location, let line = location.line, let source = lines.line(line, of: location.file) {
+        if let location = diagnostic.location, let line = location.line,
+            let source = lines.line(line, of: location.file)
+        {
             text += source.trimmingWhitespace()
         }
         // FNV-1a, 64 bits: not a security boundary, only a stable name for a finding.

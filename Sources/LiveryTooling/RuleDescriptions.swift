@@ -8,7 +8,8 @@ public enum RuleDescriptions {
         "path-not-found": "A path given on the command line does not exist or is not a theme folder.",
         "no-themes": "A folder given as a folder of themes holds no theme folder.",
         "file-unreadable": "A theme file cannot be read, or is larger than the limit for one file.",
-        "file-ignored": "A subfolder other than assets/ is ignored (warning), or a theme has more entries than are read (error).",
+        "file-ignored":
+            "A subfolder other than assets/ is ignored (warning), or a theme has more entries than are read (error).",
         "file-link": "A theme folder holds a symbolic link; nothing outside the folder is read.",
         "limit-exceeded": "A theme exceeds one of the front end's limits on sizes, depths or counts.",
         "xml-syntax": "A file is not well-formed XML (or libxml2 warns about it).",
@@ -20,7 +21,8 @@ public enum RuleDescriptions {
         "element-duplicate": "A section given twice where one is allowed.",
         "attribute-missing": "A required attribute is missing or empty.",
         "attribute-invalid": "An attribute's value is not valid (a name, an id, a version).",
-        "attribute-unknown": "An attribute the format does not define; it is ignored, which may drop a class or a state.",
+        "attribute-unknown":
+            "An attribute the format does not define; it is ignored, which may drop a class or a state.",
         "info-missing": "A theme folder has no Info.xml.",
         "theme-duplicate": "Two theme folders share one id.",
         "parent-missing": "A theme's parent id is not the id of any theme in the search path.",
@@ -58,7 +60,8 @@ public enum RuleDescriptions {
         "asset-name": "An image name that is not an asset name (it tries to leave the theme folder).",
         "asset-ambiguous": "Two asset files are the same variant of one asset.",
         "asset-unused": "An asset no image references.",
-        "contrast-low": "A text colour and its instance's background fall short of the WCAG 2.2 contrast ratio for some trait sets and a state.",
+        "contrast-low":
+            "A text colour and its instance's background fall short of the WCAG 2.2 contrast ratio for some trait sets and a state.",
         "compile-unreadable": "A file could not be read while compiling.",
         "compile-unencodable": "The resolved theme cannot be stored in the compiled format.",
         "compile-write-failed": "The compiled file could not be written.",

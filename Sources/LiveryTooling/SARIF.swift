@@ -16,15 +16,20 @@ public enum SARIF {
     ///   - root: the folder relative paths are relative to (`%SRCROOT%`), as an absolute path;
     ///     the current folder by default.
     ///   - descriptions: a sentence per code for the rules' `fullDescription`.
-    public static func log(_ diagnostics: [Diagnostic], toolVersion: String, root: String = FileManager.default.currentDirectoryPath,
-                           descriptions: [DiagnosticCode: String] = RuleDescriptions.all, lines: SourceLines = SourceLines(),
-                           documentationURL: String = ProcessInfo.processInfo.environment["LIVERY_DOCS_URL"] ?? documentationURL) -> JSONValue {
+    public static func log(
+        _ diagnostics: [Diagnostic], toolVersion: String, root: String = FileManager.default.currentDirectoryPath,
+        descriptions: [DiagnosticCode: String] = RuleDescriptions.all, lines: SourceLines = SourceLines(),
+        documentationURL: String = ProcessInfo.processInfo.environment["LIVERY_DOCS_URL"] ?? documentationURL
+    ) -> JSONValue {
         let codes = Array(Set(diagnostics.map(\.code))).sorted()
         let rules = codes.map { code in
             JSONValue.object([
                 ("id", .string(code.rawValue)),
                 ("shortDescription", .object([("text", .string("Livery \(code.rawValue)"))])),
-                ("fullDescription", .object([("text", .string(descriptions[code] ?? "See docs/Diagnostics.md, \(code.rawValue)."))])),
+                (
+                    "fullDescription",
+                    .object([("text", .string(descriptions[code] ?? "See docs/Diagnostics.md, \(code.rawValue)."))])
+                ),
                 ("helpUri", .string(documentationURL + "#" + code.rawValue)),
             ])
         }
@@ -42,21 +47,52 @@ public enum SARIF {
             }
             let related = diagnostic.notes.compactMap { note in note.location.map { (note.message, $0) } }
             if !related.isEmpty {
-                members.append(("relatedLocations", .array(related.enumerated().map { index, item in
-                    .object([("id", .integer(Int64(index))), ("physicalLocation", physical(item.1)),
-                             ("message", .object([("text", .string(item.0))]))])
-                })))
+                members.append(
+                    (
+                        "relatedLocations",
+                        .array(
+                            related.enumerated().map { index, item in
+                                .object([
+                                    ("id", .integer(Int64(index))), ("physicalLocation", physical(item.1)),
+                                    ("message", .object([("text", .string(item.0))])),
+                                ])
+                            })
+                    ))
             }
-            members.append(("partialFingerprints", .object([(fingerprintName, .string(Fingerprint.of(diagnostic, lines: lines)))])))
-            if let fix = diagnostic.fix, let location = diagnostic.location, let change = replacement(fix, at: location, lines: lines) {
+            members.append(
+                ("partialFingerprints", .object([(fingerprintName, .string(Fingerprint.of(diagnostic, lines: lines)))]))
+            )
+            if let fix = diagnostic.fix, let location = diagnostic.location,
+                let change = replacement(fix, at: location, lines: lines)
+            {
                 // the places elsewhere (an end tag) are part of the fix: all of them or none
-                let others = fix.elsewhere.filter { $0.file == location.file }.map { replacement(fix, at: $0, lines: lines) }
+                let others = fix.elsewhere.filter { $0.file == location.file }.map {
+                    replacement(fix, at: $0, lines: lines)
+                }
                 if others.allSatisfy({ $0 != nil }) {
-                    members.append(("fixes", .array([.object([
-                        ("description", .object([("text", .string("Replace '\(fix.replaced)' with '\(fix.replacement)'"))])),
-                        ("artifactChanges", .array([.object([("artifactLocation", artifact(location.file)),
-                                                             ("replacements", .array([change] + others.compactMap { $0 }))])])),
-                    ])])))
+                    members.append(
+                        (
+                            "fixes",
+                            .array([
+                                .object([
+                                    (
+                                        "description",
+                                        .object([
+                                            ("text", .string("Replace '\(fix.replaced)' with '\(fix.replacement)'"))
+                                        ])
+                                    ),
+                                    (
+                                        "artifactChanges",
+                                        .array([
+                                            .object([
+                                                ("artifactLocation", artifact(location.file)),
+                                                ("replacements", .array([change] + others.compactMap { $0 })),
+                                            ])
+                                        ])
+                                    ),
+                                ])
+                            ])
+                        ))
                 }
             }
             return .object(members)
@@ -65,16 +101,34 @@ public enum SARIF {
         return .object([
             ("$schema", .string(schema)),
             ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string("livery")),
-                    ("version", .string(toolVersion)),
-                    ("informationUri", .string(documentationURL)),
-                    ("rules", .array(rules)),
-                ]))])),
-                ("originalUriBaseIds", .object([("%SRCROOT%", .object([("uri", .string(base.hasSuffix("/") ? base : base + "/"))]))])),
-                ("results", .array(results)),
-            ])])),
+            (
+                "runs",
+                .array([
+                    .object([
+                        (
+                            "tool",
+                            .object([
+                                (
+                                    "driver",
+                                    .object([
+                                        ("name", .string("livery")),
+                                        ("version", .string(toolVersion)),
+                                        ("informationUri", .string(documentationURL)),
+                                        ("rules", .array(rules)),
+                                    ])
+                                )
+                            ])
+                        ),
+                        (
+                            "originalUriBaseIds",
+                            .object([
+                                ("%SRCROOT%", .object([("uri", .string(base.hasSuffix("/") ? base : base + "/"))]))
+                            ])
+                        ),
+                        ("results", .array(results)),
+                    ])
+                ])
+            ),
         ])
     }
 
@@ -100,10 +154,16 @@ public enum SARIF {
     /// its column. No fix is offered when the text is not found there (the file changed).
     static func replacement(_ fix: Diagnostic.Fix, at location: SourceLocation, lines: SourceLines) -> JSONValue? {
         guard let line = location.line, let text = lines.line(line, of: location.file),
-              let range = fix.range(inLine: text, from: location.column) else { return nil }
+            let range = fix.range(inLine: text, from: location.column)
+        else { return nil }
         return .object([
-            ("deletedRegion", .object([("startLine", .integer(Int64(line))), ("startColumn", .integer(Int64(range.lowerBound + 1))),
-                                       ("endColumn", .integer(Int64(range.upperBound + 1)))])),
+            (
+                "deletedRegion",
+                .object([
+                    ("startLine", .integer(Int64(line))), ("startColumn", .integer(Int64(range.lowerBound + 1))),
+                    ("endColumn", .integer(Int64(range.upperBound + 1))),
+                ])
+            ),
             ("insertedContent", .object([("text", .string(fix.replacement))])),
         ])
     }

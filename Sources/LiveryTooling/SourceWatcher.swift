@@ -21,7 +21,8 @@ public final class SourceWatcher: @unchecked Sendable {
         for root in roots.sorted(by: { $0.count > $1.count }) where file.hasPrefix(root + "/") {
             let isTheme = (root as NSString).pathExtension.isEmpty == false
             let base = isTheme ? (root as NSString).deletingLastPathComponent : root
-            return base.isEmpty || base == "." ? file : String(file.dropFirst(base.count + (base.hasSuffix("/") ? 0 : 1)))
+            return base.isEmpty || base == "."
+                ? file : String(file.dropFirst(base.count + (base.hasSuffix("/") ? 0 : 1)))
         }
         return file
     }

@@ -66,7 +66,10 @@ public struct ThemeDiff: Hashable, Sendable {
                     note(Key(kind: .instanceRemoved, instance: id, component: removed.component), set)
                 case (let was?, let now?):
                     if was.component != now.component {
-                        note(Key(kind: .componentChanged, instance: id, component: now.component, oldComponent: was.component), set)
+                        note(
+                            Key(
+                                kind: .componentChanged, instance: id, component: now.component,
+                                oldComponent: was.component), set)
                     }
                     let oldOps = Dictionary(was.operations.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
                     let newOps = Dictionary(now.operations.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
@@ -75,17 +78,24 @@ public struct ThemeDiff: Hashable, Sendable {
                         let key = operation.key
                         if let earlier = oldOps[key] {
                             if earlier.params != operation.params {
-                                note(Key(kind: .operationChanged, instance: id, component: now.component, operation: key,
-                                         old: earlier.params, new: operation.params), set)
+                                note(
+                                    Key(
+                                        kind: .operationChanged, instance: id, component: now.component, operation: key,
+                                        old: earlier.params, new: operation.params), set)
                             }
                         } else {
-                            note(Key(kind: .operationAdded, instance: id, component: now.component, operation: key,
-                                     new: operation.params), set)
+                            note(
+                                Key(
+                                    kind: .operationAdded, instance: id, component: now.component, operation: key,
+                                    new: operation.params), set)
                         }
                     }
                     for operation in was.operations where newOps[operation.key] == nil {
-                        note(Key(kind: .operationRemoved, instance: id, component: now.component, operation: operation.key,
-                                 old: operation.params), set)
+                        note(
+                            Key(
+                                kind: .operationRemoved, instance: id, component: now.component,
+                                operation: operation.key,
+                                old: operation.params), set)
                     }
                 case (nil, nil):
                     break
@@ -102,15 +112,18 @@ public struct ThemeDiff: Hashable, Sendable {
         let changes = order.enumerated().sorted { lhs, rhs in
             func sortKey(_ item: (offset: Int, element: Key)) -> (String, Int, Int, Int) {
                 let key = item.element
-                return (key.instance, rank(key.kind),
-                        firstSight[Sighting(instance: key.instance, operation: key.operation)] ?? 0, item.offset)
+                return (
+                    key.instance, rank(key.kind),
+                    firstSight[Sighting(instance: key.instance, operation: key.operation)] ?? 0, item.offset
+                )
             }
             return sortKey(lhs) < sortKey(rhs)
         }.map(\.element).map { key in
             let traits = seen[key]!
-            return Change(kind: key.kind, instance: key.instance, component: key.component, operation: key.operation,
-                          old: key.old, new: key.new, traits: traits,
-                          scope: scope(of: traits, among: traitSets), oldComponent: key.oldComponent)
+            return Change(
+                kind: key.kind, instance: key.instance, component: key.component, operation: key.operation,
+                old: key.old, new: key.new, traits: traits,
+                scope: scope(of: traits, among: traitSets), oldComponent: key.oldComponent)
         }
         return ThemeDiff(old: old.info, new: new.info, traitSets: traitSets, changes: changes)
     }
@@ -148,7 +161,8 @@ public struct ThemeDiff: Hashable, Sendable {
             for appearance in [nil, set.appearance] {
                 for contrast in [nil, set.contrast] {
                     for textSize in [nil, set.textSize] {
-                        result.append(TraitSet(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize))
+                        result.append(
+                            TraitSet(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize))
                     }
                 }
             }
@@ -169,11 +183,13 @@ public struct ThemeDiff: Hashable, Sendable {
             switch change.kind {
             case .instanceAdded: line = "+ \(change.instance) (\(change.component))"
             case .instanceRemoved: line = "- \(change.instance) (\(change.component))"
-            case .componentChanged: line = "~ \(change.instance): component \(change.oldComponent ?? "?") -> \(change.component)"
+            case .componentChanged:
+                line = "~ \(change.instance): component \(change.oldComponent ?? "?") -> \(change.component)"
             case .operationAdded: line = "+ \(change.instance).\(op): \(ValueText.describe(change.new ?? []))"
             case .operationRemoved: line = "- \(change.instance).\(op): \(ValueText.describe(change.old ?? []))"
             case .operationChanged:
-                line = "~ \(change.instance).\(op): \(ValueText.describe(change.old ?? [])) -> \(ValueText.describe(change.new ?? []))"
+                line =
+                    "~ \(change.instance).\(op): \(ValueText.describe(change.old ?? [])) -> \(ValueText.describe(change.new ?? []))"
             }
             lines.append(line + "  [\(change.scope)]")
         }
@@ -185,9 +201,11 @@ public struct ThemeDiff: Hashable, Sendable {
         guard !changes.isEmpty else { return "no differences" }
         func count(_ kinds: Kind...) -> Int { changes.filter { kinds.contains($0.kind) }.count }
         var parts: [String] = []
-        for (number, what) in [(count(.instanceAdded), "instances added"), (count(.instanceRemoved), "instances removed"),
-                               (count(.componentChanged), "components changed"), (count(.operationAdded), "operations added"),
-                               (count(.operationRemoved), "operations removed"), (count(.operationChanged), "operations changed")]
+        for (number, what) in [
+            (count(.instanceAdded), "instances added"), (count(.instanceRemoved), "instances removed"),
+            (count(.componentChanged), "components changed"), (count(.operationAdded), "operations added"),
+            (count(.operationRemoved), "operations removed"), (count(.operationChanged), "operations changed"),
+        ]
         where number > 0 {
             parts.append("\(number) \(number == 1 ? what.replacingOccurrences(of: "s ", with: " ") : what)")
         }
@@ -208,23 +226,27 @@ public struct ThemeDiff: Hashable, Sendable {
             ("old", info(old)),
             ("new", info(new)),
             ("traitSets", .array(traitSets.map { .array($0.tags.map(JSONValue.string)) })),
-            ("changes", .array(changes.map { change in
-                var members: [(String, JSONValue)] = [
-                    ("kind", .string(change.kind.rawValue)),
-                    ("instance", .string(change.instance)),
-                    ("component", .string(change.component)),
-                ]
-                if let old = change.oldComponent { members.append(("oldComponent", .string(old))) }
-                if let operation = change.operation {
-                    members.append(("operation", .string(operation.name)))
-                    members.append(("state", .string(operation.state.rawValue)))
-                    members.append(("old", params(change.old)))
-                    members.append(("new", params(change.new)))
-                }
-                members.append(("scope", .string(change.scope)))
-                members.append(("traits", .array(change.traits.map { .array($0.tags.map(JSONValue.string)) })))
-                return .object(members)
-            })),
+            (
+                "changes",
+                .array(
+                    changes.map { change in
+                        var members: [(String, JSONValue)] = [
+                            ("kind", .string(change.kind.rawValue)),
+                            ("instance", .string(change.instance)),
+                            ("component", .string(change.component)),
+                        ]
+                        if let old = change.oldComponent { members.append(("oldComponent", .string(old))) }
+                        if let operation = change.operation {
+                            members.append(("operation", .string(operation.name)))
+                            members.append(("state", .string(operation.state.rawValue)))
+                            members.append(("old", params(change.old)))
+                            members.append(("new", params(change.new)))
+                        }
+                        members.append(("scope", .string(change.scope)))
+                        members.append(("traits", .array(change.traits.map { .array($0.tags.map(JSONValue.string)) })))
+                        return .object(members)
+                    })
+            ),
         ])
     }
 }

@@ -43,7 +43,9 @@ import Testing
         for name in ["Info.xml", "Palette.xml", "Classes.xml"] {
             try Self.replay(themes + "/" + name, through: FuzzXMLEntry.run)
         }
-        let golden = URL(fileURLWithPath: Self.root).deletingLastPathComponent().appendingPathComponent("Compiled/sample-4.0.livery").path
+        let golden = URL(fileURLWithPath: Self.root).deletingLastPathComponent().appendingPathComponent(
+            "Compiled/sample-4.0.livery"
+        ).path
         try Self.replay(golden, through: FuzzCompiledEntry.run)
         for length in [0, 1, 64, 512, 4096] {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LiveryBinary
 import LiveryModel
+import Testing
+
+@testable import LiveryBinary
 
 /// A compiled file kept in the repository: a format change that breaks reading it, or that
 /// changes what the writer produces, fails here, so it has to be a deliberate version bump.
@@ -30,7 +31,7 @@ import LiveryModel
         let theme = try CompiledTheme(contentsOf: Self.path)
         try theme.verifyContents()
         #expect(theme.formatVersion == (4, 0))
-        #expect(theme.listPatchCount > 0) // the golden file exercises patched lists
+        #expect(theme.listPatchCount > 0)  // the golden file exercises patched lists
         #expect(try theme.materialize() == SampleThemes.theme)
         #expect(theme.sourceDigest == SampleThemes.contents.sourceDigests["com.acme.dark"])
     }
@@ -39,28 +40,33 @@ import LiveryModel
         let golden = try #require(FileManager.default.contents(atPath: Self.path))
         let current = try ThemeWriter.encode(SampleThemes.contents)
         let firstDifference = zip(golden, current).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect([UInt8](golden) == current, "first difference at byte \(firstDifference ?? min(golden.count, current.count))")
+        #expect(
+            [UInt8](golden) == current,
+            "first difference at byte \(firstDifference ?? min(golden.count, current.count))")
     }
 
     /// The header, byte for byte, as docs/BinaryFormat.md describes it.
     @Test func theHeaderIsLaidOutAsDocumented() throws {
         let golden = [UInt8](try #require(FileManager.default.contents(atPath: Self.path)))
         #expect(Array(golden[0..<8]) == [0x89, 0x4C, 0x56, 0x52, 0x59, 0x0D, 0x0A, 0x1A])
-        #expect(Array(golden[8..<16]) == [4, 0, 0, 0, 64, 0, 0, 0])            // 4.0, header size 64
+        #expect(Array(golden[8..<16]) == [4, 0, 0, 0, 64, 0, 0, 0])  // 4.0, header size 64
         let size = UInt64(golden.count)
         #expect(Array(golden[16..<24]) == (0..<8).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
-        #expect(Array(golden[24..<32]) == [0, 0, 0, 0, 12, 0, 0, 0])           // flags 0, 12 sections
+        #expect(Array(golden[24..<32]) == [0, 0, 0, 0, 12, 0, 0, 0])  // flags 0, 12 sections
         #expect(Array(golden[32..<48]) == [64, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0])
-        #expect(Array(golden[64..<72]) == Array("STRS".utf8) + [1, 0, 0, 0])   // first entry, required
+        #expect(Array(golden[64..<72]) == Array("STRS".utf8) + [1, 0, 0, 0])  // first entry, required
         #expect(golden.count % 8 == 0)
         let theme = try CompiledTheme(bytes: golden)
         let kinds = theme.sections.map(\.kind)
-        #expect(kinds == ["STRS", "CHAN", "IDTB", "VARS", "INST", "OPLS", "PTCH", "OPER", "PARM", "ASSE", "DATA", "BLKS"])
+        #expect(
+            kinds == ["STRS", "CHAN", "IDTB", "VARS", "INST", "OPLS", "PTCH", "OPER", "PARM", "ASSE", "DATA", "BLKS"])
         // BLKS: block size 512, then a CRC-32 per 512 bytes from the first section to BLKS.
         let blocks = try #require(theme.sections.last)
         let first = theme.sections[0].offset
         let count = (blocks.offset - first + 511) / 512
-        #expect(Array(golden[blocks.offset..<blocks.offset + 8]) == [0, 2, 0, 0] + (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) })
+        #expect(
+            Array(golden[blocks.offset..<blocks.offset + 8]) == [0, 2, 0, 0]
+                + (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) })
         #expect(blocks.length == 8 + 4 * count)
         for block in 0..<count {
             let lower = first + block * 512
@@ -94,7 +100,9 @@ import LiveryModel
         #expect(Array(old[8..<12]) == [1, 0, 0, 0])
         let error = #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: old) }
         #expect(error == .unsupportedVersion(major: 1, minor: 0))
-        #expect(error?.description == "format version 1.0 is older than this reader (4.0) and no longer read; recompile the theme")
+        #expect(
+            error?.description
+                == "format version 1.0 is older than this reader (4.0) and no longer read; recompile the theme")
         #expect(throws: BinaryFormatError.unsupportedVersion(major: 1, minor: 0)) {
             try CompiledTheme(contentsOf: Self.version1Path)
         }
@@ -115,7 +123,9 @@ import LiveryModel
         #expect(Array(old[8..<12]) == [3, 0, 0, 0])
         let error = #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: old) }
         #expect(error == .unsupportedVersion(major: 3, minor: 0))
-        #expect(error?.description == "format version 3.0 is older than this reader (4.0) and no longer read; recompile the theme")
+        #expect(
+            error?.description
+                == "format version 3.0 is older than this reader (4.0) and no longer read; recompile the theme")
     }
 
     /// The font slot as docs/BinaryFormat.md lays it out: typography flags at 15, letter
@@ -123,12 +133,18 @@ import LiveryModel
     @Test func aFontSlotCarriesItsTypography() throws {
         let font = Font(family: "Inter", size: 17, weight: .semibold, letterSpacing: -0.4, lineHeight: 1.25)
         let zero = Font(family: "System", size: nil, letterSpacing: 0)
-        let theme = ThemeVariants(info: SampleThemes.base, ancestors: [], axes: TraitAxes(), variants: [TraitSet(): [
-            ResolvedInstance(id: "a", component: "uilabel", operations: [
-                ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(font))]),
-                ResolvedOperation(name: "other", params: [Param(name: "font", value: .font(zero))]),
-            ]),
-        ]], assets: AssetCatalog(searchOrder: ["com.acme.base"], variants: []))
+        let theme = ThemeVariants(
+            info: SampleThemes.base, ancestors: [], axes: TraitAxes(),
+            variants: [
+                TraitSet(): [
+                    ResolvedInstance(
+                        id: "a", component: "uilabel",
+                        operations: [
+                            ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(font))]),
+                            ResolvedOperation(name: "other", params: [Param(name: "font", value: .font(zero))]),
+                        ])
+                ]
+            ], assets: AssetCatalog(searchOrder: ["com.acme.base"], variants: []))
         let bytes = try ThemeWriter.encode(CompiledThemeContents(theme: theme))
         let compiled = try CompiledTheme(bytes: bytes)
         let values = try #require(compiled.sections.first { $0.kind == "PARM" })

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LiveryBinary
 import LiveryModel
+import Testing
+
+@testable import LiveryBinary
 
 /// Bad bytes must be rejected with a `BinaryFormatError` or read without trapping; a crash here
 /// would take the whole test process down, so every loop below is also a "never traps" check.
@@ -17,8 +18,10 @@ import LiveryModel
         let result = Result { () throws(BinaryFormatError) in try CompiledTheme(bytes: bytes, limits: limits) }
         if case .success(let theme) = result {
             _ = try? theme.materialize()
-            for traits in [TraitSet.none, TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast),
-                           TraitSet(idiom: .tv, appearance: .light)] {
+            for traits in [
+                TraitSet.none, TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast),
+                TraitSet(idiom: .tv, appearance: .light),
+            ] {
                 for id in ["button_cancel_action", "title_label", "chat_bubble", "sidebar", "a", "zz"] {
                     _ = try? theme.operations(of: id, for: traits)
                 }
@@ -47,9 +50,10 @@ import LiveryModel
     /// to reach the checks behind them.
     static func withFreshBlockChecksums(_ bytes: [UInt8]) throws -> [UInt8] {
         let sections = try CompiledTheme(bytes: bytes).sections.filter { $0.rawKind != SectionKind.blocks.rawValue }
-        return ThemeWriter.assemble(sections.map {
-            (kind: $0.rawKind, required: $0.required, bytes: Array(bytes[$0.offset..<$0.offset + $0.length]))
-        })
+        return ThemeWriter.assemble(
+            sections.map {
+                (kind: $0.rawKind, required: $0.required, bytes: Array(bytes[$0.offset..<$0.offset + $0.length]))
+            })
     }
 
     /// Re-seals the header so a test reaches the checks behind the header checksum.
@@ -58,7 +62,9 @@ import LiveryModel
         let count = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 28, as: UInt32.self)) }
         let table = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) }
         // a table past the end cannot be sealed; the verifier must reject it before the checksum
-        guard table < UInt64(bytes.count), count <= (bytes.count - Int(table)) / Format.sectionEntrySize else { return bytes }
+        guard table < UInt64(bytes.count), count <= (bytes.count - Int(table)) / Format.sectionEntrySize else {
+            return bytes
+        }
         put32(ThemeWriter.headerChecksum(bytes), at: Format.headerChecksumOffset, in: &bytes)
         return bytes
     }
@@ -76,8 +82,10 @@ import LiveryModel
         for length in 0..<sample.count {
             #expect(Self.rejected(Array(sample[0..<length])) != nil, "truncated to \(length)")
         }
-        #expect(Self.rejected(sample + [0, 0, 0, 0, 0, 0, 0, 0]) == .trailingBytes(
-            expected: UInt64(sample.count), actual: UInt64(sample.count + 8)))
+        #expect(
+            Self.rejected(sample + [0, 0, 0, 0, 0, 0, 0, 0])
+                == .trailingBytes(
+                    expected: UInt64(sample.count), actual: UInt64(sample.count + 8)))
         #expect(Self.rejected([]) == .truncated(expected: 64, actual: 0))
     }
 
@@ -108,11 +116,13 @@ import LiveryModel
             }
             if case .success(let theme) = Self.loadAndExercise(bytes) {
                 acceptedByLoad += 1
-                #expect(throws: BinaryFormatError.self, "bit \(bit % 8) of byte \(bit / 8)") { try theme.verifyBlocks() }
+                #expect(throws: BinaryFormatError.self, "bit \(bit % 8) of byte \(bit / 8)") {
+                    try theme.verifyBlocks()
+                }
                 #expect(throws: BinaryFormatError.self, "bit \(bit % 8) of byte \(bit / 8)") { try theme.materialize() }
             }
         }
-        #expect(acceptedByLoad > 0) // strings, floats and digests can change without breaking structure
+        #expect(acceptedByLoad > 0)  // strings, floats and digests can change without breaking structure
     }
 
     /// What the runtime relies on: after any flip that opening accepts, reading one instance
@@ -123,7 +133,9 @@ import LiveryModel
         var expected: [String: [TraitSet: ResolvedInstance?]] = [:]
         let ids = (0..<original.idCount).compactMap { original.id(of: InstanceHandle(rawValue: UInt32($0))) }
         for id in ids {
-            for traits in original.variantTraits { expected[id, default: [:]][traits] = try original.instance(id, for: traits) }
+            for traits in original.variantTraits {
+                expected[id, default: [:]][traits] = try original.instance(id, for: traits)
+            }
         }
         var caught = 0
         for byte in tableEnd..<sample.count {
@@ -189,7 +201,9 @@ import LiveryModel
 
     @Test func hostileSectionOffsetsAndLengthsAreRejected() {
         let size = UInt64(sample.count)
-        let hostile: [UInt64] = [0, size, size - 8, UInt64(Int32.max), UInt64(UInt32.max), 1 << 32, UInt64.max, UInt64.max - 7]
+        let hostile: [UInt64] = [
+            0, size, size - 8, UInt64(Int32.max), UInt64(UInt32.max), 1 << 32, UInt64.max, UInt64.max - 7,
+        ]
         for kind in SectionKind.allCases {
             let field = entry(kind)
             let info = section(kind)
@@ -228,7 +242,9 @@ import LiveryModel
     /// counts, indices, offsets, lengths, tags, depths alike.
     @Test func hostileWordsInsideSectionsNeverTrap() {
         let values32: [UInt32] = [0, 1, UInt32(sample.count), UInt32(Int32.max), UInt32.max, 0x8000_0000]
-        let values64: [UInt64] = [UInt64(sample.count), UInt64(Int32.max), UInt64(UInt32.max), UInt64.max, 0x7FF8_0000_0000_0000]
+        let values64: [UInt64] = [
+            UInt64(sample.count), UInt64(Int32.max), UInt64(UInt32.max), UInt64.max, 0x7FF8_0000_0000_0000,
+        ]
         var rejectedCount = 0
         for offset in stride(from: tableEnd, to: sample.count - 3, by: 4) {
             for value in values32 {
@@ -269,15 +285,16 @@ import LiveryModel
     /// Rebuilds the sample from its own sections, plus or minus some.
     /// (`BLKS` is left for `assemble` to compute again over the new layout.)
     func rebuilt(_ change: (inout [(kind: UInt32, required: Bool, bytes: [UInt8])]) -> Void) -> [UInt8] {
-        var sections = try! CompiledTheme(bytes: sample).sections.filter { $0.rawKind != SectionKind.blocks.rawValue }.map {
-            (kind: $0.rawKind, required: $0.required, bytes: Array(sample[$0.offset..<$0.offset + $0.length]))
-        }
+        var sections = try! CompiledTheme(bytes: sample).sections.filter { $0.rawKind != SectionKind.blocks.rawValue }
+            .map {
+                (kind: $0.rawKind, required: $0.required, bytes: Array(sample[$0.offset..<$0.offset + $0.length]))
+            }
         change(&sections)
         return ThemeWriter.assemble(sections)
     }
 
     @Test func unknownOptionalSectionsAreSkippedAndUnknownRequiredOnesRejected() throws {
-        let extra: UInt32 = 0x4152_5458 // "XTRA"
+        let extra: UInt32 = 0x4152_5458  // "XTRA"
         let optional = rebuilt { $0.insert((extra, false, [1, 2, 3]), at: 4) }
         let theme = try CompiledTheme(bytes: optional)
         #expect(try theme.materialize() == SampleThemes.theme)
@@ -285,8 +302,10 @@ import LiveryModel
         try theme.verifyChecksums()
 
         let required = rebuilt { $0.append((extra, true, [])) }
-        #expect(Self.rejected(required) == .unknownRequiredSection(
-            kind: "XTRA", offset: tableEnd - Format.sectionEntrySize))  // the entry before BLKS's
+        #expect(
+            Self.rejected(required)
+                == .unknownRequiredSection(
+                    kind: "XTRA", offset: tableEnd - Format.sectionEntrySize))  // the entry before BLKS's
 
         let missing = rebuilt { $0.removeAll { $0.kind == SectionKind.variants.rawValue } }
         #expect(Self.rejected(missing) == .missingSection(kind: "VARS"))
@@ -335,7 +354,9 @@ import LiveryModel
         let count = Int(sample.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: instances.offset, as: UInt32.self) })
         return (0..<count).map { index in
             let offset = instances.offset + 8 + index * Format.instanceRecordSize
-            let word = { (field: Int) in self.sample.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + field, as: UInt32.self) } }
+            let word = { (field: Int) in
+                self.sample.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + field, as: UInt32.self) }
+            }
             return (offset, word(4), word(8), word(12))
         }
     }
@@ -382,11 +403,13 @@ import LiveryModel
         for operation in [UInt32(operations), UInt32(operations + 1), UInt32(Int32.max), UInt32.max] {
             var bytes = sample
             Self.put32(operation, at: entry + 4, in: &bytes)
-            #expect(Self.rejected(bytes) == .malformed(
-                offset: entry + 4, reason: "patch names operation \(operation) of \(operations)"))
+            #expect(
+                Self.rejected(bytes)
+                    == .malformed(
+                        offset: entry + 4, reason: "patch names operation \(operation) of \(operations)"))
         }
         var last = sample
-        Self.put32(UInt32(operations - 1), at: entry + 4, in: &last) // any real operation is fine
+        Self.put32(UInt32(operations - 1), at: entry + 4, in: &last)  // any real operation is fine
         #expect(Self.rejected(last) == nil)
     }
 
@@ -436,7 +459,7 @@ import LiveryModel
     @Test func nonFiniteFloatsAreRejected() {
         let tiny = try! ThemeWriter.encode(SampleThemes.tiny)
         let values = try! CompiledTheme(bytes: tiny).sections.first { $0.rawKind == SectionKind.values.rawValue }!
-        let number = values.offset + 8 + 8 // the first slot's payload
+        let number = values.offset + 8 + 8  // the first slot's payload
         for bad in [Double.nan, -.nan, .signalingNaN, .infinity, -.infinity] {
             var bytes = tiny
             Self.put64(bad.bitPattern, at: number, in: &bytes)
@@ -452,7 +475,8 @@ import LiveryModel
         let theme = try CompiledTheme(bytes: bytes)
         let values = section(.values)
         var arraySlots: [Int] = []
-        for index in 0..<theme.valueSlotCount where bytes[values.offset + 8 + index * Format.valueSlotSize + 4] == ValueTag.array.rawValue {
+        for index in 0..<theme.valueSlotCount
+        where bytes[values.offset + 8 + index * Format.valueSlotSize + 4] == ValueTag.array.rawValue {
             arraySlots.append(values.offset + 8 + index * Format.valueSlotSize)
         }
         #expect(arraySlots.count == 4)
@@ -464,7 +488,7 @@ import LiveryModel
         Self.put32(99, at: outer + 16, in: &deeper)
         #expect(Self.rejected(deeper) == .limitExceeded(what: "array nesting depth", value: 99, limit: 16))
         var shallow = bytes
-        Self.put32(1, at: outer + 16, in: &shallow) // its elements hold arrays, so 1 is a lie
+        Self.put32(1, at: outer + 16, in: &shallow)  // its elements hold arrays, so 1 is a lie
         #expect(Self.rejected(shallow) != nil)
         var limits = VerificationLimits()
         limits.maxArrayDepth = 2
@@ -484,10 +508,11 @@ import LiveryModel
     }
 
     static func theme(ids: [String]) -> CompiledThemeContents {
-        CompiledThemeContents(theme: ThemeVariants(
-            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
-            variants: [.none: ids.sorted().map { ResolvedInstance(id: $0, component: "uiview", operations: []) }],
-            assets: .empty))
+        CompiledThemeContents(
+            theme: ThemeVariants(
+                info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
+                variants: [.none: ids.sorted().map { ResolvedInstance(id: $0, component: "uiview", operations: []) }],
+                assets: .empty))
     }
 
     @Test func aHashTableWhereEveryIdCollidesStillAnswersOrIsRejected() throws {
@@ -515,7 +540,9 @@ import LiveryModel
         #expect(throws: BinaryFormatError.self) { try liar.verifyContents() }
 
         // beyond the probe limit however large the table grows (up to 2,048 buckets): the writer refuses
-        #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(Self.theme(ids: Self.collidingIDs(40, bits: 12))) }
+        #expect(throws: BinaryFormatError.self) {
+            _ = try ThemeWriter.encode(Self.theme(ids: Self.collidingIDs(40, bits: 12)))
+        }
     }
 
     /// Shared records, operations and values are how a small file could expand enormously: the
@@ -527,7 +554,7 @@ import LiveryModel
         #expect(throws: BinaryFormatError.limitExceeded(what: "materialised values", value: 11, limit: 10)) {
             _ = try theme.materialize()
         }
-        #expect(try theme.operations(of: "chat_bubble", for: .none) == nil) // 2 operations, 11 values
+        #expect(try theme.operations(of: "chat_bubble", for: .none) == nil)  // 2 operations, 11 values
         #expect(try theme.operations(of: "sidebar", for: TraitSet(idiom: .ipad))?.count == 1)
     }
 
@@ -547,14 +574,23 @@ import LiveryModel
         // operations and as many values, about 4.9 Mi, from a file of 47 KB (budget 3 Mi).
         let operations = (0..<700).map { index in
             (0..<5).map { slot in
-                ResolvedOperation(name: "op\(slot)", state: "",
-                                  params: [Param(name: "value", value: .integer(Int64(slot < 3 ? (index / [1, 10, 100][slot]) % 10 : slot)))])
+                ResolvedOperation(
+                    name: "op\(slot)", state: "",
+                    params: [
+                        Param(
+                            name: "value", value: .integer(Int64(slot < 3 ? (index / [1, 10, 100][slot]) % 10 : slot)))
+                    ])
             }
         }
-        let contents = CompiledThemeContents(theme: ThemeVariants(
-            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
-            variants: [.none: (0..<700).map { ResolvedInstance(id: "v\($0)", component: "uiview", operations: operations[$0]) }],
-            assets: .empty))
+        let contents = CompiledThemeContents(
+            theme: ThemeVariants(
+                info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
+                variants: [
+                    .none: (0..<700).map {
+                        ResolvedInstance(id: "v\($0)", component: "uiview", operations: operations[$0])
+                    }
+                ],
+                assets: .empty))
         var bytes = try ThemeWriter.encode(contents)
         let honest = try CompiledTheme(bytes: bytes)
         let records = try #require(honest.sections.first { $0.kind == "INST" })
@@ -562,25 +598,31 @@ import LiveryModel
         func store(_ value: Int, at offset: Int) {
             for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
         }
-        for record in 0..<700 {   // format 2.0 records: component, first, count, patch end
+        for record in 0..<700 {  // format 2.0 records: component, first, count, patch end
             store(0, at: records.offset + 8 + 16 * record + 4)
             store(3_500, at: records.offset + 8 + 16 * record + 8)
         }
         bytes = try Self.withFreshBlockChecksums(bytes)
-        let theme = try CompiledTheme(bytes: bytes)   // section checksums are checked on demand only
+        let theme = try CompiledTheme(bytes: bytes)  // section checksums are checked on demand only
         let budget = bytes.count * 64
         #expect(bytes.count < 64_000 && theme.materializationBudget == budget && budget < 700 * 3_500 * 2)
-        #expect(throws: BinaryFormatError.limitExceeded(what: "materialised values", value: UInt64(budget) + 1, limit: UInt64(budget))) {
+        #expect(
+            throws: BinaryFormatError.limitExceeded(
+                what: "materialised values", value: UInt64(budget) + 1, limit: UInt64(budget))
+        ) {
             _ = try theme.materialize()
         }
-        #expect(try theme.operations(of: "v1", for: .none)?.count == 3_500)   // one instance is within the budget
+        #expect(try theme.operations(of: "v1", for: .none)?.count == 3_500)  // one instance is within the budget
     }
 
     @Test func errorsSayWhereTheyAre() {
         var bytes = sample
         bytes[0] = 0
         #expect(Self.rejected(bytes)?.description == "not a compiled Livery theme (bad magic at offset 0)")
-        #expect(Self.rejected(Array(sample[0..<1000]))?.description == "file is truncated: 1000 bytes, expected \(sample.count)")
-        #expect(Self.rejected(Array(sample[0..<100]))?.description == "file is truncated: 100 bytes, expected \(tableEnd)")
+        #expect(
+            Self.rejected(Array(sample[0..<1000]))?.description
+                == "file is truncated: 1000 bytes, expected \(sample.count)")
+        #expect(
+            Self.rejected(Array(sample[0..<100]))?.description == "file is truncated: 100 bytes, expected \(tableEnd)")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LiveryBinary
 import LiveryModel
+import Testing
+
+@testable import LiveryBinary
 
 /// The format's string equality is byte equality. Swift's `==` is canonical equivalence ("é"
 /// NFC equals "e" + U+0301 NFD), so every check here compares UTF-8 bytes.
@@ -32,14 +33,19 @@ import LiveryModel
     }
 
     @Test func valuesThatDifferOnlyInNormalizationStayDistinct() throws {
-        #expect(Self.composed == Self.decomposed) // the trap: Swift calls them equal
+        #expect(Self.composed == Self.decomposed)  // the trap: Swift calls them equal
         func label(_ id: String, _ text: String, state: String = "normal", param: String = "text") -> ResolvedInstance {
-            ResolvedInstance(id: id, component: "uilabel", operations: [
-                ResolvedOperation(name: "text", state: ControlState(rawValue: state), params: [Param(name: param, value: .string(text))]),
-                ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(Font(family: text, size: 12)))]),
-                ResolvedOperation(name: "mode", params: [Param(name: "mode", value: .enumeration(text))]),
-                ResolvedOperation(name: "list", params: [Param(name: "items", value: .array([.string(text)]))]),
-            ])
+            ResolvedInstance(
+                id: id, component: "uilabel",
+                operations: [
+                    ResolvedOperation(
+                        name: "text", state: ControlState(rawValue: state),
+                        params: [Param(name: param, value: .string(text))]),
+                    ResolvedOperation(
+                        name: "font", params: [Param(name: "font", value: .font(Font(family: text, size: 12)))]),
+                    ResolvedOperation(name: "mode", params: [Param(name: "mode", value: .enumeration(text))]),
+                    ResolvedOperation(name: "list", params: [Param(name: "items", value: .array([.string(text)]))]),
+                ])
         }
         let instances = [
             label("composed", Self.composed),
@@ -50,12 +56,14 @@ import LiveryModel
             label("state_decomposed", "x", state: Self.decomposed),
             label(Self.decomposed + "_id", Self.decomposed),
         ]
-        let theme = ThemeVariants(info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
-                                  variants: [.none: instances.sorted { $0.id < $1.id }], assets: .empty)
+        let theme = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
+            variants: [.none: instances.sorted { $0.id < $1.id }], assets: .empty)
         let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
         try compiled.verifyContents()
         for instance in instances {
-            let read = try #require(try compiled.instance(instance.id, for: .none), "\(instance.id) is not found by its own bytes")
+            let read = try #require(
+                try compiled.instance(instance.id, for: .none), "\(instance.id) is not found by its own bytes")
             #expect(Self.bytes(read.id) == Self.bytes(instance.id))
             #expect(read.operations.count == instance.operations.count)
             for (written, readBack) in zip(instance.operations, read.operations) {
@@ -65,10 +73,15 @@ import LiveryModel
     }
 
     @Test func idsThatDifferOnlyInNormalizationAreRefusedNotMerged() throws {
-        let theme = ThemeVariants(info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
-                                  variants: [.none: [ResolvedInstance(id: Self.composed, component: "uiview", operations: []),
-                                                     ResolvedInstance(id: Self.decomposed, component: "uiview", operations: [])]],
-                                  assets: .empty)
+        let theme = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
+            variants: [
+                .none: [
+                    ResolvedInstance(id: Self.composed, component: "uiview", operations: []),
+                    ResolvedInstance(id: Self.decomposed, component: "uiview", operations: []),
+                ]
+            ],
+            assets: .empty)
         #expect(throws: BinaryFormatError.self) { try ThemeWriter.encode(CompiledThemeContents(theme: theme)) }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LiveryBinary
 import LiveryModel
+import Testing
+
+@testable import LiveryBinary
 
 @Suite struct RoundTripTests {
     let bytes = try! ThemeWriter.encode(SampleThemes.contents)
@@ -31,8 +32,9 @@ import LiveryModel
         for traits in SampleThemes.allTraitSets {
             let expected = SampleThemes.theme.resolved(for: traits)
             for id in ["button_cancel_action", "title_label", "chat_bubble", "sidebar"] {
-                #expect(try compiled.operations(of: id, for: traits) == expected.instance(id)?.operations,
-                        "\(id) for \(traits)")
+                #expect(
+                    try compiled.operations(of: id, for: traits) == expected.instance(id)?.operations,
+                    "\(id) for \(traits)")
                 #expect(try compiled.instance(id, for: traits) == expected.instance(id))
             }
             #expect(try compiled.operations(of: "nope", for: traits) == nil)
@@ -72,17 +74,23 @@ import LiveryModel
 
     /// Records carry no id: ids that resolve alike share one record, and each still reads as itself.
     @Test func idsThatResolveAlikeShareARecord() throws {
-        let operations = [ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(0.5))]),
-                          ResolvedOperation(name: "hidden", params: [Param(name: "value", value: .bool(false))])]
+        let operations = [
+            ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(0.5))]),
+            ResolvedOperation(name: "hidden", params: [Param(name: "value", value: .bool(false))]),
+        ]
         let ids = ["a", "b", "c"]
         let theme = ThemeVariants(
             info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(appearances: [.dark]),
-            variants: [.none: ids.map { ResolvedInstance(id: $0, component: "uiview", operations: operations) },
-                       TraitSet(appearance: .dark): ids.map { ResolvedInstance(id: $0, component: "uiview", operations: operations) }
-                           + [ResolvedInstance(id: "d", component: "uilabel", operations: operations)]],
+            variants: [
+                .none: ids.map { ResolvedInstance(id: $0, component: "uiview", operations: operations) },
+                TraitSet(appearance: .dark): ids.map {
+                    ResolvedInstance(id: $0, component: "uiview", operations: operations)
+                }
+                    + [ResolvedInstance(id: "d", component: "uilabel", operations: operations)],
+            ],
             assets: .empty)
         let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
-        #expect(compiled.instanceRecordCount == 2) // uiview and uilabel, one list
+        #expect(compiled.instanceRecordCount == 2)  // uiview and uilabel, one list
         #expect(compiled.operationListLength == 2)
         #expect(try compiled.materialize() == theme)
         try compiled.verifyContents()
@@ -107,14 +115,17 @@ import LiveryModel
         let axes = TraitAxes(idioms: [.ipad], appearances: [.dark])
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for (traits, list) in zip(axes.traitSets, [base, oneChanged, threeChanged, longer]) {
-            variants[traits] = [ResolvedInstance(id: "x", component: "uiview", operations: list),
-                                ResolvedInstance(id: "y", component: "uiview", operations: list.reversed())]
+            variants[traits] = [
+                ResolvedInstance(id: "x", component: "uiview", operations: list),
+                ResolvedInstance(id: "y", component: "uiview", operations: list.reversed()),
+            ]
         }
-        let theme = ThemeVariants(info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: axes,
-                                  variants: variants, assets: .empty)
+        let theme = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: axes,
+            variants: variants, assets: .empty)
         let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
         #expect(try compiled.materialize() == theme)
-        #expect(compiled.listPatchCount == 2) // oneChanged, for x and for y
+        #expect(compiled.listPatchCount == 2)  // oneChanged, for x and for y
         #expect(compiled.operationListLength == 2 * (6 + 6 + 7))
         for traits in axes.traitSets {
             #expect(try compiled.operations(of: "x", for: traits) == variants[traits]![0].operations)
@@ -124,15 +135,23 @@ import LiveryModel
 
     /// A record that two ids share is a base for the patches of either.
     @Test func aSharedRecordIsABaseForEveryIdSharingIt() throws {
-        let base = (0..<4).map { ResolvedOperation(name: "op\($0)", params: [Param(name: "value", value: .float(Double($0)))]) }
+        let base = (0..<4).map {
+            ResolvedOperation(name: "op\($0)", params: [Param(name: "value", value: .float(Double($0)))])
+        }
         var changed = base
         changed[3] = ResolvedOperation(name: "op3", params: [Param(name: "value", value: .float(30))])
         let theme = ThemeVariants(
             info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(appearances: [.dark]),
-            variants: [.none: [ResolvedInstance(id: "a", component: "uiview", operations: base),
-                               ResolvedInstance(id: "b", component: "uiview", operations: base)],
-                       TraitSet(appearance: .dark): [ResolvedInstance(id: "a", component: "uiview", operations: base),
-                                                     ResolvedInstance(id: "b", component: "uiview", operations: changed)]],
+            variants: [
+                .none: [
+                    ResolvedInstance(id: "a", component: "uiview", operations: base),
+                    ResolvedInstance(id: "b", component: "uiview", operations: base),
+                ],
+                TraitSet(appearance: .dark): [
+                    ResolvedInstance(id: "a", component: "uiview", operations: base),
+                    ResolvedInstance(id: "b", component: "uiview", operations: changed),
+                ],
+            ],
             assets: .empty)
         let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
         #expect(compiled.instanceRecordCount == 2)
@@ -192,7 +211,9 @@ import LiveryModel
             var flipped = file
             flipped[Format.headerSize + 3] ^= 0x10
             try Data(flipped).write(to: URL(fileURLWithPath: path))
-            #expect(throws: BinaryFormatError.self, "\(name) flipped") { try CompiledTheme(contentsOf: path).verifyContents() }
+            #expect(throws: BinaryFormatError.self, "\(name) flipped") {
+                try CompiledTheme(contentsOf: path).verifyContents()
+            }
         }
         #expect(try !CompiledTheme(bytes: bytes).isMapped)
     }
@@ -208,7 +229,8 @@ import LiveryModel
         nan.theme.variants[.none]![0].operations[0].params[0].value = .float(.nan)
         #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(nan) }
         var infinite = SampleThemes.tiny
-        infinite.theme.variants[.none]![0].operations[0].params[0].value = .color(Color(red: .infinity, green: 0, blue: 0))
+        infinite.theme.variants[.none]![0].operations[0].params[0].value = .color(
+            Color(red: .infinity, green: 0, blue: 0))
         #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(infinite) }
         var nonCanonical = SampleThemes.tiny
         nonCanonical.theme.variants[TraitSet(idiom: .ipad)] = []

@@ -8,52 +8,86 @@ enum SampleThemes {
     static let dark = ThemeInfo(id: "com.acme.dark", name: "Dark \u{1F319}", version: "1.2.0", parent: "com.acme.base")
 
     static func button(_ color: Color, title: String = "Cancel") -> ResolvedInstance {
-        ResolvedInstance(id: "button_cancel_action", component: "uibutton", operations: [
-            ResolvedOperation(name: "cornerRadius", params: [Param(name: "radius", value: .float(8))]),
-            ResolvedOperation(name: "backgroundColor", params: [Param(name: "color", value: .color(color))]),
-            ResolvedOperation(name: "title", state: "highlighted", params: [Param(name: "text", value: .string(title))]),
-            ResolvedOperation(name: "image", params: [Param(name: "image", value: .image(ImageReference(name: "bubble", cache: true)))]),
-            ResolvedOperation(name: "contentEdgeInsets", params: [
-                Param(name: "insets", value: .insets(Insets(top: 1, left: 2.5, bottom: -3, right: 0.1)))]),
-        ])
+        ResolvedInstance(
+            id: "button_cancel_action", component: "uibutton",
+            operations: [
+                ResolvedOperation(name: "cornerRadius", params: [Param(name: "radius", value: .float(8))]),
+                ResolvedOperation(name: "backgroundColor", params: [Param(name: "color", value: .color(color))]),
+                ResolvedOperation(
+                    name: "title", state: "highlighted", params: [Param(name: "text", value: .string(title))]),
+                ResolvedOperation(
+                    name: "image",
+                    params: [Param(name: "image", value: .image(ImageReference(name: "bubble", cache: true)))]),
+                ResolvedOperation(
+                    name: "contentEdgeInsets",
+                    params: [
+                        Param(name: "insets", value: .insets(Insets(top: 1, left: 2.5, bottom: -3, right: 0.1)))
+                    ]),
+            ])
     }
 
-    static let label = ResolvedInstance(id: "title_label", component: "uilabel", operations: [
-        ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(Font(family: "Inter", size: 17, weight: .semibold,
-                                                                                       letterSpacing: -0.4, lineHeight: 1.25)))]),
-        ResolvedOperation(name: "textAlignment", params: [Param(name: "alignment", value: .enumeration("center"))]),
-        ResolvedOperation(name: "numberOfLines", params: [Param(name: "count", value: .integer(-9_223_372_036_854_775_807))]),
-        ResolvedOperation(name: "hidden", params: [Param(name: "value", value: .bool(true))]),
-        ResolvedOperation(name: "frame", params: [Param(name: "rect", value: .rect(Rect(x: 0, y: 1e-300, width: 320, height: 44)))]),
-        ResolvedOperation(name: "text", params: [Param(name: "text", value: .string("  spaced\n\"quoted\" \u{0} é "))]),
-    ])
+    static let label = ResolvedInstance(
+        id: "title_label", component: "uilabel",
+        operations: [
+            ResolvedOperation(
+                name: "font",
+                params: [
+                    Param(
+                        name: "font",
+                        value: .font(
+                            Font(
+                                family: "Inter", size: 17, weight: .semibold,
+                                letterSpacing: -0.4, lineHeight: 1.25)))
+                ]),
+            ResolvedOperation(name: "textAlignment", params: [Param(name: "alignment", value: .enumeration("center"))]),
+            ResolvedOperation(
+                name: "numberOfLines", params: [Param(name: "count", value: .integer(-9_223_372_036_854_775_807))]),
+            ResolvedOperation(name: "hidden", params: [Param(name: "value", value: .bool(true))]),
+            ResolvedOperation(
+                name: "frame",
+                params: [Param(name: "rect", value: .rect(Rect(x: 0, y: 1e-300, width: 320, height: 44)))]),
+            ResolvedOperation(
+                name: "text", params: [Param(name: "text", value: .string("  spaced\n\"quoted\" \u{0} é "))]),
+        ])
 
-    static let custom = ResolvedInstance(id: "chat_bubble", component: "chatbubble", operations: [
-        ResolvedOperation(name: "layout", params: [
-            Param(name: "origin", value: .point(Point(x: -1.5, y: 2))),
-            Param(name: "size", value: .size(Size(width: 10, height: 20))),
-            Param(name: "fallbackFont", value: .font(Font(family: "System", size: nil, letterSpacing: 0))),
-            Param(name: "steps", value: .array([
-                .float(0.25), .array([.integer(1), .array([.bool(false)]), .string("x")]), .array([]),
-                .image(ImageReference(name: "icon")),
-            ])),
-        ]),
-        ResolvedOperation(name: "empty", state: "disabled", params: []),
-    ])
+    static let custom = ResolvedInstance(
+        id: "chat_bubble", component: "chatbubble",
+        operations: [
+            ResolvedOperation(
+                name: "layout",
+                params: [
+                    Param(name: "origin", value: .point(Point(x: -1.5, y: 2))),
+                    Param(name: "size", value: .size(Size(width: 10, height: 20))),
+                    Param(name: "fallbackFont", value: .font(Font(family: "System", size: nil, letterSpacing: 0))),
+                    Param(
+                        name: "steps",
+                        value: .array([
+                            .float(0.25), .array([.integer(1), .array([.bool(false)]), .string("x")]), .array([]),
+                            .image(ImageReference(name: "icon")),
+                        ])),
+                ]),
+            ResolvedOperation(name: "empty", state: "disabled", params: []),
+        ])
 
-    static let ipadOnly = ResolvedInstance(id: "sidebar", component: "uiview", operations: [
-        ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(0.5))]),
-    ])
+    static let ipadOnly = ResolvedInstance(
+        id: "sidebar", component: "uiview",
+        operations: [
+            ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(0.5))])
+        ])
 
-    static let assets = AssetCatalog(searchOrder: ["com.acme.dark", "com.acme.base"], variants: [
-        AssetVariant(name: "bubble", themeID: "com.acme.base", file: "assets/bubble.png"),
-        AssetVariant(name: "bubble", themeID: "com.acme.base", file: "assets/bubble@2x.png", scale: 2),
-        AssetVariant(name: "bubble", themeID: "com.acme.dark", file: "assets/bubble@3x~ipad.png",
-                     qualifiers: TraitSet(idiom: .ipad), scale: 3),
-        AssetVariant(name: "icon", themeID: "com.acme.dark", file: "assets/icon~dark~highcontrast.png",
-                     qualifiers: TraitSet(appearance: .dark, contrast: .highcontrast)),
-        AssetVariant(name: "icon", themeID: "com.acme.base", file: "assets/icon.png"),
-    ])
+    static let assets = AssetCatalog(
+        searchOrder: ["com.acme.dark", "com.acme.base"],
+        variants: [
+            AssetVariant(name: "bubble", themeID: "com.acme.base", file: "assets/bubble.png"),
+            AssetVariant(name: "bubble", themeID: "com.acme.base", file: "assets/bubble@2x.png", scale: 2),
+            AssetVariant(
+                name: "bubble", themeID: "com.acme.dark", file: "assets/bubble@3x~ipad.png",
+                qualifiers: TraitSet(idiom: .ipad), scale: 3),
+            AssetVariant(
+                name: "icon", themeID: "com.acme.dark", file: "assets/icon~dark~highcontrast.png",
+                qualifiers: TraitSet(appearance: .dark, contrast: .highcontrast)),
+            AssetVariant(name: "icon", themeID: "com.acme.base", file: "assets/icon.png"),
+        ])
 
     static let theme: ThemeVariants = {
         let axes = TraitAxes(idioms: [.ipad], appearances: [.dark], contrasts: [.highcontrast])
@@ -62,8 +96,10 @@ enum SampleThemes {
             var instances = [custom, label]
             let red = Color(red: 1, green: 0, blue: 0)
             let darkRed = Color(red: 0.5, green: 0.1, blue: 0.2, alpha: 0.75)
-            instances.append(button(traits.appearance == .dark ? darkRed : red,
-                                    title: traits.contrast == nil ? "Cancel" : "CANCEL"))
+            instances.append(
+                button(
+                    traits.appearance == .dark ? darkRed : red,
+                    title: traits.contrast == nil ? "Cancel" : "CANCEL"))
             if traits.idiom == .ipad { instances.append(ipadOnly) }
             variants[traits] = instances.sorted { $0.id < $1.id }
         }
@@ -84,11 +120,19 @@ enum SampleThemes {
     static let allTraitSets: [TraitSet] = TraitAxes.all.traitSets
 
     /// The smallest theme: one variant, one instance, no parent, no assets.
-    static let tiny = CompiledThemeContents(theme: ThemeVariants(
-        info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
-        variants: [.none: [ResolvedInstance(id: "a", component: "uiview", operations: [
-            ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(1))])])]],
-        assets: .empty))
+    static let tiny = CompiledThemeContents(
+        theme: ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
+            variants: [
+                .none: [
+                    ResolvedInstance(
+                        id: "a", component: "uiview",
+                        operations: [
+                            ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(1))])
+                        ])
+                ]
+            ],
+            assets: .empty))
 
     /// `instances` instances of two operations each, every value different: big enough that one
     /// instance's records are a small part of the file (`wide_000000`, `wide_000001`, ...).
@@ -96,13 +140,22 @@ enum SampleThemes {
         let list = (0..<instances).map { index -> ResolvedInstance in
             let number = String(index)
             let id = "wide_" + String(repeating: "0", count: max(0, 6 - number.count)) + number
-            return ResolvedInstance(id: id, component: "uilabel", operations: [
-                ResolvedOperation(name: "textColor", params: [Param(name: "color", value: .color(
-                    Color(red: Double(index % 256) / 255, green: 0.5, blue: Double(index / 256) / 255)))]),
-                ResolvedOperation(name: "text", params: [Param(name: "value", value: .string("text " + number))]),
-            ])
+            return ResolvedInstance(
+                id: id, component: "uilabel",
+                operations: [
+                    ResolvedOperation(
+                        name: "textColor",
+                        params: [
+                            Param(
+                                name: "color",
+                                value: .color(
+                                    Color(red: Double(index % 256) / 255, green: 0.5, blue: Double(index / 256) / 255)))
+                        ]),
+                    ResolvedOperation(name: "text", params: [Param(name: "value", value: .string("text " + number))]),
+                ])
         }
-        return ThemeVariants(info: ThemeInfo(id: "wide", name: "Wide"), ancestors: [], axes: TraitAxes(),
-                             variants: [.none: list], assets: .empty)
+        return ThemeVariants(
+            info: ThemeInfo(id: "wide", name: "Wide"), ancestors: [], axes: TraitAxes(),
+            variants: [.none: list], assets: .empty)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import LiveryBinary
 import LiveryModel
+import Testing
+
+@testable import LiveryBinary
 
 /// The verifier's rules for a font slot's typography (format 4.0): flags beyond the two defined
 /// bits, a non-finite letter spacing and a negative or non-finite line height are refused at
@@ -29,16 +30,29 @@ import LiveryModel
 
     @Test func undefinedTypographyFlagsAreRefused() throws {
         let error = try rejection { bytes, slot in bytes[slot + 15] = 4 }
-        guard case .malformed(_, let reason)? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .malformed(_, let reason)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(reason == "typography flags are 4")
     }
 
     @Test func badNumbersAreRefused() throws {
-        let nan = try rejection { bytes, slot in HostileBytesTests.put64(Double.nan.bitPattern, at: slot + 32, in: &bytes) }
-        guard case .malformed(_, let spacing)? = nan else { Issue.record("\(String(describing: nan))"); return }
+        let nan = try rejection { bytes, slot in
+            HostileBytesTests.put64(Double.nan.bitPattern, at: slot + 32, in: &bytes)
+        }
+        guard case .malformed(_, let spacing)? = nan else {
+            Issue.record("\(String(describing: nan))")
+            return
+        }
         #expect(spacing == "font letter spacing is not finite")
-        let negative = try rejection { bytes, slot in HostileBytesTests.put64((-1.0).bitPattern, at: slot + 40, in: &bytes) }
-        guard case .malformed(_, let lineHeight)? = negative else { Issue.record("\(String(describing: negative))"); return }
+        let negative = try rejection { bytes, slot in
+            HostileBytesTests.put64((-1.0).bitPattern, at: slot + 40, in: &bytes)
+        }
+        guard case .malformed(_, let lineHeight)? = negative else {
+            Issue.record("\(String(describing: negative))")
+            return
+        }
         #expect(lineHeight == "font line height is not a finite number of at least 0")
     }
 
@@ -46,7 +60,8 @@ import LiveryModel
         var contents = SampleThemes.contents
         let key = contents.theme.variants.keys.first!
         contents.theme.variants[key]![0].operations = [
-            ResolvedOperation(name: "font", params: [Param(name: "font", value: .font(Font(family: "A", size: 12, lineHeight: -1)))]),
+            ResolvedOperation(
+                name: "font", params: [Param(name: "font", value: .font(Font(family: "A", size: 12, lineHeight: -1)))])
         ]
         #expect(throws: BinaryFormatError.unencodable("a font's line height is -1; it cannot be negative")) {
             try ThemeWriter.encode(contents)

@@ -9,8 +9,11 @@ import Testing
     static let attacks: String = Livery.root + "/Tests/Fixtures/Attacks"
 
     static let themes: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: attacks)) ?? [])
-        .filter { FileManager.default.fileExists(atPath: attacks + "/" + $0 + "/Attack.theme/Info.xml")
-            || (try? FileManager.default.destinationOfSymbolicLink(atPath: attacks + "/" + $0 + "/Attack.theme/Info.xml")) != nil }
+        .filter {
+            FileManager.default.fileExists(atPath: attacks + "/" + $0 + "/Attack.theme/Info.xml")
+                || (try? FileManager.default.destinationOfSymbolicLink(
+                    atPath: attacks + "/" + $0 + "/Attack.theme/Info.xml")) != nil
+        }
         .sorted()
 
     /// Every path under `folder` with its size and modification time, links not followed.

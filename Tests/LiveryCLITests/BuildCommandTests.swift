@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct BuildCommandTests {
     @Test func buildsEverySampleThemeAndProvesTheDumps() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("livery-build-\(UUID().uuidString)").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("livery-build-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let run = try Livery.run(["build", "Themes", "--output", output])
         #expect(run.status == 0, "\(run.stderr)")
@@ -22,10 +23,13 @@ import Testing
     @Test func writesNothingForABrokenThemeButBuildsTheOthers() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-build-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (name, body) in [("Good", "<theme/>"), ("Bad", "<theme><constants><float name=\"x\">NaN</float></constants></theme>")] {
+        for (name, body) in [
+            ("Good", "<theme/>"), ("Bad", "<theme><constants><float name=\"x\">NaN</float></constants></theme>"),
+        ] {
             let theme = folder.appendingPathComponent("\(name).theme")
             try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
-            try Data("<theme-info id=\"\(name.lowercased())\" name=\"\(name)\"/>".utf8).write(to: theme.appendingPathComponent("Info.xml"))
+            try Data("<theme-info id=\"\(name.lowercased())\" name=\"\(name)\"/>".utf8).write(
+                to: theme.appendingPathComponent("Info.xml"))
             try Data(body.utf8).write(to: theme.appendingPathComponent("A.xml"))
         }
         let output = folder.appendingPathComponent("out").path

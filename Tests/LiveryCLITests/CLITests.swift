@@ -10,19 +10,23 @@ import Testing
     }
 
     @Test func reportsLocatedErrorsAndExitsOne() throws {
-        let folder = try scratchTheme(chat: """
-        <theme>
-          <instances>
-            <uibutton id="b">
-              <operation name="backgroundColour"><param name="color"><color>#F00</color></param></operation>
-            </uibutton>
-          </instances>
-        </theme>
-        """)
+        let folder = try scratchTheme(
+            chat: """
+                <theme>
+                  <instances>
+                    <uibutton id="b">
+                      <operation name="backgroundColour"><param name="color"><color>#F00</color></param></operation>
+                    </uibutton>
+                  </instances>
+                </theme>
+                """)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try Livery.run(["validate", "Broken.theme"], in: folder)
         #expect(run.status == 1)
-        #expect(run.stderr == "Broken.theme/Chat.xml:4:7: error: unknown operation 'backgroundColour' for uibutton; did you mean 'backgroundColor'? [operation-unknown]\n")
+        #expect(
+            run.stderr
+                == "Broken.theme/Chat.xml:4:7: error: unknown operation 'backgroundColour' for uibutton; did you mean 'backgroundColor'? [operation-unknown]\n"
+        )
         #expect(run.stdout.hasPrefix("failed: 1 theme checked, 1 error"))
     }
 
@@ -84,7 +88,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let missing = try Livery.run(["validate", folder + "/Broken.theme"])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("Info.xml:1:39: error: parent theme 'com.livery.base' not found in: \(folder)/; add its folder with --themes DIR [parent-missing]"))
+        #expect(
+            missing.stderr.contains(
+                "Info.xml:1:39: error: parent theme 'com.livery.base' not found in: \(folder)/; add its folder with --themes DIR [parent-missing]"
+            ))
         let found = try Livery.run(["validate", folder + "/Broken.theme", "--themes", "Themes"])
         #expect(found.status == 0, "\(found.stderr)")
         let dump = try Livery.run(["dump", folder + "/Broken.theme", "--themes", "Themes"])
@@ -129,7 +136,8 @@ import Testing
         let theme = folder.appendingPathComponent("Broken.theme")
         try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
         let parentAttribute = parent.map { " parent=\"\($0)\"" } ?? ""
-        try Data("<theme-info id=\"broken\" name=\"Broken\"\(parentAttribute)/>".utf8).write(to: theme.appendingPathComponent("Info.xml"))
+        try Data("<theme-info id=\"broken\" name=\"Broken\"\(parentAttribute)/>".utf8).write(
+            to: theme.appendingPathComponent("Info.xml"))
         try Data(chat.utf8).write(to: theme.appendingPathComponent("Chat.xml"))
         return folder.path
     }

@@ -15,11 +15,16 @@ import Testing
         let output = folder + "/Dark.livery"
         let compile = try Livery.run(["compile", "Themes/Dark.theme", "--output", output, "--verify"])
         #expect(compile.status == 0, "\(compile.stderr)")
-        #expect(compile.stdout == "verified: 96 trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file\n")
+        #expect(
+            compile.stdout
+                == "verified: 96 trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file\n"
+        )
         #expect(compile.stderr.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Dark.livery"])
-        for arguments in [["--traits", "ipad,dark", "--scale", "2"], ["--traits", "tv,highcontrast"], [],
-                          ["--traits", "dark,largetext", "--text-scale", "2.5"]] {
+        for arguments in [
+            ["--traits", "ipad,dark", "--scale", "2"], ["--traits", "tv,highcontrast"], [],
+            ["--traits", "dark,largetext", "--text-scale", "2.5"],
+        ] {
             let fromFolder = try Livery.run(["dump", "Themes/Dark.theme"] + arguments)
             let fromFile = try Livery.run(["dump", output] + arguments)
             #expect(fromFile.status == 0, "\(fromFile.stderr)")
@@ -62,7 +67,9 @@ import Testing
         let build = try Livery.run(["build", "Tests/Fixtures/Normalization", "--output", folder + "/built"])
         #expect(build.status == 0, "\(build.stderr)")
         #expect(build.stdout.contains("identical"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/built/Cafe.livery")) == Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/built/Cafe.livery"))
+                == Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
     @Test func writesNothingOnErrors() throws {
@@ -71,7 +78,8 @@ import Testing
         let theme = folder + "/Broken.theme"
         try FileManager.default.createDirectory(atPath: theme, withIntermediateDirectories: true)
         try #"<theme-info id="b" name="B"/>"#.write(toFile: theme + "/Info.xml", atomically: true, encoding: .utf8)
-        try #"<theme><instances><uiview id="v"><operation name="alpha"><param name="value"><float>NaN</float></param></operation></uiview></instances></theme>"#
+        try
+            #"<theme><instances><uiview id="v"><operation name="alpha"><param name="value"><float>NaN</float></param></operation></uiview></instances></theme>"#
             .write(toFile: theme + "/Chat.xml", atomically: true, encoding: .utf8)
         let run = try Livery.run(["compile", theme, "--output", folder + "/out.livery"])
         #expect(run.status == 1)
@@ -91,7 +99,10 @@ import Testing
         let dump = try Livery.run(["dump", truncated])
         #expect(dump.status == 1)
         #expect(dump.stdout.isEmpty)
-        #expect(dump.stderr == "\(truncated): error: file is truncated: \(bytes.count - 8) bytes, expected \(bytes.count) [compiled-invalid]\n")
+        #expect(
+            dump.stderr
+                == "\(truncated): error: file is truncated: \(bytes.count - 8) bytes, expected \(bytes.count) [compiled-invalid]\n"
+        )
 
         // a flipped byte inside a section passes the load-time checks but not the checksums
         // (the last bytes are block checksums: `BLKS` is the last section)
@@ -107,6 +118,7 @@ import Testing
             .write(to: URL(fileURLWithPath: garbage))
         let run = try Livery.run(["inspect", garbage])
         #expect(run.status == 1)
-        #expect(run.stderr == "\(garbage): error: not a compiled Livery theme (bad magic at offset 0) [compiled-invalid]\n")
+        #expect(
+            run.stderr == "\(garbage): error: not a compiled Livery theme (bad magic at offset 0) [compiled-invalid]\n")
     }
 }

@@ -19,7 +19,8 @@ enum Livery {
     static let executable: URL = {
         var directory = Bundle.main.bundleURL
         while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("livery").path),
-              directory.pathComponents.count > 1 {
+            directory.pathComponents.count > 1
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("livery")
@@ -30,7 +31,9 @@ enum Livery {
     }
 
     /// Any program (a shell running README lines, a git hook), with `NO_COLOR` and `extra` set.
-    static func run(_ program: URL, _ arguments: [String], in directory: String, environment extra: [String: String] = [:]) throws -> LiveryRun {
+    static func run(
+        _ program: URL, _ arguments: [String], in directory: String, environment extra: [String: String] = [:]
+    ) throws -> LiveryRun {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -48,8 +51,9 @@ enum Livery {
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return LiveryRun(status: process.terminationStatus,
-                         stdout: String(decoding: stdoutData, as: UTF8.self),
-                         stderr: String(decoding: stderrData, as: UTF8.self))
+        return LiveryRun(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
     }
 }

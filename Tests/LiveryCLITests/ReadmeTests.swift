@@ -12,7 +12,10 @@ import Testing
         ("bash Scripts/test.sh", "the test run itself (.ci/run)"),
         ("bash Scripts/build-themes.sh", "Scripts/test.sh runs it before the tests"),
         ("swift build", "the binary under test is given as $LIVERY and on PATH"),
-        ("$LIVERY serve", "a server on the fixed port 8080, which parallel tests cannot own (StoreCommandTests serve on free ports)"),
+        (
+            "$LIVERY serve",
+            "a server on the fixed port 8080, which parallel tests cannot own (StoreCommandTests serve on free ports)"
+        ),
         ("$LIVERY install http", "needs the server above"),
         ("$LIVERY list", "lists what the install above installed"),
         ("$LIVERY uninstall", "removes what the install above installed"),
@@ -33,10 +36,16 @@ import Testing
         var inShell = false
         var pending = ""
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { inShell = line == "```sh"; pending = ""; continue }
+            if line.hasPrefix("```") {
+                inShell = line == "```sh"
+                pending = ""
+                continue
+            }
             guard inShell else { continue }
             var command = String(line)
-            if let comment = command.range(of: #"\s+#\s.*$"#, options: .regularExpression) { command.removeSubrange(comment) }
+            if let comment = command.range(of: #"\s+#\s.*$"#, options: .regularExpression) {
+                command.removeSubrange(comment)
+            }
             command = command.trimmingCharacters(in: .whitespaces)
             if command.hasSuffix("\\") {
                 pending += command.dropLast() + " "
@@ -44,7 +53,9 @@ import Testing
             }
             command = pending + command
             pending = ""
-            if command.hasPrefix("swift run livery ") { command = "livery " + command.dropFirst("swift run livery ".count) }
+            if command.hasPrefix("swift run livery ") {
+                command = "livery " + command.dropFirst("swift run livery ".count)
+            }
             if !command.isEmpty, !command.hasPrefix("#") { commands.append(command) }
         }
         return commands
@@ -60,9 +71,12 @@ import Testing
 
     /// Runs one line in bash, in a copy of Themes/'s folder, finding `livery` on PATH and as $LIVERY.
     static func shell(_ script: String, in copy: ThemesCopy) throws -> LiveryRun {
-        let path = Livery.executable.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        return try Livery.run(URL(fileURLWithPath: "/bin/bash"), ["-euo", "pipefail", "-c", script], in: copy.path,
-                              environment: ["LIVERY": Livery.executable.path, "PATH": path])
+        let path =
+            Livery.executable.deletingLastPathComponent().path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try Livery.run(
+            URL(fileURLWithPath: "/bin/bash"), ["-euo", "pipefail", "-c", script], in: copy.path,
+            environment: ["LIVERY": Livery.executable.path, "PATH": path])
     }
 
     @Test func theReadmeShowsCommandsToCheck() {
@@ -83,7 +97,8 @@ import Testing
         let scratch = try ThemesCopy()
         try FileManager.default.createDirectory(atPath: scratch.path + "/out", withIntermediateDirectories: true)
         for command in Self.tableCommands where !Self.isSkipped(command) {
-            let isSynopsis = command.contains("...") || command.range(of: #"\b[A-Z]{3,}\b"#, options: .regularExpression) != nil
+            let isSynopsis =
+                command.contains("...") || command.range(of: #"\b[A-Z]{3,}\b"#, options: .regularExpression) != nil
             if isSynopsis {
                 // The command's words up to its first argument: `livery tokens import FILE...`
                 // is checked against `livery tokens import --help`.
@@ -101,7 +116,8 @@ import Testing
                     }
                 }
             } else {
-                let runnable = command.replacingOccurrences(of: #"\s*\[[^\]]*\]"#, with: "", options: .regularExpression)
+                let runnable = command.replacingOccurrences(
+                    of: #"\s*\[[^\]]*\]"#, with: "", options: .regularExpression)
                 let run = try Self.shell(runnable, in: scratch)
                 #expect(run.status == 0, "README command failed: \(runnable)\n\(run.stderr)")
             }
@@ -117,7 +133,9 @@ import Testing
             let run = try Self.shell(command, in: scratch)
             #expect(run.status == 0, "\(command): \(run.stderr)")
             let first = run.stdout.split(separator: "\n").first.map { $0.split(separator: " ").joined(separator: " ") }
-            #expect(first == lines[index + 1].split(separator: " ").joined(separator: " "), "\(command) prints \(first ?? "nothing")")
+            #expect(
+                first == lines[index + 1].split(separator: " ").joined(separator: " "),
+                "\(command) prints \(first ?? "nothing")")
             checked += 1
         }
         #expect(checked >= 2)
@@ -136,7 +154,8 @@ import Testing
         try blocks[0].write(toFile: theme + "/Info.xml", atomically: true, encoding: .utf8)
         try blocks[1].write(toFile: theme + "/Chat.xml", atomically: true, encoding: .utf8)
         // the image the README names beside the two files
-        try FileManager.default.copyItem(atPath: copy.path + "/Themes/Base.theme/assets/send.png", toPath: theme + "/assets/send.png")
+        try FileManager.default.copyItem(
+            atPath: copy.path + "/Themes/Base.theme/assets/send.png", toPath: theme + "/assets/send.png")
         let run = try Livery.run(["validate", "Small/Dark.theme"], in: copy.path)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")

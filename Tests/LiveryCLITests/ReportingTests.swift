@@ -6,7 +6,9 @@ import Testing
     /// An attribute the format does not have, near no allowed name: one warning, ignored. (A
     /// misspelled allowed attribute, `clas`, is an error read as meant.)
     static func misspellClass(_ copy: ThemesCopy) throws {
-        try copy.edit("Themes/Base.theme/Chat.xml", "<uilabel id=\"label_timestamp\" class=", "<uilabel id=\"label_timestamp\" note=\"draft\" class=")
+        try copy.edit(
+            "Themes/Base.theme/Chat.xml", "<uilabel id=\"label_timestamp\" class=",
+            "<uilabel id=\"label_timestamp\" note=\"draft\" class=")
     }
 
     @Test func printsTheVersion() throws {
@@ -20,7 +22,9 @@ import Testing
         try Self.misspellClass(copy)
         let lenient = try Livery.run(["validate", "Themes"], in: copy.path)
         #expect(lenient.status == 0, "\(lenient.stderr)")
-        #expect(lenient.stderr.contains("warning: <uilabel> has no attribute 'note'; it is ignored [attribute-unknown]"), "\(lenient.stderr)")
+        #expect(
+            lenient.stderr.contains("warning: <uilabel> has no attribute 'note'; it is ignored [attribute-unknown]"),
+            "\(lenient.stderr)")
         let strict = try Livery.run(["validate", "Themes", "--strict"], in: copy.path)
         #expect(strict.status == 1)
         #expect(strict.stdout.hasPrefix("failed: 5 themes checked, 0 errors"))
@@ -43,8 +47,12 @@ import Testing
         try copy.write("Themes/.livery-diagnostics", "attribute-unknwn: off\nnonsense\n")
         let bad = try Livery.run(["validate", "Themes"], in: copy.path)
         #expect(bad.status == 1)
-        #expect(bad.stderr.contains("Themes/.livery-diagnostics:1:1: warning: unknown code 'attribute-unknwn'; did you mean 'attribute-unknown'? [config-invalid]"), "\(bad.stderr)")
-        #expect(bad.stderr.contains("Themes/.livery-diagnostics:2:1: error: 'nonsense' is not a setting"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains(
+                "Themes/.livery-diagnostics:1:1: warning: unknown code 'attribute-unknwn'; did you mean 'attribute-unknown'? [config-invalid]"
+            ), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("Themes/.livery-diagnostics:2:1: error: 'nonsense' is not a setting"), "\(bad.stderr)")
     }
 
     @Test func aBaselineHidesKnownFindingsEvenWhenLinesMove() throws {
@@ -61,20 +69,25 @@ import Testing
         let moved = try Livery.run(["validate", "Themes", "--baseline", "baseline.json", "--strict"], in: copy.path)
         #expect(moved.status == 0, "\(moved.stderr)")
         // a new mistake is reported
-        try copy.edit("Themes/Base.theme/Chat.xml", "<uilabel id=\"label_title\">", "<uilabel id=\"label_title\" draft=\"x\">")
+        try copy.edit(
+            "Themes/Base.theme/Chat.xml", "<uilabel id=\"label_title\">", "<uilabel id=\"label_title\" draft=\"x\">")
         let new = try Livery.run(["validate", "Themes", "--baseline", "baseline.json", "--strict"], in: copy.path)
         #expect(new.status == 1)
-        #expect(new.stderr.split(separator: "\n").filter { $0.contains("[attribute-unknown]") }.count == 1, "\(new.stderr)")
+        #expect(
+            new.stderr.split(separator: "\n").filter { $0.contains("[attribute-unknown]") }.count == 1, "\(new.stderr)")
     }
 
     @Test func outputWritesTheReportToAFile() throws {
         let copy = try ThemesCopy()
-        try copy.edit("Themes/Base.theme/Chat.xml", "<uilabel id=\"label_timestamp\" class=", "<uilabel id=\"label_timestamp\" clas=")
+        try copy.edit(
+            "Themes/Base.theme/Chat.xml", "<uilabel id=\"label_timestamp\" class=",
+            "<uilabel id=\"label_timestamp\" clas=")
         let run = try Livery.run(["validate", "Themes", "--format", "json", "--output", "report.json"], in: copy.path)
         #expect(run.status == 1)
         #expect(run.stderr.isEmpty)
         #expect(run.stdout.isEmpty)
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(copy.read("report.json").utf8)) as? [[String: Any]])
+        let array = try #require(
+            try JSONSerialization.jsonObject(with: Data(copy.read("report.json").utf8)) as? [[String: Any]])
         let typo = try #require(array.first { $0["code"] as? String == "attribute-unknown" })
         #expect((typo["fix"] as? [String: String]) == ["replace": "clas", "with": "class"])
     }
@@ -84,8 +97,11 @@ import Testing
         try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>header_art</image>")
         let run = try Livery.run(["build", "Themes", "-o", "out", "--format", "json"], in: copy.path)
         #expect(run.status == 1)
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)")
-        #expect(array.filter { $0["severity"] as? String == "error" }.map { $0["code"] as? String } == ["asset-missing"], "\(run.stdout)")
+        let array = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)")
+        #expect(
+            array.filter { $0["severity"] as? String == "error" }.map { $0["code"] as? String } == ["asset-missing"],
+            "\(run.stdout)")
         let text = try Livery.run(["build", "Themes", "-o", "out"], in: copy.path)
         #expect(text.stderr.components(separatedBy: "[asset-missing]").count == 2, "\(text.stderr)")
     }
@@ -98,13 +114,15 @@ import Testing
             let log = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
             let runs = try #require(log["runs"] as? [[String: Any]])
             #expect(runs.count == 1)
-            let rules = try #require(((runs[0]["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+            let rules = try #require(
+                ((runs[0]["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
             #expect(rules.first?["fullDescription"] != nil)
             #expect((rules.first?["helpUri"] as? String)?.hasSuffix("docs/Diagnostics.md#asset-missing") == true)
             return try #require((runs[0]["results"] as? [[String: Any]])?.first)
         }
         let first = try result()
-        let physical = try #require(((first["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
+        let physical = try #require(
+            ((first["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
         let artifact = try #require(physical["artifactLocation"] as? [String: Any])
         #expect(artifact["uri"] as? String == "Themes/Base.theme/Chat.xml")
         #expect(artifact["uriBaseId"] as? String == "%SRCROOT%")
@@ -112,18 +130,21 @@ import Testing
         let change = try #require((fixes.first?["artifactChanges"] as? [[String: Any]])?.first)
         let replacement = try #require((change["replacements"] as? [[String: Any]])?.first)
         #expect((replacement["insertedContent"] as? [String: Any])?["text"] as? String == "nav_background")
-        #expect(replacement["deletedRegion"] as? [String: Int] == ["startLine": 33, "startColumn": 36, "endColumn": 49])
+        #expect(
+            replacement["deletedRegion"] as? [String: Int] == ["startLine": 33, "startColumn": 36, "endColumn": 49])
         // the fingerprint survives lines inserted above
         try copy.edit("Themes/Base.theme/Chat.xml", "<theme>", "<theme>\n\n")
         let moved = try result()
-        #expect((first["partialFingerprints"] as? [String: String]) == (moved["partialFingerprints"] as? [String: String]))
+        #expect(
+            (first["partialFingerprints"] as? [String: String]) == (moved["partialFingerprints"] as? [String: String]))
         #expect(first["partialFingerprints"] != nil)
     }
 
     @Test func watchSeesAParentFixedAfterAFailedRun() throws {
         let copy = try ThemesCopy()
         // a syntax error in the parent: the chain cannot be formed, the run fails
-        try copy.edit("Themes/Base.theme/Chat.xml", "<uiview id=\"chat_background\">", "<uiview id=\"chat_background\">&")
+        try copy.edit(
+            "Themes/Base.theme/Chat.xml", "<uiview id=\"chat_background\">", "<uiview id=\"chat_background\">&")
         let out = copy.path + "/watch.out"
         FileManager.default.createFile(atPath: out, contents: nil)
         let process = Process()
@@ -138,7 +159,8 @@ import Testing
         let deadline = Date().addingTimeInterval(30)
         while !output().contains("failed: 1 theme checked"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(output().contains("failed: 1 theme checked, 1 error"), "\(output())")
-        try copy.edit("Themes/Base.theme/Chat.xml", "<uiview id=\"chat_background\">&", "<uiview id=\"chat_background\">")
+        try copy.edit(
+            "Themes/Base.theme/Chat.xml", "<uiview id=\"chat_background\">&", "<uiview id=\"chat_background\">")
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!process.isRunning, "the parent's fix was not seen")
         #expect(process.terminationStatus == 0)
@@ -152,7 +174,8 @@ import Testing
         #expect(run.status == 1, "errors still fail the command")
         let html = try copy.read("preview.html")
         #expect(html.contains("class=\"findings\""))
-        #expect(html.contains("no asset &#39;header_art&#39;") || html.contains("no asset 'header_art'"), "findings listed")
+        #expect(
+            html.contains("no asset &#39;header_art&#39;") || html.contains("no asset 'header_art'"), "findings listed")
         #expect(html.contains("nav_bar_main"), "the instance with the broken image still renders")
         #expect(html.contains("label_title"))
     }
@@ -177,11 +200,14 @@ import Testing
     @Test func thePreCommitHookRefusesAStagedWarning() throws {
         let copy = try ThemesCopy()
         func shell(_ command: String) throws -> Int32 {
-            try Livery.run(URL(fileURLWithPath: "/bin/bash"), ["-c", command], in: copy.path,
-                           environment: ["LIVERY": Livery.executable.path]).status
+            try Livery.run(
+                URL(fileURLWithPath: "/bin/bash"), ["-c", command], in: copy.path,
+                environment: ["LIVERY": Livery.executable.path]
+            ).status
         }
         let hook = Livery.root + "/Scripts/pre-commit"
-        #expect(try shell("git init -q . && git add Themes && git -c user.name=t -c user.email=t@t commit -qm themes") == 0)
+        #expect(
+            try shell("git init -q . && git add Themes && git -c user.name=t -c user.email=t@t commit -qm themes") == 0)
         #expect(try shell("bash '\(hook)'") == 0, "nothing staged")
         try copy.edit("Themes/Light.theme/Palette.xml", "<theme/>", "<theme/>\n")
         #expect(try shell("git add Themes && bash '\(hook)'") == 0, "a clean change passes")

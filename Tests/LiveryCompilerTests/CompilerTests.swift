@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import LiveryBinary
-@testable import LiveryCompiler
 import LiveryModel
 import LiveryXML
+import Testing
+
+@testable import LiveryCompiler
 
 enum Repository {
     static let root: String = {
@@ -20,9 +21,10 @@ enum Repository {
     static func loadableFixtures() -> [String] {
         let base = root + "/Tests/Fixtures/Warnings"
         let workspace = ThemeWorkspace()
-        return ((try? FileManager.default.contentsOfDirectory(atPath: base))?.sorted().flatMap {
-            workspace.themeFolders(in: base + "/" + $0)
-        } ?? []) + workspace.themeFolders(in: root + "/Tests/Fixtures/Accessibility")
+        return
+            ((try? FileManager.default.contentsOfDirectory(atPath: base))?.sorted().flatMap {
+                workspace.themeFolders(in: base + "/" + $0)
+            } ?? []) + workspace.themeFolders(in: root + "/Tests/Fixtures/Accessibility")
     }
 
     static func temporaryFolder() throws -> String {
@@ -36,11 +38,14 @@ enum Repository {
     @Test func sha256MatchesKnownVectors() {
         func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
         #expect(hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
-            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(hex(SHA256.hash([UInt8](repeating: 0x61, count: 1000)))
-            == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(
+            hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            hex(SHA256.hash([UInt8](repeating: 0x61, count: 1000)))
+                == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
     /// The proof: for every sample theme and loadable fixture, every trait set an app
@@ -58,13 +63,16 @@ enum Repository {
         for traits in TraitAxes.all.traitSets {
             let folder = try #require(workspace.resolve(themeAt: path, traits: traits).value)
             for scale in 1...3 {
-                #expect(CanonicalJSON.dump(readBack.resolved(for: traits), scale: scale)
-                    == CanonicalJSON.dump(folder, scale: scale), "\(path) \(traits) @\(scale)x")
+                #expect(
+                    CanonicalJSON.dump(readBack.resolved(for: traits), scale: scale)
+                        == CanonicalJSON.dump(folder, scale: scale), "\(path) \(traits) @\(scale)x")
             }
             // Format 1.1: fonts as applied at a text scale (max-size, scaling) agree too.
             for textScale in [0.5, 1.5, 2, 3, 4] {
-                #expect(CanonicalJSON.dump(readBack.resolved(for: traits), textScale: textScale)
-                    == CanonicalJSON.dump(folder, textScale: textScale), "\(path) \(traits) text scale \(textScale)")
+                #expect(
+                    CanonicalJSON.dump(readBack.resolved(for: traits), textScale: textScale)
+                        == CanonicalJSON.dump(folder, textScale: textScale), "\(path) \(traits) text scale \(textScale)"
+                )
             }
             for instance in folder.instances {
                 #expect(try file.operations(of: instance.id, for: traits) == instance.operations)
@@ -124,7 +132,7 @@ enum Repository {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/out.livery"
         try ThemeCompiler.writeAtomically([1, 2, 3], to: path)
-        let mapped = try? CompiledTheme(contentsOf: path) // not a theme: rejected, but mapping is fine
+        let mapped = try? CompiledTheme(contentsOf: path)  // not a theme: rejected, but mapping is fine
         #expect(mapped == nil)
         try ThemeCompiler.writeAtomically(Array(repeating: 7, count: 100_000), to: path)
         #expect(FileManager.default.contents(atPath: path) == Data(repeating: 7, count: 100_000))
@@ -156,12 +164,13 @@ enum Repository {
         let asset = path + "/assets/icon.png"
 
         let grown = ThemeWorkspace(limits: limits)
-        #expect(grown.variants(ofThemeAt: path).value != nil)   // read and cached with an 8-byte asset
+        #expect(grown.variants(ofThemeAt: path).value != nil)  // read and cached with an 8-byte asset
         try Data(repeating: 0x89, count: 5_000).write(to: URL(fileURLWithPath: asset))
         let refused = ThemeCompiler.compile(themeAt: path, workspace: grown)
         #expect(refused.value == nil)
-        #expect(refused.diagnostics.contains { $0.code == .limitExceeded && $0.location?.file == asset },
-                "\(refused.diagnostics.map(\.description))")
+        #expect(
+            refused.diagnostics.contains { $0.code == .limitExceeded && $0.location?.file == asset },
+            "\(refused.diagnostics.map(\.description))")
 
         let linked = ThemeWorkspace(limits: limits)
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: asset))
@@ -170,8 +179,9 @@ enum Repository {
         try FileManager.default.createSymbolicLink(atPath: asset, withDestinationPath: "/etc/hostname")
         let unread = ThemeCompiler.compile(themeAt: path, workspace: linked)
         #expect(unread.value == nil)
-        #expect(unread.diagnostics.contains { $0.code == .compileUnreadable && $0.location?.file == asset },
-                "\(unread.diagnostics.map(\.description))")
+        #expect(
+            unread.diagnostics.contains { $0.code == .compileUnreadable && $0.location?.file == asset },
+            "\(unread.diagnostics.map(\.description))")
 
         // Within the cap, the asset is compiled as before.
         try FileManager.default.removeItem(atPath: asset)

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import LiveryBinary
-@testable import LiveryCompiler
 import LiveryModel
 import LiveryXML
+import Testing
+
+@testable import LiveryCompiler
 
 /// Tests/Fixtures/Accessibility (format 1.1, 7.2): the folder and its compiled file both dump
 /// exactly the expected JSON for each recorded (traits, scale, text scale).
@@ -25,13 +26,16 @@ import LiveryXML
         return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
             let parts = name.dropLast(5).split(separator: "_")
             guard parts.count == 3, let scale = Int(parts[1].dropFirst()), let textScale = Double(parts[2].dropFirst()),
-                  let traits = try? TraitSet(tags: parts[0] == "none" ? [] : parts[0].split(separator: "+")) else { return nil }
+                let traits = try? TraitSet(tags: parts[0] == "none" ? [] : parts[0].split(separator: "+"))
+            else { return nil }
             return Case(file: name, traits: traits, scale: scale, textScale: textScale)
         }
     }()
 
     @Test func everyExpectedFileIsACase() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder + "/expected").filter { $0.hasSuffix(".json") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder + "/expected").filter {
+            $0.hasSuffix(".json")
+        }
         #expect(Self.cases.count == names.count)
         #expect(Self.cases.count >= 6)
     }
@@ -53,9 +57,14 @@ import LiveryXML
         func resolved(_ tags: [String]) throws -> ResolvedTheme {
             try #require(workspace.resolve(themeAt: Self.theme, traits: try TraitSet(tags: tags)).value)
         }
-        func lines(_ theme: ResolvedTheme) -> Value? { theme.instance("label_body")?.operations.first { $0.name == "numberOfLines" }?.params[0].value }
+        func lines(_ theme: ResolvedTheme) -> Value? {
+            theme.instance("label_body")?.operations.first { $0.name == "numberOfLines" }?.params[0].value
+        }
         func font(_ theme: ResolvedTheme, _ id: String) -> Font? {
-            guard case .font(let font)? = theme.instance(id)?.operations.first(where: { $0.name == "font" })?.params[0].value else { return nil }
+            guard
+                case .font(let font)? = theme.instance(id)?.operations.first(where: { $0.name == "font" })?.params[0]
+                    .value
+            else { return nil }
             return font
         }
         #expect(lines(try resolved([])) == .integer(1))

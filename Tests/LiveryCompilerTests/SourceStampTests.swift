@@ -1,8 +1,9 @@
 import Foundation
 import LiveryBinary
-@testable import LiveryCompiler
 import LiveryXML
 import Testing
+
+@testable import LiveryCompiler
 
 /// The cheap staleness check: sizes and modification times first, digests only when they differ.
 @Suite struct SourceStampTests {
@@ -26,7 +27,8 @@ import Testing
     }
 
     static func staleness(_ compiled: String, _ root: String, _ workspace: ThemeWorkspace) throws -> String? {
-        ThemeCompiler.staleness(of: try CompiledTheme(contentsOf: compiled), themeAt: root + "/Dark.theme", workspace: workspace)
+        ThemeCompiler.staleness(
+            of: try CompiledTheme(contentsOf: compiled), themeAt: root + "/Dark.theme", workspace: workspace)
     }
 
     @Test func theStampAnswersWithoutReadingTheSources() throws {
@@ -50,7 +52,8 @@ import Testing
         #expect(try Self.staleness(compiled, root, workspace()) == nil)
 
         // The edit's own modification time: the stamp no longer vouches, the digests tell.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)], ofItemAtPath: palette)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -30)], ofItemAtPath: palette)
         let stale = try Self.staleness(compiled, root, workspace())
         #expect(stale?.contains("com.livery.dark") == true, "\(stale ?? "nil")")
     }
@@ -68,7 +71,8 @@ import Testing
         case "removed":
             try FileManager.default.removeItem(atPath: root + "/Dark.theme/Classes.xml")
         case "parent":
-            try Data("<!-- -->".utf8).write(to: URL(fileURLWithPath: root + "/Base.theme/Constants.xml"), options: .atomic)
+            try Data("<!-- -->".utf8).write(
+                to: URL(fileURLWithPath: root + "/Base.theme/Constants.xml"), options: .atomic)
         default:  // a new theme folder where parents are looked up
             try FileManager.default.createDirectory(atPath: root + "/Other.theme", withIntermediateDirectories: true)
         }

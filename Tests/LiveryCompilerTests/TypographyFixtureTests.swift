@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import LiveryBinary
-@testable import LiveryCompiler
 import LiveryModel
 import LiveryXML
+import Testing
+
+@testable import LiveryCompiler
 
 /// Tests/Fixtures/Typography (format 1.2, section 8): the folder and its compiled file both dump
 /// exactly the expected JSON at each recorded text scale, and the rules the files show hold.

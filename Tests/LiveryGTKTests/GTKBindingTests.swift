@@ -1,9 +1,10 @@
 import CGTK
 import Foundation
 import Livery
-@testable import LiveryGTK
 import LiveryHeadless
 import Testing
+
+@testable import LiveryGTK
 
 /// What the bindings do to widgets, read back through GTK's API: positions, text, line counts,
 /// the diagnostics of operations GTK has no meaning for, and the CSS a style becomes.
@@ -27,8 +28,11 @@ import Testing
         window.add(label)
         let (_, applicator) = setUp([
             ResolvedInstance(id: "bar", component: "uinavigationbar", operations: [op("translucent", .bool(true))]),
-            ResolvedInstance(id: "title", component: "uilabel", operations: [
-                op("frame", .rect(Rect(x: 5, y: 5, width: 50, height: 20)), param: "rect")]),
+            ResolvedInstance(
+                id: "title", component: "uilabel",
+                operations: [
+                    op("frame", .rect(Rect(x: 5, y: 5, width: 50, height: 20)), param: "rect")
+                ]),
         ])
         for bar in bars { applicator.style(bar, as: "bar") }
         applicator.style(label, as: "title")
@@ -49,12 +53,16 @@ import Testing
         window.add(fixed)
         let label = gtk_label_new("placed")!
         gtk_fixed_put(livery_fixed(fixed), label, 1, 2)
-        let (manager, applicator) = setUp([ResolvedInstance(id: "title", component: "uilabel", operations: [
-            op("frame", .rect(Rect(x: 40, y: 30, width: 120, height: 24)), param: "rect"),
-            op("text", .string("Themed")),
-            op("numberOfLines", .integer(0)),
-            op("textAlignment", .enumeration("right")),
-        ])])
+        let (manager, applicator) = setUp([
+            ResolvedInstance(
+                id: "title", component: "uilabel",
+                operations: [
+                    op("frame", .rect(Rect(x: 40, y: 30, width: 120, height: 24)), param: "rect"),
+                    op("text", .string("Themed")),
+                    op("numberOfLines", .integer(0)),
+                    op("textAlignment", .enumeration("right")),
+                ])
+        ])
         applicator.style(label, as: "title")
         let handle = try #require(LiveryGTK.Widget.wrapping(label) as? LiveryGTK.Label)
         #expect(handle.frame == Rect(x: 40, y: 30, width: 120, height: 24))
@@ -67,7 +75,8 @@ import Testing
         #expect(String(cString: gtk_label_get_text(livery_label(label))) == "placed")
         #expect(gtk_label_get_wrap(livery_label(label)) == 0)
         #expect(gtk_label_get_xalign(livery_label(label)) == 0.5)
-        #expect(!applicator.diagnostics.reported.contains { $0.code == .gtkNoMeaning }, "frame has a meaning in a GtkFixed")
+        #expect(
+            !applicator.diagnostics.reported.contains { $0.code == .gtkNoMeaning }, "frame has a meaning in a GtkFixed")
     }
 
     @Test func widgetsThatLookTheSameShareOneGeneratedClass() throws {
@@ -88,8 +97,9 @@ import Testing
         let reloads = StyleSheet.shared.reloadCount
         manager.activate(themeID: "b")
         GTKBindings.flushStyles()
-        #expect(Set(labels.map { LiveryGTK.Widget.wrapping($0).cssClass?.name }) == classes,
-                "a switch that changes every widget of a class alike keeps their class")
+        #expect(
+            Set(labels.map { LiveryGTK.Widget.wrapping($0).cssClass?.name }) == classes,
+            "a switch that changes every widget of a class alike keeps their class")
         #expect(StyleSheet.shared.sheetText.contains(".\(classes.first!!) { color: rgba(68,85,102,1); }"))
         #expect(StyleSheet.shared.reloadCount == reloads + 1, "one parse of the sheet per switch, as GTK's own swap")
     }
@@ -103,10 +113,14 @@ import Testing
         window.add(second)
         let grey = op("textColor", .color(rgb(0x777777)))
         let (manager, applicator) = setUp(
-            [ResolvedInstance(id: "one", component: "uilabel", operations: [grey]),
-             ResolvedInstance(id: "two", component: "uilabel", operations: [grey])],
-            [ResolvedInstance(id: "one", component: "uilabel", operations: [op("textColor", .color(rgb(0x010203)))]),
-             ResolvedInstance(id: "two", component: "uilabel", operations: [grey])])
+            [
+                ResolvedInstance(id: "one", component: "uilabel", operations: [grey]),
+                ResolvedInstance(id: "two", component: "uilabel", operations: [grey]),
+            ],
+            [
+                ResolvedInstance(id: "one", component: "uilabel", operations: [op("textColor", .color(rgb(0x010203)))]),
+                ResolvedInstance(id: "two", component: "uilabel", operations: [grey]),
+            ])
         applicator.style(first, as: "one")
         applicator.style(second, as: "two")
         GTKBindings.flushStyles()
@@ -117,7 +131,8 @@ import Testing
         let firstClass = try #require(LiveryGTK.Widget.wrapping(first).cssClass)
         #expect(firstClass !== shared, "the label whose look changed moved to another class")
         #expect(LiveryGTK.Widget.wrapping(second).cssClass === shared, "the other kept its class and look")
-        #expect(gtk_widget_has_css_class(first, firstClass.name) != 0 && gtk_widget_has_css_class(first, shared!.name) == 0)
+        #expect(
+            gtk_widget_has_css_class(first, firstClass.name) != 0 && gtk_widget_has_css_class(first, shared!.name) == 0)
         #expect(StyleSheet.shared.sheetText.contains(".\(firstClass.name) { color: rgba(1,2,3,1); }"))
         #expect(StyleSheet.shared.sheetText.contains(".\(shared!.name) { color: rgba(119,119,119,1); }"))
     }
@@ -128,15 +143,20 @@ import Testing
         style.fillColor = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
         style.stateTextColors[.highlighted] = Color(red: 0, green: 0, blue: 1)
         let css = style.rules(kind: .scale)
-        #expect(css.contains("%C { font-family: \"Helvetica Neue\", sans-serif; font-size: 16.500px; font-weight: 600; }"), "\(css)")
-        #expect(css.contains("%C > trough > highlight { background-color: rgba(255,0,0,0.500); background-image: none; }"), "\(css)")
+        #expect(
+            css.contains("%C { font-family: \"Helvetica Neue\", sans-serif; font-size: 16.500px; font-weight: 600; }"),
+            "\(css)")
+        #expect(
+            css.contains("%C > trough > highlight { background-color: rgba(255,0,0,0.500); background-image: none; }"),
+            "\(css)")
         #expect(css.contains("%C:active { color: rgba(0,0,255,1); }"), "\(css)")
         #expect(WidgetStyle().rules(kind: .view).isEmpty)
 
         var typography = WidgetStyle()
         typography.font = Font(family: "Inter", size: 12, weight: .regular, letterSpacing: -0.25, lineHeight: 1.4)
-        #expect(typography.rules(kind: .view).contains("letter-spacing: -0.250px; line-height: 1.400; }"),
-                "\(typography.rules(kind: .view))")
+        #expect(
+            typography.rules(kind: .view).contains("letter-spacing: -0.250px; line-height: 1.400; }"),
+            "\(typography.rules(kind: .view))")
     }
 }
 
@@ -148,8 +168,10 @@ import Testing
         let manager = ThemeManager()
         let gtk = Applicator(manager: manager, bindings: GTKBindings.register(in:))
         let headless = Applicator(manager: manager, bindings: StandardBindings.register(in:))
-        for component in ["uiview", "uilabel", "uibutton", "uiimageview", "uiswitch", "uislider", "uiprogressview",
-                          "uitextfield", "uitextview", "uinavigationbar"] {
+        for component in [
+            "uiview", "uilabel", "uibutton", "uiimageview", "uiswitch", "uislider", "uiprogressview",
+            "uitextfield", "uitextview", "uinavigationbar",
+        ] {
             #expect(gtk.boundOperations(of: component) == headless.boundOperations(of: component), "\(component)")
         }
     }
@@ -165,9 +187,16 @@ import Testing
         window.add(bar)
         let red = rgb(0xD01010), blue = rgb(0x1030C0)
         let manager = ThemeManager()
-        manager.add(theme("t", [ResolvedInstance(id: "upload", component: "uiprogressview", operations: [
-            op("progressTintColor", .color(red)), op("trackTintColor", .color(blue)),
-        ])]))
+        manager.add(
+            theme(
+                "t",
+                [
+                    ResolvedInstance(
+                        id: "upload", component: "uiprogressview",
+                        operations: [
+                            op("progressTintColor", .color(red)), op("trackTintColor", .color(blue)),
+                        ])
+                ]))
         manager.activate(themeID: "t")
         let applicator = Applicator(manager: manager, bindings: GTKBindings.register(in:))
         applicator.style(bar, as: "upload")

@@ -11,11 +11,17 @@ import Testing
     let red = rgb(0xD01010), blue = rgb(0x1030C0), white = rgb(0xFFFFFF), yellow = rgb(0xFFE000)
 
     func buttonTheme(_ id: String, background: Color, title: Color) -> LoadedTheme {
-        theme(id, [ResolvedInstance(id: "send", component: "uibutton", operations: [
-            op("backgroundColor", .color(background)),
-            op("titleColor", .color(title)),
-            op("titleFont", .font(Font(family: "DejaVu Sans", size: 28, weight: .bold))),
-        ])])
+        theme(
+            id,
+            [
+                ResolvedInstance(
+                    id: "send", component: "uibutton",
+                    operations: [
+                        op("backgroundColor", .color(background)),
+                        op("titleColor", .color(title)),
+                        op("titleFont", .font(Font(family: "DejaVu Sans", size: 28, weight: .bold))),
+                    ])
+            ])
     }
 
     func setUp(_ themes: LoadedTheme..., activate: String) -> (ThemeManager, Applicator) {
@@ -46,21 +52,26 @@ import Testing
         let gtkDefault = try #require(fillPixel(unstyled))
         #expect(!close(gtkDefault, red) && !close(gtkDefault, blue))
 
-        let (manager, applicator) = setUp(buttonTheme("a", background: red, title: white),
-                                          buttonTheme("b", background: blue, title: yellow),
-                                          theme("plain", []), activate: "a")
+        let (manager, applicator) = setUp(
+            buttonTheme("a", background: red, title: white),
+            buttonTheme("b", background: blue, title: yellow),
+            theme("plain", []), activate: "a")
         applicator.style(button, as: "send")
         window.settle()
         var image = try #require(Offscreen.render(button))
         #expect(close(fillPixel(image), red), "background after styling: \(String(describing: fillPixel(image)))")
         let middle = image.width / 2
-        #expect(image.contains(white, inX: middle - 30..<middle + 30, y: 10..<image.height - 10), "the title's glyphs are white")
+        #expect(
+            image.contains(white, inX: middle - 30..<middle + 30, y: 10..<image.height - 10),
+            "the title's glyphs are white")
 
         manager.activate(themeID: "b")
         window.settle()
         image = try #require(Offscreen.render(button))
         #expect(close(fillPixel(image), blue), "background after the switch: \(String(describing: fillPixel(image)))")
-        #expect(image.contains(yellow, inX: middle - 30..<middle + 30, y: 10..<image.height - 10), "the title's glyphs are yellow")
+        #expect(
+            image.contains(yellow, inX: middle - 30..<middle + 30, y: 10..<image.height - 10),
+            "the title's glyphs are yellow")
         #expect(!image.contains(white, inX: middle - 30..<middle + 30, y: 10..<image.height - 10, tolerance: 3))
 
         manager.activate(themeID: "plain")
@@ -75,11 +86,15 @@ import Testing
         try GTKTestEnvironment.start()
         let window = TestWindow()
         let dialog = TestWindow()
-        defer { window.destroy(); dialog.destroy() }
+        defer {
+            window.destroy()
+            dialog.destroy()
+        }
         let main = makeButton(window)
         let inDialog = makeButton(dialog)
-        let (manager, applicator) = setUp(buttonTheme("a", background: red, title: white),
-                                          buttonTheme("b", background: blue, title: yellow), activate: "a")
+        let (manager, applicator) = setUp(
+            buttonTheme("a", background: red, title: white),
+            buttonTheme("b", background: blue, title: yellow), activate: "a")
         let scope = applicator.makeScope(ScopeOverrides(themeID: "a"))
         applicator.style(main, as: "send")
         scope.style(inDialog, as: "send")
@@ -92,8 +107,9 @@ import Testing
 
     @Test func aDestroyedWidgetIsForgottenAndNeverTouched() throws {
         try GTKTestEnvironment.start()
-        let (manager, applicator) = setUp(buttonTheme("a", background: red, title: white),
-                                          buttonTheme("b", background: blue, title: yellow), activate: "a")
+        let (manager, applicator) = setUp(
+            buttonTheme("a", background: red, title: white),
+            buttonTheme("b", background: blue, title: yellow), activate: "a")
         weak var handle: LiveryGTK.Widget?
         do {
             let window = TestWindow()
@@ -119,9 +135,16 @@ import Testing
         let label = gtk_label_new("Hello")!
         gtk_widget_set_halign(label, GTK_ALIGN_START)
         window.add(label)
-        let (manager, applicator) = setUp(theme("t", [ResolvedInstance(id: "title", component: "uilabel", operations: [
-            op("font", .font(Font(family: "DejaVu Sans", size: 16, maxSize: 24))),
-        ])]), activate: "t")
+        let (manager, applicator) = setUp(
+            theme(
+                "t",
+                [
+                    ResolvedInstance(
+                        id: "title", component: "uilabel",
+                        operations: [
+                            op("font", .font(Font(family: "DejaVu Sans", size: 16, maxSize: 24)))
+                        ])
+                ]), activate: "t")
         applicator.style(label, as: "title")
         func height() -> Int32 {
             window.settle()
@@ -145,18 +168,24 @@ import Testing
         let button = makeButton(window)
         let entry = gtk_entry_new()!
         window.add(entry)
-        let (_, applicator) = setUp(theme("t", [
-            ResolvedInstance(id: "send", component: "uibutton", operations: [
-                op("backgroundColor", .color(blue)),
-                op("titleColor", .color(white)),
-                op("titleColor", .color(yellow), state: .highlighted),
-                op("titleColor", .color(red), state: .disabled),
-                op("title", .string("Send")),
-                op("title", .string("Sending"), state: .highlighted),
-                op("titleFont", .font(Font(family: "DejaVu Sans", size: 28, weight: .bold))),
-            ]),
-            ResolvedInstance(id: "field", component: "uitextfield", operations: [op("backgroundColor", .color(yellow))]),
-        ]), activate: "t")
+        let (_, applicator) = setUp(
+            theme(
+                "t",
+                [
+                    ResolvedInstance(
+                        id: "send", component: "uibutton",
+                        operations: [
+                            op("backgroundColor", .color(blue)),
+                            op("titleColor", .color(white)),
+                            op("titleColor", .color(yellow), state: .highlighted),
+                            op("titleColor", .color(red), state: .disabled),
+                            op("title", .string("Send")),
+                            op("title", .string("Sending"), state: .highlighted),
+                            op("titleFont", .font(Font(family: "DejaVu Sans", size: 28, weight: .bold))),
+                        ]),
+                    ResolvedInstance(
+                        id: "field", component: "uitextfield", operations: [op("backgroundColor", .color(yellow))]),
+                ]), activate: "t")
         applicator.style(button, as: "send")
         applicator.style(entry, as: "field")
         window.settle()
@@ -170,7 +199,8 @@ import Testing
         gtk_widget_set_state_flags(button, GTK_STATE_FLAG_ACTIVE, 0)
         window.settle()
         image = try #require(Offscreen.render(button))
-        #expect(image.contains(yellow, inX: middle - 60..<middle + 60, y: 10..<50), "pressed: the highlighted title colour")
+        #expect(
+            image.contains(yellow, inX: middle - 60..<middle + 60, y: 10..<50), "pressed: the highlighted title colour")
         #expect(handle.shownTitle == "Sending", "pressed: the highlighted title")
 
         gtk_widget_unset_state_flags(button, GTK_STATE_FLAG_ACTIVE)
@@ -178,10 +208,13 @@ import Testing
         gtk_widget_set_sensitive(entry, 0)
         window.settle()
         image = try #require(Offscreen.render(button))
-        #expect(image.contains(red, inX: middle - 60..<middle + 60, y: 10..<50, tolerance: 12), "disabled: the disabled title colour")
+        #expect(
+            image.contains(red, inX: middle - 60..<middle + 60, y: 10..<50, tolerance: 12),
+            "disabled: the disabled title colour")
         #expect(handle.shownTitle == "Send", "disabled: no disabled title, so the normal one")
         let field = try #require(Offscreen.render(entry))
-        #expect(close(field.pixel(x: 6, y: field.height / 2), yellow, tolerance: 4),
-                "a disabled entry keeps the theme's background over GTK's :disabled look")
+        #expect(
+            close(field.pixel(x: 6, y: field.height / 2), yellow, tolerance: 4),
+            "a disabled entry keeps the theme's background over GTK's :disabled look")
     }
 }

@@ -19,7 +19,8 @@ enum GTKTestEnvironment {
         let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
         guard !display.isEmpty else {
             started = false
-            Issue.record("""
+            Issue.record(
+                """
                 DISPLAY is unset: the GTK pixel tests need an X display. Run them through \
                 Scripts/test.sh, or `source Scripts/xvfb.sh` first (it starts a private Xvfb).
                 """)
@@ -43,8 +44,10 @@ func op(_ name: String, _ value: Value, state: ControlState = .normal, param: St
 }
 
 func theme(_ id: String, _ instances: [ResolvedInstance]) -> LoadedTheme {
-    return LoadedTheme(variants: ThemeVariants(info: ThemeInfo(id: id, name: id), ancestors: [], axes: TraitAxes(),
-                                               variants: [.none: instances], assets: .empty))
+    return LoadedTheme(
+        variants: ThemeVariants(
+            info: ThemeInfo(id: id, name: id), ancestors: [], axes: TraitAxes(),
+            variants: [.none: instances], assets: .empty))
 }
 
 /// A shown top-level window holding widgets in a vertical box, destroyed when released.

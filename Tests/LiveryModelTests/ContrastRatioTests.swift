@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LiveryModel
 
 @Suite struct ContrastRatioTests {

@@ -1,11 +1,12 @@
-import Testing
 import LiveryModel
+import Testing
 
 @Suite struct OperationKeyTests {
     @Test func anOperationKeyNamesItsStateOnlyWhenNotNormal() {
         #expect(OperationKey(name: "titleColor").description == "titleColor")
         #expect(OperationKey(name: "titleColor", state: .highlighted).description == "titleColor[highlighted]")
-        #expect(ResolvedOperation(name: "title", state: .selected, params: []).key
+        #expect(
+            ResolvedOperation(name: "title", state: .selected, params: []).key
                 == OperationKey(name: "title", state: "selected"))
     }
 

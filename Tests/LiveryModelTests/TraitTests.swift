@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LiveryModel
 
 @Suite struct TraitTests {
@@ -49,12 +50,15 @@ import Testing
         let traits = try TraitSet(tags: ["LargeText", "dark"])
         #expect(traits == TraitSet(appearance: .dark, textSize: .largetext))
         #expect(traits.tags == ["dark", "largetext"])
-        #expect(throws: TraitSet.TagError.conflict("largetext", "largetext")) { try TraitSet(tags: ["largetext", "largetext"]) }
+        #expect(throws: TraitSet.TagError.conflict("largetext", "largetext")) {
+            try TraitSet(tags: ["largetext", "largetext"])
+        }
         let large = TraitSet(textSize: .largetext)
         #expect(TraitSet.none.specificity < large.specificity)
         #expect(large.specificity < TraitSet(contrast: .highcontrast).specificity)
-        #expect(TraitSet(appearance: .dark, contrast: .highcontrast, textSize: .largetext).specificity
-            < TraitSet(idiom: .ipad).specificity)
+        #expect(
+            TraitSet(appearance: .dark, contrast: .highcontrast, textSize: .largetext).specificity
+                < TraitSet(idiom: .ipad).specificity)
         #expect(large.applies(in: traits))
         #expect(!large.applies(in: TraitSet(appearance: .dark)))
         var axes = TraitAxes()

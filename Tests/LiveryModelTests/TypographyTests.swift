@@ -1,5 +1,5 @@
-import Testing
 import LiveryModel
+import Testing
 
 /// Format 1.2, section 8 in the model: letter spacing and line height, given apart from absent,
 /// under the text scale, and in the canonical JSON.
@@ -43,18 +43,26 @@ import LiveryModel
     /// Canonical JSON: the members only where given (0 included), spacing at the dumped scale.
     @Test func canonicalJSONHasTheMembersOnlyWhereGiven() {
         #expect(Self.dumped(Font(family: "A", size: 12)) == #"{"font":{"family":"A","size":12,"weight":"regular"}}"#)
-        #expect(Self.dumped(Font(family: "A", size: 12, letterSpacing: 0, lineHeight: 0))
+        #expect(
+            Self.dumped(Font(family: "A", size: 12, letterSpacing: 0, lineHeight: 0))
                 == #"{"font":{"family":"A","size":12,"weight":"regular","letterSpacing":0,"lineHeight":0}}"#)
-        #expect(Self.dumped(Font(family: "A", size: 20, maxSize: 30, letterSpacing: -0.5, lineHeight: 1.2), textScale: 2)
-                == #"{"font":{"family":"A","size":30,"weight":"regular","maxSize":30,"letterSpacing":-0.75,"lineHeight":1.2}}"#)
-        #expect(Self.dumped(Font(family: "A", size: nil, lineHeight: 1.5), textScale: 2)
+        #expect(
+            Self.dumped(Font(family: "A", size: 20, maxSize: 30, letterSpacing: -0.5, lineHeight: 1.2), textScale: 2)
+                == #"{"font":{"family":"A","size":30,"weight":"regular","maxSize":30,"letterSpacing":-0.75,"lineHeight":1.2}}"#
+        )
+        #expect(
+            Self.dumped(Font(family: "A", size: nil, lineHeight: 1.5), textScale: 2)
                 == #"{"font":{"family":"A","size":null,"weight":"regular","lineHeight":1.5}}"#)
     }
 
     @Test func valueTextShowsBoth() {
-        #expect(ValueText.describe(.font(Font(family: "Inter", size: 20, weight: .bold, letterSpacing: -0.5, lineHeight: 1.2)))
+        #expect(
+            ValueText.describe(
+                .font(Font(family: "Inter", size: 20, weight: .bold, letterSpacing: -0.5, lineHeight: 1.2)))
                 == "Inter 20 bold spacing -0.5 line-height 1.2")
-        #expect(ValueText.describe(.font(Font(family: "Inter", size: 12, letterSpacing: 0))) == "Inter 12 regular spacing 0")
+        #expect(
+            ValueText.describe(.font(Font(family: "Inter", size: 12, letterSpacing: 0))) == "Inter 12 regular spacing 0"
+        )
         #expect(ValueText.describe(.font(Font(family: "Inter", size: 12))) == "Inter 12 regular")
     }
 }

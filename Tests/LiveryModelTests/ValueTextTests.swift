@@ -1,5 +1,5 @@
-import Testing
 import LiveryModel
+import Testing
 
 /// Values print one way: the line `explain`, `diff`, the preview and `StyleChange` show spells
 /// every number, string and colour as `livery dump` does.
@@ -28,12 +28,15 @@ import LiveryModel
     @Test func compositesUseTheSameNumbers() {
         #expect(ValueText.describe(.rect(Rect(x: 0, y: 0.5, width: 375, height: 44))) == "0, 0.5, 375, 44")
         #expect(ValueText.describe(.insets(Insets(top: 1, left: 2, bottom: 3, right: 0.25))) == "1, 2, 3, 0.25")
-        #expect(ValueText.describe(.font(Font(family: "Helvetica Neue", size: 16, weight: .semibold)))
+        #expect(
+            ValueText.describe(.font(Font(family: "Helvetica Neue", size: 16, weight: .semibold)))
                 == "Helvetica Neue 16 semibold")
-        #expect(ValueText.describe(.font(Font(family: "Body", size: nil, maxSize: 28, scaling: .fixed)))
+        #expect(
+            ValueText.describe(.font(Font(family: "Body", size: nil, maxSize: 28, scaling: .fixed)))
                 == "Body default size regular max 28 fixed")
         #expect(ValueText.describe([Param(name: "radius", value: .float(8))]) == "float 8")
-        #expect(ValueText.describe([Param(name: "a", value: .integer(1)), Param(name: "b", value: .string("x"))])
+        #expect(
+            ValueText.describe([Param(name: "a", value: .integer(1)), Param(name: "b", value: .string("x"))])
                 == "a=1 b=\"x\"")
     }
 }

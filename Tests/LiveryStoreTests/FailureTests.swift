@@ -1,18 +1,21 @@
 import Foundation
 import Livery
-@testable import LiveryStore
 import Testing
 import ZIPFoundation
+
+@testable import LiveryStore
 
 /// Every failure leaves the installed folder exactly as it was: same names, same bytes, no
 /// leftovers, and the theme manager sees the same themes.
 @Suite(.serialized) struct StoreFailureTests {
     /// Installs ocean 1.0 (so the snapshot is not empty), publishes `publish`, serves the
     /// packages folder, then runs `attempt` and checks the installed state is unchanged.
-    private func expectUnchanged(limits: ExtractionLimits = .default,
-                                 timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
-                                 publish: @Sendable (Fixture) throws -> Void = { _ in },
-                                 attempt: @Sendable (ThemeStore, LiveryStore.Catalog, String) async throws -> Void) async throws {
+    private func expectUnchanged(
+        limits: ExtractionLimits = .default,
+        timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
+        publish: @Sendable (Fixture) throws -> Void = { _ in },
+        attempt: @Sendable (ThemeStore, LiveryStore.Catalog, String) async throws -> Void
+    ) async throws {
         let fixture = try Fixture()
         try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
         let manager = await MainActor.run { fixture.makeManager() }
@@ -25,7 +28,8 @@ import ZIPFoundation
 
         try await TestServer.withServer(folder: fixture.packages) { base in
             let catalog = try fixture.catalog(baseURL: base)
-            let online = try await fixture.makeStore(manager: manager, catalogURL: base + "/catalog.json", timeouts: timeouts, limits: limits)
+            let online = try await fixture.makeStore(
+                manager: manager, catalogURL: base + "/catalog.json", timeouts: timeouts, limits: limits)
             try await attempt(online, catalog, base)
         }
         #expect(try fixture.snapshot() == before)
@@ -50,7 +54,10 @@ import ZIPFoundation
             var product = try #require(catalog.product(id: "com.acme.ocean"))
             product.packageURL = base + "/drop/com.acme.ocean-2.0.0.liverypkg"
             let error = await failure(store, product)
-            guard case .network = error else { Issue.record("expected a network error, got \(String(describing: error))"); return }
+            guard case .network = error else {
+                Issue.record("expected a network error, got \(String(describing: error))")
+                return
+            }
         }
     }
 
@@ -83,13 +90,19 @@ import ZIPFoundation
     }
 
     @Test func slowServerPastTheTimeout() async throws {
-        try await expectUnchanged(timeouts: StoreTimeouts(idle: .milliseconds(600), total: .seconds(30)), publish: Self.publishV2) { store, catalog, base in
+        try await expectUnchanged(
+            timeouts: StoreTimeouts(idle: .milliseconds(600), total: .seconds(30)), publish: Self.publishV2
+        ) { store, catalog, base in
             var product = try #require(catalog.product(id: "com.acme.ocean"))
             product.packageURL = base + "/stall/com.acme.ocean-2.0.0.liverypkg"
             let started = ContinuousClock.now
             let error = await failure(store, product)
-            guard case .timeout = error else { Issue.record("expected a timeout, got \(String(describing: error))"); return }
-            #expect(ContinuousClock.now - started < .seconds(8), "the idle timeout fires long before the server resumes")
+            guard case .timeout = error else {
+                Issue.record("expected a timeout, got \(String(describing: error))")
+                return
+            }
+            #expect(
+                ContinuousClock.now - started < .seconds(8), "the idle timeout fires long before the server resumes")
         }
     }
 
@@ -110,52 +123,77 @@ import ZIPFoundation
 
     @Test func invalidThemeInsideAValidZip() async throws {
         try await expectUnchanged(publish: { fixture in
-            try fixture.handMadePackage(name: "broken.liverypkg", id: "com.acme.broken",
-                                        parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), content: [
-                "Info.xml": #"<theme-info id="com.acme.broken" name="Broken" version="1.0.0" parent="com.livery.base"/>"#,
-                "Chat.xml": #"<theme><instances><uibutton id="b"><operation name="backgroundColour"/></uibutton></instances></theme>"#,
-            ])
+            try fixture.handMadePackage(
+                name: "broken.liverypkg", id: "com.acme.broken",
+                parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"),
+                content: [
+                    "Info.xml":
+                        #"<theme-info id="com.acme.broken" name="Broken" version="1.0.0" parent="com.livery.base"/>"#,
+                    "Chat.xml":
+                        #"<theme><instances><uibutton id="b"><operation name="backgroundColour"/></uibutton></instances></theme>"#,
+                ])
         }) { store, catalog, _ in
             let product = try #require(catalog.product(id: "com.acme.broken"))
             let error = await failure(store, product)
-            guard case .invalidContent(let message) = error else { Issue.record("got \(String(describing: error))"); return }
+            guard case .invalidContent(let message) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(message.contains("backgroundColour"))
         }
     }
 
     @Test func missingOrOutdatedParent() async throws {
         try await expectUnchanged(publish: { fixture in
-            try fixture.handMadePackage(name: "orphan.liverypkg", id: "com.acme.orphan",
-                                        parent: .init(id: "com.acme.nowhere", minimumVersion: "1.0.0"), content: [
-                "Info.xml": #"<theme-info id="com.acme.orphan" name="Orphan" version="1.0.0" parent="com.acme.nowhere"/>"#,
-            ])
-            try fixture.handMadePackage(name: "picky.liverypkg", id: "com.acme.picky",
-                                        parent: .init(id: "com.acme.ocean", minimumVersion: "3.0"), content: [
-                "Info.xml": #"<theme-info id="com.acme.picky" name="Picky" version="1.0.0" parent="com.acme.ocean"/>"#,
-            ])
+            try fixture.handMadePackage(
+                name: "orphan.liverypkg", id: "com.acme.orphan",
+                parent: .init(id: "com.acme.nowhere", minimumVersion: "1.0.0"),
+                content: [
+                    "Info.xml":
+                        #"<theme-info id="com.acme.orphan" name="Orphan" version="1.0.0" parent="com.acme.nowhere"/>"#
+                ])
+            try fixture.handMadePackage(
+                name: "picky.liverypkg", id: "com.acme.picky",
+                parent: .init(id: "com.acme.ocean", minimumVersion: "3.0"),
+                content: [
+                    "Info.xml":
+                        #"<theme-info id="com.acme.picky" name="Picky" version="1.0.0" parent="com.acme.ocean"/>"#
+                ])
         }) { store, catalog, _ in
             let orphan = try #require(catalog.product(id: "com.acme.orphan"))
             let picky = try #require(catalog.product(id: "com.acme.picky"))
-            #expect(await failure(store, orphan)
-                == .missingDependency("the theme's parent 'com.acme.nowhere' is neither installed nor bundled; install it first"))
-            #expect(await failure(store, picky)
-                == .missingDependency("the theme needs 'com.acme.ocean' 3.0 or newer; 1.0.0 is installed; update it first"))
+            #expect(
+                await failure(store, orphan)
+                    == .missingDependency(
+                        "the theme's parent 'com.acme.nowhere' is neither installed nor bundled; install it first"))
+            #expect(
+                await failure(store, picky)
+                    == .missingDependency(
+                        "the theme needs 'com.acme.ocean' 3.0 or newer; 1.0.0 is installed; update it first"))
         }
     }
 
     // MARK: Hostile archives (installed from files: the checks are the same after a download)
 
-    private func expectRefusedPackage(_ expected: String, limits: ExtractionLimits = .default,
-                                      _ build: @escaping @Sendable (inout RawZip) -> Void) async throws {
-        try await expectUnchanged(limits: limits, publish: { fixture in
-            try fixture.hostilePackage(name: "hostile.liverypkg", build: build)
-        }) { store, _, _ in
+    private func expectRefusedPackage(
+        _ expected: String, limits: ExtractionLimits = .default,
+        _ build: @escaping @Sendable (inout RawZip) -> Void
+    ) async throws {
+        try await expectUnchanged(
+            limits: limits,
+            publish: { fixture in
+                try fixture.hostilePackage(name: "hostile.liverypkg", build: build)
+            }
+        ) { store, _, _ in
             let path = store.installer.installedFolder + "/../hostile/hostile.liverypkg"
             do {
                 try await store.installPackage(at: path)
                 Issue.record("the hostile package was installed")
             } catch let error as StoreError {
-                guard case .invalidPackage(let message) = error else { Issue.record("got \(error)"); return }
+                guard case .invalidPackage(let message) = error else {
+                    Issue.record("got \(error)")
+                    return
+                }
                 #expect(message.contains(expected), "\(message)")
             }
             // Nothing escaped next to the installed folder either.
@@ -210,9 +248,13 @@ import ZIPFoundation
         let path = fixture.packages + "/bomb.liverypkg"
         let zeros = Data(count: 48 << 20)
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
-        try archive.addEntry(with: "manifest.json", type: .file, uncompressedSize: Int64(2), compressionMethod: .none) { (_: Int64, _: Int) in Data("{}".utf8) }
-        try archive.addEntry(with: "content/Info.xml", type: .file, uncompressedSize: Int64(zeros.count),
-                             compressionMethod: .deflate) { (position: Int64, size: Int) in zeros.subdata(in: Int(position)..<Int(position) + size) }
+        try archive.addEntry(with: "manifest.json", type: .file, uncompressedSize: Int64(2), compressionMethod: .none) {
+            (_: Int64, _: Int) in Data("{}".utf8)
+        }
+        try archive.addEntry(
+            with: "content/Info.xml", type: .file, uncompressedSize: Int64(zeros.count),
+            compressionMethod: .deflate
+        ) { (position: Int64, size: Int) in zeros.subdata(in: Int(position)..<Int(position) + size) }
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size < 200_000)
         #expect {
@@ -224,14 +266,19 @@ import ZIPFoundation
     }
 
     @Test func zipBombByTotalSizeAndLyingHeaders() async throws {
-        try await expectRefusedPackage("more than 262144 bytes", limits: ExtractionLimits(maxTotalBytes: 256 << 10)) { zip in
+        try await expectRefusedPackage("more than 262144 bytes", limits: ExtractionLimits(maxTotalBytes: 256 << 10)) {
+            zip in
             zip.add("content/Info.xml", Fixture.validInfo)
             zip.add("content/assets/big.png", Data(count: 300 << 10))
         }
         // A deflated entry whose headers claim 10 bytes but that inflates to 1 MiB: it passes
         // the header checks, and is caught while extracting, before 11 bytes are written.
-        try await expectUnchanged(publish: { fixture in try Self.lyingPackage(fixture.packages + "/liar.liverypkg") }) { store, _, _ in
-            await #expect(throws: StoreError.invalidPackage("'content/assets/liar.png' unpacks to more bytes than its header says")) {
+        try await expectUnchanged(publish: { fixture in try Self.lyingPackage(fixture.packages + "/liar.liverypkg") }) {
+            store, _, _ in
+            await #expect(
+                throws: StoreError.invalidPackage(
+                    "'content/assets/liar.png' unpacks to more bytes than its header says")
+            ) {
                 try await store.installPackage(at: store.installer.installedFolder + "/../packages/liar.liverypkg")
             }
         }
@@ -245,22 +292,30 @@ import ZIPFoundation
     static func lyingPackage(_ path: String) throws {
         let info = Data(Fixture.validInfo.utf8)
         let zeros = Data(count: 1 << 20)
-        let manifest = PackageManifest(type: "theme", id: "com.acme.hostile", name: "Hostile", version: "1.0.0",
-                                       parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), files: [
-            .init(path: "content/Info.xml", size: Int64(info.count), sha256: Hashing.sha256(info)),
-            .init(path: "content/assets/liar.png", size: 10, sha256: Hashing.sha256(zeros.prefix(10))),
-        ])
+        let manifest = PackageManifest(
+            type: "theme", id: "com.acme.hostile", name: "Hostile", version: "1.0.0",
+            parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"),
+            files: [
+                .init(path: "content/Info.xml", size: Int64(info.count), sha256: Hashing.sha256(info)),
+                .init(path: "content/assets/liar.png", size: 10, sha256: Hashing.sha256(zeros.prefix(10))),
+            ])
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
-        for (name, data) in [("manifest.json", try manifest.encoded()), ("content/Info.xml", info), ("content/assets/liar.png", zeros)] {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { (position: Int64, size: Int) in
+        for (name, data) in [
+            ("manifest.json", try manifest.encoded()), ("content/Info.xml", info), ("content/assets/liar.png", zeros),
+        ] {
+            try archive.addEntry(
+                with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate
+            ) { (position: Int64, size: Int) in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let name = Array("content/assets/liar.png".utf8)
         func patch(signature: [UInt8], nameOffset: Int, sizeOffset: Int) {
-            for index in 0..<(bytes.count - nameOffset - name.count) where Array(bytes[index..<index + 4]) == signature
-                && Array(bytes[index + nameOffset..<index + nameOffset + name.count]) == name {
+            for index in 0..<(bytes.count - nameOffset - name.count)
+            where Array(bytes[index..<index + 4]) == signature
+                && Array(bytes[index + nameOffset..<index + nameOffset + name.count]) == name
+            {
                 bytes.replaceSubrange(index + sizeOffset..<index + sizeOffset + 4, with: [10, 0, 0, 0])
             }
         }
@@ -283,8 +338,10 @@ import ZIPFoundation
         try Data("partial".utf8).write(to: URL(fileURLWithPath: work + "/downloads/\(UUID().uuidString).part"))
         try fixture.pack(fixture.makeTheme(id: "com.acme.reef"))
         let staged = work + "/staging/\(UUID().uuidString)/com.acme.reef.purchasedTheme"
-        try FileManager.default.createDirectory(atPath: (staged as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: fixture.sources + "/com.acme.reef-1.0.0/com.acme.reef.theme", toPath: staged)
+        try FileManager.default.createDirectory(
+            atPath: (staged as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: fixture.sources + "/com.acme.reef-1.0.0/com.acme.reef.theme", toPath: staged)
         try Data().write(to: URL(fileURLWithPath: fixture.installed + "/.com.acme.ocean.livery.123.tmp"))
         // The half-installed theme is never visible.
         let manager = fixture.makeManager()

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A deliberately misbehaving HTTP/1.1 server on loopback, on raw sockets, for the network fault
@@ -98,7 +99,8 @@ final class FaultyServer: @unchecked Sendable {
         let target = requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? ""
         let parts = target.split(separator: "/").map(String.init)
         guard parts.count == 2, !parts[1].contains(".."),
-              let data = FileManager.default.contents(atPath: folder + "/" + parts[1]) else {
+            let data = FileManager.default.contents(atPath: folder + "/" + parts[1])
+        else {
             _ = send(connection, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             return
         }
@@ -111,7 +113,11 @@ final class FaultyServer: @unchecked Sendable {
         setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
         switch parts[0] {
         case "huge":
-            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: 10737418240\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            guard
+                send(
+                    connection,
+                    Array("HTTP/1.1 200 OK\r\nContent-Length: 10737418240\r\nConnection: close\r\n\r\n".utf8))
+            else { return }
             while !isStopped, send(connection, zeros, counted: true) {}
             return
         case "endless":
@@ -120,23 +126,45 @@ final class FaultyServer: @unchecked Sendable {
             return
         case "gzip":
             guard let compressed = try? Self.gzip(data) else { return }
-            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            guard
+                send(
+                    connection,
+                    Array(
+                        "HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n"
+                            .utf8))
+            else { return }
             _ = send(connection, [UInt8](compressed), counted: true)
             return
         case "bomb":
             // 64 MiB of zeros, gzipped to about 64 KB.
             guard let compressed = try? Self.gzip(Data(count: 64 << 20)) else { return }
-            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            guard
+                send(
+                    connection,
+                    Array(
+                        "HTTP/1.1 200 OK\r\nContent-Length: \(compressed.count)\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n"
+                            .utf8))
+            else { return }
             _ = send(connection, [UInt8](compressed), counted: true)
             return
         case "brotli":
-            guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            guard
+                send(
+                    connection,
+                    Array(
+                        "HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nContent-Encoding: br\r\nConnection: close\r\n\r\n"
+                            .utf8))
+            else { return }
             _ = send(connection, bytes, counted: true)
             return
         default:
             break
         }
-        guard send(connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n".utf8)) else { return }
+        guard
+            send(
+                connection, Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n".utf8)
+            )
+        else { return }
         switch parts[0] {
         case "drip":
             for byte in bytes where !isStopped {
@@ -166,7 +194,9 @@ final class FaultyServer: @unchecked Sendable {
     private func send(_ connection: Int32, _ bytes: [UInt8], counted: Bool = false) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes {
+                Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { return false }
             sent += count
             if counted { lock.withLock { self.sent += count } }

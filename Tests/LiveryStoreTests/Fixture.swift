@@ -1,14 +1,15 @@
 import Foundation
 import Hummingbird
-import Logging
 import Livery
-@testable import LiveryStore
+import LiveryDevelopment
 import LiveryXML
+import Logging
 import NIOCore
 import ServiceLifecycle
 import Testing
 import ZIPFoundation
-import LiveryDevelopment
+
+@testable import LiveryStore
 
 enum Repository {
     static let root: String = {
@@ -40,20 +41,24 @@ final class Fixture: @unchecked Sendable {
 
     /// A theme folder: Info.xml plus a palette that redefines Base's brand colour.
     @discardableResult
-    func makeTheme(id: String, version: String = "1.0.0", parent: String? = "com.livery.base", brand: String = "#0077BE",
-                   extraFiles: [String: String] = [:]) throws -> String {
+    func makeTheme(
+        id: String, version: String = "1.0.0", parent: String? = "com.livery.base", brand: String = "#0077BE",
+        extraFiles: [String: String] = [:]
+    ) throws -> String {
         // Each in its own folder: a theme's siblings are searched for its parent.
         let folder = sources + "/\(id)-\(version)/\(id).theme"
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let parentAttribute = parent.map { " parent=\"\($0)\"" } ?? ""
-        try write("""
+        try write(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <theme-info id="\(id)" name="\(id.split(separator: ".").last!.capitalized)" version="\(version)"\(parentAttribute)>
               <description>A test theme.</description>
             </theme-info>
             """, to: folder + "/Info.xml")
-        try write("""
+        try write(
+            """
             <theme>
               <constants>
                 <color name="brand">\(brand)</color>
@@ -67,9 +72,12 @@ final class Fixture: @unchecked Sendable {
     /// Packs a theme with `livery pack`'s code into the packages folder.
     @discardableResult
     func pack(_ folder: String, name: String? = nil) throws -> String {
-        let output = packages + "/" + (name ?? (((folder as NSString).deletingLastPathComponent) as NSString).lastPathComponent + ".liverypkg")
-        let workspace = ThemeWorkspace(searchPaths: [Repository.themes, installed],
-                                       themeExtensions: ["theme", "purchasedTheme"])
+        let output =
+            packages + "/"
+            + (name ?? (((folder as NSString).deletingLastPathComponent) as NSString).lastPathComponent + ".liverypkg")
+        let workspace = ThemeWorkspace(
+            searchPaths: [Repository.themes, installed],
+            themeExtensions: ["theme", "purchasedTheme"])
         let result = PackageBuilder.pack(themeAt: folder, workspace: workspace, output: output)
         try #require(result.value != nil, "\(result.diagnostics)")
         return output
@@ -78,8 +86,10 @@ final class Fixture: @unchecked Sendable {
     /// A package written by hand: content files with a correct manifest (for contents that
     /// `livery pack` would refuse, such as an invalid theme or a missing parent).
     @discardableResult
-    func handMadePackage(name: String, type: String = "theme", id: String, version: String = "1.0.0",
-                         parent: PackageManifest.Dependency? = nil, content: [String: String]) throws -> String {
+    func handMadePackage(
+        name: String, type: String = "theme", id: String, version: String = "1.0.0",
+        parent: PackageManifest.Dependency? = nil, content: [String: String]
+    ) throws -> String {
         var zip = RawZip()
         var files: [PackageManifest.File] = []
         for (path, text) in content.sorted(by: { $0.key < $1.key }) {
@@ -104,11 +114,14 @@ final class Fixture: @unchecked Sendable {
         var files: [PackageManifest.File] = []
         var seen = Set<String>()
         for entry in entries.entries where !entry.symlink && seen.insert(entry.name).inserted {
-            files.append(.init(path: entry.name, size: Int64(entry.declaredSize.map(Int.init) ?? entry.data.count),
-                               sha256: Hashing.sha256(entry.data)))
+            files.append(
+                .init(
+                    path: entry.name, size: Int64(entry.declaredSize.map(Int.init) ?? entry.data.count),
+                    sha256: Hashing.sha256(entry.data)))
         }
-        let manifest = PackageManifest(type: "theme", id: id, name: id, version: "1.0.0",
-                                       parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), files: files)
+        let manifest = PackageManifest(
+            type: "theme", id: id, name: id, version: "1.0.0",
+            parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), files: files)
         var zip = RawZip()
         zip.add("manifest.json", try manifest.encoded())
         zip.entries += entries.entries
@@ -117,7 +130,9 @@ final class Fixture: @unchecked Sendable {
         return output
     }
 
-    static var validInfo: String { #"<theme-info id="com.acme.hostile" name="Hostile" version="1.0.0" parent="com.livery.base"/>"# }
+    static var validInfo: String {
+        #"<theme-info id="com.acme.hostile" name="Hostile" version="1.0.0" parent="com.livery.base"/>"#
+    }
 
     func catalog(baseURL: String) throws -> LiveryStore.Catalog {
         try CatalogBuilder.build(packagesIn: packages, baseURL: baseURL)
@@ -127,17 +142,21 @@ final class Fixture: @unchecked Sendable {
 
     @MainActor
     func makeManager() -> ThemeManager {
-        ThemeManager.development(configuration: LiveryConfiguration(
-            defaultThemeID: "com.livery.light", searchPaths: [Repository.themes, installed],
-            themeExtensions: ["theme", "purchasedTheme"]))
+        ThemeManager.development(
+            configuration: LiveryConfiguration(
+                defaultThemeID: "com.livery.light", searchPaths: [Repository.themes, installed],
+                themeExtensions: ["theme", "purchasedTheme"]))
     }
 
-    func makeStore(manager: ThemeManager?, catalogURL: String? = nil, trust: CatalogTrust = .unsignedForDevelopment,
-                   handlers: [any ContentHandler] = [],
-                   timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
-                   limits: ExtractionLimits = .default) async throws -> ThemeStore {
-        try await ThemeStore(installedFolder: installed, catalogURL: catalogURL, trust: trust, manager: manager,
-                             bundledSearchPaths: [Repository.themes], handlers: handlers, timeouts: timeouts, limits: limits)
+    func makeStore(
+        manager: ThemeManager?, catalogURL: String? = nil, trust: CatalogTrust = .unsignedForDevelopment,
+        handlers: [any ContentHandler] = [],
+        timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
+        limits: ExtractionLimits = .default
+    ) async throws -> ThemeStore {
+        try await ThemeStore(
+            installedFolder: installed, catalogURL: catalogURL, trust: trust, manager: manager,
+            bundledSearchPaths: [Repository.themes], handlers: handlers, timeouts: timeouts, limits: limits)
     }
 
     // MARK: Snapshots
@@ -149,12 +168,15 @@ final class Fixture: @unchecked Sendable {
         let base = URL(fileURLWithPath: installed).resolvingSymlinksInPath().path
         guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [:] }
         while let relative = enumerator.nextObject() as? String {
-            if relative == ProductInstaller.workFolderName || relative.hasPrefix(ProductInstaller.workFolderName + "/") {
+            if relative == ProductInstaller.workFolderName || relative.hasPrefix(ProductInstaller.workFolderName + "/")
+            {
                 continue
             }
             var isFolder: ObjCBool = false
             FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder)
-            result[relative] = isFolder.boolValue ? "folder" : Hashing.sha256(try Data(contentsOf: URL(fileURLWithPath: base + "/" + relative)))
+            result[relative] =
+                isFolder.boolValue
+                ? "folder" : Hashing.sha256(try Data(contentsOf: URL(fileURLWithPath: base + "/" + relative)))
         }
         return result
     }
@@ -179,12 +201,16 @@ final class Fixture: @unchecked Sendable {
 /// `/drop/NAME` (closes the connection half-way), `/stall/NAME` (sends half, then nothing for
 /// 10 s), `/trickle/NAME` (64 bytes every 50 ms).
 enum TestServer {
-    static func withServer<Result: Sendable>(folder: String, _ body: @Sendable (String) async throws -> Result) async throws -> Result {
+    static func withServer<Result: Sendable>(folder: String, _ body: @Sendable (String) async throws -> Result)
+        async throws -> Result
+    {
         try await withFaultyServer(folder: folder) { base, _ in try await body(base) }
     }
 
     /// The same, also handing over the raw-socket server (for its `bytesSent`).
-    static func withFaultyServer<Result: Sendable>(folder: String, _ body: @Sendable (String, FaultyServer) async throws -> Result) async throws -> Result {
+    static func withFaultyServer<Result: Sendable>(
+        folder: String, _ body: @Sendable (String, FaultyServer) async throws -> Result
+    ) async throws -> Result {
         let router = Router()
         router.add(middleware: FileMiddleware(folder, searchForIndexHtml: false))
         // The misbehaving routes redirect to a raw-socket server (see FaultyServer for why).
@@ -193,17 +219,19 @@ enum TestServer {
         for fault in ["drop", "stall", "trickle", "drip", "huge", "endless", "gzip", "brotli", "bomb"] {
             router.get("/\(fault)/:name") { _, context in
                 let name = try context.parameters.require("name")
-                return Response(status: .found,
-                                headers: [.location: "http://127.0.0.1:\(faulty.port)/\(fault)/\(name)", .contentLength: "0"])
+                return Response(
+                    status: .found,
+                    headers: [.location: "http://127.0.0.1:\(faulty.port)/\(fault)/\(name)", .contentLength: "0"])
             }
         }
         let ports = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "livery-store-tests")
         logger.logLevel = .critical
-        let app = Application(router: router,
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
-                              logger: logger)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in ports.continuation.yield(channel.localAddress?.port ?? 0) },
+            logger: logger)
         // Stopped by a graceful shutdown, never by cancelling its task: cancelling while an
         // accepted connection is still queued makes swift-nio trap ("Deinited NIOAsyncWriter
         // without calling finish()", apple/swift-nio#3481); it crashed a CI run.

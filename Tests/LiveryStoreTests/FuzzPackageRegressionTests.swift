@@ -33,12 +33,15 @@ import Testing
         let folder = NSTemporaryDirectory() + "livery-fuzz-seeds-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let outcomes = ["Base": "updated com.livery.base", "Light": "installed com.livery.light",
-                        "Dark": "a bundled theme already has the id", "HighContrast": "installed com.livery.highcontrast"]
+        let outcomes = [
+            "Base": "updated com.livery.base", "Light": "installed com.livery.light",
+            "Dark": "a bundled theme already has the id", "HighContrast": "installed com.livery.highcontrast",
+        ]
         for (theme, outcome) in outcomes.sorted(by: { $0.key < $1.key }) {
             let output = folder + "/\(theme).liverypkg"
-            let packed = PackageBuilder.pack(themeAt: Repository.themes + "/\(theme).theme",
-                                             workspace: ThemeWorkspace(searchPaths: [Repository.themes]), output: output)
+            let packed = PackageBuilder.pack(
+                themeAt: Repository.themes + "/\(theme).theme",
+                workspace: ThemeWorkspace(searchPaths: [Repository.themes]), output: output)
             #expect(packed.value != nil, "\(packed.diagnostics.map(\.description))")
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
             let result = Self.replay(bytes)
@@ -51,8 +54,10 @@ import Testing
         }
         // Entry-list forms of hostile names: each must be refused with nothing written outside.
         let light = FuzzPackageEntry.warmUpInput()
-        for hostile in ["content/../../escape.xml", "/tmp/absolute.xml", "content/a\\b.xml", "@content/link.xml", "content//x.xml",
-                        "content/INFO.xml", "content/Info.xml/inside.xml", "store/../content/x.xml"] {
+        for hostile in [
+            "content/../../escape.xml", "/tmp/absolute.xml", "content/a\\b.xml", "@content/link.xml", "content//x.xml",
+            "content/INFO.xml", "content/Info.xml/inside.xml", "store/../content/x.xml",
+        ] {
             let result = Self.replay(light + [0x1E] + Array("\(hostile)\n<theme/>".utf8))
             #expect(result.hasPrefix("invalid") || result.contains("package"), "\(hostile): \(result)")
             #expect(!result.contains("installed"), "\(hostile): \(result)")

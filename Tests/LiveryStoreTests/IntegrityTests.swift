@@ -3,9 +3,10 @@ import Foundation
 import Livery
 import LiveryBinary
 import LiveryCompiler
-@testable import LiveryStore
 import LiveryXML
 import Testing
+
+@testable import LiveryStore
 
 /// Regression tests for the store: crash recovery at every step, bounded downloads,
 /// downgrades, children of an updated parent, compressed responses, relative catalog URLs.
@@ -15,13 +16,17 @@ import Testing
     /// Runs `operation` once per step, crashing at step 1, 2, ... (until it completes without
     /// reaching the step), and checks after each crash that recovery leaves exactly the state
     /// before or exactly the state after, never a mix.
-    private func crashAtEveryStep(setUp: (Fixture) async throws -> Void,
-                                  operation: @escaping (ProductInstaller, Fixture) throws -> Void) async throws -> Int {
+    private func crashAtEveryStep(
+        setUp: (Fixture) async throws -> Void,
+        operation: @escaping (ProductInstaller, Fixture) throws -> Void
+    ) async throws -> Int {
         // The reference: the same operation, uninterrupted.
         let reference = try Fixture()
         try await setUp(reference)
         let referenceBefore = try reference.snapshot()
-        try operation(try ProductInstaller(installedFolder: reference.installed, bundledSearchPaths: [Repository.themes]), reference)
+        try operation(
+            try ProductInstaller(installedFolder: reference.installed, bundledSearchPaths: [Repository.themes]),
+            reference)
         let referenceAfter = try reference.snapshot()
         #expect(referenceBefore != referenceAfter)
 
@@ -31,11 +36,17 @@ import Testing
             try await setUp(fixture)
             let before = try fixture.snapshot()
             #expect(before == referenceBefore)
-            var installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+            var installer = try ProductInstaller(
+                installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
             let reached = Locked(0)
             let stopAt = step
             installer.faultInjection = { _ in
-                if reached.withValue({ count -> Bool in count += 1; return count == stopAt }) { throw SimulatedCrash() }
+                if reached.withValue({ count -> Bool in
+                    count += 1
+                    return count == stopAt
+                }) {
+                    throw SimulatedCrash()
+                }
             }
             do {
                 try operation(installer, fixture)
@@ -44,11 +55,14 @@ import Testing
                 return step - 1
             } catch is SimulatedCrash {
                 // Restarted: recovery runs before anything else.
-                let restarted = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+                let restarted = try ProductInstaller(
+                    installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
                 let actions = restarted.recover()
                 let after = try fixture.snapshot()
-                #expect(after == before || after == referenceAfter,
-                        "crash at step \(step): recovery left a mix (\(actions)); differs from before in \(Self.difference(after, before)), from after in \(Self.difference(after, referenceAfter))")
+                #expect(
+                    after == before || after == referenceAfter,
+                    "crash at step \(step): recovery left a mix (\(actions)); differs from before in \(Self.difference(after, before)), from after in \(Self.difference(after, referenceAfter))"
+                )
                 #expect(fixture.workFolderIsClean(), "crash at step \(step)")
                 // And a second recovery changes nothing.
                 restarted.recover()
@@ -63,34 +77,44 @@ import Testing
     }
 
     @Test func aCrashAtAnyStepOfAFirstInstallRecoversWhole() async throws {
-        let steps = try await crashAtEveryStep(setUp: { fixture in
-            try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
-        }, operation: { installer, fixture in
-            _ = try installer.install(packageAt: fixture.packages + "/com.acme.ocean-1.0.0.liverypkg")
-        })
+        let steps = try await crashAtEveryStep(
+            setUp: { fixture in
+                try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+            },
+            operation: { installer, fixture in
+                _ = try installer.install(packageAt: fixture.packages + "/com.acme.ocean-1.0.0.liverypkg")
+            })
         #expect(steps >= 8, "install steps exercised: \(steps)")
     }
 
     @Test func aCrashAtAnyStepOfAnUpdateWithAChildRecoversWhole() async throws {
-        let steps = try await crashAtEveryStep(setUp: { fixture in
-            let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
-            _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", parent: nil)))
-            _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea", brand: "#223344")))
-            try fixture.pack(fixture.makeTheme(id: "com.acme.sea", version: "1.1.0", parent: nil, brand: "#445566"))
-        }, operation: { installer, fixture in
-            _ = try installer.install(packageAt: fixture.packages + "/com.acme.sea-1.1.0.liverypkg")
-        })
+        let steps = try await crashAtEveryStep(
+            setUp: { fixture in
+                let installer = try ProductInstaller(
+                    installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+                _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", parent: nil)))
+                _ = try installer.install(
+                    packageAt: fixture.pack(
+                        fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea", brand: "#223344")))
+                try fixture.pack(fixture.makeTheme(id: "com.acme.sea", version: "1.1.0", parent: nil, brand: "#445566"))
+            },
+            operation: { installer, fixture in
+                _ = try installer.install(packageAt: fixture.packages + "/com.acme.sea-1.1.0.liverypkg")
+            })
         // checked, extracted, staged, journal, folder (exchanged, placed), 2 compiled files, manifest, journal removed
         #expect(steps >= 10, "update steps exercised: \(steps)")
     }
 
     @Test func aCrashAtAnyStepOfAnUninstallRecoversWhole() async throws {
-        let steps = try await crashAtEveryStep(setUp: { fixture in
-            let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
-            _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.ocean")))
-        }, operation: { installer, _ in
-            _ = try installer.uninstall(id: "com.acme.ocean")
-        })
+        let steps = try await crashAtEveryStep(
+            setUp: { fixture in
+                let installer = try ProductInstaller(
+                    installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+                _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.ocean")))
+            },
+            operation: { installer, _ in
+                _ = try installer.uninstall(id: "com.acme.ocean")
+            })
         #expect(steps >= 4, "uninstall steps exercised: \(steps)")
     }
 
@@ -98,7 +122,8 @@ import Testing
 
     @Test func aDowngradeIsRefusedUnlessAskedFor() async throws {
         let fixture = try Fixture()
-        let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+        let installer = try ProductInstaller(
+            installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
         let v1 = try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
         let v2 = try fixture.pack(fixture.makeTheme(id: "com.acme.ocean", version: "2.0.0", brand: "#123456"))
         _ = try installer.install(packageAt: v2)
@@ -117,12 +142,17 @@ import Testing
 
     @Test func aParentIsNeverDowngradedBelowWhatAChildRequires() async throws {
         let fixture = try Fixture()
-        let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+        let installer = try ProductInstaller(
+            installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
         let sea1 = try fixture.pack(fixture.makeTheme(id: "com.acme.sea", parent: nil))
-        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", version: "2.0.0", parent: nil, brand: "#101010")))
+        _ = try installer.install(
+            packageAt: fixture.pack(
+                fixture.makeTheme(id: "com.acme.sea", version: "2.0.0", parent: nil, brand: "#101010")))
         // Packed against sea 2.0.0: needs 2.0.0 or newer.
-        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea")))
-        #expect(installer.storedManifest(of: "com.acme.wave")?.parent == .init(id: "com.acme.sea", minimumVersion: "2.0.0"))
+        _ = try installer.install(
+            packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea")))
+        #expect(
+            installer.storedManifest(of: "com.acme.wave")?.parent == .init(id: "com.acme.sea", minimumVersion: "2.0.0"))
         let before = try fixture.snapshot()
         #expect {
             _ = try installer.install(packageAt: sea1, expecting: .init(allowDowngrade: true))
@@ -138,16 +168,25 @@ import Testing
     /// child is left with a compiled file of the old parent (which the app would find stale).
     @Test func updatingAParentRecompilesItsChildren() async throws {
         let fixture = try Fixture()
-        let installer = try ProductInstaller(installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
+        let installer = try ProductInstaller(
+            installedFolder: fixture.installed, bundledSearchPaths: [Repository.themes])
         _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", parent: nil)))
-        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea", brand: "#223344")))
-        _ = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.ripple", parent: "com.acme.wave", brand: "#334455")))
-        let outcome = try installer.install(packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.sea", version: "1.1.0", parent: nil, brand: "#445566")))
+        _ = try installer.install(
+            packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.wave", parent: "com.acme.sea", brand: "#223344")))
+        _ = try installer.install(
+            packageAt: fixture.pack(fixture.makeTheme(id: "com.acme.ripple", parent: "com.acme.wave", brand: "#334455"))
+        )
+        let outcome = try installer.install(
+            packageAt: fixture.pack(
+                fixture.makeTheme(id: "com.acme.sea", version: "1.1.0", parent: nil, brand: "#445566")))
         #expect(outcome.replacedVersion == "1.0.0")
-        let workspace = ThemeWorkspace(searchPaths: [fixture.installed, Repository.themes], themeExtensions: ["theme", "purchasedTheme"])
+        let workspace = ThemeWorkspace(
+            searchPaths: [fixture.installed, Repository.themes], themeExtensions: ["theme", "purchasedTheme"])
         for id in ["com.acme.sea", "com.acme.wave", "com.acme.ripple"] {
-            let compiled = try CompiledTheme(bytes: Array(Data(contentsOf: URL(fileURLWithPath: fixture.installed + "/\(id).livery"))))
-            let staleness = ThemeCompiler.staleness(of: compiled, themeAt: fixture.installed + "/\(id).purchasedTheme", workspace: workspace)
+            let compiled = try CompiledTheme(
+                bytes: Array(Data(contentsOf: URL(fileURLWithPath: fixture.installed + "/\(id).livery"))))
+            let staleness = ThemeCompiler.staleness(
+                of: compiled, themeAt: fixture.installed + "/\(id).purchasedTheme", workspace: workspace)
             #expect(staleness == nil, "\(id): \(staleness ?? "")")
             #expect(compiled.chain.first?.info.version == "1.1.0", "\(id) is compiled against the new parent")
         }
@@ -165,13 +204,17 @@ import Testing
 
     /// Once the client has its answer it closes the connection: the server's connection ends, and
     /// by then it has sent at most `limit` bytes (the cap plus what socket buffers held).
-    static func expectStoppedReading(_ faulty: FaultyServer, within limit: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
+    static func expectStoppedReading(
+        _ faulty: FaultyServer, within limit: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws {
         let ended = try await faulty.waitForConnectionsEnded()
         #expect(ended, "the client did not close the connection", sourceLocation: sourceLocation)
         let sent = faulty.bytesSent
         #expect(sent <= limit, "the server sent \(sent) bytes, more than \(limit)", sourceLocation: sourceLocation)
         try await Task.sleep(for: .milliseconds(200))
-        #expect(faulty.bytesSent == sent, "the server still sent bytes after the connection ended", sourceLocation: sourceLocation)
+        #expect(
+            faulty.bytesSent == sent, "the server still sent bytes after the connection ended",
+            sourceLocation: sourceLocation)
     }
 
     @Test func aDownloadWithoutACatalogStopsAtTheCap() async throws {
@@ -182,8 +225,10 @@ import Testing
             let path = fixture.root + "/download.part"
             let started = ContinuousClock.now
             await #expect {
-                try await client.download(base + "/endless/com.acme.ocean-1.0.0.liverypkg", to: path, expectedSize: nil,
-                                          expectedSHA256: nil) { _, _ in }
+                try await client.download(
+                    base + "/endless/com.acme.ocean-1.0.0.liverypkg", to: path, expectedSize: nil,
+                    expectedSHA256: nil
+                ) { _, _ in }
             } throws: { error in
                 guard case .tooLarge(let message) = error as? StoreError else { return false }
                 return message.contains("more than 1048576 bytes")
@@ -202,8 +247,14 @@ import Testing
             let client = CatalogClient(catalogURL: base + "/catalog.json")
             #expect(client.maxDownloadBytes == 64 << 20)
             let path = fixture.root + "/download.part"
-            await #expect(throws: StoreError.tooLarge("\(base)/endless/com.acme.ocean-1.0.0.liverypkg has more than 67108864 bytes, the most a download may have")) {
-                try await client.download(base + "/endless/com.acme.ocean-1.0.0.liverypkg", to: path, expectedSize: nil, expectedSHA256: nil) { _, _ in }
+            await #expect(
+                throws: StoreError.tooLarge(
+                    "\(base)/endless/com.acme.ocean-1.0.0.liverypkg has more than 67108864 bytes, the most a download may have"
+                )
+            ) {
+                try await client.download(
+                    base + "/endless/com.acme.ocean-1.0.0.liverypkg", to: path, expectedSize: nil, expectedSHA256: nil
+                ) { _, _ in }
             }
             #expect(!FileManager.default.fileExists(atPath: path))
             try await Self.expectStoppedReading(faulty, within: (64 << 20) + Self.socketSlack)
@@ -212,7 +263,9 @@ import Testing
 
     /// Installs the fixture's com.acme.ocean as its catalog lists it, but downloaded through the
     /// faulty route `fault`; returns the product and how its task ended.
-    private static func install(_ fixture: Fixture, through fault: String, _ base: String) async throws -> (CatalogProduct, ProductTaskState) {
+    private static func install(_ fixture: Fixture, through fault: String, _ base: String) async throws -> (
+        CatalogProduct, ProductTaskState
+    ) {
         var product = try #require(try fixture.catalog(baseURL: base).product(id: "com.acme.ocean"))
         product.packageURL = base + "/\(fault)/com.acme.ocean-1.0.0.liverypkg"
         let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json")
@@ -321,11 +374,15 @@ import Testing
             let catalog = try fixture.catalog(baseURL: base)
             var product = try #require(catalog.product(id: "com.acme.ocean"))
             product.packageURL = base + "/drip/com.acme.ocean-1.0.0.liverypkg"
-            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json",
-                                                    timeouts: StoreTimeouts(idle: .seconds(5), total: .seconds(2)))
+            let store = try await fixture.makeStore(
+                manager: nil, catalogURL: base + "/catalog.json",
+                timeouts: StoreTimeouts(idle: .seconds(5), total: .seconds(2)))
             let started = ContinuousClock.now
             let state = await store.install(product).result()
-            guard case .failed(.timeout(let message)) = state else { Issue.record("expected a timeout, got \(state)"); return }
+            guard case .failed(.timeout(let message)) = state else {
+                Issue.record("expected a timeout, got \(state)")
+                return
+            }
             #expect(message.contains("longer than"))
             #expect(ContinuousClock.now - started < .seconds(6))
         }
@@ -335,7 +392,10 @@ import Testing
 
     @Test func aGzippedResponseIsDecodedAndCheckedOnItsDecodedBytes() async throws {
         let fixture = try Fixture()
-        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean", extraFiles: ["Notes.xml": "<theme/>" + String(repeating: "<!-- padding -->", count: 400)]))
+        try fixture.pack(
+            fixture.makeTheme(
+                id: "com.acme.ocean",
+                extraFiles: ["Notes.xml": "<theme/>" + String(repeating: "<!-- padding -->", count: 400)]))
         try await TestServer.withServer(folder: fixture.packages) { base in
             let catalog = try fixture.catalog(baseURL: base)
             var product = try #require(catalog.product(id: "com.acme.ocean"))
@@ -357,10 +417,14 @@ import Testing
             // Whichever sees it first: the client's cap on decoded bytes, or the decoder's own
             // limit (the larger of the two caps), which bounds what one compressed read expands to.
             await #expect {
-                try await client.download(url, to: fixture.root + "/download.part", expectedSize: nil, expectedSHA256: nil) { _, _ in }
+                try await client.download(
+                    url, to: fixture.root + "/download.part", expectedSize: nil, expectedSHA256: nil
+                ) { _, _ in }
             } throws: { error in
-                [StoreError.tooLarge("\(url) has more than 1048576 bytes, the most a download may have"),
-                 StoreError.tooLarge("\(url) decodes to more bytes than the store accepts")].contains(error as? StoreError)
+                [
+                    StoreError.tooLarge("\(url) has more than 1048576 bytes, the most a download may have"),
+                    StoreError.tooLarge("\(url) decodes to more bytes than the store accepts"),
+                ].contains(error as? StoreError)
             }
             #expect(!FileManager.default.fileExists(atPath: fixture.root + "/download.part"))
         }
@@ -373,7 +437,12 @@ import Testing
         try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
         try await TestServer.withFaultyServer(folder: fixture.packages) { base, faulty in
             let (product, state) = try await Self.install(fixture, through: "brotli", base)
-            #expect(state == .failed(.network("\(product.packageURL) is sent with Content-Encoding 'br', which the store does not decode (it asks for identity)")))
+            #expect(
+                state
+                    == .failed(
+                        .network(
+                            "\(product.packageURL) is sent with Content-Encoding 'br', which the store does not decode (it asks for identity)"
+                        )))
             try await Self.expectStoppedReading(faulty, within: Int(product.packageSize))
         }
         #expect(try fixture.snapshot().isEmpty)

@@ -1,8 +1,10 @@
 import Foundation
-@testable import LiveryStore
 import Testing
+
+@testable import LiveryStore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A signed store served by nginx as static files, with Examples/nginx/livery-store.conf: what a
@@ -14,8 +16,11 @@ import Glibc
 
     /// Runs nginx in the foreground on a free loopback port with the example configuration
     /// (`gzipStatic` replaces its `gzip_static on`), serving `folder`.
-    static func withNginx(serving folder: String, gzipStatic: String = "on", _ body: (String) async throws -> Void) async throws {
-        let executable = try #require(nginx, "nginx is not installed: run Scripts/install-dependencies.sh (apt-get install nginx)")
+    static func withNginx(serving folder: String, gzipStatic: String = "on", _ body: (String) async throws -> Void)
+        async throws
+    {
+        let executable = try #require(
+            nginx, "nginx is not installed: run Scripts/install-dependencies.sh (apt-get install nginx)")
         let prefix = NSTemporaryDirectory() + "livery-nginx-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: prefix + "/temp", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: prefix) }
@@ -24,7 +29,9 @@ import Glibc
         server = server.replacingOccurrences(of: "listen 127.0.0.1:8080;", with: "listen 127.0.0.1:\(port);")
             .replacingOccurrences(of: "root /srv/livery-store;", with: "root \(folder);")
             .replacingOccurrences(of: "gzip_static on;", with: "gzip_static \(gzipStatic);")
-        try #require(server.contains("127.0.0.1:\(port)") && server.contains(folder), "the example's listen and root lines changed")
+        try #require(
+            server.contains("127.0.0.1:\(port)") && server.contains(folder),
+            "the example's listen and root lines changed")
         let temp = prefix + "/temp"
         let configuration = """
             daemon off;
@@ -88,10 +95,16 @@ import Glibc
 
     /// A signed store folder, with every file also precompressed (`.gz`, as `gzip_static` serves).
     static func signedStore(_ fixture: Fixture) throws -> SigningKey {
-        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean", extraFiles: ["Notes.xml": "<theme/>" + String(repeating: "<!-- padding -->", count: 400)]))
+        try fixture.pack(
+            fixture.makeTheme(
+                id: "com.acme.ocean",
+                extraFiles: ["Notes.xml": "<theme/>" + String(repeating: "<!-- padding -->", count: 400)]))
         let root = SigningKey.generate(), catalog = SigningKey.generate()
-        try RootPublisher.publish(in: fixture.packages, rootKeys: [root.publicKey], catalogKeys: [catalog.publicKey], signers: [root])
-        _ = try CatalogBuilder.build(packagesIn: fixture.packages, signing: CatalogSigning(key: catalog, expires: Date().addingTimeInterval(3_600)))
+        try RootPublisher.publish(
+            in: fixture.packages, rootKeys: [root.publicKey], catalogKeys: [catalog.publicKey], signers: [root])
+        _ = try CatalogBuilder.build(
+            packagesIn: fixture.packages,
+            signing: CatalogSigning(key: catalog, expires: Date().addingTimeInterval(3_600)))
         let files = FileManager.default.enumerator(atPath: fixture.packages)?.allObjects as? [String] ?? []
         for file in files where !file.hasSuffix(".gz") {
             var isFolder: ObjCBool = false
@@ -103,12 +116,15 @@ import Glibc
         return root
     }
 
-    @Test(arguments: ["on", "always"]) func installsFromNginxServingTheSignedStoreWithGzip(gzipStatic: String) async throws {
+    @Test(arguments: ["on", "always"]) func installsFromNginxServingTheSignedStoreWithGzip(gzipStatic: String)
+        async throws
+    {
         let fixture = try Fixture()
         let root = try Self.signedStore(fixture)
         try await Self.withNginx(serving: fixture.packages, gzipStatic: gzipStatic) { base in
-            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json",
-                                                    trust: .signed(rootKeys: [root.publicKey.base64]))
+            let store = try await fixture.makeStore(
+                manager: nil, catalogURL: base + "/catalog.json",
+                trust: .signed(rootKeys: [root.publicKey.base64]))
             let catalog = try await store.refreshCatalog()
             let product = try #require(catalog.product(id: "com.acme.ocean"))
             #expect(product.packageURL == base + "/com.acme.ocean-1.0.0.liverypkg")

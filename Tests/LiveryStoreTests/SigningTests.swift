@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Livery
-@testable import LiveryStore
 import Testing
+
+@testable import LiveryStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Signed catalogs against TUF's attack list: arbitrary package, rollback, indefinite freeze,
 /// endless data, mix-and-match, unknown and compromised keys, rotation. Every refusal is a
@@ -21,14 +23,19 @@ import Testing
         init() throws {
             fixture = try Fixture()
             try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
-            try RootPublisher.publish(in: fixture.packages, rootKeys: [rootKey.publicKey], catalogKeys: [catalogKey.publicKey],
-                                      signers: [rootKey])
+            try RootPublisher.publish(
+                in: fixture.packages, rootKeys: [rootKey.publicKey], catalogKeys: [catalogKey.publicKey],
+                signers: [rootKey])
             try sign()
         }
 
         @discardableResult
-        func sign(expires: Date = Date().addingTimeInterval(86_400), version: Int? = nil, key: SigningKey? = nil) throws -> Data {
-            _ = try CatalogBuilder.build(packagesIn: fixture.packages, signing: CatalogSigning(key: key ?? catalogKey, expires: expires, version: version))
+        func sign(expires: Date = Date().addingTimeInterval(86_400), version: Int? = nil, key: SigningKey? = nil) throws
+            -> Data
+        {
+            _ = try CatalogBuilder.build(
+                packagesIn: fixture.packages,
+                signing: CatalogSigning(key: key ?? catalogKey, expires: expires, version: version))
             return try Data(contentsOf: URL(fileURLWithPath: fixture.packages + "/catalog.json"))
         }
 
@@ -36,14 +43,18 @@ import Testing
             try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json", trust: trust ?? self.trust)
         }
 
-        var trustState: Data? { FileManager.default.contents(atPath: fixture.installed + "/.liverystore/trust/state.json") }
+        var trustState: Data? {
+            FileManager.default.contents(atPath: fixture.installed + "/.liverystore/trust/state.json")
+        }
 
         /// Runs `attempt` against the served store and checks it failed with `expected` in its
         /// message while the installed folder and the trust state stayed as they were.
         /// `catalogAccepted`: the attempt refreshes a valid catalog first (which rightly records
         /// its version) and is refused later, at the package or document.
-        func expectRefused(_ expected: String, catalogAccepted: Bool = false,
-                           _ attempt: @Sendable (ThemeStore, String) async throws -> Void) async throws {
+        func expectRefused(
+            _ expected: String, catalogAccepted: Bool = false,
+            _ attempt: @Sendable (ThemeStore, String) async throws -> Void
+        ) async throws {
             try await TestServer.withServer(folder: fixture.packages) { base in
                 let store = try await self.store(base)
                 let before = try self.fixture.snapshot()
@@ -129,12 +140,14 @@ import Testing
         // The builder itself refuses a key the root does not name: sign by hand, as an attacker would.
         let path = signed.fixture.packages + "/catalog.json"
         let envelope = try JSONDecoder().decode(SignedDocument.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        let forged = try SignedDocument.sign(try #require(Data(base64Encoded: envelope.payload)), with: [SigningKey.generate()])
+        let forged = try SignedDocument.sign(
+            try #require(Data(base64Encoded: envelope.payload)), with: [SigningKey.generate()])
         try forged.encoded().write(to: URL(fileURLWithPath: path))
         try await signed.expectRefused("is signed by unknown key") { store, _ in try await Self.install(store) }
         #expect(throws: StoreError.self) {
-            _ = try CatalogBuilder.build(packagesIn: signed.fixture.packages,
-                                         signing: CatalogSigning(key: SigningKey.generate(), expires: Date().addingTimeInterval(60)))
+            _ = try CatalogBuilder.build(
+                packagesIn: signed.fixture.packages,
+                signing: CatalogSigning(key: SigningKey.generate(), expires: Date().addingTimeInterval(60)))
         }
     }
 
@@ -162,10 +175,14 @@ import Testing
     @Test func anArbitraryPackageIsRefused() async throws {
         let signed = try SignedStore()
         // The server's package is replaced; the signed catalog still names the original.
-        let other = try signed.fixture.pack(signed.fixture.makeTheme(id: "com.acme.ocean", brand: "#FF0000"), name: "other.liverypkg")
+        let other = try signed.fixture.pack(
+            signed.fixture.makeTheme(id: "com.acme.ocean", brand: "#FF0000"), name: "other.liverypkg")
         try FileManager.default.removeItem(atPath: signed.fixture.packages + "/com.acme.ocean-1.0.0.liverypkg")
-        try FileManager.default.moveItem(atPath: other, toPath: signed.fixture.packages + "/com.acme.ocean-1.0.0.liverypkg")
-        try await signed.expectRefused("the catalog says", catalogAccepted: true) { store, _ in try await Self.install(store) }
+        try FileManager.default.moveItem(
+            atPath: other, toPath: signed.fixture.packages + "/com.acme.ocean-1.0.0.liverypkg")
+        try await signed.expectRefused("the catalog says", catalogAccepted: true) { store, _ in
+            try await Self.install(store)
+        }
     }
 
     @Test func endlessDataIsCutAtTheSignedSize() async throws {
@@ -175,12 +192,15 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(count: 8 << 20))
         try handle.close()
-        try await signed.expectRefused("the catalog says", catalogAccepted: true) { store, _ in try await Self.install(store) }
+        try await signed.expectRefused("the catalog says", catalogAccepted: true) { store, _ in
+            try await Self.install(store)
+        }
     }
 
     @Test func productsNotFromTheVerifiedCatalogAreRefused() async throws {
         let signed = try SignedStore()
-        try await signed.expectRefused("is not as the verified catalog lists it", catalogAccepted: true) { store, base in
+        try await signed.expectRefused("is not as the verified catalog lists it", catalogAccepted: true) {
+            store, base in
             var product = try #require(try await store.refreshCatalog().product(id: "com.acme.ocean"))
             product.packageURL = base + "/elsewhere.liverypkg"
             if case .failed(let error) = await store.install(product).result() { throw error }
@@ -191,13 +211,15 @@ import Testing
         let signed = try SignedStore()
         // Details of another version (here: edited after signing) beside this catalog.
         let details = signed.fixture.packages + "/details/com.acme.ocean.json"
-        let text = try String(contentsOfFile: details, encoding: .utf8).replacingOccurrences(of: "A test theme.", with: "An old description.")
+        let text = try String(contentsOfFile: details, encoding: .utf8).replacingOccurrences(
+            of: "A test theme.", with: "An old description.")
         try text.write(toFile: details, atomically: true, encoding: .utf8)
         try await signed.expectRefused("a document of another catalog version", catalogAccepted: true) { store, _ in
             let product = try #require(try await store.refreshCatalog().product(id: "com.acme.ocean"))
             _ = try await store.details(for: product)
         }
-        try await signed.expectRefused("is not among the documents the signed catalog names", catalogAccepted: true) { store, base in
+        try await signed.expectRefused("is not among the documents the signed catalog names", catalogAccepted: true) {
+            store, base in
             _ = try await store.refreshCatalog()
             _ = try await store.media(at: base + "/media/com.acme.ocean/thumbnail-from-elsewhere.png")
         }
@@ -212,8 +234,9 @@ import Testing
             try await Self.install(try await signed.store(base))
         }
         signed.catalogKey = SigningKey.generate()
-        try RootPublisher.publish(in: signed.fixture.packages, rootKeys: [signed.rootKey.publicKey],
-                                  catalogKeys: [signed.catalogKey.publicKey], signers: [signed.rootKey])
+        try RootPublisher.publish(
+            in: signed.fixture.packages, rootKeys: [signed.rootKey.publicKey],
+            catalogKeys: [signed.catalogKey.publicKey], signers: [signed.rootKey])
         try signed.sign()
         try await TestServer.withServer(folder: signed.fixture.packages) { base in
             let catalog = try await signed.store(base).refreshCatalog()
@@ -234,12 +257,14 @@ import Testing
     @Test func theRootKeyRotatesAndTheOldOneNoLongerSigns() async throws {
         let signed = try SignedStore()
         let newRoot = SigningKey.generate()
-        #expect(throws: StoreError.self) { // the old root must sign the rotation
-            try RootPublisher.publish(in: signed.fixture.packages, rootKeys: [newRoot.publicKey],
-                                      catalogKeys: [signed.catalogKey.publicKey], signers: [newRoot])
+        #expect(throws: StoreError.self) {  // the old root must sign the rotation
+            try RootPublisher.publish(
+                in: signed.fixture.packages, rootKeys: [newRoot.publicKey],
+                catalogKeys: [signed.catalogKey.publicKey], signers: [newRoot])
         }
-        try RootPublisher.publish(in: signed.fixture.packages, rootKeys: [newRoot.publicKey],
-                                  catalogKeys: [signed.catalogKey.publicKey], signers: [newRoot, signed.rootKey])
+        try RootPublisher.publish(
+            in: signed.fixture.packages, rootKeys: [newRoot.publicKey],
+            catalogKeys: [signed.catalogKey.publicKey], signers: [newRoot, signed.rootKey])
         try signed.sign()
         try await TestServer.withServer(folder: signed.fixture.packages) { base in
             try await Self.install(try await signed.store(base))
@@ -249,7 +274,9 @@ import Testing
         let root3 = RootDocument(version: 3, rootKeys: [signed.rootKey.publicKey], catalogKeys: [attacker.publicKey])
         try SignedDocument.sign(try CatalogBuilder.encodeJSON(root3), with: [signed.rootKey]).encoded()
             .write(to: URL(fileURLWithPath: signed.fixture.packages + "/roots/3.json"))
-        try await signed.expectRefused("root 3 is signed by unknown key") { store, _ in _ = try await store.refreshCatalog() }
+        try await signed.expectRefused("root 3 is signed by unknown key") { store, _ in
+            _ = try await store.refreshCatalog()
+        }
     }
 
     /// An app released after a root rotation ships only the new root key: it starts at the first
@@ -257,11 +284,13 @@ import Testing
     @Test func anAppShippingOnlyTheNewRootKeyInstallsAfterARotation() async throws {
         let signed = try SignedStore()
         let newRoot = SigningKey.generate()
-        try RootPublisher.publish(in: signed.fixture.packages, rootKeys: [newRoot.publicKey],
-                                  catalogKeys: [signed.catalogKey.publicKey], signers: [newRoot, signed.rootKey])
+        try RootPublisher.publish(
+            in: signed.fixture.packages, rootKeys: [newRoot.publicKey],
+            catalogKeys: [signed.catalogKey.publicKey], signers: [newRoot, signed.rootKey])
         try signed.sign()
         try await TestServer.withServer(folder: signed.fixture.packages) { base in
-            let stranger = try await signed.store(base, trust: .signed(rootKeys: [SigningKey.generate().publicKey.base64]))
+            let stranger = try await signed.store(
+                base, trust: .signed(rootKeys: [SigningKey.generate().publicKey.base64]))
             await #expect(throws: StoreError.self) { _ = try await stranger.refreshCatalog() }
             #expect(signed.trustState == nil)
             try await Self.install(try await signed.store(base, trust: .signed(rootKeys: [newRoot.publicKey.base64])))
@@ -281,14 +310,19 @@ import Testing
         _ = try CatalogBuilder.build(packagesIn: fixture.packages)
         let trustFolder = fixture.installed + "/.liverystore/trust"
         try await TestServer.withServer(folder: fixture.packages) { base in
-            let store = try await fixture.makeStore(manager: nil, catalogURL: base + "/catalog.json", trust: .unsignedForDevelopment)
+            let store = try await fixture.makeStore(
+                manager: nil, catalogURL: base + "/catalog.json", trust: .unsignedForDevelopment)
             try await Self.install(store)
             #expect(!FileManager.default.fileExists(atPath: trustFolder))
             // A failing install (the package no longer matches the catalog's size and digest).
             try Data("not a package".utf8).write(to: URL(fileURLWithPath: package))
             let catalog = try await store.refreshCatalog()
-            let state = await store.install(try #require(catalog.product(id: "com.acme.ocean")), allowDowngrade: true).result()
-            guard case .failed = state else { Issue.record("expected a failure, got \(state)"); return }
+            let state = await store.install(try #require(catalog.product(id: "com.acme.ocean")), allowDowngrade: true)
+                .result()
+            guard case .failed = state else {
+                Issue.record("expected a failure, got \(state)")
+                return
+            }
             #expect(!FileManager.default.fileExists(atPath: trustFolder))
         }
         let signed = try SignedStore()
@@ -329,7 +363,8 @@ import Testing
         try signed.sign(expires: Date().addingTimeInterval(-60))
         try await TestServer.withServer(folder: signed.fixture.packages) { base in
             let store = try await signed.store(base, trust: .unsignedForDevelopment)
-            await #expect { _ = try await store.refreshCatalog() } throws: { error in "\(error)".contains("expired at") }
+            await #expect { _ = try await store.refreshCatalog() } throws: { error in "\(error)".contains("expired at")
+            }
         }
     }
 
@@ -347,7 +382,7 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(try SigningKey(contentsOf: path).publicKey == key.publicKey)
-        #expect(throws: StoreError.self) { try key.write(to: path) } // never overwritten
+        #expect(throws: StoreError.self) { try key.write(to: path) }  // never overwritten
         chmod(path, 0o644)
         #expect(throws: StoreError.self) { _ = try SigningKey(contentsOf: path) }
     }

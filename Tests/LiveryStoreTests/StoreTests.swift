@@ -1,8 +1,9 @@
 import Foundation
 import Livery
 import LiveryBinary
-@testable import LiveryStore
 import Testing
+
+@testable import LiveryStore
 
 /// The whole path against a real HTTP server on loopback.
 @Suite(.serialized) struct StoreEndToEndTests {
@@ -27,7 +28,8 @@ import Testing
             #expect(details.description == "A test theme.")
 
             var state = await store.state(of: product)
-            #expect(state.isFree && state.isPurchased && !state.isInstalled && !state.isInUse && !state.isUpdateAvailable)
+            #expect(
+                state.isFree && state.isPurchased && !state.isInstalled && !state.isInUse && !state.isUpdateAvailable)
 
             let task = await store.install(product)
             let again = await store.install(product)
@@ -36,7 +38,10 @@ import Testing
             for await state in task.states() { seen.append(state) }
             #expect(seen.last == .finished, "\(seen)")
             #expect(seen.contains(.downloaded))
-            #expect(seen.contains { if case .downloading(let received, _) = $0 { received == product.packageSize } else { false } })
+            #expect(
+                seen.contains {
+                    if case .downloading(let received, _) = $0 { received == product.packageSize } else { false }
+                })
 
             state = await store.state(of: product)
             #expect(state.installedVersion == "1.0.0" && !state.isDownloading)
@@ -50,7 +55,8 @@ import Testing
         // Installed as <id>.purchasedTheme with a verified compiled file beside it.
         let installed = fixture.installed
         #expect(FileManager.default.fileExists(atPath: installed + "/com.acme.ocean.purchasedTheme/Info.xml"))
-        let compiled = try CompiledTheme(bytes: Array(Data(contentsOf: URL(fileURLWithPath: installed + "/com.acme.ocean.livery"))))
+        let compiled = try CompiledTheme(
+            bytes: Array(Data(contentsOf: URL(fileURLWithPath: installed + "/com.acme.ocean.livery"))))
         try compiled.verifyContents()
         #expect(compiled.chain.map(\.info.id) == ["com.livery.base", "com.acme.ocean"])
         #expect(fixture.workFolderIsClean())
@@ -104,13 +110,19 @@ import Testing
         #expect(manager.activate(themeID: "com.acme.reef"))
 
         let snapshot = try fixture.snapshot()
-        await #expect(throws: StoreError.refused("'com.acme.ocean' cannot be uninstalled: com.acme.reef inherits from it; uninstall it first")) {
+        await #expect(
+            throws: StoreError.refused(
+                "'com.acme.ocean' cannot be uninstalled: com.acme.reef inherits from it; uninstall it first")
+        ) {
             try await store.uninstall(id: "com.acme.ocean")
         }
-        await #expect(throws: StoreError.refused("'com.acme.reef' is the theme in use; switch to another theme first")) {
+        await #expect(throws: StoreError.refused("'com.acme.reef' is the theme in use; switch to another theme first"))
+        {
             try await store.uninstall(id: "com.acme.reef")
         }
-        await #expect(throws: StoreError.notInstalled("com.acme.nothing")) { try await store.uninstall(id: "com.acme.nothing") }
+        await #expect(throws: StoreError.notInstalled("com.acme.nothing")) {
+            try await store.uninstall(id: "com.acme.nothing")
+        }
         #expect(try fixture.snapshot() == snapshot)
 
         try await store.uninstall(id: "com.acme.reef", whenInUse: .switchToDefault)
@@ -143,14 +155,18 @@ import Testing
 
     @Test func anotherContentTypeThroughARegisteredHandler() async throws {
         let fixture = try Fixture()
-        let package = try fixture.handMadePackage(name: "stickers.liverypkg", type: "stickers", id: "com.acme.cats",
-                                                  content: ["stickers.json": #"["cat1.png"]"#, "cat1.png": "PNG"])
+        let package = try fixture.handMadePackage(
+            name: "stickers.liverypkg", type: "stickers", id: "com.acme.cats",
+            content: ["stickers.json": #"["cat1.png"]"#, "cat1.png": "PNG"])
         let store = try await fixture.makeStore(manager: nil)
         await #expect(throws: StoreError.unsupportedType("stickers")) { try await store.installPackage(at: package) }
         let withHandler = try await fixture.makeStore(manager: nil, handlers: [StickerPackHandler()])
         let outcome = try await withHandler.installPackage(at: package)
-        #expect(outcome.product == InstalledProduct(id: "com.acme.cats", type: "stickers", name: "com.acme.cats", version: "1.0.0",
-                                                    path: withHandler.installer.installedFolder + "/com.acme.cats.stickers"))
+        #expect(
+            outcome.product
+                == InstalledProduct(
+                    id: "com.acme.cats", type: "stickers", name: "com.acme.cats", version: "1.0.0",
+                    path: withHandler.installer.installedFolder + "/com.acme.cats.stickers"))
         #expect(await withHandler.installed().map(\.id) == ["com.acme.cats"])
         try await withHandler.uninstall(id: "com.acme.cats")
         #expect(try fixture.snapshot().isEmpty)
@@ -163,7 +179,8 @@ struct StickerPackHandler: ContentHandler {
     var folderExtension: String { "stickers" }
     var derivedFileExtensions: [String] { [] }
 
-    func prepare(contentAt folder: String, manifest: PackageManifest, context: InstallContext) throws -> [String: Data] {
+    func prepare(contentAt folder: String, manifest: PackageManifest, context: InstallContext) throws -> [String: Data]
+    {
         guard FileManager.default.fileExists(atPath: folder + "/stickers.json") else {
             throw StoreError.invalidContent("a sticker pack needs stickers.json")
         }

@@ -14,10 +14,17 @@ final class WebDriver: @unchecked Sendable {
 
     /// Fails (it does not skip) when chromium or chromedriver is missing.
     init() async throws {
-        let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let browser = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        let browser = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         guard let driver, let browser else {
-            throw BrowserMissing(message: "the browser test needs Debian's chromium and chromium-driver (Scripts/install-dependencies.sh installs them)")
+            throw BrowserMissing(
+                message:
+                    "the browser test needs Debian's chromium and chromium-driver (Scripts/install-dependencies.sh installs them)"
+            )
         }
         process.executableURL = URL(fileURLWithPath: driver)
         process.arguments = ["--port=\(port)"]
@@ -28,17 +35,29 @@ final class WebDriver: @unchecked Sendable {
             if (try? await call("GET", "/status")) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome",
-            "goog:chromeOptions": ["binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                                                                "--disable-dev-shm-usage", "--window-size=1400,1000",
-                                                                "--force-device-scale-factor=1"]],
-        ]]]
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "binary": browser,
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu",
+                            "--disable-dev-shm-usage", "--window-size=1400,1000",
+                            "--force-device-scale-factor=1",
+                        ],
+                    ],
+                ]
+            ]
+        ]
         let created = try await call("POST", "/session", capabilities)
         session = ((created["value"] as? [String: Any])?["sessionId"] as? String) ?? ""
     }
 
-    struct BrowserMissing: Error, CustomStringConvertible { var message: String; var description: String { message } }
+    struct BrowserMissing: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
 
     deinit { stop() }
 
@@ -69,13 +88,18 @@ final class WebDriver: @unchecked Sendable {
         return object
     }
 
-    struct WebDriverError: Error, CustomStringConvertible { var message: String; var description: String { message } }
+    struct WebDriverError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
 
     func open(_ url: String) async throws { try await call("POST", "/session/\(session)/url", ["url": url]) }
 
     func find(_ css: String) async throws -> String {
         let found = try await call("POST", "/session/\(session)/element", ["using": "css selector", "value": css])
-        guard let id = (found["value"] as? [String: Any])?[Self.elementKey] as? String else { throw WebDriverError(message: "no element \(css)") }
+        guard let id = (found["value"] as? [String: Any])?[Self.elementKey] as? String else {
+            throw WebDriverError(message: "no element \(css)")
+        }
         return id
     }
 
@@ -88,7 +112,9 @@ final class WebDriver: @unchecked Sendable {
         return try await find(css)
     }
 
-    func click(_ element: String) async throws { try await call("POST", "/session/\(session)/element/\(element)/click", [:]) }
+    func click(_ element: String) async throws {
+        try await call("POST", "/session/\(session)/element/\(element)/click", [:])
+    }
 
     func type(_ text: String, into element: String) async throws {
         try await call("POST", "/session/\(session)/element/\(element)/clear", [:])
@@ -100,7 +126,8 @@ final class WebDriver: @unchecked Sendable {
     }
 
     func rect(_ element: String) async throws -> (x: Double, y: Double, width: Double, height: Double) {
-        let value = try await call("GET", "/session/\(session)/element/\(element)/rect")["value"] as? [String: Any] ?? [:]
+        let value =
+            try await call("GET", "/session/\(session)/element/\(element)/rect")["value"] as? [String: Any] ?? [:]
         func number(_ key: String) -> Double { (value[key] as? NSNumber)?.doubleValue ?? 0 }
         return (number("x"), number("y"), number("width"), number("height"))
     }
@@ -172,8 +199,10 @@ func pixel(_ png: Data, x: Int, y: Int) throws -> String {
         let run = StudioSessionTests.changedRun(original, edited)
         #expect(run.oldMiddle == "0062CC" && run.newMiddle == "F4F4F4", "the file's diff is exactly that value: \(run)")
         #expect(edited.count == original.count)
-        let contrast = try await browser.script(
-            "return Array.from(document.querySelectorAll('#findings li[data-code=\"contrast-low\"]')).map(function(l){return l.textContent}).join('\\n')") as? String ?? ""
+        let contrast =
+            try await browser.script(
+                "return Array.from(document.querySelectorAll('#findings li[data-code=\"contrast-low\"]')).map(function(l){return l.textContent}).join('\\n')"
+            ) as? String ?? ""
         #expect(contrast.contains("button_send"), "no contrast-low finding for the button: \(contrast)")
         let after = try pixel(try await browser.screenshot(), x: px, y: py)
         #expect(before != after, "the drawn button did not change colour (\(before))")
@@ -185,8 +214,10 @@ func pixel(_ png: Data, x: Int, y: Int) throws -> String {
         try await browser.type("#0A3A8A", into: try await browser.wait(for: "#edit-text"))
         try await browser.click(try await browser.find("#edit-write"))
         try await waitForGeneration(after: generation2, browser)
-        let fixed = try await browser.script(
-            "return Array.from(document.querySelectorAll('#findings li[data-code=\"contrast-low\"]')).map(function(l){return l.textContent}).join('\\n')") as? String ?? ""
+        let fixed =
+            try await browser.script(
+                "return Array.from(document.querySelectorAll('#findings li[data-code=\"contrast-low\"]')).map(function(l){return l.textContent}).join('\\n')"
+            ) as? String ?? ""
         #expect(!fixed.contains("'button_send'"), "the finding stayed: \(fixed)")
 
         // Undo twice: the file byte for byte.
@@ -210,8 +241,6 @@ func pixel(_ png: Data, x: Int, y: Int) throws -> String {
     }
 }
 
-
-
 /// Changes made elsewhere while the page is open: by someone else on disk, by a second tab.
 extension BrowserTests {
     static let accent = "<color name=\"accentStrong\">#0062CC</color>"
@@ -234,8 +263,10 @@ extension BrowserTests {
         try await waitForGeneration(after: generation, browser)
         try await waitUntilSettled(browser)
         #expect(try await backgroundOfSend(browser) == "rgb(16, 160, 64)", "the drawn button did not follow the file")
-        let shown = try await browser.script(
-            "return document.querySelector('#inspector [data-operation=\"backgroundColor\"][data-state=\"normal\"] .value').textContent") as? String
+        let shown =
+            try await browser.script(
+                "return document.querySelector('#inspector [data-operation=\"backgroundColor\"][data-state=\"normal\"] .value').textContent"
+            ) as? String
         #expect(shown?.contains("#10A040") == true, "the inspector shows \(shown ?? "nothing")")
         await browser.quit()
         await studio.stop()
@@ -260,15 +291,22 @@ extension BrowserTests {
         try await waitForGeneration(after: generation, browser)
         try await waitUntilSettled(browser)
         #expect(try await backgroundOfSend(browser) == "rgb(16, 160, 64)", "the page did not reload")
-        let typed = try await browser.script("var e=document.getElementById('edit-text');return e?e.value:'(no editor)'") as? String
+        let typed =
+            try await browser.script("var e=document.getElementById('edit-text');return e?e.value:'(no editor)'")
+            as? String
         #expect(typed == "#F4F4F4", "the open editor lost what was typed")
-        let note = try await browser.script("var n=document.querySelector('#editor .stale');return n?n.textContent:''") as? String ?? ""
-        #expect(note.contains("The files changed since this editor opened"), "the kept editor does not say it may be stale")
+        let note =
+            try await browser.script("var n=document.querySelector('#editor .stale');return n?n.textContent:''")
+            as? String ?? ""
+        #expect(
+            note.contains("The files changed since this editor opened"), "the kept editor does not say it may be stale")
 
         let before = try await browser.script("return document.body.dataset.generation") as? String
         try await browser.click(try await browser.find("#edit-write"))
         try await waitForGeneration(after: before, browser)
-        let status = try await browser.script("var s=document.getElementById('status');return s.className+'|'+s.textContent") as? String ?? ""
+        let status =
+            try await browser.script("var s=document.getElementById('status');return s.className+'|'+s.textContent")
+            as? String ?? ""
         #expect(status.hasPrefix("refused|") && status.contains("Constants.xml changed on disk"), "status: \(status)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: constants)) == theirs, "a stale edit wrote the file")
 
@@ -302,7 +340,8 @@ extension BrowserTests {
             try await browser.switchTo(tab)
             try await browser.click(try await browser.wait(for: "[data-id=\"button_send\"]"))
             try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
-            try await browser.type(tab == first ? "#F4F4F4" : "#0A3A8A", into: try await browser.wait(for: "#edit-text"))
+            try await browser.type(
+                tab == first ? "#F4F4F4" : "#0A3A8A", into: try await browser.wait(for: "#edit-text"))
         }
         // The second tab writes first.
         var generation = try await browser.script("return document.body.dataset.generation") as? String
@@ -317,15 +356,21 @@ extension BrowserTests {
         generation = try await browser.script("return document.body.dataset.generation") as? String
         try await browser.click(try await browser.find("#edit-write"))
         try await waitForGeneration(after: generation, browser)
-        let status = try await browser.script("var s=document.getElementById('status');return s.className+'|'+s.textContent") as? String ?? ""
+        let status =
+            try await browser.script("var s=document.getElementById('status');return s.className+'|'+s.textContent")
+            as? String ?? ""
         #expect(status.hasPrefix("refused|") && status.contains("changed on disk"), "status: \(status)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: constants)) == written, "the first tab overwrote the second tab's edit")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: constants)) == written,
+            "the first tab overwrote the second tab's edit")
         await browser.quit()
         await studio.stop()
     }
 
     func backgroundOfSend(_ browser: WebDriver) async throws -> String? {
-        try await browser.script("return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor") as? String
+        try await browser.script(
+            "return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor")
+            as? String
     }
 
     /// Waits until the page has its inspector and findings for what it drew last.

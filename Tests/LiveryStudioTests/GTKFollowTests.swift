@@ -24,12 +24,16 @@ import Testing
         let demo = try #require(Self.demo, "livery-gtk-demo is not built beside the tests; run `swift build` first")
         let studio = try RunningStudio()
         try await studio.start()
-        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("livery-gtk-follow-\(UUID().uuidString)").path
+        let shots = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-gtk-follow-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: shots) }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: demo)
-        process.arguments = ["--follow", "ws://127.0.0.1:\(studio.port)/follow?token=\(studio.token)", "--follow-screenshots", shots]
+        process.arguments = [
+            "--follow", "ws://127.0.0.1:\(studio.port)/follow?token=\(studio.token)", "--follow-screenshots", shots,
+        ]
         let output = LineCollector()
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -46,7 +50,8 @@ import Testing
         // The send button's background in the light theme the demo shows, at the first place the
         // studio may write (the value comes from the generated Tokens theme: an override in Light).
         let explanation = try await studio.session.explain(themeID: "com.livery.light", traits: "", id: "button_send")
-        let background = try #require(explanation.operations.first { $0.name == "backgroundColor" && $0.state == "normal" })
+        let background = try #require(
+            explanation.operations.first { $0.name == "backgroundColor" && $0.state == "normal" })
         let target = try #require(background.targets.first { $0.readOnly == nil })
         let result = await studio.session.edit(StudioEditRequest(target: target, slot: "content", text: "#10A040"))
         #expect(result.ok, "\(result.message)")
@@ -62,8 +67,10 @@ import Testing
     func pixels(of colour: String, in png: String) throws -> Int {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["convert", png, "-alpha", "off", "-fill", "black", "+opaque", colour, "-fill", "white", "-opaque", colour,
-                             "-format", "%[fx:round(mean*w*h)]", "info:"]
+        process.arguments = [
+            "convert", png, "-alpha", "off", "-fill", "black", "+opaque", colour, "-fill", "white", "-opaque", colour,
+            "-format", "%[fx:round(mean*w*h)]", "info:",
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

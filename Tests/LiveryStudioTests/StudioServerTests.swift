@@ -44,14 +44,18 @@ final class RunningStudio: @unchecked Sendable {
         let root = copy.path
         for case let relative as String in FileManager.default.enumerator(atPath: root)! {
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue {
+            if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder),
+                !isFolder.boolValue
+            {
                 result[relative] = FileManager.default.contents(atPath: root + "/" + relative)
             }
         }
         return result
     }
 
-    func request(_ path: String, method: String = "GET", body: [UInt8]? = nil, token: String?) async throws -> (Int, String) {
+    func request(_ path: String, method: String = "GET", body: [UInt8]? = nil, token: String?) async throws -> (
+        Int, String
+    ) {
         var request = HTTPClientRequest(url: base + path)
         request.method = .init(rawValue: method)
         if let token { request.headers.add(name: "X-Livery-Token", value: token) }
@@ -79,23 +83,29 @@ final class RunningStudio: @unchecked Sendable {
     }
 
     @Test func hostileEditsAreRefusedAndWriteNothing() async throws {
-        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("livery-outside-\(UUID().uuidString)").path
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-outside-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: outside) }
         try Data("<theme/>\n".utf8).write(to: URL(fileURLWithPath: outside + "/Evil.xml"))
         let studio = try RunningStudio()
-        try FileManager.default.createSymbolicLink(atPath: studio.copy.themes + "/Base.theme/Evil.xml", withDestinationPath: outside + "/Evil.xml")
+        try FileManager.default.createSymbolicLink(
+            atPath: studio.copy.themes + "/Base.theme/Evil.xml", withDestinationPath: outside + "/Evil.xml")
         try FileManager.default.createSymbolicLink(atPath: studio.copy.themes + "/Escape", withDestinationPath: outside)
         try await studio.start()
         let before = try studio.files()
         let outsideBefore = FileManager.default.contents(atPath: outside + "/Evil.xml")
 
         func edit(file: String, kind: String = "override", version: String? = nil) -> [UInt8] {
-            var target: [String: Any] = ["kind": kind, "label": "x", "file": file, "themeID": "com.livery.base", "layer": "Chat.xml",
-                                         "operation": "alpha", "state": "normal", "param": "value", "instanceID": "button_send",
-                                         "component": "uibutton", "valueType": "float"]
+            var target: [String: Any] = [
+                "kind": kind, "label": "x", "file": file, "themeID": "com.livery.base", "layer": "Chat.xml",
+                "operation": "alpha", "state": "normal", "param": "value", "instanceID": "button_send",
+                "component": "uibutton", "valueType": "float",
+            ]
             if let version { target["version"] = version }
-            return [UInt8](try! JSONSerialization.data(withJSONObject: ["target": target, "slot": "content", "text": "0.5"]))
+            return [UInt8](
+                try! JSONSerialization.data(withJSONObject: ["target": target, "slot": "content", "text": "0.5"]))
         }
         let evilVersion = ThemeFiles.version(of: [UInt8]("<theme/>\n".utf8))
         let refusals: [([UInt8], Int, String)] = [
@@ -117,7 +127,8 @@ final class RunningStudio: @unchecked Sendable {
             if !refusal.isEmpty { #expect(text.contains("\"refusal\":\"\(refusal)\""), "\(text)") }
         }
         // An edit without the token is refused before it is read.
-        let (code, _) = try await studio.request("/api/edit", method: "POST", body: edit(file: "Themes/Base.theme/Chat.xml"), token: nil as String?)
+        let (code, _) = try await studio.request(
+            "/api/edit", method: "POST", body: edit(file: "Themes/Base.theme/Chat.xml"), token: nil as String?)
         #expect(code == 401)
         #expect(try studio.files() == before, "a refused request wrote something")
         #expect(FileManager.default.contents(atPath: outside + "/Evil.xml") == outsideBefore)
@@ -155,8 +166,10 @@ final class RunningStudio: @unchecked Sendable {
             try await WebSocketClient.connect(url: "ws://127.0.0.1:\(studio.port)/live", logger: logger) { _, _, _ in }
         }
         for bad in ["not json", "{\"type\":\"edit\",\"file\":\"../x\"}", String(repeating: "x", count: 10_000)] {
-            let closed = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(studio.port)/live?token=\(studio.token)",
-                                                           configuration: .init(maxFrameSize: 1 << 20), logger: logger) { inbound, outbound, _ in
+            let closed = try await WebSocketClient.connect(
+                url: "ws://127.0.0.1:\(studio.port)/live?token=\(studio.token)",
+                configuration: .init(maxFrameSize: 1 << 20), logger: logger
+            ) { inbound, outbound, _ in
                 try await outbound.write(.text(bad))
                 for try await _ in inbound {}
             }

@@ -11,19 +11,27 @@ import Testing
         var prefix = 0
         while prefix < min(a.count, b.count), a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
-        while suffix < min(a.count, b.count) - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-        return (prefix, String(decoding: a[prefix..<(a.count - suffix)], as: UTF8.self), String(decoding: b[prefix..<(b.count - suffix)], as: UTF8.self))
+        while suffix < min(a.count, b.count) - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
+            suffix += 1
+        }
+        return (
+            prefix, String(decoding: a[prefix..<(a.count - suffix)], as: UTF8.self),
+            String(decoding: b[prefix..<(b.count - suffix)], as: UTF8.self)
+        )
     }
 
     @Test func editingTheConstantChangesExactlyThatValueAndUndoRestoresTheFile() async throws {
         let copy = try ThemesCopy()
         let session = StudioSession(paths: [copy.themes])
         let explanation = try await session.explain(themeID: "com.livery.base", traits: "", id: "button_send")
-        let background = try #require(explanation.operations.first { $0.name == "backgroundColor" && $0.state == "normal" })
+        let background = try #require(
+            explanation.operations.first { $0.name == "backgroundColor" && $0.state == "normal" })
         #expect(background.origin.source == "class primaryButton")
         #expect(background.constants.first == "accentStrong")
         let target = try #require(background.targets.first)
-        #expect(target.kind == .value && target.ownerKind == "constant", "the default target is the constant the value comes through")
+        #expect(
+            target.kind == .value && target.ownerKind == "constant",
+            "the default target is the constant the value comes through")
         let file = String(target.file.dropFirst("Themes/".count))
         let original = try copy.bytes(file)
 
@@ -34,7 +42,10 @@ import Testing
         #expect(!run.oldMiddle.contains("\n") && !run.newMiddle.contains("\n") && run.newMiddle.count <= 8, "\(run)")
         // White title on near-white: the finding appears.
         let state = await session.state(themeID: "com.livery.base", traits: nil)
-        #expect(state.diagnostics.contains { $0.code == "contrast-low" && $0.message.contains("button_send") || $0.code == "contrast-low" })
+        #expect(
+            state.diagnostics.contains {
+                $0.code == "contrast-low" && $0.message.contains("button_send") || $0.code == "contrast-low"
+            })
         let send = try #require(state.screens.first?.elements.first { $0.id == "button_send" })
         #expect(send.background == "#F2F2F2FF")
         #expect(send.contrast?.pass == false)
@@ -80,8 +91,9 @@ import Testing
         #expect(!result.ok && result.refusal == "stale")
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) == changed)
         // Two tabs: the second edit, based on the version the first replaced, is refused too.
-        let fresh = try #require(try await session.explain(themeID: "com.livery.base", traits: "", id: "button_send")
-            .operations.first { $0.name == "backgroundColor" }?.targets.first)
+        let fresh = try #require(
+            try await session.explain(themeID: "com.livery.base", traits: "", id: "button_send")
+                .operations.first { $0.name == "backgroundColor" }?.targets.first)
         #expect(await session.edit(StudioEditRequest(target: fresh, slot: "content", text: "#102030")).ok)
         let second = await session.edit(StudioEditRequest(target: fresh, slot: "content", text: "#405060"))
         #expect(!second.ok && second.refusal == "stale")
@@ -99,7 +111,10 @@ import Testing
         #expect(result.ok, "\(result.message)")
         let path = copy.themes + "/" + String(override.file.dropFirst("Themes/".count))
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.contains("<operation name=\"textColor\"><param name=\"color\"><color format=\"hex\">#ABCDEF</color></param></operation>"))
+        #expect(
+            text.contains(
+                "<operation name=\"textColor\"><param name=\"color\"><color format=\"hex\">#ABCDEF</color></param></operation>"
+            ))
         let after = try await session.explain(themeID: "com.livery.light", traits: "dark", id: "label_title")
         #expect(after.operations.first { $0.name == "textColor" }?.value == "#ABCDEFFF")
         #expect(await session.undo().ok)

@@ -66,39 +66,59 @@ func sampleFiles() throws -> [String] {
         var checked = 0
         for path in try sampleFiles() {
             let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            let outline = try #require(SourceOutline.make(path: path, bytes: original).value, "\(path) does not outline")
+            let outline = try #require(
+                SourceOutline.make(path: path, bytes: original).value, "\(path) does not outline")
             for (index, value) in outline.values.enumerated() {
                 var slots: [ValueSlot] = value.spans.attributes.map { .attribute($0.name) }
-                if let content = value.spans.content, content.count > 0, !original[content.range].contains(UInt8(ascii: "<")) {
+                if let content = value.spans.content, content.count > 0,
+                    !original[content.range].contains(UInt8(ascii: "<"))
+                {
                     slots.append(.content)
                 }
                 for slot in slots {
-                    let oldSpan: SourceSpan = switch slot {
-                    case .content: value.spans.content!
-                    case .attribute(let name): value.spans.attribute(name)!
-                    }
+                    let oldSpan: SourceSpan =
+                        switch slot {
+                        case .content: value.spans.content!
+                        case .attribute(let name): value.spans.attribute(name)!
+                        }
                     let oldText = String(decoding: original[oldSpan.range], as: UTF8.self)
-                        .trimmingCharacters(in: value.typeName == "string" && slot == .content ? CharacterSet() : .whitespacesAndNewlines)
+                        .trimmingCharacters(
+                            in: value.typeName == "string" && slot == .content
+                                ? CharacterSet() : .whitespacesAndNewlines)
                     let newText = Self.different(oldText, type: value.typeName, slot: slot)
                     let edit = try ValueNotation.edit(value, slot: slot, text: newText, in: original)
                     let edited = edit.applied(to: original)
                     // Only the slot's bytes changed.
-                    #expect(edit.span.start >= oldSpan.start && edit.span.end <= oldSpan.end, "\(path) #\(index) \(slot.name)")
+                    #expect(
+                        edit.span.start >= oldSpan.start && edit.span.end <= oldSpan.end,
+                        "\(path) #\(index) \(slot.name)")
                     #expect(Array(edited[..<edit.span.start]) == Array(original[..<edit.span.start]))
-                    #expect(Array(edited[(edit.span.start + edit.replacement.count)...]) == Array(original[edit.span.end...]))
+                    #expect(
+                        Array(edited[(edit.span.start + edit.replacement.count)...])
+                            == Array(original[edit.span.end...]))
                     // The file still parses, the same value now reads the new text.
-                    let reread = try #require(SourceOutline.make(path: path, bytes: edited).value, "\(path) #\(index) \(slot.name) broke the XML")
+                    let reread = try #require(
+                        SourceOutline.make(path: path, bytes: edited).value,
+                        "\(path) #\(index) \(slot.name) broke the XML")
                     let same = reread.values[index]
-                    if slot != .attribute("name") { #expect(same.owner == value.owner, "\(path) #\(index) \(slot.name)") }
+                    if slot != .attribute("name") {
+                        #expect(same.owner == value.owner, "\(path) #\(index) \(slot.name)")
+                    }
                     if value.typeName != "color" || slot != .content {
                         let span = slot == .content ? same.spans.content! : same.spans.attribute(slot.name)!
                         let written = String(decoding: edited[span.range], as: UTF8.self)
-                        let decoded = written.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
-                            .replacingOccurrences(of: "&gt;", with: ">")
-                        #expect(decoded.trimmingCharacters(in: .whitespacesAndNewlines) == newText.trimmingCharacters(in: .whitespacesAndNewlines))
+                        let decoded = written.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(
+                            of: "&lt;", with: "<"
+                        )
+                        .replacingOccurrences(of: "&gt;", with: ">")
+                        #expect(
+                            decoded.trimmingCharacters(in: .whitespacesAndNewlines)
+                                == newText.trimmingCharacters(in: .whitespacesAndNewlines))
                     }
                     // And back.
-                    #expect(edit.inverse(on: original).applied(to: edited) == original, "\(path) #\(index) \(slot.name) did not round-trip")
+                    #expect(
+                        edit.inverse(on: original).applied(to: edited) == original,
+                        "\(path) #\(index) \(slot.name) did not round-trip")
                     checked += 1
                 }
             }
@@ -109,7 +129,8 @@ func sampleFiles() throws -> [String] {
     /// A value with a comment beside its text in the element: the edit replaces the text and
     /// keeps the comment; a value split by a comment, a string with one and CDATA are refused.
     @Test func aCommentInsideAValueStays() throws {
-        let text = "<?xml version=\"1.0\"?>\n<theme>\n  <constants>\n    <float name=\"gap\">12 <!-- was 10 --></float>\n"
+        let text =
+            "<?xml version=\"1.0\"?>\n<theme>\n  <constants>\n    <float name=\"gap\">12 <!-- was 10 --></float>\n"
             + "    <color name=\"c\"><!-- brand --> #FF0000</color>\n    <float name=\"split\">1<!-- x -->2</float>\n"
             + "    <string name=\"s\">Hi <!-- x --></string>\n    <float name=\"d\"><![CDATA[3]]></float>\n  </constants>\n</theme>\n"
         let bytes = Array(text.utf8)
@@ -117,19 +138,25 @@ func sampleFiles() throws -> [String] {
         func value(_ name: String) throws -> SourceValue {
             try #require(outline.values.first { if case .constant(name) = $0.owner { true } else { false } })
         }
-        for (name, new, expected) in [("gap", "14", "<float name=\"gap\">14 <!-- was 10 --></float>"),
-                                      ("c", "#00FF00", "<color name=\"c\"><!-- brand --> #00FF00</color>")] {
+        for (name, new, expected) in [
+            ("gap", "14", "<float name=\"gap\">14 <!-- was 10 --></float>"),
+            ("c", "#00FF00", "<color name=\"c\"><!-- brand --> #00FF00</color>"),
+        ] {
             let edit = try ValueNotation.edit(try value(name), slot: .content, text: new, in: bytes)
             let edited = edit.applied(to: bytes)
             let editedText = String(decoding: edited, as: UTF8.self)
             #expect(editedText.contains(expected), "\(editedText)")
-            #expect(editedText.replacingOccurrences(of: expected, with: "") == text.replacingOccurrences(
-                of: expected.replacingOccurrences(of: new, with: name == "gap" ? "12" : "#FF0000"), with: ""))
+            #expect(
+                editedText.replacingOccurrences(of: expected, with: "")
+                    == text.replacingOccurrences(
+                        of: expected.replacingOccurrences(of: new, with: name == "gap" ? "12" : "#FF0000"), with: ""))
             #expect(SourceOutline.make(path: "/tmp/x.xml", bytes: edited).value != nil)
             #expect(edit.inverse(on: bytes).applied(to: edited) == bytes)
         }
         for name in ["split", "s", "d"] {
-            #expect(throws: StudioEditError.self, "\(name)") { try ValueNotation.edit(try value(name), slot: .content, text: "5", in: bytes) }
+            #expect(throws: StudioEditError.self, "\(name)") {
+                try ValueNotation.edit(try value(name), slot: .content, text: "5", in: bytes)
+            }
         }
     }
 
@@ -147,35 +174,49 @@ func sampleFiles() throws -> [String] {
     /// A sample file with rgb colours, entities, comments and CRLF line ends: an edit of one
     /// value changes those bytes only.
     @Test func otherBytesStayAsTheyWere() throws {
-        let text = "<?xml version=\"1.0\"?>\r\n<!-- keep -->\r\n<theme>\r\n\t<constants>\r\n\t\t<color name='brand'   format=\"rgb\"> 1.0,0.0,0.0 </color>\r\n"
+        let text =
+            "<?xml version=\"1.0\"?>\r\n<!-- keep -->\r\n<theme>\r\n\t<constants>\r\n\t\t<color name='brand'   format=\"rgb\"> 1.0,0.0,0.0 </color>\r\n"
             + "\t\t<string name=\"t\">Fish &amp; chips</string>\r\n\t</constants>\r\n</theme>\r\n"
         let bytes = Array(text.utf8)
         let outline = try #require(SourceOutline.make(path: "t.xml", bytes: bytes).value)
         #expect(outline.newline == "\r\n")
         let brand = try #require(outline.values.first)
         let edited = try ValueNotation.edit(brand, slot: .content, text: "#00FF00", in: bytes).applied(to: bytes)
-        #expect(String(decoding: edited, as: UTF8.self) == text.replacingOccurrences(of: "> 1.0,0.0,0.0 <", with: "> 0,1,0 <"))
+        #expect(
+            String(decoding: edited, as: UTF8.self)
+                == text.replacingOccurrences(of: "> 1.0,0.0,0.0 <", with: "> 0,1,0 <"))
         let string = outline.values[1]
-        let retitled = try ValueNotation.edit(string, slot: .content, text: "Salt & <vinegar>", in: bytes).applied(to: bytes)
+        let retitled = try ValueNotation.edit(string, slot: .content, text: "Salt & <vinegar>", in: bytes).applied(
+            to: bytes)
         #expect(String(decoding: retitled, as: UTF8.self).contains(">Salt &amp; &lt;vinegar&gt;</string>\r\n"))
-        let renamed = try ValueNotation.edit(brand, slot: .attribute("name"), text: "it's", in: bytes).applied(to: bytes)
+        let renamed = try ValueNotation.edit(brand, slot: .attribute("name"), text: "it's", in: bytes).applied(
+            to: bytes)
         #expect(String(decoding: renamed, as: UTF8.self).contains("<color name='it&apos;s'   format=\"rgb\">"))
     }
 
     /// A new override is one element, indented like its neighbours, with the file's line ends.
     @Test func overridesAreInsertedIndented() throws {
-        let text = "<theme>\n    <instances>\n        <uibutton id=\"send\">\n            <operation name=\"alpha\"><param name=\"value\"><float>1</float></param></operation>\n        </uibutton>\n    </instances>\n</theme>\n"
+        let text =
+            "<theme>\n    <instances>\n        <uibutton id=\"send\">\n            <operation name=\"alpha\"><param name=\"value\"><float>1</float></param></operation>\n        </uibutton>\n    </instances>\n</theme>\n"
         let outline = try #require(SourceOutline.make(path: "t.xml", bytes: Array(text.utf8)).value)
         #expect(outline.indentUnit == "    ")
-        let operation = OverrideInsertion.operationElement(name: "backgroundColor", state: .normal, param: "color",
-                                                           object: OverrideInsertion.typedElement(type: "color", text: "#FF0000"))
-        let intoInstance = try OverrideInsertion.edit(adding: operation, toInstance: "send", component: "uibutton", in: outline)
-        #expect(String(decoding: intoInstance.applied(to: outline.bytes), as: UTF8.self) == text.replacingOccurrences(
-            of: "</operation>\n        </uibutton>",
-            with: "</operation>\n            \(operation)\n        </uibutton>"))
-        let newInstance = try OverrideInsertion.edit(adding: operation, toInstance: "cancel", component: "uibutton", in: outline)
+        let operation = OverrideInsertion.operationElement(
+            name: "backgroundColor", state: .normal, param: "color",
+            object: OverrideInsertion.typedElement(type: "color", text: "#FF0000"))
+        let intoInstance = try OverrideInsertion.edit(
+            adding: operation, toInstance: "send", component: "uibutton", in: outline)
+        #expect(
+            String(decoding: intoInstance.applied(to: outline.bytes), as: UTF8.self)
+                == text.replacingOccurrences(
+                    of: "</operation>\n        </uibutton>",
+                    with: "</operation>\n            \(operation)\n        </uibutton>"))
+        let newInstance = try OverrideInsertion.edit(
+            adding: operation, toInstance: "cancel", component: "uibutton", in: outline)
         let result = String(decoding: newInstance.applied(to: outline.bytes), as: UTF8.self)
-        #expect(result.contains("        </uibutton>\n        <uibutton id=\"cancel\">\n            \(operation)\n        </uibutton>\n    </instances>"))
+        #expect(
+            result.contains(
+                "        </uibutton>\n        <uibutton id=\"cancel\">\n            \(operation)\n        </uibutton>\n    </instances>"
+            ))
         #expect(SourceOutline.make(path: "t.xml", bytes: Array(result.utf8)).value?.instances.count == 2)
     }
 }

@@ -3,6 +3,7 @@ import LiveryCompiler
 import LiveryHeadless
 import LiveryXML
 import Testing
+
 @testable import Livery
 
 /// What an app developer meets first: observations end with their tokens, a manager comes from
@@ -69,8 +70,9 @@ import Testing
     /// again is not needed.
     @Test func preparedThemesAreKeptLeastRecentlyUsedFirst() {
         let button = instance("button_send", "uibutton", [op("backgroundColor", "color", color(0x112233))])
-        let (manager, applicator) = makeApplicator(loadedTheme("a", [button]), loadedTheme("b", [button]),
-                                                   loadedTheme("c", [button]), activate: "a")
+        let (manager, applicator) = makeApplicator(
+            loadedTheme("a", [button]), loadedTheme("b", [button]),
+            loadedTheme("c", [button]), activate: "a")
         applicator.preparedThemeLimit = 2
         let component = Button()
         applicator.style(component, as: "button_send")
@@ -93,12 +95,15 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-app-\(UUID().uuidString)")
         let cache = folder.appendingPathComponent("cache")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-        let workspace = ThemeWorkspace(searchPaths: [themesFolder], schemaFiles: [themesFolder + "/Base.theme/Components.xml"])
+        let workspace = ThemeWorkspace(
+            searchPaths: [themesFolder], schemaFiles: [themesFolder + "/Base.theme/Components.xml"])
         for name in ["Base", "Dark"] {
-            let bytes = try #require(ThemeCompiler.compile(themeAt: themesFolder + "/\(name).theme", workspace: workspace).value)
+            let bytes = try #require(
+                ThemeCompiler.compile(themeAt: themesFolder + "/\(name).theme", workspace: workspace).value)
             try ThemeCompiler.writeAtomically(bytes, to: cache.appendingPathComponent("\(name).livery").path)
         }
-        try #"<livery-configuration default-theme="com.livery.dark"><compiled-path>cache</compiled-path></livery-configuration>"#
+        try
+            #"<livery-configuration default-theme="com.livery.dark"><compiled-path>cache</compiled-path></livery-configuration>"#
             .write(to: folder.appendingPathComponent("Livery.xml"), atomically: true, encoding: .utf8)
         return folder
     }
@@ -132,12 +137,20 @@ import Testing
 
     @Test func decodedImagesComeBackAsTheDecodersType() {
         struct Bitmap: Equatable, Sendable { var bytes: Int }
-        let assets = AssetCatalog(searchOrder: ["pics"], variants: [
-            AssetVariant(name: "logo", themeID: "pics", file: "assets/logo.png"),
-        ])
-        let theme = loadedTheme("pics", [instance("image_logo", "uiimageview", [
-            op("image", "image", .image(ImageReference(name: "logo"))),
-        ])], assets: assets, files: [AssetFileKey(themeID: "pics", file: "assets/logo.png"): Data([1, 2, 3])])
+        let assets = AssetCatalog(
+            searchOrder: ["pics"],
+            variants: [
+                AssetVariant(name: "logo", themeID: "pics", file: "assets/logo.png")
+            ])
+        let theme = loadedTheme(
+            "pics",
+            [
+                instance(
+                    "image_logo", "uiimageview",
+                    [
+                        op("image", "image", .image(ImageReference(name: "logo")))
+                    ])
+            ], assets: assets, files: [AssetFileKey(themeID: "pics", file: "assets/logo.png"): Data([1, 2, 3])])
         let (_, applicator) = makeApplicator(theme, activate: "pics")
         applicator.imageDecoder = { data, _ in Bitmap(bytes: data.count) }
         let logo = ImageView()

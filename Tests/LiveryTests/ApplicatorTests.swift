@@ -1,8 +1,9 @@
 import Foundation
+import LiveryHeadless
 import LiveryModel
 import Testing
+
 @testable import Livery
-import LiveryHeadless
 
 @MainActor
 @Suite struct ApplicatorTests {
@@ -11,12 +12,18 @@ import LiveryHeadless
     let green = color(0x00FF00)
 
     func probeThemes() -> (LoadedTheme, LoadedTheme) {
-        let a = loadedTheme("a", [
-            instance("p", "probe", [op("fill", "color", red), op("stroke", "width", .float(2)), op("label", "text", .string("A"))]),
-        ])
-        let b = loadedTheme("b", [
-            instance("p", "probe", [op("fill", "color", red), op("stroke", "width", .float(5))]),
-        ])
+        let a = loadedTheme(
+            "a",
+            [
+                instance(
+                    "p", "probe",
+                    [op("fill", "color", red), op("stroke", "width", .float(2)), op("label", "text", .string("A"))])
+            ])
+        let b = loadedTheme(
+            "b",
+            [
+                instance("p", "probe", [op("fill", "color", red), op("stroke", "width", .float(5))])
+            ])
         return (a, b)
     }
 
@@ -83,10 +90,11 @@ import LiveryHeadless
         }
         #expect(applicator.lastPass.operationsApplied == 3)
         #expect(applicator.lastPass.operationsReverted == 3)
-        #expect(changes.map(\.description) == [
-            "p.stroke = 5 (3 component(s))",
-            "p.label reverted to its original (3 component(s))",
-        ])
+        #expect(
+            changes.map(\.description) == [
+                "p.stroke = 5 (3 component(s))",
+                "p.label reverted to its original (3 component(s))",
+            ])
 
         manager.activate(themeID: "a")
         #expect(counter.sets == ["fill": 3, "stroke": 9, "label": 9])
@@ -128,10 +136,12 @@ import LiveryHeadless
     }
 
     @Test func secondStyleCallRetargetsWithADiff() {
-        let theme = loadedTheme("a", [
-            instance("one", "probe", [op("fill", "color", red), op("stroke", "width", .float(2))]),
-            instance("two", "probe", [op("fill", "color", red), op("label", "text", .string("two"))]),
-        ])
+        let theme = loadedTheme(
+            "a",
+            [
+                instance("one", "probe", [op("fill", "color", red), op("stroke", "width", .float(2))]),
+                instance("two", "probe", [op("fill", "color", red), op("label", "text", .string("two"))]),
+            ])
         let (_, applicator) = makeApplicator(theme, activate: "a")
         applicator.register(probeBinding())
         let counter = Counter()
@@ -149,8 +159,9 @@ import LiveryHeadless
     }
 
     @Test func traitChangesReapplyTheMatchingVariant() {
-        let theme = loadedTheme("a", [instance("p", "probe", [op("fill", "color", red)])],
-                                variants: [TraitSet(appearance: .dark): [instance("p", "probe", [op("fill", "color", blue)])]])
+        let theme = loadedTheme(
+            "a", [instance("p", "probe", [op("fill", "color", red)])],
+            variants: [TraitSet(appearance: .dark): [instance("p", "probe", [op("fill", "color", blue)])]])
         let (manager, applicator) = makeApplicator(theme, activate: "a")
         applicator.register(probeBinding())
         let counter = Counter()
@@ -181,8 +192,16 @@ import LiveryHeadless
     }
 
     @Test func componentTypeMismatchIsReportedOnceAndNothingIsApplied() {
-        let theme = loadedTheme("a", [instance("send", "uibutton", [op("titleColor", "color", red, state: "highlighted"),
-                                                                     op("backgroundColor", "color", blue)])])
+        let theme = loadedTheme(
+            "a",
+            [
+                instance(
+                    "send", "uibutton",
+                    [
+                        op("titleColor", "color", red, state: "highlighted"),
+                        op("backgroundColor", "color", blue),
+                    ])
+            ])
         let (manager, applicator) = makeApplicator(theme, activate: "a")
         let recorder = DiagnosticsRecorder(manager.diagnostics)
         let labels = [Label(), Label()]
@@ -201,11 +220,13 @@ import LiveryHeadless
     @Test func acceptanceRememberedForOneGroupDoesNotAcceptAnotherClassInTheNext() {
         // With an identifier per component every registration makes a new group; the
         // applicator remembers which classes each binding took, per (binding, class).
-        let theme = loadedTheme("a", [
-            instance("ok", "uibutton", [op("backgroundColor", "color", blue)]),
-            instance("cancel", "uibutton", [op("backgroundColor", "color", red)]),
-            instance("plain", "uiview", [op("backgroundColor", "color", blue)]),
-        ])
+        let theme = loadedTheme(
+            "a",
+            [
+                instance("ok", "uibutton", [op("backgroundColor", "color", blue)]),
+                instance("cancel", "uibutton", [op("backgroundColor", "color", red)]),
+                instance("plain", "uiview", [op("backgroundColor", "color", blue)]),
+            ])
         let (manager, applicator) = makeApplicator(theme, activate: "a")
         let recorder = DiagnosticsRecorder(manager.diagnostics)
         let ok = Button()
@@ -225,12 +246,18 @@ import LiveryHeadless
     }
 
     @Test func unknownOperationsAndBadValuesAreReportedWithoutStoppingTheRest() {
-        let theme = loadedTheme("a", [instance("p", "probe", [
-            op("sparkle", "amount", .float(1)),
-            op("stroke", "width", .string("wide")),
-            op("fill", "color", red, state: "highlighted"),
-            op("label", "text", .string("ok")),
-        ])])
+        let theme = loadedTheme(
+            "a",
+            [
+                instance(
+                    "p", "probe",
+                    [
+                        op("sparkle", "amount", .float(1)),
+                        op("stroke", "width", .string("wide")),
+                        op("fill", "color", red, state: "highlighted"),
+                        op("label", "text", .string("ok")),
+                    ])
+            ])
         let (manager, applicator) = makeApplicator(theme, activate: "a")
         applicator.register(probeBinding())
         let recorder = DiagnosticsRecorder(manager.diagnostics)
@@ -275,6 +302,9 @@ import LiveryHeadless
         manager.setScale(2)
         token.cancel()
         manager.activate(themeID: "b")
-        #expect(changes.map { [$0.theme, $0.traits, $0.scale] } == [[true, false, false], [false, true, false], [false, false, true]])
+        #expect(
+            changes.map { [$0.theme, $0.traits, $0.scale] } == [
+                [true, false, false], [false, true, false], [false, false, true],
+            ])
     }
 }

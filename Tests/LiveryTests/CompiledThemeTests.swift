@@ -1,12 +1,13 @@
 import Foundation
 import LiveryBinary
 import LiveryCompiler
+import LiveryDevelopment
+import LiveryHeadless
 import LiveryModel
 import LiveryXML
 import Testing
+
 @testable import Livery
-import LiveryHeadless
-import LiveryDevelopment
 
 /// Compiled themes in the manager: an up-to-date `.livery` file beside its folder is what gets
 /// loaded; a stale or broken one falls back to the folder, with a finding; either way the
@@ -21,7 +22,8 @@ import LiveryDevelopment
         init() throws {
             root = NSTemporaryDirectory() + "livery-compiled-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-            for entry in try FileManager.default.contentsOfDirectory(atPath: themesFolder) where entry.hasSuffix(".theme") {
+            for entry in try FileManager.default.contentsOfDirectory(atPath: themesFolder)
+            where entry.hasSuffix(".theme") {
                 try FileManager.default.copyItem(atPath: themesFolder + "/" + entry, toPath: root + "/" + entry)
             }
         }
@@ -57,7 +59,9 @@ import LiveryDevelopment
         }
     }
 
-    static let themeIDs = ["com.livery.base", "com.livery.tokens", "com.livery.light", "com.livery.dark", "com.livery.highcontrast"]
+    static let themeIDs = [
+        "com.livery.base", "com.livery.tokens", "com.livery.light", "com.livery.dark", "com.livery.highcontrast",
+    ]
 
     /// A colour that appears in Dark's palette, for edits that must show up.
     func darkPaletteColor(_ copy: ThemesCopy) throws -> String {
@@ -106,7 +110,9 @@ import LiveryDevelopment
         // The bytes come out of the compiled file's asset section; the original file is gone
         // from this copy, so they can only have come from there.
         #expect(avatar.image?.file == "assets/avatar@2x.png")
-        #expect(avatar.image?.data == FileManager.default.contents(atPath: themesFolder + "/Base.theme/assets/avatar@2x.png"))
+        #expect(
+            avatar.image?.data
+                == FileManager.default.contents(atPath: themesFolder + "/Base.theme/assets/avatar@2x.png"))
     }
 
     @Test func staleCompiledFileFallsBackToTheFolder() throws {
@@ -123,8 +129,14 @@ import LiveryDevelopment
         #expect(message.contains("com.livery.dark"), "\(message)")
         // The folder's semantics, edit included.
         let resolved = dark.variants.resolved(for: .none)
-        #expect(resolved.instances.contains { $0.operations.contains { $0.params.contains {
-            $0.value == .color(Color(red: 0x12 / 255.0, green: 0x34 / 255.0, blue: 0x56 / 255.0)) } } })
+        #expect(
+            resolved.instances.contains {
+                $0.operations.contains {
+                    $0.params.contains {
+                        $0.value == .color(Color(red: 0x12 / 255.0, green: 0x34 / 255.0, blue: 0x56 / 255.0))
+                    }
+                }
+            })
     }
 
     @Test func editingAParentMakesChildrenStale() throws {
@@ -175,11 +187,14 @@ import LiveryDevelopment
             #expect(fromFile.origin == .compiled)
             #expect(fromFolder.variants.axes == fromFile.variants.axes)
             // Every stored trait set, plus trait sets the theme never names (canonicalised away).
-            let extra = [TraitSet(idiom: .tv), TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast),
-                         TraitSet(appearance: .light), TraitSet(idiom: .iphone, appearance: .dark)]
+            let extra = [
+                TraitSet(idiom: .tv), TraitSet(idiom: .ipad, appearance: .dark, contrast: .highcontrast),
+                TraitSet(appearance: .light), TraitSet(idiom: .iphone, appearance: .dark),
+            ]
             for traits in fromFolder.variants.axes.traitSets + extra {
-                #expect(fromFolder.variants.resolved(for: traits) == fromFile.variants.resolved(for: traits),
-                        "\(id) \(traits)")
+                #expect(
+                    fromFolder.variants.resolved(for: traits) == fromFile.variants.resolved(for: traits),
+                    "\(id) \(traits)")
                 compared += 1
             }
             #expect(fromFolder.variants.assets == fromFile.variants.assets)
@@ -214,12 +229,14 @@ import LiveryDevelopment
 
         // An edit of the source makes the compiled file stale: the reload shows the edit on
         // the live component at once.
-        try copy.edit("Dark.theme/Palette.xml", replacing: "<color name=\"textPrimary\">#EDEDED</color>",
-                      with: "<color name=\"textPrimary\">#0A0B0C</color>")
+        try copy.edit(
+            "Dark.theme/Palette.xml", replacing: "<color name=\"textPrimary\">#EDEDED</color>",
+            with: "<color name=\"textPrimary\">#0A0B0C</color>")
         manager.reloadThemes()
         #expect(manager.theme("com.livery.dark")?.origin == .folder)
         let edited = Color(red: 10 / 255.0, green: 11 / 255.0, blue: 12 / 255.0)
-        let wanted = manager.currentTheme?.instance("label_title")?.operations.first { $0.name == "textColor" }?.params.first?.value
+        let wanted = manager.currentTheme?.instance("label_title")?.operations.first { $0.name == "textColor" }?.params
+            .first?.value
         #expect(wanted == .color(edited), "label_title is textPrimary in Dark")
         #expect(title.textColor == edited)
 
@@ -241,8 +258,9 @@ import LiveryDevelopment
         let before = try #require(title.textColor)
 
         // A save with an error lands between a live-reload check and the reload itself.
-        try copy.edit("Dark.theme/Palette.xml", replacing: "<color name=\"textPrimary\">#EDEDED</color>",
-                      with: "<color name=\"textPrimary\">#EDEDEZ</color>")
+        try copy.edit(
+            "Dark.theme/Palette.xml", replacing: "<color name=\"textPrimary\">#EDEDED</color>",
+            with: "<color name=\"textPrimary\">#EDEDEZ</color>")
         manager.reloadThemes()
         #expect(manager.currentThemeID == "com.livery.dark")
         #expect(manager.currentTheme?.instance("label_title") != nil)
@@ -250,14 +268,16 @@ import LiveryDevelopment
         #expect(!manager.diagnostics.reported.isEmpty)
 
         // Fixed: the next reload shows the new value.
-        try copy.edit("Dark.theme/Palette.xml", replacing: "<color name=\"textPrimary\">#EDEDEZ</color>",
-                      with: "<color name=\"textPrimary\">#0A0B0C</color>")
+        try copy.edit(
+            "Dark.theme/Palette.xml", replacing: "<color name=\"textPrimary\">#EDEDEZ</color>",
+            with: "<color name=\"textPrimary\">#0A0B0C</color>")
         manager.reloadThemes()
         #expect(title.textColor == Color(red: 10 / 255.0, green: 11 / 255.0, blue: 12 / 255.0))
     }
 
     @Test func compiledPathsInTheConfigurationFile() {
-        let xml = "<livery-configuration><search-path>T</search-path><compiled-path>Caches</compiled-path></livery-configuration>"
+        let xml =
+            "<livery-configuration><search-path>T</search-path><compiled-path>Caches</compiled-path></livery-configuration>"
         let parsed = LiveryConfiguration.parse(Data(xml.utf8), baseFolder: "/app")
         #expect(parsed.value?.compiledPaths == ["/app/Caches"])
         #expect(parsed.diagnostics.isEmpty)
@@ -272,12 +292,15 @@ import LiveryDevelopment
         #expect(development.theme("com.livery.dark")?.origin == .folder, "nothing compiled yet")
         let report = development.compileThemes()
         #expect(report.diagnostics.filter { $0.severity == .error }.isEmpty, "\(report.diagnostics)")
-        #expect(report.written.sorted() == ["Base", "Dark", "HighContrast", "Light", "Tokens"].map { cache + "/\($0).livery" })
+        #expect(
+            report.written.sorted()
+                == ["Base", "Dark", "HighContrast", "Light", "Tokens"].map { cache + "/\($0).livery" })
         // The development manager reloaded and now uses the compiled files, which are up to date.
         #expect(development.theme("com.livery.dark")?.origin == .compiled)
 
         // What a release app does with that cache: compiled files only, no folder anywhere.
-        let release = ThemeManager(configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", compiledPaths: [cache]))
+        let release = ThemeManager(
+            configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", compiledPaths: [cache]))
         #expect(Set(release.themes.keys) == Set(Self.themeIDs))
         #expect(release.themes.values.allSatisfy { $0.folder == nil })
         #expect(release.currentThemeID == "com.livery.dark")

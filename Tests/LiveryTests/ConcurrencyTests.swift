@@ -1,11 +1,12 @@
 import Foundation
 import LiveryBinary
+import LiveryDevelopment
+import LiveryHeadless
 import LiveryModel
 import LiveryXML
 import Testing
+
 @testable import Livery
-import LiveryHeadless
-import LiveryDevelopment
 
 /// Loading off the main actor while the main actor applies: what ThreadSanitizer checks
 /// (`Scripts/sanitizers.sh`). Background tasks read theme folders (each with its own loader, as
@@ -20,14 +21,17 @@ import LiveryDevelopment
         let loader = FolderThemeLoader()
         let folder = themesFolder + "/" + name
         guard let info = loader.info(at: folder, searchPaths: [themesFolder]).value else { return nil }
-        return loader.load(ThemeDescriptor(info: info, folder: folder), searchPaths: [themesFolder],
-                           schemaFiles: [themesFolder + "/Base.theme/Components.xml"]).value
+        return loader.load(
+            ThemeDescriptor(info: info, folder: folder), searchPaths: [themesFolder],
+            schemaFiles: [themesFolder + "/Base.theme/Components.xml"]
+        ).value
     }
 
     @Test func loadingInTheBackgroundWhileTheMainActorApplies() async throws {
-        let manager = ThemeManager.development(configuration: LiveryConfiguration(
-            defaultThemeID: "com.livery.light", searchPaths: [themesFolder],
-            schemaFiles: [themesFolder + "/Base.theme/Components.xml"]))
+        let manager = ThemeManager.development(
+            configuration: LiveryConfiguration(
+                defaultThemeID: "com.livery.light", searchPaths: [themesFolder],
+                schemaFiles: [themesFolder + "/Base.theme/Components.xml"]))
         let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         var components: [View] = []
         for index in 0..<200 {

@@ -13,14 +13,14 @@ import Testing
         /// stand-in for UIKit's `UIImage` where UIKit is missing (the snippets check Livery's API,
         /// not UIKit's).
         static let prelude = """
-        final class AppComponent {}
-        let titleLabel = AppComponent(), sendButton = AppComponent()
-        let bannerLabel = AppComponent(), mediaPlayerView = AppComponent()
-        #if !canImport(UIKit)
-        struct UIImage: Sendable { init?(data: Data, scale: CGFloat) {} }
-        #endif
+            final class AppComponent {}
+            let titleLabel = AppComponent(), sendButton = AppComponent()
+            let bannerLabel = AppComponent(), mediaPlayerView = AppComponent()
+            #if !canImport(UIKit)
+            struct UIImage: Sendable { init?(data: Data, scale: CGFloat) {} }
+            #endif
 
-        """
+            """
 
         /// The blocks' imports first (plus Livery and Foundation), then the prelude, then every
         /// block in document order.
@@ -70,15 +70,18 @@ import Testing
     /// it fails, nil when it passes.
     static func typecheck(_ source: String, name: String) throws -> String? {
         let modules = try #require(modules, "the built modules are not beside \(CommandLine.arguments[0])")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-snippets-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-snippets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("main.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-                             "-module-cache-path", folder.appendingPathComponent("cache").path, file.path]
+        process.arguments = [
+            "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
+            "-module-cache-path", folder.appendingPathComponent("cache").path, file.path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -102,15 +105,18 @@ import Testing
     /// dropped, and `UIKitStandIn.source` declares the UIKit names it uses (only their shapes), so
     /// every Livery call in it is checked against the built modules.
     @Test func theUIKitExampleTypeChecksAgainstAStandIn() throws {
-        let markdown = try String(contentsOf: Self.repository.appendingPathComponent("docs/Runtime.md"), encoding: .utf8)
-        let block = try #require(UIKitStandIn.example(in: markdown), "docs/Runtime.md has no #if canImport(UIKit) block")
+        let markdown = try String(
+            contentsOf: Self.repository.appendingPathComponent("docs/Runtime.md"), encoding: .utf8)
+        let block = try #require(
+            UIKitStandIn.example(in: markdown), "docs/Runtime.md has no #if canImport(UIKit) block")
         #expect(block.contains("UIKitBindings"))
         let program = "import Foundation\nimport Livery\n" + UIKitStandIn.source + block
         let failure = try Self.typecheck(program, name: "docs/Runtime.md (UIKit example)")
         #expect(failure == nil, "\(failure ?? "")")
         // The stand-in does not hide mistakes: a call Livery does not have fails.
-        let broken = program.replacingOccurrences(of: "Applicator(manager: manager, bindings: UIKitBindings.register(in:))",
-                                                  with: "Applicator(manager: manager, registerStandardBindings: false)")
+        let broken = program.replacingOccurrences(
+            of: "Applicator(manager: manager, bindings: UIKitBindings.register(in:))",
+            with: "Applicator(manager: manager, registerStandardBindings: false)")
         #expect(broken != program)
         #expect(try Self.typecheck(broken, name: "broken") != nil)
     }
@@ -119,7 +125,8 @@ import Testing
     @Test func aBrokenSnippetFails() throws {
         let broken = Snippets.program(from: "```swift\nlet manager = ThemeManager(configurationFile: 42)\n```\n")
         #expect(try Self.typecheck(broken.source, name: "broken") != nil)
-        let fine = Snippets.program(from: "```swift\nlet manager = ThemeManager(configurationFile: \"Livery.xml\")\n```\n")
+        let fine = Snippets.program(
+            from: "```swift\nlet manager = ThemeManager(configurationFile: \"Livery.xml\")\n```\n")
         #expect(try Self.typecheck(fine.source, name: "fine") == nil)
     }
 }
@@ -133,87 +140,98 @@ enum UIKitStandIn {
         var inBlock = false
         var found = false
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if !inBlock, line.hasPrefix("```swift") { inBlock = true; lines = []; continue }
+            if !inBlock, line.hasPrefix("```swift") {
+                inBlock = true
+                lines = []
+                continue
+            }
             if inBlock, line.hasPrefix("```") {
                 inBlock = false
                 if found { break }
                 continue
             }
             guard inBlock else { continue }
-            if line == "#if canImport(UIKit)" { found = true; continue }
-            if found, line == "#endif" || line == "import UIKit" || line == "import Livery" || line == "import LiveryModel" { continue }
+            if line == "#if canImport(UIKit)" {
+                found = true
+                continue
+            }
+            if found,
+                line == "#endif" || line == "import UIKit" || line == "import Livery" || line == "import LiveryModel"
+            {
+                continue
+            }
             lines.append(line)
         }
         return found ? lines.joined(separator: "\n") + "\n" : nil
     }
 
     static let source = """
-    final class CGColor {}
-    final class UIImage: @unchecked Sendable { init?(data: Data, scale: CGFloat) {} }  // Sendable in UIKit too
-    final class UIColor {
-        init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {}
-        init(cgColor: CGColor) {}
-        var cgColor: CGColor { CGColor() }
-        func getRed(_ red: inout CGFloat, green: inout CGFloat, blue: inout CGFloat, alpha: inout CGFloat) -> Bool { true }
-    }
-    final class UIFontDescriptor {
-        struct AttributeName: Hashable { static let family = AttributeName(), traits = AttributeName() }
-        struct TraitKey: Hashable { static let weight = TraitKey() }
-        init(fontAttributes: [AttributeName: Any]) {}
-        func addingAttributes(_ attributes: [AttributeName: Any]) -> UIFontDescriptor { self }
-    }
-    final class UIFont {
-        struct Weight: Hashable {
-            static let ultraLight = Weight(), thin = Weight(), light = Weight(), regular = Weight(), medium = Weight()
-            static let semibold = Weight(), bold = Weight(), heavy = Weight(), black = Weight()
+        final class CGColor {}
+        final class UIImage: @unchecked Sendable { init?(data: Data, scale: CGFloat) {} }  // Sendable in UIKit too
+        final class UIColor {
+            init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {}
+            init(cgColor: CGColor) {}
+            var cgColor: CGColor { CGColor() }
+            func getRed(_ red: inout CGFloat, green: inout CGFloat, blue: inout CGFloat, alpha: inout CGFloat) -> Bool { true }
         }
-        static var systemFontSize: CGFloat { 17 }
-        static var buttonFontSize: CGFloat { 18 }
-        init(descriptor: UIFontDescriptor, size: CGFloat) {}
-        static func systemFont(ofSize size: CGFloat) -> UIFont { UIFont(descriptor: UIFontDescriptor(fontAttributes: [:]), size: size) }
-    }
-    enum NSTextAlignment: Int { case left, center, right, justified, natural }
-    final class CALayer {
-        var cornerRadius: CGFloat = 0, borderWidth: CGFloat = 0, shadowRadius: CGFloat = 0
-        var borderColor: CGColor?, shadowColor: CGColor?
-        var shadowOpacity: Float = 0
-        var shadowOffset = CGSize.zero
-    }
-    @MainActor class UIView {
-        var frame = CGRect.zero
-        var backgroundColor: UIColor?
-        let layer = CALayer()
-        var alpha: CGFloat = 1
-        var isHidden = false
-        var tintColor: UIColor!
-        var clipsToBounds = false
-    }
-    @MainActor class UIControl: UIView {
-        struct State: OptionSet, Hashable {
-            let rawValue: UInt
-            static let normal = State([]), highlighted = State(rawValue: 1), disabled = State(rawValue: 2)
-            static let selected = State(rawValue: 4), focused = State(rawValue: 8)
+        final class UIFontDescriptor {
+            struct AttributeName: Hashable { static let family = AttributeName(), traits = AttributeName() }
+            struct TraitKey: Hashable { static let weight = TraitKey() }
+            init(fontAttributes: [AttributeName: Any]) {}
+            func addingAttributes(_ attributes: [AttributeName: Any]) -> UIFontDescriptor { self }
         }
-    }
-    @MainActor class UILabel: UIView {
-        var textColor: UIColor!
-        var font: UIFont!
-        var textAlignment = NSTextAlignment.natural
-        var numberOfLines = 1
-        var text: String?
-    }
-    @MainActor class UIButton: UIControl {
-        var titleLabel: UILabel?
-        func titleColor(for state: State) -> UIColor? { nil }
-        func setTitleColor(_ color: UIColor?, for state: State) {}
-        func title(for state: State) -> String? { nil }
-        func setTitle(_ title: String?, for state: State) {}
-        func setImage(_ image: UIImage?, for state: State) {}
-        func setBackgroundImage(_ image: UIImage?, for state: State) {}
-    }
-    @MainActor class UIImageView: UIView { var image: UIImage? }
-    @MainActor class UISwitch: UIControl { var onTintColor: UIColor?, thumbTintColor: UIColor? }
-    @MainActor class UINavigationBar: UIView { var barTintColor: UIColor?, isTranslucent = true }
+        final class UIFont {
+            struct Weight: Hashable {
+                static let ultraLight = Weight(), thin = Weight(), light = Weight(), regular = Weight(), medium = Weight()
+                static let semibold = Weight(), bold = Weight(), heavy = Weight(), black = Weight()
+            }
+            static var systemFontSize: CGFloat { 17 }
+            static var buttonFontSize: CGFloat { 18 }
+            init(descriptor: UIFontDescriptor, size: CGFloat) {}
+            static func systemFont(ofSize size: CGFloat) -> UIFont { UIFont(descriptor: UIFontDescriptor(fontAttributes: [:]), size: size) }
+        }
+        enum NSTextAlignment: Int { case left, center, right, justified, natural }
+        final class CALayer {
+            var cornerRadius: CGFloat = 0, borderWidth: CGFloat = 0, shadowRadius: CGFloat = 0
+            var borderColor: CGColor?, shadowColor: CGColor?
+            var shadowOpacity: Float = 0
+            var shadowOffset = CGSize.zero
+        }
+        @MainActor class UIView {
+            var frame = CGRect.zero
+            var backgroundColor: UIColor?
+            let layer = CALayer()
+            var alpha: CGFloat = 1
+            var isHidden = false
+            var tintColor: UIColor!
+            var clipsToBounds = false
+        }
+        @MainActor class UIControl: UIView {
+            struct State: OptionSet, Hashable {
+                let rawValue: UInt
+                static let normal = State([]), highlighted = State(rawValue: 1), disabled = State(rawValue: 2)
+                static let selected = State(rawValue: 4), focused = State(rawValue: 8)
+            }
+        }
+        @MainActor class UILabel: UIView {
+            var textColor: UIColor!
+            var font: UIFont!
+            var textAlignment = NSTextAlignment.natural
+            var numberOfLines = 1
+            var text: String?
+        }
+        @MainActor class UIButton: UIControl {
+            var titleLabel: UILabel?
+            func titleColor(for state: State) -> UIColor? { nil }
+            func setTitleColor(_ color: UIColor?, for state: State) {}
+            func title(for state: State) -> String? { nil }
+            func setTitle(_ title: String?, for state: State) {}
+            func setImage(_ image: UIImage?, for state: State) {}
+            func setBackgroundImage(_ image: UIImage?, for state: State) {}
+        }
+        @MainActor class UIImageView: UIView { var image: UIImage? }
+        @MainActor class UISwitch: UIControl { var onTintColor: UIColor?, thumbTintColor: UIColor? }
+        @MainActor class UINavigationBar: UIView { var barTintColor: UIColor?, isTranslucent = true }
 
-    """
+        """
 }

@@ -6,6 +6,7 @@ import LiveryHeadless
 import LiveryModel
 import LiveryXML
 import Testing
+
 @testable import Livery
 
 /// The launch from a compiled file reads what is styled and nothing else, and a damaged byte
@@ -78,7 +79,8 @@ import Testing
         let pattern = [color.red, color.green, color.blue, color.alpha].flatMap { value in
             (0..<8).map { UInt8(truncatingIfNeeded: value.bitPattern >> (8 * UInt64($0))) }
         }
-        let offset = try #require((0...(bytes.count - pattern.count)).first { Array(bytes[$0..<$0 + pattern.count]) == pattern })
+        let offset = try #require(
+            (0...(bytes.count - pattern.count)).first { Array(bytes[$0..<$0 + pattern.count]) == pattern })
         bytes[offset] ^= 1
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         #expect(try CompiledTheme(contentsOf: path).formatVersion == (4, 0), "structurally still a good file")
@@ -101,12 +103,14 @@ import Testing
         let layout = try ReleaseLayout()
         let copy = layout.root + "/themes"
         try FileManager.default.copyItem(atPath: themesFolder, toPath: copy)
-        let result = ThemeCompiler.compile(themeAt: copy + "/Dark.theme", workspace: ThemeWorkspace(searchPaths: [copy]))
+        let result = ThemeCompiler.compile(
+            themeAt: copy + "/Dark.theme", workspace: ThemeWorkspace(searchPaths: [copy]))
         var bytes = try #require(result.value)
         let dataSection = try #require(try CompiledTheme(bytes: bytes).sections.first { $0.kind == "DATA" })
         bytes[dataSection.offset + dataSection.length / 2] ^= 0x04  // inside an image: nothing structural
         try ThemeCompiler.writeAtomically(bytes, to: copy + "/Dark.livery")
-        let manager = ThemeManager.development(configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", searchPaths: [copy]))
+        let manager = ThemeManager.development(
+            configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", searchPaths: [copy]))
         #expect(manager.theme("com.livery.dark")?.origin == .folder)
         #expect(manager.diagnostics.reported.map(\.code).contains(.runtimeCompiledUnusable))
     }

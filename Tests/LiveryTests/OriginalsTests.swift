@@ -1,6 +1,7 @@
 import Foundation
 import LiveryModel
 import Testing
+
 @testable import Livery
 
 /// The registry's own machinery: originals in blocks and on overflow lists, app code that
@@ -14,9 +15,15 @@ import Testing
         // Theme "a" sets fill only, so the block holds one original; "b" adds stroke and label,
         // whose originals go on the overflow list.
         let a = loadedTheme("a", [instance("p", "probe", [op("fill", "color", red)])])
-        let b = loadedTheme("b", [instance("p", "probe", [
-            op("fill", "color", blue), op("stroke", "width", .float(5)), op("label", "text", .string("B")),
-        ])])
+        let b = loadedTheme(
+            "b",
+            [
+                instance(
+                    "p", "probe",
+                    [
+                        op("fill", "color", blue), op("stroke", "width", .float(5)), op("label", "text", .string("B")),
+                    ])
+            ])
         let (manager, applicator) = makeApplicator(a, b, activate: "a")
         applicator.register(probeBinding())
         let probe = Probe(Counter())
@@ -48,7 +55,8 @@ import Testing
     @Test func theSettersOfAReplacedBindingLiveOnToRestoreWhatTheyRecorded() {
         // Originals point to their setters without retaining them: registering another binding
         // for the component must not free the setter that recorded a component's originals.
-        let a = loadedTheme("a", [instance("p", "probe", [op("fill", "color", red), op("label", "text", .string("A"))])])
+        let a = loadedTheme(
+            "a", [instance("p", "probe", [op("fill", "color", red), op("label", "text", .string("A"))])])
         let (_, applicator) = makeApplicator(a, activate: "a")
         applicator.prepared.limit = 1  // the theme prepared with the old binding goes at once
         applicator.register(probeBinding())
@@ -75,7 +83,8 @@ import Testing
         for index in 0..<count {
             binding.bind("dial\(index)", get: { $0.values[index] }, set: { $0.values[index] = $1 })
         }
-        let all = loadedTheme("all", [instance("d", "dials", (0..<count).map { op("dial\($0)", "value", .float(Double($0 + 100))) })])
+        let all = loadedTheme(
+            "all", [instance("d", "dials", (0..<count).map { op("dial\($0)", "value", .float(Double($0 + 100))) })])
         let none = loadedTheme("none", [instance("d", "dials", [])])
         let (manager, applicator) = makeApplicator(all, none, activate: "all")
         applicator.register(binding)
@@ -96,23 +105,27 @@ import Testing
     @Test func aSetterThatStylesOtherComponentsWhileItsOwnPlanRuns() {
         // A setter that builds and styles 500 children: the registry grows under the running
         // plan, which must still finish on the right component.
-        let theme = loadedTheme("t", [
-            instance("parent", "spawner", [op("fill", "color", red), op("stroke", "width", .float(3))]),
-            instance("child", "probe", [op("fill", "color", blue)]),
-        ])
+        let theme = loadedTheme(
+            "t",
+            [
+                instance("parent", "spawner", [op("fill", "color", red), op("stroke", "width", .float(3))]),
+                instance("child", "probe", [op("fill", "color", blue)]),
+            ])
         let (_, applicator) = makeApplicator(theme, activate: "t")
         applicator.register(probeBinding())
         let children = ChildList()
         var spawner = ComponentBinding<Spawner>("spawner")
-        spawner.bind("fill", get: { $0.fill }, set: { [unowned applicator] spawner, value in
-            spawner.fill = value
-            guard value != nil else { return }
-            for _ in 0..<500 {
-                let child = Probe(Counter())
-                children.items.append(child)
-                applicator.style(child, as: "child")
-            }
-        })
+        spawner.bind(
+            "fill", get: { $0.fill },
+            set: { [unowned applicator] spawner, value in
+                spawner.fill = value
+                guard value != nil else { return }
+                for _ in 0..<500 {
+                    let child = Probe(Counter())
+                    children.items.append(child)
+                    applicator.style(child, as: "child")
+                }
+            })
         spawner.bind("stroke", get: { $0.stroke }, set: { $0.stroke = $1 })
         applicator.register(spawner)
         let parent = Spawner()
@@ -129,13 +142,16 @@ import Testing
     }
 
     @Test func aSetterThatUnstylesItsOwnComponentStopsItsPlan() {
-        let theme = loadedTheme("t", [instance("s", "spawner", [op("fill", "color", red), op("stroke", "width", .float(3))])])
+        let theme = loadedTheme(
+            "t", [instance("s", "spawner", [op("fill", "color", red), op("stroke", "width", .float(3))])])
         let (_, applicator) = makeApplicator(theme, activate: "t")
         var spawner = ComponentBinding<Spawner>("spawner")
-        spawner.bind("fill", get: { $0.fill }, set: { [unowned applicator] spawner, value in
-            spawner.fill = value
-            applicator.unstyle(spawner)
-        })
+        spawner.bind(
+            "fill", get: { $0.fill },
+            set: { [unowned applicator] spawner, value in
+                spawner.fill = value
+                applicator.unstyle(spawner)
+            })
         spawner.bind("stroke", get: { $0.stroke }, set: { $0.stroke = $1 })
         applicator.register(spawner)
         let component = Spawner()
@@ -148,10 +164,12 @@ import Testing
     @Test func canonicallyEqualIdentifiersAreOneIdentifier() {
         // "K" and KELVIN SIGN are canonically equivalent, as are the composed and decomposed
         // spellings of "café"; Swift's String equality says so, and so must the registry.
-        let theme = loadedTheme("t", [
-            instance("K", "probe", [op("fill", "color", red)]),
-            instance("caf\u{E9}", "probe", [op("fill", "color", blue)]),
-        ])
+        let theme = loadedTheme(
+            "t",
+            [
+                instance("K", "probe", [op("fill", "color", red)]),
+                instance("caf\u{E9}", "probe", [op("fill", "color", blue)]),
+            ])
         let (_, applicator) = makeApplicator(theme, activate: "t")
         applicator.register(probeBinding())
         let ascii = Probe(Counter())
@@ -202,11 +220,13 @@ import Testing
     }
 
     @Test func layoutsAreSharedByIdenticalPlansAndLaidOutByAlignment() {
-        let theme = loadedTheme("t", [
-            instance("one", "probe", [op("fill", "color", red), op("stroke", "width", .float(2))]),
-            instance("two", "probe", [op("fill", "color", blue), op("stroke", "width", .float(4))]),
-            instance("three", "probe", [op("stroke", "width", .float(4))]),
-        ])
+        let theme = loadedTheme(
+            "t",
+            [
+                instance("one", "probe", [op("fill", "color", red), op("stroke", "width", .float(2))]),
+                instance("two", "probe", [op("fill", "color", blue), op("stroke", "width", .float(4))]),
+                instance("three", "probe", [op("stroke", "width", .float(4))]),
+            ])
         let (_, applicator) = makeApplicator(theme, activate: "t")
         applicator.register(probeBinding())
         let probes = (0..<3).map { _ in Probe(Counter()) }

@@ -1,8 +1,9 @@
 import Foundation
+import LiveryHeadless
 import LiveryModel
 import Testing
+
 @testable import Livery
-import LiveryHeadless
 
 /// Themes prepared ahead on other threads (`Applicator.preload`): they apply exactly what
 /// themes prepared as components are styled apply, decode nothing on the main actor afterwards,
@@ -55,27 +56,39 @@ import LiveryHeadless
     /// A binding over `Probe` whose stroke decodes through a logged closure.
     func loggedBinding(_ log: DecodeLog) -> ComponentBinding<Probe> {
         var binding = ComponentBinding<Probe>("logged", extends: "probe")
-        binding.bind("stroke", decode: { resolved, _ in
-            log.record()
-            if case .float(let width) = resolved.params[0].value { return width }
-            return nil
-        }, get: { probe, _ in probe.stroke }, set: { probe, width, _ in probe.stroke = width }, takesState: false)
+        binding.bind(
+            "stroke",
+            decode: { resolved, _ in
+                log.record()
+                if case .float(let width) = resolved.params[0].value { return width }
+                return nil
+            }, get: { probe, _ in probe.stroke }, set: { probe, width, _ in probe.stroke = width }, takesState: false)
         return binding
     }
 
     func themes() -> (LoadedTheme, LoadedTheme, LoadedTheme) {
         let ids = (0..<20).map { "p\($0)" }
-        let a = loadedTheme("a", ids.enumerated().map { index, id in
-            instance(id, "logged", [op("fill", "color", red), op("stroke", "width", .float(Double(index))),
-                                    op("label", "text", .string("a\(index)"))])
-        })
+        let a = loadedTheme(
+            "a",
+            ids.enumerated().map { index, id in
+                instance(
+                    id, "logged",
+                    [
+                        op("fill", "color", red), op("stroke", "width", .float(Double(index))),
+                        op("label", "text", .string("a\(index)")),
+                    ])
+            })
         // b changes every other stroke, drops the labels of the first ten, keeps the fills.
-        let b = loadedTheme("b", ids.enumerated().map { index, id in
-            var operations = [op("fill", "color", red),
-                              op("stroke", "width", .float(Double(index % 2 == 0 ? index : 100 + index)))]
-            if index >= 10 { operations.append(op("label", "text", .string("b\(index)"))) }
-            return instance(id, "logged", operations)
-        })
+        let b = loadedTheme(
+            "b",
+            ids.enumerated().map { index, id in
+                var operations = [
+                    op("fill", "color", red),
+                    op("stroke", "width", .float(Double(index % 2 == 0 ? index : 100 + index))),
+                ]
+                if index >= 10 { operations.append(op("label", "text", .string("b\(index)"))) }
+                return instance(id, "logged", operations)
+            })
         let empty = loadedTheme("empty", [])
         return (a, b, empty)
     }
@@ -186,7 +199,8 @@ import LiveryHeadless
         let labels = loadedTheme("labels", [instance("l", "probe", [op("label", "text", .string("L"))])])
         // Prepared as styled, with the applicator's numbers: a switch from b to it pairs
         // operations by key, so wrongly numbered keys would keep or revert the wrong ones.
-        let onlyLabels = loadedTheme("c", (0..<20).map { instance("p\($0)", "logged", [op("label", "text", .string("c\($0)"))]) })
+        let onlyLabels = loadedTheme(
+            "c", (0..<20).map { instance("p\($0)", "logged", [op("label", "text", .string("c\($0)"))]) })
         let (manager, applicator) = makeApplicator(a, b, empty, labels, onlyLabels, activate: "a")
         applicator.register(probeBinding())
         let log = DecodeLog(gated: true)
@@ -232,10 +246,12 @@ import LiveryHeadless
         let stale = Task { await applicator.preload(["empty"]) }
         await Task.yield()
         var doubled = ComponentBinding<Probe>("logged", extends: "probe")
-        doubled.bind("stroke", decode: { resolved, _ in
-            if case .float(let width) = resolved.params[0].value { return width * 2 }
-            return nil
-        }, get: { probe, _ in probe.stroke }, set: { probe, width, _ in probe.stroke = width }, takesState: false)
+        doubled.bind(
+            "stroke",
+            decode: { resolved, _ in
+                if case .float(let width) = resolved.params[0].value { return width * 2 }
+                return nil
+            }, get: { probe, _ in probe.stroke }, set: { probe, width, _ in probe.stroke = width }, takesState: false)
         applicator.register(doubled)
         await stale.value
         let generation = applicator.bindings.generation

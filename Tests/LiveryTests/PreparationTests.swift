@@ -1,5 +1,6 @@
 import LiveryModel
 import Testing
+
 @testable import Livery
 
 /// How a theme is prepared for apply passes: instances of one shape share a full-apply plan,
@@ -19,15 +20,17 @@ import Testing
     }
 
     @Test func instancesOfOneShapeShareAFullApplyPlanAndEachGetsItsOwnValues() throws {
-        let theme = loadedTheme("a", [
-            instance("p1", "probe", [op("fill", "color", red), op("stroke", "width", .float(2))]),
-            instance("t1", "tag", [op("label", "text", .string("T1"))]),
-            instance("p2", "probe", [op("fill", "color", blue), op("stroke", "width", .float(3))]),
-            instance("p3", "probe", [op("stroke", "width", .float(4)), op("fill", "color", green)]),
-            instance("p4", "probe", [op("fill", "color", green)]),
-            instance("t2", "tag", [op("label", "text", .string("T2"))]),
-            instance("p5", "probe", [op("fill", "color", blue), op("stroke", "width", .float(5))]),
-        ])
+        let theme = loadedTheme(
+            "a",
+            [
+                instance("p1", "probe", [op("fill", "color", red), op("stroke", "width", .float(2))]),
+                instance("t1", "tag", [op("label", "text", .string("T1"))]),
+                instance("p2", "probe", [op("fill", "color", blue), op("stroke", "width", .float(3))]),
+                instance("p3", "probe", [op("stroke", "width", .float(4)), op("fill", "color", green)]),
+                instance("p4", "probe", [op("fill", "color", green)]),
+                instance("t2", "tag", [op("label", "text", .string("T2"))]),
+                instance("p5", "probe", [op("fill", "color", blue), op("stroke", "width", .float(5))]),
+            ])
         let empty = loadedTheme("empty", [])
         let (manager, applicator) = makeApplicator(theme, empty, activate: "a")
         applicator.register(probeBinding())
@@ -37,9 +40,12 @@ import Testing
         for (probe, id) in zip(probes, ids) { applicator.style(probe, as: id) }
 
         let fills = probes.map(\.fill)
-        #expect(fills == [Color(red: 1, green: 0, blue: 0), nil, Color(red: 0, green: 0, blue: 1),
-                          Color(red: 0, green: 1, blue: 0), Color(red: 0, green: 1, blue: 0), nil,
-                          Color(red: 0, green: 0, blue: 1)])
+        #expect(
+            fills == [
+                Color(red: 1, green: 0, blue: 0), nil, Color(red: 0, green: 0, blue: 1),
+                Color(red: 0, green: 1, blue: 0), Color(red: 0, green: 1, blue: 0), nil,
+                Color(red: 0, green: 0, blue: 1),
+            ])
         #expect(probes.map(\.stroke) == [2, 1, 3, 4, 1, 1, 5])
         #expect(probes.map(\.label) == ["original", "T1", "original", "original", "original", "T2", "original"])
 
@@ -59,15 +65,36 @@ import Testing
     }
 
     @Test func aSwitchSkipsValuesThatDecodeToTheSameBytesAndAppliesTheOthers() {
-        let a = loadedTheme("a", [instance("p", "probe", [
-            op("fill", "color", red), op("stroke", "width", .integer(3)), op("label", "text", .string("same")),
-        ])])
-        let b = loadedTheme("b", [instance("p", "probe", [
-            op("fill", "color", red), op("stroke", "width", .float(3)), op("label", "text", .string("same")),
-        ])])
-        let c = loadedTheme("c", [instance("p", "probe", [
-            op("fill", "color", blue), op("stroke", "width", .float(3)), op("label", "text", .string("other")),
-        ])])
+        let a = loadedTheme(
+            "a",
+            [
+                instance(
+                    "p", "probe",
+                    [
+                        op("fill", "color", red), op("stroke", "width", .integer(3)),
+                        op("label", "text", .string("same")),
+                    ])
+            ])
+        let b = loadedTheme(
+            "b",
+            [
+                instance(
+                    "p", "probe",
+                    [
+                        op("fill", "color", red), op("stroke", "width", .float(3)),
+                        op("label", "text", .string("same")),
+                    ])
+            ])
+        let c = loadedTheme(
+            "c",
+            [
+                instance(
+                    "p", "probe",
+                    [
+                        op("fill", "color", blue), op("stroke", "width", .float(3)),
+                        op("label", "text", .string("other")),
+                    ])
+            ])
         let (manager, applicator) = makeApplicator(a, b, c, activate: "a")
         applicator.register(probeBinding())
         let counter = Counter()
@@ -90,12 +117,17 @@ import Testing
     @Test func aDecodingClosureThatStylesAComponentWhileAnInstanceIsPrepared() {
         // Decoding "outer"'s stroke styles another component, which prepares "inner" in the
         // middle of "outer": each must still get exactly its own operations.
-        let theme = loadedTheme("t", [
-            instance("outer", "decoder", [
-                op("fill", "color", red), op("stroke", "width", .float(7)), op("label", "text", .string("outer")),
-            ]),
-            instance("inner", "probe", [op("fill", "color", blue), op("stroke", "width", .float(3))]),
-        ])
+        let theme = loadedTheme(
+            "t",
+            [
+                instance(
+                    "outer", "decoder",
+                    [
+                        op("fill", "color", red), op("stroke", "width", .float(7)),
+                        op("label", "text", .string("outer")),
+                    ]),
+                instance("inner", "probe", [op("fill", "color", blue), op("stroke", "width", .float(3))]),
+            ])
         let (manager, applicator) = makeApplicator(theme, loadedTheme("empty", []), activate: "t")
         applicator.register(probeBinding())
         // Decoding is not isolated (themes prepared ahead decode on another thread), but a
@@ -103,11 +135,13 @@ import Testing
         // closure may know it.
         let inner = Probe(Counter())
         var binding = ComponentBinding<Probe>("decoder", extends: "probe")
-        binding.bind("stroke", decode: { [weak applicator] resolved, _ in
-            MainActor.assumeIsolated { applicator?.style(inner, as: "inner") }
-            if case .float(let width) = resolved.params[0].value { return width }
-            return nil
-        }, get: { probe, _ in probe.stroke }, set: { probe, width, _ in probe.stroke = width }, takesState: false)
+        binding.bind(
+            "stroke",
+            decode: { [weak applicator] resolved, _ in
+                MainActor.assumeIsolated { applicator?.style(inner, as: "inner") }
+                if case .float(let width) = resolved.params[0].value { return width }
+                return nil
+            }, get: { probe, _ in probe.stroke }, set: { probe, width, _ in probe.stroke = width }, takesState: false)
         applicator.register(binding)
         let outer = Probe(Counter())
         applicator.style(outer, as: "outer")
@@ -140,8 +174,9 @@ import Testing
 
     @Test func identifiersTheThemeNamesAreNumberedOnceForEveryPreparedTheme() throws {
         let instances = (0..<300).map { instance("row_\($0)", "probe", [op("stroke", "width", .float(Double($0)))]) }
-        let (manager, applicator) = makeApplicator(loadedTheme("a", instances), loadedTheme("b", instances),
-                                                   activate: "a")
+        let (manager, applicator) = makeApplicator(
+            loadedTheme("a", instances), loadedTheme("b", instances),
+            activate: "a")
         applicator.register(probeBinding())
         let probes = (0..<300).map { _ in Probe(Counter()) }
         // Styled in reverse, and one identifier the theme does not have.

@@ -1,28 +1,34 @@
 import Foundation
+import LiveryDevelopment
+import LiveryHeadless
 import LiveryModel
 import LiveryXML
 import Testing
+
 @testable import Livery
-import LiveryHeadless
-import LiveryDevelopment
 
 /// The sample themes, loaded from their folders, applied to headless components and switched
 /// live: every property must equal what `dump` says for the theme, traits and scale at hand,
 /// and every property the theme does not set must hold its untouched default.
 @MainActor
 @Suite struct SampleThemeTests {
-    static let themeIDs = ["com.livery.base", "com.livery.tokens", "com.livery.light", "com.livery.dark", "com.livery.highcontrast"]
+    static let themeIDs = [
+        "com.livery.base", "com.livery.tokens", "com.livery.light", "com.livery.dark", "com.livery.highcontrast",
+    ]
 
     func makeManager() -> ThemeManager {
-        ThemeManager.development(configuration: LiveryConfiguration(
-            defaultThemeID: "com.livery.light", searchPaths: [themesFolder],
-            schemaFiles: [themesFolder + "/Base.theme/Components.xml"]))
+        ThemeManager.development(
+            configuration: LiveryConfiguration(
+                defaultThemeID: "com.livery.light", searchPaths: [themesFolder],
+                schemaFiles: [themesFolder + "/Base.theme/Components.xml"]))
     }
 
     /// Compares every component against the manager's current theme. Returns the number of
     /// properties checked, so a test can tell it checked something.
-    func check(_ components: [String: View], manager: ThemeManager, schema: Schema,
-               sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Int {
+    func check(
+        _ components: [String: View], manager: ThemeManager, schema: Schema,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> Int {
         guard let theme = manager.currentTheme else {
             Issue.record("no current theme", sourceLocation: sourceLocation)
             return 0
@@ -33,18 +39,22 @@ import LiveryDevelopment
             let fresh = makeComponent(instance?.component ?? "uiview")
             let type = instance?.component ?? "uiview"
             for name in schema.operationNames(of: type) {
-                let states = schema.operation(name, of: type)?.allowsStates == true
+                let states =
+                    schema.operation(name, of: type)?.allowsStates == true
                     ? ControlState.all : [.normal]
                 for state in states {
                     let actual = readBack(component, name, state)
                     let want: Readback?
-                    if let operation = instance?.operations.first(where: { $0.key == OperationKey(name: name, state: state) }) {
+                    if let operation = instance?.operations.first(where: {
+                        $0.key == OperationKey(name: name, state: state)
+                    }) {
                         want = expected(operation.params[0].value, theme: theme, scale: manager.scale)
                     } else {
                         want = readBack(fresh, name, state)  // untouched or reverted
                     }
-                    #expect(actual == want, "\(theme.info.id) \(theme.traits) @\(manager.scale)x: \(id).\(name)[\(state)]",
-                            sourceLocation: sourceLocation)
+                    #expect(
+                        actual == want, "\(theme.info.id) \(theme.traits) @\(manager.scale)x: \(id).\(name)[\(state)]",
+                        sourceLocation: sourceLocation)
                     checked += 1
                 }
             }
@@ -61,8 +71,9 @@ import LiveryDevelopment
         for id in Self.themeIDs {
             #expect(manager.theme(id)?.origin == .folder, "\(id)")
         }
-        #expect(manager.diagnostics.reported.filter { $0.severity == .error }.isEmpty,
-                "\(manager.diagnostics.reported)")
+        #expect(
+            manager.diagnostics.reported.filter { $0.severity == .error }.isEmpty,
+            "\(manager.diagnostics.reported)")
     }
 
     @Test func liveSwitchingMatchesTheDumpForEveryThemeTraitSetAndScale() {
@@ -105,7 +116,9 @@ import LiveryDevelopment
         var types: [String: String] = [:]
         for id in Self.themeIDs {
             guard let variants = manager.theme(id)?.variants else { continue }
-            for instances in variants.variants.values { for instance in instances { types[instance.id] = instance.component } }
+            for instances in variants.variants.values {
+                for instance in instances { types[instance.id] = instance.component }
+            }
         }
         #expect(types.count > 15)
         var components: [String: View] = [:]
@@ -200,7 +213,8 @@ import LiveryDevelopment
     }
 
     @Test func configurationFileDrivesDiscovery() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-config-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-config-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A downloaded theme with its own extension, inheriting from the shipped Dark theme.
@@ -243,7 +257,8 @@ import LiveryDevelopment
         #expect(wrongRoot.diagnostics.map(\.code) == [.runtimeConfiguration])
         let malformed = LiveryConfiguration.parse(Data("<livery-configuration><search-path>".utf8))
         #expect(malformed.value == nil)
-        let unknown = LiveryConfiguration.parse(Data("<livery-configuration><colour>x</colour></livery-configuration>".utf8))
+        let unknown = LiveryConfiguration.parse(
+            Data("<livery-configuration><colour>x</colour></livery-configuration>".utf8))
         #expect(unknown.value == LiveryConfiguration())
         #expect(unknown.diagnostics.map(\.severity) == [.warning])
     }

@@ -1,7 +1,8 @@
+import LiveryHeadless
 import LiveryModel
 import Testing
+
 @testable import Livery
-import LiveryHeadless
 
 @MainActor
 @Suite struct ScopeTests {
@@ -12,11 +13,13 @@ import LiveryHeadless
 
     func themes() -> [LoadedTheme] {
         let dark: [TraitSet: [ResolvedInstance]] = [
-            TraitSet(appearance: .dark): [instance("title", "uilabel", [op("textColor", "color", white)])],
+            TraitSet(appearance: .dark): [instance("title", "uilabel", [op("textColor", "color", white)])]
         ]
         return [
             loadedTheme("app", [instance("title", "uilabel", [op("textColor", "color", black)])], variants: dark),
-            loadedTheme("promo", [instance("title", "uilabel", [op("textColor", "color", red), op("text", "text", .string("Sale"))])]),
+            loadedTheme(
+                "promo",
+                [instance("title", "uilabel", [op("textColor", "color", red), op("text", "text", .string("Sale"))])]),
             loadedTheme("other", [instance("title", "uilabel", [op("textColor", "color", blue)])]),
         ]
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Livery
 
 /// The registry's address table against `Dictionary` as the model: insertions, updates and

@@ -1,9 +1,10 @@
 import Foundation
+import LiveryHeadless
 import LiveryModel
 import LiveryXML
 import Testing
+
 @testable import Livery
-import LiveryHeadless
 
 /// Every operation of the standard schema, for every state it allows, with values generated
 /// from the schema itself (so an operation added to the schema without a setter fails here).
@@ -42,21 +43,28 @@ import LiveryHeadless
                 let declared = schema.operation(name, of: component)!
                 for state in declared.allowsStates ? ControlState.all : [.normal] {
                     salt += 1
-                    operations.append(ResolvedOperation(name: name, state: state, params: declared.params.map {
-                        Param(name: $0.name, value: value(for: $0, seed: seed, salt: salt))
-                    }))
+                    operations.append(
+                        ResolvedOperation(
+                            name: name, state: state,
+                            params: declared.params.map {
+                                Param(name: $0.name, value: value(for: $0, seed: seed, salt: salt))
+                            }))
                 }
             }
             instances.append(ResolvedInstance(id: "every_\(component)", component: component, operations: operations))
         }
-        let assets = AssetCatalog(searchOrder: ["std\(seed)"], variants: [
-            AssetVariant(name: "image0", themeID: "std\(seed)", file: "assets/image0.png"),
-            AssetVariant(name: "image1", themeID: "std\(seed)", file: "assets/image1.png"),
-        ])
-        return loadedTheme("std\(seed)", instances, assets: assets, files: [
-            AssetFileKey(themeID: "std\(seed)", file: "assets/image0.png"): Data([0]),
-            AssetFileKey(themeID: "std\(seed)", file: "assets/image1.png"): Data([1]),
-        ])
+        let assets = AssetCatalog(
+            searchOrder: ["std\(seed)"],
+            variants: [
+                AssetVariant(name: "image0", themeID: "std\(seed)", file: "assets/image0.png"),
+                AssetVariant(name: "image1", themeID: "std\(seed)", file: "assets/image1.png"),
+            ])
+        return loadedTheme(
+            "std\(seed)", instances, assets: assets,
+            files: [
+                AssetFileKey(themeID: "std\(seed)", file: "assets/image0.png"): Data([0]),
+                AssetFileKey(themeID: "std\(seed)", file: "assets/image1.png"): Data([1]),
+            ])
     }
 
     @Test func bindingsCoverTheWholeStandardSchema() {
@@ -80,8 +88,9 @@ import LiveryHeadless
             for (component, view) in components {
                 for operation in resolved.instance("every_\(component)")!.operations {
                     let actual = readBack(view, operation.name, operation.state)
-                    #expect(actual == expected(operation.params[0].value, theme: resolved, scale: 1),
-                            "\(themeID) \(component).\(operation.name)[\(operation.state)]")
+                    #expect(
+                        actual == expected(operation.params[0].value, theme: resolved, scale: 1),
+                        "\(themeID) \(component).\(operation.name)[\(operation.state)]")
                     checked += 1
                 }
             }

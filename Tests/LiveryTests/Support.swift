@@ -1,13 +1,16 @@
 import Foundation
-import LiveryModel
-@testable import Livery
 import LiveryHeadless
+import LiveryModel
+
+@testable import Livery
 
 // Themes built by hand, so these tests do not depend on the XML front end.
 
 func color(_ hex: UInt32) -> Value {
-    .color(Color(red: Double((hex >> 16) & 0xFF) / 255, green: Double((hex >> 8) & 0xFF) / 255,
-                 blue: Double(hex & 0xFF) / 255))
+    .color(
+        Color(
+            red: Double((hex >> 16) & 0xFF) / 255, green: Double((hex >> 8) & 0xFF) / 255,
+            blue: Double(hex & 0xFF) / 255))
 }
 
 func op(_ name: String, _ param: String, _ value: Value, state: ControlState = .normal) -> ResolvedOperation {
@@ -19,15 +22,18 @@ func instance(_ id: String, _ component: String, _ operations: [ResolvedOperatio
 }
 
 /// A theme with a generic variant and, optionally, variants for other trait sets.
-func loadedTheme(_ id: String, _ instances: [ResolvedInstance], variants: [TraitSet: [ResolvedInstance]] = [:],
-                 assets: AssetCatalog = .empty, files: [AssetFileKey: Data] = [:]) -> LoadedTheme {
+func loadedTheme(
+    _ id: String, _ instances: [ResolvedInstance], variants: [TraitSet: [ResolvedInstance]] = [:],
+    assets: AssetCatalog = .empty, files: [AssetFileKey: Data] = [:]
+) -> LoadedTheme {
     var axes = TraitAxes()
     for traits in variants.keys { axes.insert(traits) }
     var all: [TraitSet: [ResolvedInstance]] = [:]
     for traits in axes.traitSets { all[traits] = variants[traits] ?? instances }
     all[.none] = instances
     return LoadedTheme(
-        variants: ThemeVariants(info: ThemeInfo(id: id, name: id), ancestors: [], axes: axes, variants: all, assets: assets),
+        variants: ThemeVariants(
+            info: ThemeInfo(id: id, name: id), ancestors: [], axes: axes, variants: all, assets: assets),
         assets: InMemoryAssetSource(files: files), origin: .memory)
 }
 
@@ -59,9 +65,24 @@ final class Probe {
 @MainActor
 func probeBinding() -> ComponentBinding<Probe> {
     var binding = ComponentBinding<Probe>("probe")
-    binding.bind("fill", get: { $0.fill }, set: { $0.counter.sets["fill", default: 0] += 1; $0.fill = $1 })
-    binding.bind("stroke", get: { $0.stroke }, set: { $0.counter.sets["stroke", default: 0] += 1; $0.stroke = $1 })
-    binding.bind("label", get: { $0.label }, set: { $0.counter.sets["label", default: 0] += 1; $0.label = $1 })
+    binding.bind(
+        "fill", get: { $0.fill },
+        set: {
+            $0.counter.sets["fill", default: 0] += 1
+            $0.fill = $1
+        })
+    binding.bind(
+        "stroke", get: { $0.stroke },
+        set: {
+            $0.counter.sets["stroke", default: 0] += 1
+            $0.stroke = $1
+        })
+    binding.bind(
+        "label", get: { $0.label },
+        set: {
+            $0.counter.sets["label", default: 0] += 1
+            $0.label = $1
+        })
     return binding
 }
 
@@ -105,7 +126,8 @@ final class ChatBubble: View {
 @MainActor
 func chatBubbleBinding(extends parent: String? = "uiview") -> ComponentBinding<ChatBubble> {
     var binding = ComponentBinding<ChatBubble>("chatbubble", extends: parent)
-    binding.bindPerState("bubbleColor", get: { $0.bubbleColors.value(for: $1) }, set: { $0.bubbleColors.set($1, for: $2) })
+    binding.bindPerState(
+        "bubbleColor", get: { $0.bubbleColors.value(for: $1) }, set: { $0.bubbleColors.set($1, for: $2) })
     binding.bind("tailStyle", \.tailStyle)
     binding.bind("textInsets", \.textInsets)
     return binding

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryModel
 import Testing
+
 @testable import Livery
 
 /// A component with three font properties whose setters count their calls.
@@ -17,10 +18,30 @@ final class TextProbe {
 @MainActor
 func textProbeBinding() -> ComponentBinding<TextProbe> {
     var binding = ComponentBinding<TextProbe>("textprobe")
-    binding.bind("bodyFont", get: { $0.body }, set: { $0.counter.sets["bodyFont", default: 0] += 1; $0.body = $1 })
-    binding.bind("badgeFont", get: { $0.badge }, set: { $0.counter.sets["badgeFont", default: 0] += 1; $0.badge = $1 })
-    binding.bind("titleFont", get: { $0.title }, set: { $0.counter.sets["titleFont", default: 0] += 1; $0.title = $1 })
-    binding.bind("tint", get: { $0.tint }, set: { $0.counter.sets["tint", default: 0] += 1; $0.tint = $1 })
+    binding.bind(
+        "bodyFont", get: { $0.body },
+        set: {
+            $0.counter.sets["bodyFont", default: 0] += 1
+            $0.body = $1
+        })
+    binding.bind(
+        "badgeFont", get: { $0.badge },
+        set: {
+            $0.counter.sets["badgeFont", default: 0] += 1
+            $0.badge = $1
+        })
+    binding.bind(
+        "titleFont", get: { $0.title },
+        set: {
+            $0.counter.sets["titleFont", default: 0] += 1
+            $0.title = $1
+        })
+    binding.bind(
+        "tint", get: { $0.tint },
+        set: {
+            $0.counter.sets["tint", default: 0] += 1
+            $0.tint = $1
+        })
     return binding
 }
 
@@ -28,9 +49,9 @@ func textProbeBinding() -> ComponentBinding<TextProbe> {
 /// changes; `largetext` selects its variant like any trait; reverts work as before.
 @MainActor
 @Suite struct TextScaleTests {
-    static let body = Font(family: "Body", size: 17, maxSize: 28)      // 17, 25.5, 28, 28 at 1, 1.5, 2, 3
-    static let badge = Font(family: "Badge", size: 11, scaling: .fixed) // 11 always
-    static let title = Font(family: "Title", size: 20)                  // 20, 30, 40, 60
+    static let body = Font(family: "Body", size: 17, maxSize: 28)  // 17, 25.5, 28, 28 at 1, 1.5, 2, 3
+    static let badge = Font(family: "Badge", size: 11, scaling: .fixed)  // 11 always
+    static let title = Font(family: "Title", size: 20)  // 20, 30, 40, 60
 
     func theme() -> LoadedTheme {
         let ops = [
@@ -38,8 +59,9 @@ func textProbeBinding() -> ComponentBinding<TextProbe> {
             op("titleFont", "font", .font(Self.title)), op("tint", "color", color(0x336699)),
         ]
         let large = Array(ops.dropLast()) + [op("tint", "color", color(0x000000))]
-        return loadedTheme("t", [instance("p", "textprobe", ops)],
-                           variants: [TraitSet(textSize: .largetext): [instance("p", "textprobe", large)]])
+        return loadedTheme(
+            "t", [instance("p", "textprobe", ops)],
+            variants: [TraitSet(textSize: .largetext): [instance("p", "textprobe", large)]])
     }
 
     @Test func aTextScaleChangeReappliesOnlyTheFontsWhoseSizeChanges() {

@@ -1,10 +1,11 @@
 import Foundation
 import LiveryBinary
-import LiveryModel
-@testable import Livery
 import LiveryHeadless
+import LiveryModel
 import LiveryXML
 import Testing
+
+@testable import Livery
 
 /// What an app that ships compiled files can rely on: a damaged file is never read silently,
 /// debug and release builds resolve bindings the same way, and the release manager says why a
@@ -19,25 +20,43 @@ import Testing
         var dark: [ResolvedInstance] = []
         for index in 0..<6 {
             let shade = UInt32(index * 16)
-            generic.append(instance("button_\(index)", "uibutton", [
-                op("backgroundColor", "color", color(0x0077BE + shade)), op("cornerRadius", "radius", .float(Double(index))),
-                op("titleColor", "color", color(0xFFFFFF - shade)), op("titleColor", "color", color(0x999999), state: .disabled),
-            ]))
-            generic.append(instance("label_\(index)", "uilabel", [
-                op("textColor", "color", color(0x202020 + shade)), op("text", "text", .string("Label \(index)")),
-                op("font", "font", .font(Font(family: "Helvetica", size: 12 + Double(index), weight: .bold))),
-            ]))
-            generic.append(instance("view_\(index)", "uiview", [
-                op("backgroundColor", "color", color(0xF0F0F0 - shade)), op("alpha", "value", .float(0.5 + Double(index) / 40)),
-            ]))
-            dark.append(instance("button_\(index)", "uibutton", [op("backgroundColor", "color", color(0x3399FF - shade))]))
-            dark.append(instance("label_\(index)", "uilabel", [op("textColor", "color", color(0xEDEDED - shade)), op("text", "text", .string("Dark \(index)"))]))
+            generic.append(
+                instance(
+                    "button_\(index)", "uibutton",
+                    [
+                        op("backgroundColor", "color", color(0x0077BE + shade)),
+                        op("cornerRadius", "radius", .float(Double(index))),
+                        op("titleColor", "color", color(0xFFFFFF - shade)),
+                        op("titleColor", "color", color(0x999999), state: .disabled),
+                    ]))
+            generic.append(
+                instance(
+                    "label_\(index)", "uilabel",
+                    [
+                        op("textColor", "color", color(0x202020 + shade)),
+                        op("text", "text", .string("Label \(index)")),
+                        op("font", "font", .font(Font(family: "Helvetica", size: 12 + Double(index), weight: .bold))),
+                    ]))
+            generic.append(
+                instance(
+                    "view_\(index)", "uiview",
+                    [
+                        op("backgroundColor", "color", color(0xF0F0F0 - shade)),
+                        op("alpha", "value", .float(0.5 + Double(index) / 40)),
+                    ]))
+            dark.append(
+                instance("button_\(index)", "uibutton", [op("backgroundColor", "color", color(0x3399FF - shade))]))
+            dark.append(
+                instance(
+                    "label_\(index)", "uilabel",
+                    [op("textColor", "color", color(0xEDEDED - shade)), op("text", "text", .string("Dark \(index)"))]))
             dark.append(instance("view_\(index)", "uiview", [op("backgroundColor", "color", color(0x101010 + shade))]))
         }
         var axes = TraitAxes()
         axes.insert(TraitSet(appearance: .dark))
-        return ThemeVariants(info: ThemeInfo(id: "com.test.small", name: "Small", version: "1.0.0"), ancestors: [], axes: axes,
-                             variants: [.none: generic, TraitSet(appearance: .dark): dark], assets: .empty)
+        return ThemeVariants(
+            info: ThemeInfo(id: "com.test.small", name: "Small", version: "1.0.0"), ancestors: [], axes: axes,
+            variants: [.none: generic, TraitSet(appearance: .dark): dark], assets: .empty)
     }
 
     static let ids = (0..<6).flatMap { ["button_\($0)", "label_\($0)", "view_\($0)"] }
@@ -58,14 +77,18 @@ import Testing
             observed.built.append(manager.buildCurrentTheme())
             var styled: [String: String] = [:]
             for id in ids {
-                let component = StandardBindings.makeComponent(ofType: id.hasPrefix("button") ? "uibutton" : id.hasPrefix("label") ? "uilabel" : "uiview")!
+                let component = StandardBindings.makeComponent(
+                    ofType: id.hasPrefix("button") ? "uibutton" : id.hasPrefix("label") ? "uilabel" : "uiview")!
                 applicator.style(component, as: id)
                 // Every property the theme sets on this id in any variant, read back from the component.
-                let operations = Set(smallTheme().variants.values.flatMap { $0 }.filter { $0.id == id }.flatMap(\.operations)
-                    .map { "\($0.name)/\($0.state.rawValue)" }).sorted()
+                let operations = Set(
+                    smallTheme().variants.values.flatMap { $0 }.filter { $0.id == id }.flatMap(\.operations)
+                        .map { "\($0.name)/\($0.state.rawValue)" }
+                ).sorted()
                 styled[id] = operations.map { key in
                     let parts = key.split(separator: "/").map(String.init)
-                    return "\(key): \(String(describing: readBack(component, parts[0], ControlState(rawValue: parts[1]))))"
+                    return
+                        "\(key): \(String(describing: readBack(component, parts[0], ControlState(rawValue: parts[1]))))"
                 }.joined(separator: "; ")
             }
             observed.styled.append(styled)
@@ -85,8 +108,11 @@ import Testing
         let bytes = try ThemeWriter.encode(CompiledThemeContents(theme: Self.smallTheme()))
         let file = folder + "/Small.livery"
         let configuration = folder + "/Livery.xml"
-        try Data(#"<livery-configuration default-theme="com.test.small"><search-path>.</search-path></livery-configuration>"#.utf8)
-            .write(to: URL(fileURLWithPath: configuration))
+        try Data(
+            #"<livery-configuration default-theme="com.test.small"><search-path>.</search-path></livery-configuration>"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: configuration))
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         let (intact, intactFindings) = Self.observe(configurationFile: configuration)
         #expect(intactFindings.isEmpty, "\(intactFindings)")
@@ -109,11 +135,15 @@ import Testing
             }
             // Anything that differs from the intact file must come with a finding that names it.
             if damage.isEmpty {
-                if observed.built.contains(where: { $0 != nil && $0?.instances.isEmpty == true }) { silent.append(offset) }
+                if observed.built.contains(where: { $0 != nil && $0?.instances.isEmpty == true }) {
+                    silent.append(offset)
+                }
                 differentWithoutReport.append(offset)
                 continue
             }
-            #expect(damage.allSatisfy { ($0.location?.file as NSString?)?.standardizingPath == file }, "offset \(offset): \(damage)")
+            #expect(
+                damage.allSatisfy { ($0.location?.file as NSString?)?.standardizingPath == file },
+                "offset \(offset): \(damage)")
             if Set(damage.map(\.description)).count != damage.count { reportedTwice.append(offset) }
             // A build that fails gives nil, never a theme missing instances.
             for (index, theme) in observed.built.enumerated() where theme != nil && theme != intact.built[index] {
@@ -121,9 +151,11 @@ import Testing
             }
         }
         #expect(silent.isEmpty, "empty themes without a finding at offsets \(silent)")
-        #expect(differentWithoutReport.isEmpty, "reads that differ without a finding at offsets \(differentWithoutReport)")
+        #expect(
+            differentWithoutReport.isEmpty, "reads that differ without a finding at offsets \(differentWithoutReport)")
         #expect(reportedTwice.isEmpty, "the same finding twice at offsets \(reportedTwice)")
-        #expect(builtDiffers.isEmpty, "a built theme that differs from the intact one (not nil) at offsets \(builtDiffers)")
+        #expect(
+            builtDiffers.isEmpty, "a built theme that differs from the intact one (not nil) at offsets \(builtDiffers)")
     }
 
     /// The cheap and the expensive reads of a theme have names that say which is which, and a
@@ -140,21 +172,29 @@ import Testing
         bytes[min(bytes.count - 1, (intact.blockCount - 1) * block + 3)] ^= 0x10
         let file = folder + "/Small.livery"
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let manager = ThemeManager(configuration: LiveryConfiguration(defaultThemeID: "com.test.small", searchPaths: [folder]))
+        let manager = ThemeManager(
+            configuration: LiveryConfiguration(defaultThemeID: "com.test.small", searchPaths: [folder]))
         guard let loaded = manager.theme("com.test.small") else {
             // The damage was found at load: reported with the file.
-            #expect(manager.diagnostics.reported.contains { $0.code == .runtimeCompiledUnusable && $0.location?.file == file })
+            #expect(
+                manager.diagnostics.reported.contains {
+                    $0.code == .runtimeCompiledUnusable && $0.location?.file == file
+                })
             return
         }
         #expect(throws: BinaryFormatError.self) { _ = try loaded.buildVariants() }
         #expect(manager.buildCurrentTheme() == nil)
         #expect(manager.buildCurrentTheme() == nil)
-        #expect(manager.diagnostics.reported.filter { $0.code == .runtimeCompiledCorrupt }.map { $0.location?.file } == [file])
+        #expect(
+            manager.diagnostics.reported.filter { $0.code == .runtimeCompiledCorrupt }.map { $0.location?.file } == [
+                file
+            ])
     }
 
     /// A release manager given only theme folders says it found and skipped them, and what reads them.
     @Test func aReleaseManagerSaysItSkippedFolders() {
-        let manager = ThemeManager(configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", searchPaths: [themesFolder]))
+        let manager = ThemeManager(
+            configuration: LiveryConfiguration(defaultThemeID: "com.livery.dark", searchPaths: [themesFolder]))
         #expect(manager.theme("com.livery.dark") == nil)
         let message = manager.diagnostics.reported.first { $0.code == .runtimeThemeUnavailable }?.message ?? ""
         #expect(message.contains("5 theme folders were found and skipped"), "\(message)")
@@ -174,10 +214,14 @@ import Testing
 
     static let theme = ThemeVariants(
         info: ThemeInfo(id: "com.test.badges", name: "Badges"), ancestors: [], axes: TraitAxes(),
-        variants: [.none: [
-            instance("badge_unread", "badge", [op("backgroundColor", "color", color(0xFF0000)), op("count", "count", .integer(3))]),
-            instance("title", "uilabel", [op("backgroundColor", "color", color(0x00FF00))]),
-        ]], assets: .empty)
+        variants: [
+            .none: [
+                instance(
+                    "badge_unread", "badge",
+                    [op("backgroundColor", "color", color(0xFF0000)), op("count", "count", .integer(3))]),
+                instance("title", "uilabel", [op("backgroundColor", "color", color(0x00FF00))]),
+            ]
+        ], assets: .empty)
 
     static func run(schema: Schema) -> (badge: Badge, label: Label, findings: [Diagnostic]) {
         let manager = ThemeManager(schema: schema)
@@ -200,13 +244,19 @@ import Testing
 
     @Test func debugAndReleaseResolveABindingWithoutExtendsTheSameWay() {
         var schema = Schema()
-        schema.add(ComponentSchema(name: "uiview", operations: [
-            OperationSchema(name: "backgroundColor", params: [ParamSchema(name: "color", type: .color)]),
-        ]))
+        schema.add(
+            ComponentSchema(
+                name: "uiview",
+                operations: [
+                    OperationSchema(name: "backgroundColor", params: [ParamSchema(name: "color", type: .color)])
+                ]))
         schema.add(ComponentSchema(name: "uilabel", extends: "uiview", operations: []))
-        schema.add(ComponentSchema(name: "badge", extends: "uiview", operations: [
-            OperationSchema(name: "count", params: [ParamSchema(name: "count", type: .integer)]),
-        ]))
+        schema.add(
+            ComponentSchema(
+                name: "badge", extends: "uiview",
+                operations: [
+                    OperationSchema(name: "count", params: [ParamSchema(name: "count", type: .integer)])
+                ]))
         let debug = Self.run(schema: schema)
         let release = Self.run(schema: Schema())
         #expect(debug.badge.backgroundColor == release.badge.backgroundColor)
@@ -214,9 +264,10 @@ import Testing
         #expect(debug.badge.count == 3 && release.badge.count == 3)
         #expect(debug.label.backgroundColor == release.label.backgroundColor)
         #expect(release.label.backgroundColor != nil, "uilabel extends uiview without a schema")
-        #expect(debug.findings.filter { $0.code == .runtimeBindingInheritance }.map(\.message) == [
-            "binding 'badge' (Badge) names no parent, but the schema says 'badge' extends 'uiview'; a release build has no schema, so in both builds it inherits nothing: register it with extends: \"uiview\"",
-        ])
+        #expect(
+            debug.findings.filter { $0.code == .runtimeBindingInheritance }.map(\.message) == [
+                "binding 'badge' (Badge) names no parent, but the schema says 'badge' extends 'uiview'; a release build has no schema, so in both builds it inherits nothing: register it with extends: \"uiview\""
+            ])
         #expect(release.findings.filter { $0.code == .runtimeBindingInheritance }.isEmpty)
     }
 
@@ -225,7 +276,9 @@ import Testing
         // front end, which release builds do not link) must agree with it.
         let standard = StandardSchema.schema.components
         #expect(Set(StandardComponents.parents.keys) == Set(standard.keys))
-        for (name, component) in standard { #expect(StandardComponents.parent(of: name) == component.extends, "\(name)") }
+        for (name, component) in standard {
+            #expect(StandardComponents.parent(of: name) == component.extends, "\(name)")
+        }
         #expect(StandardComponents.parent(of: "badge") == nil)
     }
 }

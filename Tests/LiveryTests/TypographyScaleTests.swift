@@ -1,8 +1,9 @@
 import Foundation
+import LiveryHeadless
 import LiveryModel
 import Testing
+
 @testable import Livery
-import LiveryHeadless
 
 /// Format 1.2, section 8 at run time: under text scale s the letter spacing grows with the
 /// applied size, the line height stays a multiple, and a change of s re-applies only the fonts
@@ -17,10 +18,16 @@ import LiveryHeadless
     static let title = Font(family: "Title", size: nil, letterSpacing: 1, lineHeight: 1.4)
 
     func theme() -> LoadedTheme {
-        loadedTheme("t", [instance("p", "textprobe", [
-            op("bodyFont", "font", .font(Self.body)), op("badgeFont", "font", .font(Self.badge)),
-            op("titleFont", "font", .font(Self.title)),
-        ])])
+        loadedTheme(
+            "t",
+            [
+                instance(
+                    "p", "textprobe",
+                    [
+                        op("bodyFont", "font", .font(Self.body)), op("badgeFont", "font", .font(Self.badge)),
+                        op("titleFont", "font", .font(Self.title)),
+                    ])
+            ])
     }
 
     @Test func letterSpacingGrowsWithTheAppliedSizeAndOnlyChangedFontsAreReapplied() {
@@ -33,7 +40,8 @@ import LiveryHeadless
 
         manager.setTextScale(1.5)
         #expect(probe.body == Font(family: "Body", size: 15, maxSize: 20, letterSpacing: 0.75, lineHeight: 1.5))
-        #expect(counter.sets == ["bodyFont": 2, "badgeFont": 1, "titleFont": 1], "fixed and unsized fonts are not touched")
+        #expect(
+            counter.sets == ["bodyFont": 2, "badgeFont": 1, "titleFont": 1], "fixed and unsized fonts are not touched")
 
         manager.setTextScale(2)
         #expect(probe.body?.size == 20 && probe.body?.letterSpacing == 1 && probe.body?.lineHeight == 1.5)

@@ -1,5 +1,6 @@
 import LiveryModel
 import Testing
+
 @testable import Livery
 
 /// A prepared theme's value storage: values that need deinitialising are destroyed exactly once
@@ -25,8 +26,9 @@ import Testing
     static func setters(counter: Counter) -> [String: OperationSetter] {
         var binding = ComponentBinding<Target>("target")
         // The general form: values stored with their state, so never trivial.
-        binding.bind("tracked", decode: { _, _ in Tracked(counter) }, get: { target, _ in target.tracked ?? Tracked(counter) },
-                     set: { target, value, _ in target.tracked = value })
+        binding.bind(
+            "tracked", decode: { _, _ in Tracked(counter) }, get: { target, _ in target.tracked ?? Tracked(counter) },
+            set: { target, value, _ in target.tracked = value })
         binding.bind("title", get: { $0.title }, set: { $0.title = $1 })
         binding.bind("width", get: { $0.width }, set: { $0.width = $1 })
         return binding.setters
@@ -62,11 +64,12 @@ import Testing
         let count = 5_000  // several chunks
         var pointers: [UnsafeMutableRawPointer] = []
         for index in 0..<count {
-            let (name, value): (String, Value) = switch index % 3 {
-            case 0: ("tracked", .string("ignored"))
-            case 1: ("title", .string("title \(index)"))
-            default: ("width", .float(Double(index)))
-            }
+            let (name, value): (String, Value) =
+                switch index % 3 {
+                case 0: ("tracked", .string("ignored"))
+                case 1: ("title", .string("title \(index)"))
+                default: ("width", .float(Double(index)))
+                }
             let setter = setters[name]!
             let memory = arena!.allocate(size: setter.valueSize, alignment: setter.valueAlignment)
             #expect(Int(bitPattern: memory) % setter.valueAlignment == 0)

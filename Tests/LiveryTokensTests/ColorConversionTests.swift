@@ -8,8 +8,11 @@ struct ColorConversionTests {
         return (result.red, result.green, result.blue, result.clamped)
     }
 
-    func close(_ actual: (Double, Double, Double, Bool), _ expected: (Double, Double, Double), tolerance: Double = 0.004) -> Bool {
-        abs(actual.0 - expected.0) < tolerance && abs(actual.1 - expected.1) < tolerance && abs(actual.2 - expected.2) < tolerance
+    func close(
+        _ actual: (Double, Double, Double, Bool), _ expected: (Double, Double, Double), tolerance: Double = 0.004
+    ) -> Bool {
+        abs(actual.0 - expected.0) < tolerance && abs(actual.1 - expected.1) < tolerance
+            && abs(actual.2 - expected.2) < tolerance
     }
 
     /// Magenta (#FF00FF) written in every space that can express it (values from CSS Color 4's converter).

@@ -20,8 +20,9 @@ struct ConformanceTests {
 
     static let cases: [Case] = {
         guard let data = FileManager.default.contents(atPath: root + "/format/manifest.json"),
-              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let tests = manifest["tests"] as? [[String: Any]] else { return [] }
+            let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let tests = manifest["tests"] as? [[String: Any]]
+        else { return [] }
         return tests.compactMap { test in
             guard let input = test["input"] as? String, let type = test["type"] as? String else { return nil }
             return Case(input: input, positive: type == "PositiveEvaluationTest")
@@ -43,7 +44,8 @@ struct ConformanceTests {
         #expect(Self.cases.filter(\.positive).count == 93)
         let listed = Set(Self.cases.map(\.input))
         let enumerator = try #require(FileManager.default.enumerator(atPath: Self.root + "/format"))
-        let files = Set(enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") && $0 != "manifest.json" })
+        let files = Set(
+            enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") && $0 != "manifest.json" })
         #expect(files == listed)
     }
 

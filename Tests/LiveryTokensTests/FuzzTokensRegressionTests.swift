@@ -41,6 +41,8 @@ import Testing
         }
         // The warm-up inputs: a token file and a resolver that imports two layers.
         for input in FuzzTokensEntry.warmUpInputs { _ = input.withUnsafeBufferPointer { FuzzTokensEntry.run($0) } }
-        #expect(FuzzTokensEntry.warmUpInputs[1].withUnsafeBufferPointer { FuzzTokensEntry.run($0) } == "resolver: 2 layers, 0 errors")
+        #expect(
+            FuzzTokensEntry.warmUpInputs[1].withUnsafeBufferPointer { FuzzTokensEntry.run($0) }
+                == "resolver: 2 layers, 0 errors")
     }
 }

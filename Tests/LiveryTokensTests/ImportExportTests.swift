@@ -5,7 +5,9 @@ import Testing
 
 /// Tokens to constants (the mapping of docs/Tokens.md) and constants back to tokens.
 struct ImportExportTests {
-    static func resolve(_ text: String, file: String = "tokens.json") -> (tokens: [ResolvedToken], diagnostics: [Diagnostic]) {
+    static func resolve(_ text: String, file: String = "tokens.json") -> (
+        tokens: [ResolvedToken], diagnostics: [Diagnostic]
+    ) {
         do {
             return TokenResolver.resolve([try TokenSource.read(file, bytes: Array(text.utf8))])
         } catch {
@@ -13,10 +15,17 @@ struct ImportExportTests {
         }
     }
 
-    static func importing(_ text: String, remBase: Double = 16) -> (constants: [ThemeConstant], diagnostics: [Diagnostic], skipped: Diagnostic?) {
-        var tokenImport = TokenImport(options: .init(remBase: remBase)) { path in path == "tokens.json" ? Array(text.utf8) : nil }
+    static func importing(_ text: String, remBase: Double = 16) -> (
+        constants: [ThemeConstant], diagnostics: [Diagnostic], skipped: Diagnostic?
+    ) {
+        var tokenImport = TokenImport(options: .init(remBase: remBase)) { path in
+            path == "tokens.json" ? Array(text.utf8) : nil
+        }
         let layers = tokenImport.layers(files: ["tokens.json"])
-        return (layers.first?.constants ?? [], tokenImport.diagnostics + tokenImport.importer.diagnostics, tokenImport.skippedWarning)
+        return (
+            layers.first?.constants ?? [], tokenImport.diagnostics + tokenImport.importer.diagnostics,
+            tokenImport.skippedWarning
+        )
     }
 
     /// The constants as the theme would hold them, references followed, as `export` gets them.
@@ -31,7 +40,9 @@ struct ImportExportTests {
         }
         return constants.compactMap { constant in
             guard let resolved = value(constant.name) else { return nil }
-            if case .reference(let target) = constant.content { return ExportedConstant(name: constant.name, value: resolved, reference: target) }
+            if case .reference(let target) = constant.content {
+                return ExportedConstant(name: constant.name, value: resolved, reference: target)
+            }
             return ExportedConstant(name: constant.name, value: resolved, reference: nil)
         }
     }
@@ -49,7 +60,8 @@ struct ImportExportTests {
     }
 
     @Test func collidingNamesAreOneLocatedError() {
-        let result = Self.importing(#"{"a b": {"$type": "number", "$value": 1}, "a_b": {"$type": "number", "$value": 2}}"#)
+        let result = Self.importing(
+            #"{"a b": {"$type": "number", "$value": 1}, "a_b": {"$type": "number", "$value": 2}}"#)
         let collisions = result.diagnostics.filter { $0.code == .tokenNameCollision }
         #expect(collisions.count == 1)
         #expect(collisions.first?.location?.line == 1 && collisions.first?.location?.column == 43)
@@ -58,19 +70,19 @@ struct ImportExportTests {
 
     @Test func typesMapToConstants() {
         let text = #"""
-        {
-          "color": {"$type": "color", "brand": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0.5], "alpha": 0.5}, "$description": "The -- brand"}},
-          "space": {"$type": "dimension", "s": {"$value": {"value": 8, "unit": "px"}}, "m": {"$value": {"value": 1.5, "unit": "rem"}}},
-          "count": {"$type": "number", "$value": 3},
-          "ratio": {"$type": "number", "$value": 0.5},
-          "family": {"$type": "fontFamily", "$value": ["Inter", "Helvetica"]},
-          "weight": {"$type": "fontWeight", "$value": "semi-bold"},
-          "body": {"$type": "typography", "$value": {"fontFamily": "{family}", "fontSize": {"value": 1, "unit": "rem"}, "fontWeight": 700,
-                   "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.4}},
-          "fast": {"$type": "duration", "$value": {"value": 100, "unit": "ms"}},
-          "ease": {"$type": "cubicBezier", "$value": [0.4, 0, 0.2, 1]}
-        }
-        """#
+            {
+              "color": {"$type": "color", "brand": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0.5], "alpha": 0.5}, "$description": "The -- brand"}},
+              "space": {"$type": "dimension", "s": {"$value": {"value": 8, "unit": "px"}}, "m": {"$value": {"value": 1.5, "unit": "rem"}}},
+              "count": {"$type": "number", "$value": 3},
+              "ratio": {"$type": "number", "$value": 0.5},
+              "family": {"$type": "fontFamily", "$value": ["Inter", "Helvetica"]},
+              "weight": {"$type": "fontWeight", "$value": "semi-bold"},
+              "body": {"$type": "typography", "$value": {"fontFamily": "{family}", "fontSize": {"value": 1, "unit": "rem"}, "fontWeight": 700,
+                       "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.4}},
+              "fast": {"$type": "duration", "$value": {"value": 100, "unit": "ms"}},
+              "ease": {"$type": "cubicBezier", "$value": [0.4, 0, 0.2, 1]}
+            }
+            """#
         let result = Self.importing(text, remBase: 10)
         #expect(!result.diagnostics.hasErrors, "\(result.diagnostics)")
         let c = result.constants
@@ -82,25 +94,29 @@ struct ImportExportTests {
         #expect(Self.element(c, "ratio") == #"<float name="ratio">0.5</float>"#)
         #expect(Self.element(c, "family") == #"<font name="family" family="Inter"/>"#)
         #expect(Self.element(c, "weight") == #"<enum name="weight">semibold</enum>"#)
-        #expect(Self.element(c, "body") == #"<font name="body" family="Inter" size="10" weight="bold" letter-spacing="0" line-height="1.4"/>"#)
+        #expect(
+            Self.element(c, "body")
+                == #"<font name="body" family="Inter" size="10" weight="bold" letter-spacing="0" line-height="1.4"/>"#)
         #expect(c.count == 8)
-        #expect(result.skipped?.message == "skipped tokens of types Livery has no constant for: cubicBezier (ease); duration (fast)")
+        #expect(
+            result.skipped?.message
+                == "skipped tokens of types Livery has no constant for: cubicBezier (ease); duration (fast)")
     }
 
     @Test func aliasesBecomeReferencesAndCompositesDecompose() {
         let text = #"""
-        {
-          "black": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 0]}},
-          "small": {"$type": "dimension", "$value": {"value": 2, "unit": "px"}, "$deprecated": "use tiny"},
-          "ink": {"$type": "color", "$value": "{black}"},
-          "deep": {"$ref": "#/ink/$value"},
-          "card": {"$type": "shadow", "$value": {"color": "{ink}", "offsetX": "{small}", "offsetY": {"value": 4, "unit": "px"},
-                                                 "blur": {"value": 8, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}},
-          "raised": {"$type": "shadow", "$value": "{card}"},
-          "edge": {"$type": "border", "$value": {"color": "{black}", "width": {"value": 1, "unit": "px"}, "style": "solid"}},
-          "fade": {"$type": "gradient", "$value": [{"color": "{black}", "position": 0}, {"color": {"colorSpace": "hsl", "components": [0, 0, 100]}, "position": 1}]}
-        }
-        """#
+            {
+              "black": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 0]}},
+              "small": {"$type": "dimension", "$value": {"value": 2, "unit": "px"}, "$deprecated": "use tiny"},
+              "ink": {"$type": "color", "$value": "{black}"},
+              "deep": {"$ref": "#/ink/$value"},
+              "card": {"$type": "shadow", "$value": {"color": "{ink}", "offsetX": "{small}", "offsetY": {"value": 4, "unit": "px"},
+                                                     "blur": {"value": 8, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}},
+              "raised": {"$type": "shadow", "$value": "{card}"},
+              "edge": {"$type": "border", "$value": {"color": "{black}", "width": {"value": 1, "unit": "px"}, "style": "solid"}},
+              "fade": {"$type": "gradient", "$value": [{"color": "{black}", "position": 0}, {"color": {"colorSpace": "hsl", "components": [0, 0, 100]}, "position": 1}]}
+            }
+            """#
         let result = Self.importing(text)
         #expect(!result.diagnostics.hasErrors, "\(result.diagnostics)")
         let c = result.constants
@@ -120,7 +136,8 @@ struct ImportExportTests {
     }
 
     @Test func outOfGamutColoursWarnAtTheToken() {
-        let result = Self.importing(#"{"p3": {"$type": "color", "$value": {"colorSpace": "display-p3", "components": [1, 0, 0]}}}"#)
+        let result = Self.importing(
+            #"{"p3": {"$type": "color", "$value": {"colorSpace": "display-p3", "components": [1, 0, 0]}}}"#)
         let warnings = result.diagnostics.filter { $0.code == .colorOutOfGamut }
         #expect(warnings.count == 1 && warnings[0].severity == .warning)
         #expect(warnings.first?.location?.column == 2)
@@ -132,25 +149,25 @@ struct ImportExportTests {
     /// weights, typography, aliases) come back as the same tokens.
     @Test func roundTrip() throws {
         let text = #"""
-        {
-          "color": {"$type": "color",
-            "brand": {"$value": {"colorSpace": "srgb", "components": [0.2, 0.4, 0.6], "alpha": 0.8}},
-            "wide": {"$value": {"colorSpace": "oklch", "components": [0.7, 0.1, 200]}},
-            "accent": {"$value": "{color.brand}"}},
-          "radius": {"$type": "dimension", "$value": {"value": 12, "unit": "px"}},
-          "gap": {"$type": "dimension", "$value": {"value": 0.5, "unit": "rem"}},
-          "layers": {"$type": "number", "$value": 4},
-          "opacity": {"$type": "number", "$value": 0.25},
-          "face": {"$type": "fontFamily", "$value": "Inter"},
-          "heavy": {"$type": "fontWeight", "$value": 800},
-          "title": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": {"value": 20, "unit": "px"}, "fontWeight": 600,
-                    "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1}},
-          "lift": {"$type": "shadow", "$value": {"color": "{color.brand}", "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 2, "unit": "px"},
-                   "blur": {"value": 6, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}},
-          "line": {"$type": "border", "$value": {"color": "{color.accent}", "width": "{radius}", "style": "dashed"}},
-          "sky": {"$type": "gradient", "$value": [{"color": "{color.brand}", "position": 0}, {"color": "{color.wide}", "position": 1}]}
-        }
-        """#
+            {
+              "color": {"$type": "color",
+                "brand": {"$value": {"colorSpace": "srgb", "components": [0.2, 0.4, 0.6], "alpha": 0.8}},
+                "wide": {"$value": {"colorSpace": "oklch", "components": [0.7, 0.1, 200]}},
+                "accent": {"$value": "{color.brand}"}},
+              "radius": {"$type": "dimension", "$value": {"value": 12, "unit": "px"}},
+              "gap": {"$type": "dimension", "$value": {"value": 0.5, "unit": "rem"}},
+              "layers": {"$type": "number", "$value": 4},
+              "opacity": {"$type": "number", "$value": 0.25},
+              "face": {"$type": "fontFamily", "$value": "Inter"},
+              "heavy": {"$type": "fontWeight", "$value": 800},
+              "title": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": {"value": 20, "unit": "px"}, "fontWeight": 600,
+                        "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1}},
+              "lift": {"$type": "shadow", "$value": {"color": "{color.brand}", "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 2, "unit": "px"},
+                       "blur": {"value": 6, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}},
+              "line": {"$type": "border", "$value": {"color": "{color.accent}", "width": "{radius}", "style": "dashed"}},
+              "sky": {"$type": "gradient", "$value": [{"color": "{color.brand}", "position": 0}, {"color": "{color.wide}", "position": 1}]}
+            }
+            """#
         let first = Self.importing(text)
         #expect(!first.diagnostics.hasErrors, "\(first.diagnostics)")
         var exporter = TokenExporter()
@@ -176,7 +193,10 @@ struct ImportExportTests {
         // Every token has a $type.
         func check(_ node: JSONNode) {
             guard let members = node.members else { return }
-            if node["$value"] != nil { #expect(node["$type"] != nil); return }
+            if node["$value"] != nil {
+                #expect(node["$type"] != nil)
+                return
+            }
             for member in members where !member.key.hasPrefix("$") { check(member.value) }
         }
         check(again)

@@ -57,7 +57,9 @@ struct JSONReaderTests {
     @Test func hugeNumbersAndFilesAreRefused() {
         let long = "{\"n\": " + String(repeating: "9", count: 1_000_000) + "}"
         #expect(failure(Array(long.utf8))?.message.contains("at most 64") == true)
-        #expect(failure(Array("[1,2,3]".utf8), limits: JSONLimits(maxBytes: 4))?.message.contains("larger than 4 bytes") == true)
+        #expect(
+            failure(Array("[1,2,3]".utf8), limits: JSONLimits(maxBytes: 4))?.message.contains("larger than 4 bytes")
+                == true)
     }
 
     @Test func invalidUTF8IsLocatedAtItsString() {

@@ -23,7 +23,9 @@ import Testing
     }()
 
     static func files(_ folder: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
     }
 
     static func parse(_ relative: String) -> (ResolverDocument?, [Diagnostic]) {
@@ -65,7 +67,10 @@ import Testing
     @Test func setsExpandInPlaceAndInlineItemsKeepTheirOrder() throws {
         let document = try #require(Self.parse("positive/sets-and-modifiers.resolver.json").0)
         #expect(document.steps.count == 4)
-        guard case .set(let base) = document.steps[0] else { Issue.record("step 0 is not a set"); return }
+        guard case .set(let base) = document.steps[0] else {
+            Issue.record("step 0 is not a set")
+            return
+        }
         #expect(base.count == 2, "primitives' one source, then base's inline tokens")
         #expect(document.modifiers.map(\.name) == ["appearance", "contrast"])
         #expect(document.modifiers[0].contexts.map(\.name) == ["light", "dark"])
@@ -76,9 +81,12 @@ import Testing
     @Test func setReferencesNestUpToTheLimit() throws {
         func chain(_ length: Int) -> String {
             let sets = (0..<length).map { index in
-                index == length - 1 ? "\"s\(index)\": {\"sources\": []}" : "\"s\(index)\": {\"sources\": [{\"$ref\": \"#/sets/s\(index + 1)\"}]}"
+                index == length - 1
+                    ? "\"s\(index)\": {\"sources\": []}"
+                    : "\"s\(index)\": {\"sources\": [{\"$ref\": \"#/sets/s\(index + 1)\"}]}"
             }
-            return "{\"version\": \"2025.10\", \"sets\": {\(sets.joined(separator: ", "))}, \"resolutionOrder\": [{\"$ref\": \"#/sets/s0\"}]}"
+            return
+                "{\"version\": \"2025.10\", \"sets\": {\(sets.joined(separator: ", "))}, \"resolutionOrder\": [{\"$ref\": \"#/sets/s0\"}]}"
         }
         let limit = ResolverDocument.maxReferenceDepth
         let fine = ResolverDocument.parse(try TokenSource.read("r.json", bytes: Array(chain(limit).utf8)))
@@ -94,9 +102,14 @@ import Testing
         var members = ["\"t0\": {\"$type\": \"number\", \"$value\": 1}"]
         for index in 1..<length { members.append("\"t\(index)\": {\"$value\": \"{t\(index - 1)}\"}") }
         // Listed from the end of the chain, so resolving the first token walks all of it.
-        let source = try TokenSource.read("chain.json", bytes: Array("{\(members.reversed().joined(separator: ", "))}".utf8))
+        let source = try TokenSource.read(
+            "chain.json", bytes: Array("{\(members.reversed().joined(separator: ", "))}".utf8))
         let (_, diagnostics) = TokenResolver.resolve([source])
-        #expect(diagnostics.contains { $0.code == .tokenReferenceCycle && $0.message.contains("more than \(TokenResolver.maxAliasDepth) aliases") }, "\(diagnostics.prefix(3))")
+        #expect(
+            diagnostics.contains {
+                $0.code == .tokenReferenceCycle
+                    && $0.message.contains("more than \(TokenResolver.maxAliasDepth) aliases")
+            }, "\(diagnostics.prefix(3))")
         #expect(diagnostics.allSatisfy { $0.location?.line != nil })
     }
 
@@ -108,6 +121,8 @@ import Testing
         let document = try #require(ResolverDocument.parse(try TokenSource.read("r.json", bytes: Array(text.utf8))).0)
         var tokenImport = TokenImport { _ in nil }
         #expect(tokenImport.layers(resolver: document, map: ContextMap(), directory: "").isEmpty)
-        #expect(tokenImport.diagnostics.count == 1 && tokenImport.diagnostics[0].message.contains("more than 256 combinations"))
+        #expect(
+            tokenImport.diagnostics.count == 1
+                && tokenImport.diagnostics[0].message.contains("more than 256 combinations"))
     }
 }

@@ -53,45 +53,68 @@ struct SchemaValidationTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(document.rendered().utf8).write(to: URL(fileURLWithPath: folder + "/document.json"))
         try Data(checker.utf8).write(to: URL(fileURLWithPath: folder + "/check.py"))
-        return try run(["python3", folder + "/check.py", ConformanceTests.root + "/schemas", schema, folder + "/document.json"])
+        return try run([
+            "python3", folder + "/check.py", ConformanceTests.root + "/schemas", schema, folder + "/document.json",
+        ])
     }
 
     @Test func exportedTokensMatchTheFormatSchema() throws {
         let constants: [ExportedConstant] = [
-            ExportedConstant(name: "color.brand", value: .color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.5)), reference: nil),
-            ExportedConstant(name: "color.accent", value: .color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.5)), reference: "color.brand"),
+            ExportedConstant(
+                name: "color.brand", value: .color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.5)), reference: nil),
+            ExportedConstant(
+                name: "color.accent", value: .color(Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.5)),
+                reference: "color.brand"),
             ExportedConstant(name: "radius", value: .float(8), reference: nil),
             ExportedConstant(name: "radius.large", value: .float(16), reference: nil),
             ExportedConstant(name: "count", value: .integer(3), reference: nil),
             ExportedConstant(name: "face", value: .font(Font(family: "Inter", size: nil)), reference: nil),
-            ExportedConstant(name: "body", value: .font(Font(family: "Inter", size: 16, weight: .semibold)), reference: nil),
-            ExportedConstant(name: "heading", value: .font(Font(family: "Inter", size: 16, weight: .semibold)), reference: "body"),
-            ExportedConstant(name: "caption", value: .font(Font(family: "Inter", size: 12, letterSpacing: -0.25, lineHeight: 1.3)), reference: nil),
-            ExportedConstant(name: "leading", value: .font(Font(family: "Inter", size: nil, lineHeight: 1.5)), reference: nil),
+            ExportedConstant(
+                name: "body", value: .font(Font(family: "Inter", size: 16, weight: .semibold)), reference: nil),
+            ExportedConstant(
+                name: "heading", value: .font(Font(family: "Inter", size: 16, weight: .semibold)), reference: "body"),
+            ExportedConstant(
+                name: "caption", value: .font(Font(family: "Inter", size: 12, letterSpacing: -0.25, lineHeight: 1.3)),
+                reference: nil),
+            ExportedConstant(
+                name: "leading", value: .font(Font(family: "Inter", size: nil, lineHeight: 1.5)), reference: nil),
             ExportedConstant(name: "strong", value: .enumeration("bold"), reference: nil),
             ExportedConstant(name: "title", value: .string("Hello"), reference: nil),
         ]
         var exporter = TokenExporter()
         let document = exporter.document(constants)
-        #expect(exporter.skippedWarning?.message == "skipped constants of types DTCG has no token type for: string (title)")
+        #expect(
+            exporter.skippedWarning?.message == "skipped constants of types DTCG has no token type for: string (title)")
         let (status, output) = try Self.validate(document, against: "format.json")
         #expect(status == 0, "\(output)\n\(document.rendered())")
         #expect(document.rendered().contains(#""$root": {"#))
-        #expect(document.rendered().contains(#""$extensions": {"#), "the record of absent typography members is valid DTCG")
+        #expect(
+            document.rendered().contains(#""$extensions": {"#), "the record of absent typography members is valid DTCG")
     }
 
     /// The check must be able to fail: a token without $value and with an unknown property is rejected.
     @Test func theSchemaCheckRejectsAnInvalidDocument() throws {
-        let bad = JSONValue.object([("color", .object([("$type", .string("color")), ("$value", .object([("colorSpace", .string("cmyk")), ("components", .array([]))]))]))])
+        let bad = JSONValue.object([
+            (
+                "color",
+                .object([
+                    ("$type", .string("color")),
+                    ("$value", .object([("colorSpace", .string("cmyk")), ("components", .array([]))])),
+                ])
+            )
+        ])
         let (status, output) = try Self.validate(bad, against: "format.json")
         #expect(status == 1)
         #expect(output.contains("color"))
     }
 
     @Test func exportedResolverMatchesTheResolverSchema() throws {
-        let document = TokenExporter.resolver(name: "Tokens", baseFile: "tokens.json", layers: [
-            (TraitSet(appearance: .dark), "tokens~dark.json"), (TraitSet(contrast: .highcontrast), "tokens~highcontrast.json"),
-        ])
+        let document = TokenExporter.resolver(
+            name: "Tokens", baseFile: "tokens.json",
+            layers: [
+                (TraitSet(appearance: .dark), "tokens~dark.json"),
+                (TraitSet(contrast: .highcontrast), "tokens~highcontrast.json"),
+            ])
         let (status, output) = try Self.validate(document, against: "resolver.json")
         #expect(status == 0, "\(output)\n\(document.rendered())")
     }

@@ -5,9 +5,10 @@ import Testing
 
 /// The folder is written whole or not at all.
 struct ThemeFolderWriterTests {
-    let theme = TokenTheme(id: "test.tokens", name: "Tokens", parent: nil,
-                           layers: [("Tokens.xml", [ThemeConstant(name: "gap", type: .float, content: .literal(.float(8)))])],
-                           sources: ["tokens.json"])
+    let theme = TokenTheme(
+        id: "test.tokens", name: "Tokens", parent: nil,
+        layers: [("Tokens.xml", [ThemeConstant(name: "gap", type: .float, content: .literal(.float(8)))])],
+        sources: ["tokens.json"])
 
     func scratch() throws -> String {
         let path = NSTemporaryDirectory() + "livery-tokens-\(UUID().uuidString)"
@@ -42,7 +43,9 @@ struct ThemeFolderWriterTests {
         let before = try String(contentsOfFile: target + "/Tokens.xml", encoding: .utf8)
         var changed = theme
         changed.layers = [("Tokens.xml", [ThemeConstant(name: "gap", type: .float, content: .literal(.float(99)))])]
-        let findings = ThemeFolderWriter.write(changed, to: target) { staged in [.error("bad", "no", at: SourceLocation(file: staged))] }
+        let findings = ThemeFolderWriter.write(changed, to: target) { staged in
+            [.error("bad", "no", at: SourceLocation(file: staged))]
+        }
         #expect(findings.hasErrors)
         #expect(entries(root) == ["Tokens.theme"])  // no staging folder left behind
         #expect(try String(contentsOfFile: target + "/Tokens.xml", encoding: .utf8) == before)

@@ -1,9 +1,9 @@
 import Foundation
 import Livery
+import LiveryDevelopment
+import LiveryHeadless
 import LiveryModel
 import Testing
-import LiveryHeadless
-import LiveryDevelopment
 
 /// Live reload in the runtime: a save re-applies; a save with errors keeps the last good theme
 /// on screen and reports the findings.
@@ -23,7 +23,8 @@ import LiveryDevelopment
 
     init() throws {
         scratch = try Scratch(["App.theme/Info.xml": Scratch.info("app"), "App.theme/Chat.xml": Self.chat("#FF0000")])
-        manager = ThemeManager.development(configuration: LiveryConfiguration(defaultThemeID: "app", searchPaths: [scratch.path]))
+        manager = ThemeManager.development(
+            configuration: LiveryConfiguration(defaultThemeID: "app", searchPaths: [scratch.path]))
         applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
         applicator.style(label, as: "label_title")
     }
@@ -47,7 +48,9 @@ import LiveryDevelopment
         #expect(label.textColor?.hexString == "#00FF00FF", "the last good theme stays on screen")
         #expect(manager.currentThemeID == "app")
         #expect(manager.diagnostics.reported.contains { $0.code == "value-invalid" })
-        #expect(manager.diagnostics.reported.last?.message.contains("'app' stays on screen until a save fixes them") == true)
+        #expect(
+            manager.diagnostics.reported.last?.message.contains("'app' stays on screen until a save fixes them") == true
+        )
 
         try scratch.write(["App.theme/Chat.xml": Self.chat("#0000FF")])
         #expect(reload.check() == .reloaded(changedFiles: [scratch("App.theme/Chat.xml")]))

@@ -13,8 +13,11 @@ import Testing
         for traits in variants.axes.traitSets {
             let theme = variants.resolved(for: traits)
             for instance in theme.instances {
-                let explanation = try workspace.explain(themeAt: Samples.theme(name), identifier: instance.id, traits: traits).unwrap()
-                #expect(explanation.operations.map(\.operation) == instance.operations, "\(name) \(traits) \(instance.id)")
+                let explanation = try workspace.explain(
+                    themeAt: Samples.theme(name), identifier: instance.id, traits: traits
+                ).unwrap()
+                #expect(
+                    explanation.operations.map(\.operation) == instance.operations, "\(name) \(traits) \(instance.id)")
                 #expect(explanation.component == instance.component)
             }
         }
@@ -75,9 +78,12 @@ import Testing
         #expect(radius.overridden[0].origin.source == .class(name: "rounded", path: ["card", "rounded"]))
         #expect(radius.overridden[0].params == [Param(name: "radius", value: .float(4))])
 
-        let dark = try workspace.explain(themeAt: scratch("Child.theme"), identifier: "panel", traits: TraitSet(appearance: .dark)).unwrap()
+        let dark = try workspace.explain(
+            themeAt: scratch("Child.theme"), identifier: "panel", traits: TraitSet(appearance: .dark)
+        ).unwrap()
         let darkRadius = try #require(dark.operations.first { $0.operation.name == "cornerRadius" })
-        #expect(darkRadius.origin.layer == "A~dark.xml" && darkRadius.origin.layerQualifiers == TraitSet(appearance: .dark))
+        #expect(
+            darkRadius.origin.layer == "A~dark.xml" && darkRadius.origin.layerQualifiers == TraitSet(appearance: .dark))
         #expect(darkRadius.overridden.map(\.origin.layer) == ["A.xml", "A.xml"])
         #expect(darkRadius.overridden.map { $0.params?.first?.value } == [.float(12), .float(4)])
 

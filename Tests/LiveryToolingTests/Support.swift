@@ -16,7 +16,8 @@ final class Scratch {
     func write(_ files: [String: String]) throws {
         for (relative, contents) in files {
             let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(contents.utf8).write(to: url)
         }
     }
@@ -44,7 +45,8 @@ enum Samples {
 extension Checked {
     func unwrap(sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Value {
         guard let value else {
-            Issue.record("expected a value; diagnostics: \(diagnostics.map(\.description))", sourceLocation: sourceLocation)
+            Issue.record(
+                "expected a value; diagnostics: \(diagnostics.map(\.description))", sourceLocation: sourceLocation)
             throw NoValue()
         }
         return value

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 /// Format 1.1, 7.3 on Tests/Fixtures/Warnings/contrast-low: exactly the pairs that fall short are
@@ -19,10 +20,11 @@ import Testing
             let state = finding.message.components(separatedBy: "(state ")[1].prefix { $0 != ")" }
             return "\(instance) \(state)"
         }
-        #expect(reported.sorted() == [
-            "bubble_custom normal", "button_states highlighted", "label_large normal", "label_normal normal",
-            "label_normal_short normal", "label_small_short normal", "label_translucent_text normal",
-        ])
+        #expect(
+            reported.sorted() == [
+                "bubble_custom normal", "button_states highlighted", "label_large normal", "label_normal normal",
+                "label_normal_short normal", "label_small_short normal", "label_translucent_text normal",
+            ])
     }
 
     @Test func highContrastFindingsNameOnlyTheHighContrastTraitSets() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 /// One folder of `Tests/Fixtures/Invalid/<code>/` or `Tests/Fixtures/Warnings/<code>/`: a folder of
@@ -163,16 +164,20 @@ private func withoutLocation(_ line: String) -> Substring {
     @Test(arguments: Fixture.invalid)
     func invalidFixture(_ fixture: Fixture) throws {
         let diagnostics = try check(fixture)
-        #expect(diagnostics.contains { $0.severity == .error && $0.code.rawValue == fixture.code },
-                "no error [\(fixture.code)] in: \(diagnostics.map { fixture.relative($0.description) })")
+        #expect(
+            diagnostics.contains { $0.severity == .error && $0.code.rawValue == fixture.code },
+            "no error [\(fixture.code)] in: \(diagnostics.map { fixture.relative($0.description) })")
     }
 
     @Test(arguments: Fixture.warnings)
     func warningFixture(_ fixture: Fixture) throws {
         let diagnostics = try check(fixture)
-        #expect(!diagnostics.hasErrors, "errors in a warnings fixture: \(diagnostics.map { fixture.relative($0.description) })")
-        #expect(diagnostics.contains { $0.severity == .warning && $0.code.rawValue == fixture.code },
-                "no warning [\(fixture.code)] in: \(diagnostics.map { fixture.relative($0.description) })")
+        #expect(
+            !diagnostics.hasErrors,
+            "errors in a warnings fixture: \(diagnostics.map { fixture.relative($0.description) })")
+        #expect(
+            diagnostics.contains { $0.severity == .warning && $0.code.rawValue == fixture.code },
+            "no warning [\(fixture.code)] in: \(diagnostics.map { fixture.relative($0.description) })")
     }
 
     /// The checks common to every fixture; returns the diagnostics for the kind-specific ones.
@@ -193,7 +198,9 @@ private func withoutLocation(_ line: String) -> Substring {
                     #expect(rendered.contains(line.text), "missing: \(line.text)")
                 }
             } else {
-                #expect(rendered.contains(line.text), "missing: \(line.text)\nprinted:\n\(rendered.joined(separator: "\n"))")
+                #expect(
+                    rendered.contains(line.text), "missing: \(line.text)\nprinted:\n\(rendered.joined(separator: "\n"))"
+                )
             }
         }
 
@@ -237,7 +244,8 @@ private func withoutLocation(_ line: String) -> Substring {
         #expect(Set(declared).count == declared.count, "a code is declared twice")
         let fixtures = Set((Fixture.invalid + Fixture.warnings).map(\.code))
         for code in declared where !fixtures.contains(code) && Self.untriggerable[code] == nil {
-            Issue.record("no fixture for [\(code)]: add Tests/Fixtures/Invalid/\(code) or Tests/Fixtures/Warnings/\(code)")
+            Issue.record(
+                "no fixture for [\(code)]: add Tests/Fixtures/Invalid/\(code) or Tests/Fixtures/Warnings/\(code)")
         }
         for code in fixtures where !declared.contains(code) {
             Issue.record("fixture folder '\(code)' is not a declared code")
@@ -250,8 +258,9 @@ private func withoutLocation(_ line: String) -> Substring {
 
     @Test func everyFixtureFolderHoldsExpectations() {
         for fixture in Fixture.invalid + Fixture.warnings {
-            #expect(FileManager.default.fileExists(atPath: fixture.path + "/expected.txt"),
-                    "\(fixture.testDescription) has no expected.txt")
+            #expect(
+                FileManager.default.fileExists(atPath: fixture.path + "/expected.txt"),
+                "\(fixture.testDescription) has no expected.txt")
         }
     }
 }

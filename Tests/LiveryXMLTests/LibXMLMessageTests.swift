@@ -1,5 +1,6 @@
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 /// Every libxml2 error a designer can meet while editing a theme file by hand, in plain words
@@ -51,8 +52,10 @@ import Testing
         let message = errors.first?.message ?? ""
         #expect(message.contains(says), "\(snippet): \(message)")
         // libxml2's own phrasing never reaches a designer
-        for phrase in ["StartTag", "xmlParse", "EntityRef:", "AttValue", "PCDATA", "Specification mandates", "construct error",
-                       "CharRef", "Premature end", "not terminated", "Couldn't find end"] {
+        for phrase in [
+            "StartTag", "xmlParse", "EntityRef:", "AttValue", "PCDATA", "Specification mandates", "construct error",
+            "CharRef", "Premature end", "not terminated", "Couldn't find end",
+        ] {
             #expect(!message.contains(phrase), "\(snippet): \(message)")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 /// Every `FrontEndLimits` field, lowered so a tiny theme exceeds it: each must give exactly one
@@ -22,59 +23,105 @@ import Testing
     }
 
     static let alpha = #"<operation name="alpha"><param name="value"><float>1</float></param></operation>"#
-    static let image = #"<theme><instances><uiimageview id="v"><operation name="image"><param name="image"><image>a</image></param></operation></uiimageview></instances></theme>"#
+    static let image =
+        #"<theme><instances><uiimageview id="v"><operation name="image"><param name="image"><image>a</image></param></operation></uiimageview></instances></theme>"#
 
     static let cases: [Case] = [
-        Case(name: "maxFileBytes", limits: { $0.maxFileBytes = 64 },
-             files: theme("<theme><instances><uiview id=\"v\">\(alpha)</uiview></instances></theme>"),
-             error: "T.theme/Chat.xml: error: the file is larger than 64 bytes, the limit for a theme file [file-unreadable]"),
-        Case(name: "maxFilesPerTheme", limits: { $0.maxFilesPerTheme = 2 },
-             files: theme("<theme/>", extra: ["T.theme/Other.xml": "<theme/>"]),
-             error: "T.theme: error: the theme has 3 entries; at most 2 are read [file-ignored]"),
-        Case(name: "maxAssetsPerTheme", limits: { $0.maxAssetsPerTheme = 1 },
-             files: theme("<theme/>", extra: ["T.theme/assets/a.png": "a", "T.theme/assets/b.png": "b"]),
-             error: "T.theme/assets/b.png: error: more than 1 asset files and folders; the rest are ignored [file-ignored]"),
-        Case(name: "maxAssetBytes", limits: { $0.maxAssetBytes = 4 },
-             files: theme(image, extra: ["T.theme/assets/a.png": "12345"]),
-             error: "T.theme/assets/a.png: error: asset 'assets/a.png' is 5 bytes; an asset file is at most 4 bytes [limit-exceeded]"),
-        Case(name: "maxTotalAssetBytes", limits: { $0.maxTotalAssetBytes = 6 },
-             files: theme(image, extra: ["T.theme/assets/a.png": "1234", "T.theme/assets/b.png": "1234"]),
-             error: "T.theme/assets/b.png: error: the theme's assets exceed 6 bytes together; the rest are ignored [limit-exceeded]"),
-        Case(name: "maxElementDepth", limits: { $0.maxElementDepth = 3 },
-             files: theme("<theme><instances><uiview id=\"v\">\(alpha)</uiview></instances></theme>"),
-             error: "T.theme/Chat.xml:1:34: error: elements nest more than 3 deep; a theme needs far fewer [limit-exceeded]"),
-        Case(name: "maxNameBytes (element)", limits: { $0.maxNameBytes = 10 },
-             files: theme("<theme><instances><uinavigationbar id=\"v\"/></instances></theme>"),
-             error: "T.theme/Chat.xml:1:19: error: an element name of 15 bytes; names are at most 10 bytes [limit-exceeded]"),
-        Case(name: "maxNameBytes (attribute)", limits: { $0.maxNameBytes = 10 },
-             files: theme("<theme><constants/><classes><class name=\"c\" attribute1x=\"x\"/></classes></theme>"),
-             error: "T.theme/Chat.xml:1:29: error: an attribute name of 11 bytes; names are at most 10 bytes [limit-exceeded]"),
-        Case(name: "maxAttributeValueBytes", limits: { $0.maxAttributeValueBytes = 11 },
-             files: theme("<theme><instances><uiview id=\"abcdefghijkl\"/></instances></theme>"),
-             error: "T.theme/Chat.xml:1:19: error: attribute 'id' has a value of 12 bytes; at most 11 are allowed [limit-exceeded]"),
-        Case(name: "maxAttributesPerElement", limits: { $0.maxAttributesPerElement = 2 },
-             files: theme("<theme><instances><uiview id=\"v\" class=\"c\" x=\"y\"/></instances></theme>"),
-             error: "T.theme/Chat.xml:1:19: error: an element with 3 or more attributes; at most 2 are allowed [limit-exceeded]"),
-        Case(name: "maxTextBytes", limits: { $0.maxTextBytes = 4 },
-             files: theme(#"<theme><constants><string name="s">hello</string></constants></theme>"#),
-             error: "T.theme/Chat.xml:1:19: error: the text in this element is longer than 4 bytes, the limit for one value [limit-exceeded]"),
-        Case(name: "maxInstances (over two files)", limits: { $0.maxInstances = 2 },
-             files: ["T.theme/Info.xml": info,
-                     "T.theme/A.xml": #"<theme><instances><uiview id="a"/><uiview id="b"/></instances></theme>"#,
-                     "T.theme/B.xml": "<theme><instances>\n<uiview id=\"c\"/></instances></theme>"],
-             error: "T.theme/B.xml:2:1: error: the theme has more than 2 instances; this one is past the limit [limit-exceeded]"),
-        Case(name: "maxOperationsPerInstance", limits: { $0.maxOperationsPerInstance = 1 },
-             files: theme("<theme><instances><uiview id=\"v\">\(alpha)\n\(alpha)</uiview></instances></theme>"),
-             error: "T.theme/Chat.xml:2:1: error: <uiview> has 2 operations; at most 1 are allowed in one element [limit-exceeded]"),
-        Case(name: "maxOperationsPerInstance (classes)", limits: { $0.maxOperationsPerInstance = 1 },
-             files: theme("<theme><classes><class name=\"c\">\(alpha)\n\(alpha)</class></classes></theme>"),
-             error: "T.theme/Chat.xml:2:1: error: <class> has 2 operations; at most 1 are allowed in one element [limit-exceeded]"),
-        Case(name: "maxArrayLength", limits: { $0.maxArrayLength = 2 },
-             files: theme(#"<theme><constants><array name="a"><bool>true</bool><bool>true</bool><bool>true</bool></array></constants></theme>"#),
-             error: "T.theme/Chat.xml:1:69: error: an array of 3 elements; at most 2 are allowed [limit-exceeded]"),
-        Case(name: "maxArrayDepth", limits: { $0.maxArrayDepth = 1 },
-             files: theme(#"<theme><constants><array name="a"><array/></array></constants></theme>"#),
-             error: "T.theme/Chat.xml:1:35: error: arrays nest more than 1 deep; flatten this value [limit-exceeded]"),
+        Case(
+            name: "maxFileBytes", limits: { $0.maxFileBytes = 64 },
+            files: theme("<theme><instances><uiview id=\"v\">\(alpha)</uiview></instances></theme>"),
+            error:
+                "T.theme/Chat.xml: error: the file is larger than 64 bytes, the limit for a theme file [file-unreadable]"
+        ),
+        Case(
+            name: "maxFilesPerTheme", limits: { $0.maxFilesPerTheme = 2 },
+            files: theme("<theme/>", extra: ["T.theme/Other.xml": "<theme/>"]),
+            error: "T.theme: error: the theme has 3 entries; at most 2 are read [file-ignored]"),
+        Case(
+            name: "maxAssetsPerTheme", limits: { $0.maxAssetsPerTheme = 1 },
+            files: theme("<theme/>", extra: ["T.theme/assets/a.png": "a", "T.theme/assets/b.png": "b"]),
+            error:
+                "T.theme/assets/b.png: error: more than 1 asset files and folders; the rest are ignored [file-ignored]"),
+        Case(
+            name: "maxAssetBytes", limits: { $0.maxAssetBytes = 4 },
+            files: theme(image, extra: ["T.theme/assets/a.png": "12345"]),
+            error:
+                "T.theme/assets/a.png: error: asset 'assets/a.png' is 5 bytes; an asset file is at most 4 bytes [limit-exceeded]"
+        ),
+        Case(
+            name: "maxTotalAssetBytes", limits: { $0.maxTotalAssetBytes = 6 },
+            files: theme(image, extra: ["T.theme/assets/a.png": "1234", "T.theme/assets/b.png": "1234"]),
+            error:
+                "T.theme/assets/b.png: error: the theme's assets exceed 6 bytes together; the rest are ignored [limit-exceeded]"
+        ),
+        Case(
+            name: "maxElementDepth", limits: { $0.maxElementDepth = 3 },
+            files: theme("<theme><instances><uiview id=\"v\">\(alpha)</uiview></instances></theme>"),
+            error:
+                "T.theme/Chat.xml:1:34: error: elements nest more than 3 deep; a theme needs far fewer [limit-exceeded]"
+        ),
+        Case(
+            name: "maxNameBytes (element)", limits: { $0.maxNameBytes = 10 },
+            files: theme("<theme><instances><uinavigationbar id=\"v\"/></instances></theme>"),
+            error:
+                "T.theme/Chat.xml:1:19: error: an element name of 15 bytes; names are at most 10 bytes [limit-exceeded]"
+        ),
+        Case(
+            name: "maxNameBytes (attribute)", limits: { $0.maxNameBytes = 10 },
+            files: theme("<theme><constants/><classes><class name=\"c\" attribute1x=\"x\"/></classes></theme>"),
+            error:
+                "T.theme/Chat.xml:1:29: error: an attribute name of 11 bytes; names are at most 10 bytes [limit-exceeded]"
+        ),
+        Case(
+            name: "maxAttributeValueBytes", limits: { $0.maxAttributeValueBytes = 11 },
+            files: theme("<theme><instances><uiview id=\"abcdefghijkl\"/></instances></theme>"),
+            error:
+                "T.theme/Chat.xml:1:19: error: attribute 'id' has a value of 12 bytes; at most 11 are allowed [limit-exceeded]"
+        ),
+        Case(
+            name: "maxAttributesPerElement", limits: { $0.maxAttributesPerElement = 2 },
+            files: theme("<theme><instances><uiview id=\"v\" class=\"c\" x=\"y\"/></instances></theme>"),
+            error:
+                "T.theme/Chat.xml:1:19: error: an element with 3 or more attributes; at most 2 are allowed [limit-exceeded]"
+        ),
+        Case(
+            name: "maxTextBytes", limits: { $0.maxTextBytes = 4 },
+            files: theme(#"<theme><constants><string name="s">hello</string></constants></theme>"#),
+            error:
+                "T.theme/Chat.xml:1:19: error: the text in this element is longer than 4 bytes, the limit for one value [limit-exceeded]"
+        ),
+        Case(
+            name: "maxInstances (over two files)", limits: { $0.maxInstances = 2 },
+            files: [
+                "T.theme/Info.xml": info,
+                "T.theme/A.xml": #"<theme><instances><uiview id="a"/><uiview id="b"/></instances></theme>"#,
+                "T.theme/B.xml": "<theme><instances>\n<uiview id=\"c\"/></instances></theme>",
+            ],
+            error:
+                "T.theme/B.xml:2:1: error: the theme has more than 2 instances; this one is past the limit [limit-exceeded]"
+        ),
+        Case(
+            name: "maxOperationsPerInstance", limits: { $0.maxOperationsPerInstance = 1 },
+            files: theme("<theme><instances><uiview id=\"v\">\(alpha)\n\(alpha)</uiview></instances></theme>"),
+            error:
+                "T.theme/Chat.xml:2:1: error: <uiview> has 2 operations; at most 1 are allowed in one element [limit-exceeded]"
+        ),
+        Case(
+            name: "maxOperationsPerInstance (classes)", limits: { $0.maxOperationsPerInstance = 1 },
+            files: theme("<theme><classes><class name=\"c\">\(alpha)\n\(alpha)</class></classes></theme>"),
+            error:
+                "T.theme/Chat.xml:2:1: error: <class> has 2 operations; at most 1 are allowed in one element [limit-exceeded]"
+        ),
+        Case(
+            name: "maxArrayLength", limits: { $0.maxArrayLength = 2 },
+            files: theme(
+                #"<theme><constants><array name="a"><bool>true</bool><bool>true</bool><bool>true</bool></array></constants></theme>"#
+            ),
+            error: "T.theme/Chat.xml:1:69: error: an array of 3 elements; at most 2 are allowed [limit-exceeded]"),
+        Case(
+            name: "maxArrayDepth", limits: { $0.maxArrayDepth = 1 },
+            files: theme(#"<theme><constants><array name="a"><array/></array></constants></theme>"#),
+            error: "T.theme/Chat.xml:1:35: error: arrays nest more than 1 deep; flatten this value [limit-exceeded]"),
     ]
 
     @Test(arguments: cases)
@@ -92,7 +139,8 @@ import Testing
         #expect(others.isEmpty, "unexpected: \(others)")
         // The same theme is fine with the default limits.
         let relaxed = ThemeWorkspace().validate(paths: [themes.theme("T.theme")])
-        #expect(!relaxed.contains { $0.code == .limitExceeded || $0.code == .fileUnreadable || $0.code == .fileIgnored })
+        #expect(
+            !relaxed.contains { $0.code == .limitExceeded || $0.code == .fileUnreadable || $0.code == .fileIgnored })
     }
 
     /// libxml2 reports error after error, each following from the first: only the first is
@@ -136,8 +184,10 @@ import Testing
 
     /// A theme that sits exactly at every lowered limit is accepted: the limits are "at most".
     @Test func inputExactlyAtTheLimitsIsAccepted() throws {
-        let themes = try TemporaryThemes(Self.theme(
-            #"<theme><instances><uiview id="v"><operation name="alpha"><param name="value"><float>1</float></param></operation></uiview></instances></theme>"#))
+        let themes = try TemporaryThemes(
+            Self.theme(
+                #"<theme><instances><uiview id="v"><operation name="alpha"><param name="value"><float>1</float></param></operation></uiview></instances></theme>"#
+            ))
         var limits = FrontEndLimits()
         limits.maxElementDepth = 6
         limits.maxNameBytes = 10

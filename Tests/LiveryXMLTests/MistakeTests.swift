@@ -1,7 +1,8 @@
 import Foundation
 import LiveryModel
-@testable import LiveryXML
 import Testing
+
+@testable import LiveryXML
 
 /// Everyday mistakes, each made once on a copy of the sample themes: each gives the one
 /// finding it should, with no follow-on noise.
@@ -13,20 +14,28 @@ import Testing
 
     @Test func aMissingImageIsOneFindingWithTheThemesAndTraitSetsInNotes() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>header_art</image>")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>header_art</image>")
         // (nav_background, no longer referenced, is rightly unused: a warning of its own)
         let findings = copy.validate().filter { $0.severity == .error }
         #expect(findings.count == 1, "\(findings.map(\.description))")
         let finding = try #require(findings.first)
-        #expect(finding.description == "Base.theme/Chat.xml:33:29: error: no asset 'header_art': add assets/header_art.png to Base.theme [asset-missing]")
-        #expect(finding.notes.map(\.message) == ["applies to themes Base.theme, Dark.theme, HighContrast.theme, Light.theme, Tokens.theme"])
+        #expect(
+            finding.description
+                == "Base.theme/Chat.xml:33:29: error: no asset 'header_art': add assets/header_art.png to Base.theme [asset-missing]"
+        )
+        #expect(
+            finding.notes.map(\.message) == [
+                "applies to themes Base.theme, Dark.theme, HighContrast.theme, Light.theme, Tokens.theme"
+            ])
     }
 
     @Test func anAssetPresentForSomeTraitsOnlyNamesThemInANote() throws {
         let copy = try SampleThemeCopy()
         // the only variant of nav_background becomes an iPad one: missing without ipad
-        try FileManager.default.moveItem(atPath: copy.path + "/Base.theme/assets/nav_background.png",
-                                         toPath: copy.path + "/Base.theme/assets/nav_background~ipad.png")
+        try FileManager.default.moveItem(
+            atPath: copy.path + "/Base.theme/assets/nav_background.png",
+            toPath: copy.path + "/Base.theme/assets/nav_background~ipad.png")
         let findings = copy.validate().filter { $0.code == .assetMissing }
         #expect(findings.count == 1, "\(findings.map(\.description))")
         let notes = findings.first?.notes.map(\.message) ?? []
@@ -35,9 +44,13 @@ import Testing
 
     @Test func aCloseAssetNameIsSuggestedWithAFix() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>nav_backgrund</image>")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>nav_backgrund</image>")
         let findings = copy.validate()
-        #expect(findings.map(\.description) == ["Base.theme/Chat.xml:33:29: error: no asset 'nav_backgrund'; did you mean 'nav_background'? [asset-missing]"])
+        #expect(
+            findings.map(\.description) == [
+                "Base.theme/Chat.xml:33:29: error: no asset 'nav_backgrund'; did you mean 'nav_background'? [asset-missing]"
+            ])
         #expect(findings.first?.fix == Diagnostic.Fix(replacing: "nav_backgrund", with: "nav_background"))
     }
 
@@ -48,14 +61,22 @@ import Testing
         #expect(findings.count == 1, "\(findings.map(\.description))")
         let finding = try #require(findings.first)
         #expect(finding.code == .xmlSyntax)
-        #expect(finding.message == "</uiview> does not close the open <operation>; add </operation> before it, or correct the end tag")
+        #expect(
+            finding.message
+                == "</uiview> does not close the open <operation>; add </operation> before it, or correct the end tag")
         // where the open tag is, in a note: the first <operation> of Chat.xml
-        #expect(finding.notes == [Diagnostic.Note("<operation> is opened here", at: LiveryModel.SourceLocation(file: "Base.theme/Chat.xml", line: 8, column: 7))])
+        #expect(
+            finding.notes == [
+                Diagnostic.Note(
+                    "<operation> is opened here",
+                    at: LiveryModel.SourceLocation(file: "Base.theme/Chat.xml", line: 8, column: 7))
+            ])
     }
 
     @Test func anUnescapedAmpersandSaysToWriteAmp() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Settings.xml", replacing: "Notifications &amp; Sounds", with: "Notifications & Sounds")
+        try copy.edit(
+            "Base.theme/Settings.xml", replacing: "Notifications &amp; Sounds", with: "Notifications & Sounds")
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
         #expect(findings.first?.message == "'&' starts an entity reference here; to write an ampersand, write &amp;")
@@ -64,7 +85,9 @@ import Testing
 
     @Test func aConstantWithABadValueIsReportedOnceWhereItIsBroken() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Constants.xml", replacing: "size=\"20\" weight=\"semibold\"", with: "size=\"20\" weight=\"600\"")
+        try copy.edit(
+            "Base.theme/Constants.xml", replacing: "size=\"20\" weight=\"semibold\"", with: "size=\"20\" weight=\"600\""
+        )
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
         #expect(findings.first?.code == .valueInvalid)
@@ -94,7 +117,9 @@ import Testing
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
         #expect(findings.first?.code == .parentMissing)
-        #expect(findings.first?.message.hasSuffix("; did you mean 'com.livery.base'?") == true, "\(findings.map(\.description))")
+        #expect(
+            findings.first?.message.hasSuffix("; did you mean 'com.livery.base'?") == true,
+            "\(findings.map(\.description))")
         #expect(findings.first?.fix == Diagnostic.Fix(replacing: "com.livery.bse", with: "com.livery.base"))
     }
 
@@ -102,7 +127,10 @@ import Testing
         let copy = try SampleThemeCopy()
         try copy.write("Light.theme/Chat~night.xml", "<theme/>\n")
         let findings = copy.validate()
-        #expect(findings.map(\.description) == ["Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext [qualifier-unknown]"])
+        #expect(
+            findings.map(\.description) == [
+                "Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext [qualifier-unknown]"
+            ])
     }
 
     @Test func aTransposedQualifierStillGetsADidYouMean() throws {
@@ -113,15 +141,18 @@ import Testing
 
     @Test func typeNamesTakeTheRightArticle() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Chat.xml", replacing: "<param name=\"count\"><integer>1</integer></param>",
-                      with: "<param name=\"count\"><float>1</float></param>")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<param name=\"count\"><integer>1</integer></param>",
+            with: "<param name=\"count\"><float>1</float></param>")
         let messages = copy.validate().map(\.message)
         #expect(messages == ["param 'count' of 'numberOfLines' takes an integer, not a float"], "\(messages)")
     }
 
     @Test func aMisspeltClassAttributeIsOneErrorWithAFixAndIsReadAsMeant() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Chat.xml", replacing: "<uilabel id=\"label_timestamp\" class=", with: "<uilabel id=\"label_timestamp\" clas=")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<uilabel id=\"label_timestamp\" class=",
+            with: "<uilabel id=\"label_timestamp\" clas=")
         let findings = copy.validate()
         // read as class: the class it names is not reported unused
         #expect(findings.count == 1, "\(findings.map(\.description))")
@@ -132,33 +163,50 @@ import Testing
 
     @Test func anAttributeNearNoAllowedNameIsAWarningAndIgnored() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Chat.xml", replacing: "<uilabel id=\"label_timestamp\" class=", with: "<uilabel id=\"label_timestamp\" note=\"draft\" class=")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<uilabel id=\"label_timestamp\" class=",
+            with: "<uilabel id=\"label_timestamp\" note=\"draft\" class=")
         let findings = copy.validate()
-        #expect(findings.map(\.description) == ["Base.theme/Chat.xml:79:35: warning: <uilabel> has no attribute 'note'; it is ignored [attribute-unknown]"])
+        #expect(
+            findings.map(\.description) == [
+                "Base.theme/Chat.xml:79:35: warning: <uilabel> has no attribute 'note'; it is ignored [attribute-unknown]"
+            ])
     }
 
     @Test func anOperationOfAnotherComponentNamesWhereItBelongsAndThisOnesOfTheSameRole() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Chat.xml", replacing: "<operation name=\"textColor\">", with: "<operation name=\"titleColor\">")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<operation name=\"textColor\">", with: "<operation name=\"titleColor\">")
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
-        #expect(findings.first?.message == "unknown operation 'titleColor' for uilabel: it belongs to uibutton and uinavigationbar; a uilabel's text colour is 'textColor'")
+        #expect(
+            findings.first?.message
+                == "unknown operation 'titleColor' for uilabel: it belongs to uibutton and uinavigationbar; a uilabel's text colour is 'textColor'"
+        )
         #expect(findings.first?.fix == Diagnostic.Fix(replacing: "titleColor", with: "textColor"))
     }
 
     @Test func anImageNamedByItsFileSuggestsTheAssetName() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>nav_background.png</image>")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<image>nav_background</image>", with: "<image>nav_background.png</image>"
+        )
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
-        #expect(findings.first?.message == "'nav_background.png' is a file name; an <image> names the asset, without extension, scale or qualifiers: write 'nav_background'")
+        #expect(
+            findings.first?.message
+                == "'nav_background.png' is a file name; an <image> names the asset, without extension, scale or qualifiers: write 'nav_background'"
+        )
         #expect(findings.first?.fix == Diagnostic.Fix(replacing: "nav_background.png", with: "nav_background"))
     }
 
     @Test func aComponentTypeInTheWrongCaseIsOneFindingWithAFixForBothTags() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Chat.xml", replacing: "<uilabel id=\"label_title\">", with: "<UILabel id=\"label_title\">")
-        try copy.edit("Base.theme/Chat.xml", replacing: "    </uilabel>\n\n    <uilabel id=\"label_message\">", with: "    </UILabel>\n\n    <uilabel id=\"label_message\">")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<uilabel id=\"label_title\">", with: "<UILabel id=\"label_title\">")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "    </uilabel>\n\n    <uilabel id=\"label_message\">",
+            with: "    </UILabel>\n\n    <uilabel id=\"label_message\">")
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
         let fix = try #require(findings.first?.fix)
@@ -167,16 +215,21 @@ import Testing
 
     @Test func aThemeThatIsItsOwnParentIsOneFinding() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Base.theme/Info.xml", replacing: "<theme-info id=\"com.livery.base\"", with: "<theme-info parent=\"com.livery.base\" id=\"com.livery.base\"")
+        try copy.edit(
+            "Base.theme/Info.xml", replacing: "<theme-info id=\"com.livery.base\"",
+            with: "<theme-info parent=\"com.livery.base\" id=\"com.livery.base\"")
         let findings = copy.validate()
         #expect(findings.map(\.code) == [.parentCycle], "\(findings.map(\.description))")
     }
 
     @Test func aThemeIsNeverSuggestedAsItsOwnParent() throws {
         let copy = try SampleThemeCopy()
-        try copy.edit("Dark.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"com.livery.drak\"")
+        try copy.edit(
+            "Dark.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"com.livery.drak\"")
         let findings = copy.validate()
         #expect(findings.map(\.code) == [.parentMissing])
-        #expect(findings.first?.message.hasSuffix("; add its folder with --themes DIR") == true, "\(findings.map(\.description))")
+        #expect(
+            findings.first?.message.hasSuffix("; add its folder with --themes DIR") == true,
+            "\(findings.map(\.description))")
     }
 }

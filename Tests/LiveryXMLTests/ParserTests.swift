@@ -1,5 +1,6 @@
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 @Suite struct ParserTests {
@@ -36,7 +37,8 @@ import Testing
 
     /// libxml2 hands an attribute's `&` over as `&#38;`: the value must read back as written.
     @Test func decodesEntitiesInAttributeValues() throws {
-        let (document, diagnostics) = parse(#"<s a="Tom &amp; Jerry" b="&#38;&#x26;" c="&amp;#38;" d="&lt;&gt;&quot;&apos;"/>"#)
+        let (document, diagnostics) = parse(
+            #"<s a="Tom &amp; Jerry" b="&#38;&#x26;" c="&amp;#38;" d="&lt;&gt;&quot;&apos;"/>"#)
         #expect(diagnostics.isEmpty)
         let root = try #require(document).root
         #expect(root.attribute("a") == "Tom & Jerry")
@@ -52,10 +54,10 @@ import Testing
 
     @Test func refusesAnyDoctype() {
         let laughs = """
-        <?xml version="1.0"?>
-        <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
-        <theme>&lol2;</theme>
-        """
+            <?xml version="1.0"?>
+            <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
+            <theme>&lol2;</theme>
+            """
         let (document, diagnostics) = parse(laughs)
         #expect(document == nil)
         #expect(diagnostics.first?.code == .xmlDoctype)
@@ -74,11 +76,13 @@ import Testing
         let utf16: [UInt8] = [0xFF, 0xFE] + Array("<a/>".utf8).flatMap { [$0, 0] }
         let (document, diagnostics) = XMLDocumentParser.parse(SourceText(path: "t.xml", bytes: utf16))
         #expect(document == nil && diagnostics.first?.code == .xmlEncoding)
-        let (noBOM, noBOMDiagnostics) = XMLDocumentParser.parse(SourceText(path: "t.xml", bytes: Array("<a/>".utf8).flatMap { [0, $0] }))
+        let (noBOM, noBOMDiagnostics) = XMLDocumentParser.parse(
+            SourceText(path: "t.xml", bytes: Array("<a/>".utf8).flatMap { [0, $0] }))
         #expect(noBOM == nil && noBOMDiagnostics.first?.code == .xmlEncoding)
         let (lying, lyingDiagnostics) = parse("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>")
         #expect(lying == nil && lyingDiagnostics.first?.code == .xmlEncoding)
-        let (bom, bomDiagnostics) = XMLDocumentParser.parse(SourceText(path: "t.xml", bytes: [0xEF, 0xBB, 0xBF] + Array("<a/>".utf8)))
+        let (bom, bomDiagnostics) = XMLDocumentParser.parse(
+            SourceText(path: "t.xml", bytes: [0xEF, 0xBB, 0xBF] + Array("<a/>".utf8)))
         #expect(bom != nil && bomDiagnostics.isEmpty)
     }
 
@@ -92,7 +96,8 @@ import Testing
     }
 
     @Test func rejectsInvalidUTF8AndEmptyFiles() {
-        let (bad, badDiagnostics) = XMLDocumentParser.parse(SourceText(path: "t.xml", bytes: Array("<a>".utf8) + [0xC0, 0xAF] + Array("</a>".utf8)))
+        let (bad, badDiagnostics) = XMLDocumentParser.parse(
+            SourceText(path: "t.xml", bytes: Array("<a>".utf8) + [0xC0, 0xAF] + Array("</a>".utf8)))
         #expect(bad == nil && badDiagnostics.hasErrors)
         let (empty, emptyDiagnostics) = parse("")
         #expect(empty == nil && emptyDiagnostics.hasErrors)

@@ -1,5 +1,6 @@
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 @Suite struct ResolutionTests {
@@ -12,8 +13,10 @@ import Testing
     @Test func childConstantsRecolourInheritedInstances() throws {
         let themes = try TemporaryThemes([
             "Base.theme/Info.xml": TemporaryThemes.info("base"),
-            "Base.theme/Constants.xml": #"<theme><constants><color name="brand">#FF0000</color><color name="accent" ref="brand"/></constants></theme>"#,
-            "Base.theme/Views.xml": #"<theme><instances><uiview id="v"><operation name="backgroundColor"><param name="color"><color ref="accent"/></param></operation></uiview></instances></theme>"#,
+            "Base.theme/Constants.xml":
+                #"<theme><constants><color name="brand">#FF0000</color><color name="accent" ref="brand"/></constants></theme>"#,
+            "Base.theme/Views.xml":
+                #"<theme><instances><uiview id="v"><operation name="backgroundColor"><param name="color"><color ref="accent"/></param></operation></uiview></instances></theme>"#,
             "Child.theme/Info.xml": TemporaryThemes.info("child", parent: "base"),
             "Child.theme/Palette.xml": #"<theme><constants><color name="brand">#00FF00</color></constants></theme>"#,
         ])
@@ -74,8 +77,11 @@ import Testing
             """,
         ])
         let theme = try workspace.resolve(themeAt: themes.theme("T.theme"), traits: .none).unwrap()
-        #expect(operations(theme, "b") == ["borderWidth/normal", "backgroundColor/normal", "cornerRadius/normal",
-                                          "titleColor/normal", "titleColor/highlighted"])
+        #expect(
+            operations(theme, "b") == [
+                "borderWidth/normal", "backgroundColor/normal", "cornerRadius/normal",
+                "titleColor/normal", "titleColor/highlighted",
+            ])
         #expect(theme.instance("b")?.operations[2].param("radius") == .float(9))
     }
 
@@ -136,7 +142,8 @@ import Testing
             let resolved = try workspace.resolve(themeAt: themes.theme(theme), traits: TraitSet(tags: tags)).unwrap()
             let json = CanonicalJSON.document(resolved, scale: scale).rendered(pretty: false)
             guard case .image(let image)? = resolved.instance(id)?.operations.first?.param("image"),
-                  let variant = resolved.assets.select(image.name, traits: resolved.traits, scale: scale) else { return "none" }
+                let variant = resolved.assets.select(image.name, traits: resolved.traits, scale: scale)
+            else { return "none" }
             #expect(json.contains("\"file\":\"\(variant.file)\""))
             return "\(variant.themeID):\(variant.file)"
         }
@@ -156,8 +163,10 @@ import Testing
             for traits in TraitAxes.all.traitSets {
                 let direct = try workspace.resolve(themeAt: path, traits: traits).unwrap()
                 for scale in 1...3 {
-                    #expect(CanonicalJSON.dump(variants.resolved(for: traits), scale: scale) == CanonicalJSON.dump(direct, scale: scale),
-                            "\(theme) \(traits) @\(scale)x")
+                    #expect(
+                        CanonicalJSON.dump(variants.resolved(for: traits), scale: scale)
+                            == CanonicalJSON.dump(direct, scale: scale),
+                        "\(theme) \(traits) @\(scale)x")
                 }
             }
         }
@@ -180,8 +189,11 @@ import Testing
         let with = ThemeWorkspace(schemaFiles: [themes.path + "/schema.xml"])
         #expect(with.validate(paths: [themes.theme("T.theme")]).isEmpty)
         let theme = try with.resolve(themeAt: themes.theme("T.theme"), traits: .none).unwrap()
-        #expect(theme.instance("g")?.operations.first == ResolvedOperation(name: "needle", state: "selected",
-                                                                           params: [Param(name: "style", value: .enumeration("thin"))]))
+        #expect(
+            theme.instance("g")?.operations.first
+                == ResolvedOperation(
+                    name: "needle", state: "selected",
+                    params: [Param(name: "style", value: .enumeration("thin"))]))
     }
 
     @Test func findingsAreCollectedNotStoppedAtTheFirst() throws {
@@ -206,8 +218,11 @@ import Testing
         ])
         let diagnostics = workspace.validate(paths: [themes.theme("T.theme")])
         let codes = Set(diagnostics.map(\.code))
-        #expect(codes.isSuperset(of: [.referenceCycle, .operationUnknown, .referenceType, .valueInvalid, .stateNotAllowed,
-                                      .paramUnknown, .paramMissing, .enumValue]))
+        #expect(
+            codes.isSuperset(of: [
+                .referenceCycle, .operationUnknown, .referenceType, .valueInvalid, .stateNotAllowed,
+                .paramUnknown, .paramMissing, .enumValue,
+            ]))
         #expect(diagnostics.allSatisfy { $0.location?.line != nil })
         let unknown = try #require(diagnostics.first { $0.code == .operationUnknown })
         #expect(unknown.message == "unknown operation 'backgroundColour' for uibutton; did you mean 'backgroundColor'?")

@@ -1,7 +1,8 @@
 import Foundation
 import LiveryModel
-@testable import LiveryXML
 import Testing
+
+@testable import LiveryXML
 
 /// A copy of the repository's Themes/ folder in a temporary folder, with one edit applied: the
 /// way a designer makes a mistake. Removed when the value goes away.
@@ -23,8 +24,10 @@ final class SampleThemeCopy {
 
     /// Replaces the first `old` in `file` (relative to the copy) with `new`; fails the test when
     /// `old` is not there, so an edit cannot silently stop applying when the samples change.
-    func edit(_ file: String, replacing old: String, with new: String,
-              sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    func edit(
+        _ file: String, replacing old: String, with new: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let url = URL(fileURLWithPath: path + "/" + file)
         let text = try String(contentsOf: url, encoding: .utf8)
         guard let range = text.range(of: old) else {

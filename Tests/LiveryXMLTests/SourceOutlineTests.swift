@@ -1,5 +1,6 @@
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 /// The byte spans the studio's write-back works from: an element's extent must end at its own end

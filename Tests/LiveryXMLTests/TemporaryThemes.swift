@@ -1,5 +1,7 @@
 import Foundation
 import LiveryModel
+import Testing
+
 @testable import LiveryXML
 
 /// A folder of small themes written from strings, removed when the value goes away.
@@ -11,7 +13,8 @@ final class TemporaryThemes {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("livery-\(UUID().uuidString)").path
         for (relative, contents) in files {
             let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(contents.utf8).write(to: url)
         }
     }
@@ -36,7 +39,8 @@ extension Checked {
     /// The value, failing the test with the diagnostics when there is none.
     func unwrap(sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Value {
         guard let value else {
-            Issue.record("expected a value; diagnostics: \(diagnostics.map(\.description))", sourceLocation: sourceLocation)
+            Issue.record(
+                "expected a value; diagnostics: \(diagnostics.map(\.description))", sourceLocation: sourceLocation)
             throw CheckedError.noValue
         }
         return value
@@ -44,5 +48,3 @@ extension Checked {
 }
 
 enum CheckedError: Error { case noValue }
-
-import Testing

@@ -1,5 +1,6 @@
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 /// Format 1.2, section 8 in the front end: the attributes reach the resolved font, by reference
@@ -8,7 +9,10 @@ import Testing
     let workspace = ThemeWorkspace()
 
     func font(_ theme: ResolvedTheme, _ id: String, _ operation: String = "font") -> Font? {
-        guard case .font(let font)? = theme.instance(id)?.operations.first(where: { $0.name == operation })?.params.first?.value else {
+        guard
+            case .font(let font)? = theme.instance(id)?.operations.first(where: { $0.name == operation })?.params.first?
+                .value
+        else {
             return nil
         }
         return font
@@ -28,13 +32,16 @@ import Testing
             </theme>
             """,
             "Child.theme/Info.xml": TemporaryThemes.info("child", parent: "base"),
-            "Child.theme/Text.xml": #"<theme><constants><font name="title" family="Inter" size="22"/></constants></theme>"#,
+            "Child.theme/Text.xml":
+                #"<theme><constants><font name="title" family="Inter" size="22"/></constants></theme>"#,
         ])
         let base = try workspace.resolve(themeAt: themes.theme("Base.theme"), traits: .none).unwrap()
         let title = Font(family: "Inter", size: 20, letterSpacing: -0.5, lineHeight: 1.2)
         #expect(font(base, "a") == title)
         #expect(font(base, "b", "titleFont") == title)
-        #expect(font(base, "c") == Font(family: "Inter", size: 12, letterSpacing: 0), "0 is kept, the line height stays absent")
+        #expect(
+            font(base, "c") == Font(family: "Inter", size: 12, letterSpacing: 0),
+            "0 is kept, the line height stays absent")
         // The child's redefinition is a whole new font: without the attributes it has none.
         let child = try workspace.resolve(themeAt: themes.theme("Child.theme"), traits: .none).unwrap()
         #expect(font(child, "a") == Font(family: "Inter", size: 22))

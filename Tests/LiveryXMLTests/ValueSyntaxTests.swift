@@ -1,5 +1,6 @@
 import LiveryModel
 import Testing
+
 @testable import LiveryXML
 
 @Suite struct ValueSyntaxTests {
@@ -8,8 +9,10 @@ import Testing
         #expect(throws: Never.self) { try ValueSyntax.float(text).get() }
     }
 
-    @Test(arguments: ["NaN", "nan", "inf", "-inf", "Infinity", "1e309", "-1e309", "0x1p3", "1,5", ".5", "5.", "+1",
-                      "1e", "1e+", "", " ", "1 2", "--1", "1.2.3", "٣", "１"])
+    @Test(arguments: [
+        "NaN", "nan", "inf", "-inf", "Infinity", "1e309", "-1e309", "0x1p3", "1,5", ".5", "5.", "+1",
+        "1e", "1e+", "", " ", "1 2", "--1", "1.2.3", "٣", "１",
+    ])
     func rejectsFloats(_ text: String) {
         #expect(throws: ValueSyntax.Problem.self) { try ValueSyntax.float(text).get() }
     }
@@ -73,7 +76,9 @@ import Testing
         #expect(throws: ValueSyntax.Problem.self) { try ValueSyntax.font(family: nil, size: "12", weight: nil).get() }
         #expect(throws: ValueSyntax.Problem.self) { try ValueSyntax.font(family: "A", size: "0", weight: nil).get() }
         #expect(throws: ValueSyntax.Problem.self) { try ValueSyntax.font(family: "A", size: "-3", weight: nil).get() }
-        #expect(throws: ValueSyntax.Problem.self) { try ValueSyntax.font(family: "A", size: "12", weight: "extrabold").get() }
+        #expect(throws: ValueSyntax.Problem.self) {
+            try ValueSyntax.font(family: "A", size: "12", weight: "extrabold").get()
+        }
     }
 
     /// Format 1.1, 7.2: `max-size` (> 0, not smaller than `size`) and `scaling` (scaled or fixed).
@@ -84,7 +89,9 @@ import Testing
         #expect(try ValueSyntax.font(family: "A", size: nil, weight: nil, maxSize: "30").get().maxSize == 30)
         #expect(try ValueSyntax.font(family: "A", size: "17", weight: nil).get().scaling == nil, "absent stays absent")
         func problem(_ maxSize: String?, _ scaling: String? = nil) -> String? {
-            if case .failure(let problem) = ValueSyntax.font(family: "A", size: "17", weight: nil, maxSize: maxSize, scaling: scaling) {
+            if case .failure(let problem) = ValueSyntax.font(
+                family: "A", size: "17", weight: nil, maxSize: maxSize, scaling: scaling)
+            {
                 return problem.message
             }
             return nil
@@ -106,13 +113,17 @@ import Testing
         #expect(try font("0", "0").get() == Font(family: "A", size: 17, letterSpacing: 0, lineHeight: 0))
         #expect(try font(nil, nil).get() == Font(family: "A", size: 17), "absent stays absent")
         #expect(try font("2", nil).get().lineHeight == nil)
-        #expect(try ValueSyntax.font(family: "A", size: nil, weight: nil, letterSpacing: "1", lineHeight: "1.5").get()
+        #expect(
+            try ValueSyntax.font(family: "A", size: nil, weight: nil, letterSpacing: "1", lineHeight: "1.5").get()
                 == Font(family: "A", size: nil, letterSpacing: 1, lineHeight: 1.5))
         func problem(_ spacing: String?, _ lineHeight: String?) -> String? {
             if case .failure(let problem) = font(spacing, lineHeight) { return problem.message }
             return nil
         }
-        #expect(problem(nil, "-1") == "a font's line-height is a multiple of its size and cannot be negative, found '-1'; use e.g. 1.2, or leave it out for the platform's default")
+        #expect(
+            problem(nil, "-1")
+                == "a font's line-height is a multiple of its size and cannot be negative, found '-1'; use e.g. 1.2, or leave it out for the platform's default"
+        )
         #expect(problem(nil, "normal")?.hasPrefix("line-height: 'normal' is not a number") == true)
         #expect(problem("wide", nil)?.hasPrefix("letter-spacing: 'wide' is not a number") == true)
         #expect(problem("NaN", nil)?.hasPrefix("letter-spacing: ") == true)

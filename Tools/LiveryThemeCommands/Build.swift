@@ -14,15 +14,16 @@ package struct Build: ParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Validate and compile every theme in a folder, proving each compiled file dumps like its source.",
         discussion: """
-        Writes OUTPUT/<ThemeFolderName>.livery for each valid theme (atomically), checks that the compiled \
-        file dumps exactly like the folder for every trait set at scales 1-3, and prints a summary. Themes \
-        with errors are reported and not written. Exits 0 when every theme compiled, 1 otherwise.
-        """)
+            Writes OUTPUT/<ThemeFolderName>.livery for each valid theme (atomically), checks that the compiled \
+            file dumps exactly like the folder for every trait set at scales 1-3, and prints a summary. Themes \
+            with errors are reported and not written. Exits 0 when every theme compiled, 1 otherwise.
+            """)
 
     @Argument(help: ArgumentHelp("A folder of theme folders (or one theme folder).", valueName: "DIR"))
     var folder: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where the compiled files go (created if needed).", valueName: "DIR"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Where the compiled files go (created if needed).", valueName: "DIR"))
     var output: String
 
     @OptionGroup var themes: ThemeOptions
@@ -36,22 +37,29 @@ package struct Build: ParsableCommand {
         let reporter = Reporter(options: report, strict: strictness.strict)
         let progress = ProgressLine.forStandardError()
         // One report for the whole run, printed at the end: one JSON or SARIF document.
-        var diagnostics = reporter.configured(workspace.validate(paths: [folder]) { done, total, path in
-            if total > 1 { progress.update(done, of: total, "validating \(path)") }
-        }, paths: [folder])
+        var diagnostics = reporter.configured(
+            workspace.validate(paths: [folder]) { done, total, path in
+                if total > 1 { progress.update(done, of: total, "validating \(path)") }
+            }, paths: [folder])
         progress.finish()
         let failed = Set(diagnostics.filter { $0.severity == .error }.compactMap { $0.location?.file })
         let paths = workspace.isNamedTheme(folder) ? [folder] : workspace.themeFolders(in: folder)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
 
-        var rows: [[String]] = [["theme", "parent", "instances", "variants", "XML bytes*", "compiled bytes*", "ratio", "assets", "dump check"]]
+        var rows: [[String]] = [
+            [
+                "theme", "parent", "instances", "variants", "XML bytes*", "compiled bytes*", "ratio", "assets",
+                "dump check",
+            ]
+        ]
         var allCompiled = !diagnostics.hasErrors
         for (index, path) in paths.enumerated() {
             if paths.count > 1 { progress.update(index, of: paths.count, "compiling \(path)") }
             defer { progress.finish() }
             // a theme whose own files have errors is not compiled (its parent's errors count too)
             if failed.contains(where: { $0.hasPrefix(path + "/") || $0 == path })
-                || (strictness.strict && diagnostics.contains { $0.location?.file.hasPrefix(path + "/") ?? false }) {
+                || (strictness.strict && diagnostics.contains { $0.location?.file.hasPrefix(path + "/") ?? false })
+            {
                 allCompiled = false
                 continue
             }
@@ -76,14 +84,18 @@ package struct Build: ParsableCommand {
             let assetBytes = (try? CompiledTheme(bytes: bytes))?.assets.reduce(0) { $0 + $1.length } ?? 0
             let themeBytes = bytes.count - assetBytes
             let generic = variants.variants[.none]?.count ?? 0
-            rows.append([variants.info.id, variants.info.parent ?? "-", "\(generic)", "\(variants.variants.count)",
-                         "\(xmlBytes)", "\(themeBytes)", String(format: "%.2f", Double(themeBytes) / Double(max(xmlBytes, 1))),
-                         "\(assetBytes)", "identical"])
+            rows.append([
+                variants.info.id, variants.info.parent ?? "-", "\(generic)", "\(variants.variants.count)",
+                "\(xmlBytes)", "\(themeBytes)", String(format: "%.2f", Double(themeBytes) / Double(max(xmlBytes, 1))),
+                "\(assetBytes)", "identical",
+            ])
         }
         let reportFailed = reporter.finish(diagnostics.mergingNotes())
         if report.format == .text {
             print(Self.table(rows), terminator: "")
-            print("* XML of the theme and its parents, which the compiled file resolves; compiled size without asset bytes")
+            print(
+                "* XML of the theme and its parents, which the compiled file resolves; compiled size without asset bytes"
+            )
             print("\(rows.count - 1) of \(paths.count) theme\(paths.count == 1 ? "" : "s") compiled into \(output)")
         }
         if !allCompiled || reportFailed { throw ExitCode.failure }
@@ -95,7 +107,8 @@ package struct Build: ParsableCommand {
         let folders = workspace.chain(ofThemeAt: path).value ?? []
         return folders.reduce(0) { total, folder in
             folder.sourceFiles.filter { $0.hasSuffix(".xml") }.reduce(total) { sum, file in
-                let attributes = try? FileManager.default.attributesOfItem(atPath: (folder.path as NSString).appendingPathComponent(file))
+                let attributes = try? FileManager.default.attributesOfItem(
+                    atPath: (folder.path as NSString).appendingPathComponent(file))
                 return sum + ((attributes?[.size] as? Int) ?? 0)
             }
         }
@@ -105,7 +118,8 @@ package struct Build: ParsableCommand {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { index, cell in
-                index == 0 || index == 1 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == 0 || index == 1
+                    ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[index] - cell.count) + cell
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"

@@ -9,7 +9,9 @@ package struct Compile: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         abstract: "Validate a theme, then write it compiled for every trait set.",
-        discussion: "The file is written atomically (a temporary file renamed over FILE); nothing is written when the theme has errors. Exits 0 on success, 1 on errors.")
+        discussion:
+            "The file is written atomically (a temporary file renamed over FILE); nothing is written when the theme has errors. Exits 0 on success, 1 on errors."
+    )
 
     @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
     var theme: String
@@ -23,7 +25,10 @@ package struct Compile: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
-    @Flag(help: "Before writing, check that the compiled theme dumps exactly like the folder for every trait set and scales 1-3.")
+    @Flag(
+        help:
+            "Before writing, check that the compiled theme dumps exactly like the folder for every trait set and scales 1-3."
+    )
     var verify = false
 
     package func run() throws {
@@ -40,13 +45,17 @@ package struct Compile: ParsableCommand {
                 _ = reporter.finish(diagnostics + [.error(.compiledInvalid, mismatch, at: SourceLocation(file: theme))])
                 throw ExitCode.failure
             }
-            DiagnosticPrinter(format: report.format).say("verified: \(TraitAxes.all.traitSets.count) trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file")
+            DiagnosticPrinter(format: report.format).say(
+                "verified: \(TraitAxes.all.traitSets.count) trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file"
+            )
         }
         do {
             try ThemeCompiler.writeAtomically(bytes, to: output)
         } catch {
-            diagnostics.append(.error(.compileWriteFailed, "cannot write the compiled theme: \(error.localizedDescription)",
-                                      at: SourceLocation(file: output)))
+            diagnostics.append(
+                .error(
+                    .compileWriteFailed, "cannot write the compiled theme: \(error.localizedDescription)",
+                    at: SourceLocation(file: output)))
         }
         if reporter.finish(diagnostics) { throw ExitCode.failure }
     }
@@ -64,13 +73,17 @@ package struct Compile: ParsableCommand {
                 // Bytes, not String ==: Swift's == calls "é" and "e" + U+0301 equal, the format does not.
                 for scale in 1...3
                 where Array(CanonicalJSON.dump(model.resolved(for: traits), scale: scale).utf8)
-                    != Array(CanonicalJSON.dump(folder, scale: scale).utf8) {
+                    != Array(CanonicalJSON.dump(folder, scale: scale).utf8)
+                {
                     return "the compiled theme dumps differently from the folder for \(traits) at scale \(scale)"
                 }
                 // Text scales reach fonts only (max-size, scaling): one screen scale is enough.
                 for textScale in [0.5, 1.5, 3]
-                where CanonicalJSON.dump(model.resolved(for: traits), textScale: textScale) != CanonicalJSON.dump(folder, textScale: textScale) {
-                    return "the compiled theme dumps differently from the folder for \(traits) at text scale \(textScale)"
+                where CanonicalJSON.dump(model.resolved(for: traits), textScale: textScale)
+                    != CanonicalJSON.dump(folder, textScale: textScale)
+                {
+                    return
+                        "the compiled theme dumps differently from the folder for \(traits) at text scale \(textScale)"
                 }
             }
             return nil

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import LiveryModel
 import LiveryBinary
 import LiveryCompiler
+import LiveryModel
 import LiveryXML
 
 package struct Dump: ParsableCommand {
@@ -20,7 +20,8 @@ package struct Dump: ParsableCommand {
     @Option(help: "Screen scale used to choose image files (1, 2 or 3...).")
     var scale: Int = 1
 
-    @Option(help: ArgumentHelp("The user's text scale (0.5...4): font sizes are printed as applied at it.", valueName: "S"))
+    @Option(
+        help: ArgumentHelp("The user's text scale (0.5...4): font sizes are printed as applied at it.", valueName: "S"))
     var textScale: Double = TextScale.standard
 
     @OptionGroup var themes: ThemeOptions
@@ -28,15 +29,21 @@ package struct Dump: ParsableCommand {
     package func validate() throws {
         _ = try traitSet()
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
-        guard TextScale.range.contains(textScale) else { throw ValidationError("--text-scale must be between 0.5 and 4") }
+        guard TextScale.range.contains(textScale) else {
+            throw ValidationError("--text-scale must be between 0.5 and 4")
+        }
     }
 
     func traitSet() throws -> TraitSet {
-        let tags = (traits ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let tags = (traits ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         do {
             return try TraitSet(tags: tags)
         } catch .unknown(let tag) {
-            throw ValidationError("unknown trait '\(tag)'; use idioms (iphone, ipad, tv, mac, watch, car, vision), light or dark, highcontrast, largetext")
+            throw ValidationError(
+                "unknown trait '\(tag)'; use idioms (iphone, ipad, tv, mac, watch, car, vision), light or dark, highcontrast, largetext"
+            )
         } catch .conflict(let first, let second) {
             throw ValidationError("traits '\(first)' and '\(second)' are of one dimension; give at most one of each")
         }
@@ -50,7 +57,9 @@ package struct Dump: ParsableCommand {
                 let theme = try compiled.materialize().resolved(for: try traitSet())
                 print(CanonicalJSON.dump(theme, scale: scale, textScale: textScale), terminator: "")
             } catch let error as BinaryFormatError {
-                DiagnosticPrinter().print([.error(.compiledInvalid, error.description, at: SourceLocation(file: source))])
+                DiagnosticPrinter().print([
+                    .error(.compiledInvalid, error.description, at: SourceLocation(file: source))
+                ])
                 throw ExitCode.failure
             }
             return

@@ -12,11 +12,11 @@ package struct GenerateSwift: ParsableCommand {
         commandName: "generate-swift",
         abstract: "Write Swift constants for the instance identifiers, classes and constants of themes.",
         discussion: """
-        Validates the themes first (every trait set) and writes nothing when they have errors. \
-        Instance identifiers are grouped by component type (ThemeIdentifiers.UIButton.buttonSend) and \
-        also added to String, so `applicator.style(button, as: .buttonSend)` compiles and a typo does \
-        not. The file is only rewritten when its content changes. Exits 0 / 1.
-        """)
+            Validates the themes first (every trait set) and writes nothing when they have errors. \
+            Instance identifiers are grouped by component type (ThemeIdentifiers.UIButton.buttonSend) and \
+            also added to String, so `applicator.style(button, as: .buttonSend)` compiles and a typo does \
+            not. The file is only rewritten when its content changes. Exits 0 / 1.
+            """)
 
     @Argument(help: ArgumentHelp("Theme folders, or folders holding theme folders.", valueName: "THEME"))
     var paths: [String]
@@ -40,8 +40,9 @@ package struct GenerateSwift: ParsableCommand {
     }
 
     package func run() throws {
-        let generator = SwiftIdentifiers(accessLevel: accessLevel == .public ? .public : .internal,
-                                         stringExtension: !noStringExtension)
+        let generator = SwiftIdentifiers(
+            accessLevel: accessLevel == .public ? .public : .internal,
+            stringExtension: !noStringExtension)
         let result = generator.generate(themesAt: paths, workspace: themes.workspace())
         DiagnosticPrinter(format: format).print(result.diagnostics)
         guard let generated = result.value else { throw ExitCode.failure }
@@ -53,7 +54,9 @@ package struct GenerateSwift: ParsableCommand {
         }
         let (names, ids) = (generated.names, generated.themes)
         if format == .text {
-            print("wrote \(output): \(names.instances.count) identifiers, \(names.classes.count) classes, \(names.constants.count) constants from \(ids.count) theme\(ids.count == 1 ? "" : "s")")
+            print(
+                "wrote \(output): \(names.instances.count) identifiers, \(names.classes.count) classes, \(names.constants.count) constants from \(ids.count) theme\(ids.count == 1 ? "" : "s")"
+            )
         }
     }
 }

@@ -13,8 +13,10 @@ package struct Inspect: ParsableCommand {
     @Argument(help: ArgumentHelp("A compiled theme file.", valueName: "FILE"))
     var file: String
 
-    @Option(help: ArgumentHelp("The theme folder it was compiled from: also report whether the file is up to date.",
-                               valueName: "THEME"))
+    @Option(
+        help: ArgumentHelp(
+            "The theme folder it was compiled from: also report whether the file is up to date.",
+            valueName: "THEME"))
     var source: String?
 
     @OptionGroup var themes: ThemeOptions
@@ -29,7 +31,9 @@ package struct Inspect: ParsableCommand {
         ]
         for section in theme.sections {
             let note = section.known ? "" : (section.required ? " (unknown, required)" : " (unknown, skipped)")
-            lines.append("  \(section.kind)  offset \(pad(section.offset))  length \(pad(section.length))  crc32 \(hex(section.checksum))\(note)")
+            lines.append(
+                "  \(section.kind)  offset \(pad(section.offset))  length \(pad(section.length))  crc32 \(hex(section.checksum))\(note)"
+            )
         }
         lines += [
             "counts: \(theme.idCount) ids, \(theme.variantCount) variants, \(theme.instanceRecordCount) instance records, \(theme.operationRecordCount) operations (\(theme.operationListLength) references, \(theme.listPatchCount) patches), \(theme.valueSlotCount) values, \(theme.stringCount) strings, \(theme.assets.count) assets",
@@ -39,7 +43,8 @@ package struct Inspect: ParsableCommand {
             "parent chain (root first):",
         ]
         for entry in theme.chain {
-            lines.append("  \(entry.info.id) \(entry.info.version)  source sha256 \(entry.sourceDigest?.description ?? "none")")
+            lines.append(
+                "  \(entry.info.id) \(entry.info.version)  source sha256 \(entry.sourceDigest?.description ?? "none")")
         }
         var failed = false
         do {

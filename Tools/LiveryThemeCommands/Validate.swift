@@ -19,7 +19,10 @@ package struct Validate: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the diagnostics to FILE instead of stderr (the same as --report).", valueName: "FILE"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write the diagnostics to FILE instead of stderr (the same as --report).", valueName: "FILE")
+    )
     var output: String?
 
     package func run() throws {
@@ -36,7 +39,9 @@ package struct Validate: ParsableCommand {
             let checked = paths.flatMap { workspace.isNamedTheme($0) ? [$0] : workspace.themeFolders(in: $0) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             let warnings = diagnostics.count - errors
-            print("\(failed ? "failed" : "ok"): \(checked.count) theme\(checked.count == 1 ? "" : "s") checked, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+            print(
+                "\(failed ? "failed" : "ok"): \(checked.count) theme\(checked.count == 1 ? "" : "s") checked, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            )
         }
         if failed { throw ExitCode.failure }
     }

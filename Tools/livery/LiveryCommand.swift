@@ -10,9 +10,11 @@ struct LiveryCommand: AsyncParsableCommand {
         commandName: "livery",
         abstract: "Validate, compile, inspect, preview, explain, compare, pack, serve and install Livery themes.",
         version: "livery \(LiveryVersion.tool) (theme format \(LiveryVersion.format))",
-        subcommands: [Validate.self, Compile.self, Dump.self, Inspect.self, Build.self,
-                      Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
-                      Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self, Keys.self,
-                      Tokens.self, Studio.self]
+        subcommands: [
+            Validate.self, Compile.self, Dump.self, Inspect.self, Build.self,
+            Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
+            Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self, Keys.self,
+            Tokens.self, Studio.self,
+        ]
     )
 }

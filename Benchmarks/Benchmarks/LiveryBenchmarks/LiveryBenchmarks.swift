@@ -32,7 +32,8 @@ final class Fixtures: @unchecked Sendable {
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let source = ThemeGenerator.theme(instances: instances)
         theme = try! source.writeXML(into: folder, name: "Bench")
-        otherTheme = try! ThemeGenerator.theme(instances: instances, flavor: 1, id: "com.livery.bench.b").writeXML(into: folder, name: "BenchB")
+        otherTheme = try! ThemeGenerator.theme(instances: instances, flavor: 1, id: "com.livery.bench.b").writeXML(
+            into: folder, name: "BenchB")
         json = try! source.jsonData()
         plist = try! source.plistData()
         let variants = ThemeWorkspace().variants(ofThemeAt: theme).value!
@@ -52,7 +53,8 @@ enum LiveRuntime {
 
     static func shared() -> RuntimeScenario {
         if let scenario { return scenario }
-        let made = try! RuntimeScenario(instances: Fixtures.shared.instances, folder: Fixtures.shared.folder + "/runtime")
+        let made = try! RuntimeScenario(
+            instances: Fixtures.shared.instances, folder: Fixtures.shared.folder + "/runtime")
         _ = made.applyFirstTime()
         for kind in RuntimeScenario.Switch.allCases { made.warm(kind) }
         scenario = made
@@ -96,14 +98,18 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         blackHole(try! SourceResolver.resolve([AlternativeLoaders.plist(fixtures.plist)], traits: .none))
     }
-    Benchmark("Load: compiled (open+mmap+verify)",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 2000)) { benchmark in
+    Benchmark(
+        "Load: compiled (open+mmap+verify)",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 2000)
+    ) { benchmark in
         let fixtures = Fixtures.shared
         benchmark.startMeasurement()
         blackHole(try! CompiledTheme(contentsOf: fixtures.compiledPath))
     }
-    Benchmark("Lookup by identifier (x1000)",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxIterations: 2000)) { benchmark in
+    Benchmark(
+        "Lookup by identifier (x1000)",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxIterations: 2000)
+    ) { benchmark in
         let fixtures = Fixtures.shared
         let file = fixtures.compiled
         let ids = fixtures.ids
@@ -113,8 +119,10 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     for kind in RuntimeScenario.Switch.allCases {
-        Benchmark("Switch: \(kind.rawValue)",
-                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 200)) { benchmark async in
+        Benchmark(
+            "Switch: \(kind.rawValue)",
+            configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxIterations: 200)
+        ) { benchmark async in
             nonisolated(unsafe) let measured = benchmark
             await MainActor.run { LiveRuntime.measure(kind, measured) }
         }

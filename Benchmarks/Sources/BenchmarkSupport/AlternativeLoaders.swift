@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import LiveryModel
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The loaders a Swift developer would write without Livery's front end, used as baselines.
 /// Each decodes a `SourceTheme` its own way, then `SourceResolver` applies the same layering
@@ -19,7 +20,9 @@ public enum AlternativeLoaders {
             let delegate = ThemeXMLDelegate(fileName: name)
             let parser = XMLParser(data: data)
             parser.delegate = delegate
-            guard parser.parse() else { throw LoaderError.invalid(name, parser.parserError.map { "\($0)" } ?? "parse failed") }
+            guard parser.parse() else {
+                throw LoaderError.invalid(name, parser.parserError.map { "\($0)" } ?? "parse failed")
+            }
             if let info = delegate.info {
                 theme.id = info.id
                 theme.name = info.name
@@ -69,8 +72,10 @@ final class ThemeXMLDelegate: NSObject, XMLParserDelegate {
         file = SourceFile(name: fileName)
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         switch name {
         case "theme-info":
             info = (attributes["id"] ?? "", attributes["name"] ?? "", attributes["parent"])
@@ -80,19 +85,22 @@ final class ThemeXMLDelegate: NSObject, XMLParserDelegate {
         case "classes": section = .classes
         case "instances": section = .instances
         case "class" where section == .classes:
-            currentClass = SourceClass(name: attributes["name"] ?? "", classes: Self.words(attributes["class"]), operations: [])
+            currentClass = SourceClass(
+                name: attributes["name"] ?? "", classes: Self.words(attributes["class"]), operations: [])
         case "operation":
             currentOperation = SourceOperation(name: attributes["name"] ?? "", state: attributes["state"], params: [])
         case "param":
             currentParamName = attributes["name"]
         default:
             if section == .instances, currentInstance == nil {
-                currentInstance = SourceInstance(id: attributes["id"] ?? "", component: name,
-                                                 classes: Self.words(attributes["class"]), operations: [])
+                currentInstance = SourceInstance(
+                    id: attributes["id"] ?? "", component: name,
+                    classes: Self.words(attributes["class"]), operations: [])
             } else {
                 if section == .constants { currentConstantName = attributes["name"] }
-                currentValue = SourceValue(type: name, ref: attributes["ref"], text: nil, format: attributes["format"],
-                                           family: attributes["family"], size: attributes["size"], weight: attributes["weight"])
+                currentValue = SourceValue(
+                    type: name, ref: attributes["ref"], text: nil, format: attributes["format"],
+                    family: attributes["family"], size: attributes["size"], weight: attributes["weight"])
                 text = ""
             }
         }
@@ -111,7 +119,11 @@ final class ThemeXMLDelegate: NSObject, XMLParserDelegate {
             currentClass = nil
         case "operation":
             guard let operation = currentOperation else { return }
-            if currentInstance != nil { currentInstance!.operations.append(operation) } else { currentClass?.operations.append(operation) }
+            if currentInstance != nil {
+                currentInstance!.operations.append(operation)
+            } else {
+                currentClass?.operations.append(operation)
+            }
             currentOperation = nil
         case "param":
             currentParamName = nil
@@ -280,9 +292,11 @@ public enum SourceResolver {
                 default: 0
                 }
             }
-            let channels: [Int] = digits.count <= 4
+            let channels: [Int] =
+                digits.count <= 4
                 ? digits.map { $0 * 17 } + (digits.count == 3 ? [255] : [])
-                : stride(from: 0, to: digits.count, by: 2).map { digits[$0] * 16 + digits[$0 + 1] } + (digits.count == 6 ? [255] : [])
+                : stride(from: 0, to: digits.count, by: 2).map { digits[$0] * 16 + digits[$0 + 1] }
+                    + (digits.count == 6 ? [255] : [])
             guard channels.count == 4 else { throw LoaderError.invalid(text, "not a colour") }
             let unit = channels.map { Double($0) / 255 }
             return .color(Color(red: unit[0], green: unit[1], blue: unit[2], alpha: unit[3]))

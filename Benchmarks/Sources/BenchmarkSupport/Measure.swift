@@ -31,8 +31,10 @@ public struct Samples: Sendable {
 
 /// Runs `body` once to warm up, then repeatedly until `runs` samples or `budget` seconds are
 /// spent (at least `minimumRuns`), and returns the samples.
-public func measure(runs: Int, minimumRuns: Int = 3, budget: Double = 2, warmup: Int = 1,
-                    _ body: () throws -> Void) rethrows -> Samples {
+public func measure(
+    runs: Int, minimumRuns: Int = 3, budget: Double = 2, warmup: Int = 1,
+    _ body: () throws -> Void
+) rethrows -> Samples {
     for _ in 0..<warmup { try body() }
     var samples: [Double] = []
     let deadline = now() + UInt64(budget * 1e9)

@@ -67,8 +67,10 @@ public struct SourceValue: Codable, Hashable, Sendable {
     public var size: String?
     public var weight: String?
 
-    public init(type: String, ref: String? = nil, text: String? = nil, format: String? = nil,
-                family: String? = nil, size: String? = nil, weight: String? = nil) {
+    public init(
+        type: String, ref: String? = nil, text: String? = nil, format: String? = nil,
+        family: String? = nil, size: String? = nil, weight: String? = nil
+    ) {
         self.type = type
         self.ref = ref
         self.text = text

@@ -75,17 +75,20 @@ enum LaunchScenario {
     static func samples(work: String) throws -> LaunchFixture {
         let themes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Themes").path
-        let names = try FileManager.default.contentsOfDirectory(atPath: themes).filter { $0.hasSuffix(".theme") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: themes).filter { $0.hasSuffix(".theme") }
+            .sorted()
         let root = work + "/launch-samples"
         for layout in [LaunchLayout.compiled, .xml, .development] {
-            try FileManager.default.createDirectory(atPath: root + "/" + layout.rawValue, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root + "/" + layout.rawValue, withIntermediateDirectories: true)
         }
         var darkFile = ""
         var darkBytes = 0
         // Every theme is copied before any is compiled: a theme's parent may sort after it.
         for name in names {
             for layout in [LaunchLayout.xml, .development] {
-                try FileManager.default.copyItem(atPath: themes + "/" + name, toPath: root + "/\(layout.rawValue)/" + name)
+                try FileManager.default.copyItem(
+                    atPath: themes + "/" + name, toPath: root + "/\(layout.rawValue)/" + name)
             }
         }
         for name in names {
@@ -105,10 +108,13 @@ enum LaunchScenario {
         }
         // Only what the reference components can be: the sample themes' `chatbubble` is the
         // chat demo's own component, and styling a `View` as one would time an error path.
-        let styled = dark.instances.filter { StandardBindings.makeComponent(ofType: $0.component) != nil }.prefix(styledCount)
-            .map { (id: $0.id, component: $0.component) }
-        return try finish(label: "sample themes (Dark)", instances: dark.instances.count, root: root, themeID: "com.livery.dark",
-                          compiledFile: darkFile, compiledBytes: darkBytes, styled: styled)
+        let styled = dark.instances.filter { StandardBindings.makeComponent(ofType: $0.component) != nil }.prefix(
+            styledCount
+        )
+        .map { (id: $0.id, component: $0.component) }
+        return try finish(
+            label: "sample themes (Dark)", instances: dark.instances.count, root: root, themeID: "com.livery.dark",
+            compiledFile: darkFile, compiledBytes: darkBytes, styled: styled)
     }
 
     /// The generated benchmark theme of `instances` instances; 100 of its ids, spread over the
@@ -122,15 +128,17 @@ enum LaunchScenario {
             if layout == .development { compiled = try compileWithDigests(theme) }
         }
         for layout in [LaunchLayout.compiled, .development] {
-            try FileManager.default.createDirectory(atPath: root + "/" + layout.rawValue, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root + "/" + layout.rawValue, withIntermediateDirectories: true)
             try Data(compiled).write(to: URL(fileURLWithPath: root + "/\(layout.rawValue)/Bench.livery"))
         }
         let styled = (0..<min(styledCount, instances)).map { step -> (id: String, component: String) in
             let index = (step &* 7_919) % instances
             return (ThemeGenerator.identifier(index), ThemeGenerator.component(index))
         }
-        return try finish(label: "generated, N = \(instances)", instances: instances, root: root, themeID: source.id,
-                          compiledFile: root + "/compiled/Bench.livery", compiledBytes: compiled.count, styled: styled)
+        return try finish(
+            label: "generated, N = \(instances)", instances: instances, root: root, themeID: source.id,
+            compiledFile: root + "/compiled/Bench.livery", compiledBytes: compiled.count, styled: styled)
     }
 
     static func compileWithDigests(_ theme: String) throws -> [UInt8] {
@@ -139,8 +147,10 @@ enum LaunchScenario {
         return bytes
     }
 
-    private static func finish(label: String, instances: Int, root: String, themeID: String, compiledFile: String,
-                               compiledBytes: Int, styled: [(id: String, component: String)]) throws -> LaunchFixture {
+    private static func finish(
+        label: String, instances: Int, root: String, themeID: String, compiledFile: String,
+        compiledBytes: Int, styled: [(id: String, component: String)]
+    ) throws -> LaunchFixture {
         var configurations: [LaunchLayout: String] = [:]
         for layout in [LaunchLayout.compiled, .xml, .development] {
             let path = root + "/\(layout.rawValue).xml"
@@ -155,31 +165,41 @@ enum LaunchScenario {
             configurations[layout] = path
         }
         let idsFile = root + "/styled.txt"
-        try Data(styled.map { "\($0.id) \($0.component)" }.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: idsFile))
-        return LaunchFixture(label: label, instances: instances, compiledFile: compiledFile, compiledBytes: compiledBytes,
-                             configurations: configurations, styled: styled, idsFile: idsFile)
+        try Data(styled.map { "\($0.id) \($0.component)" }.joined(separator: "\n").utf8).write(
+            to: URL(fileURLWithPath: idsFile))
+        return LaunchFixture(
+            label: label, instances: instances, compiledFile: compiledFile, compiledBytes: compiledBytes,
+            configurations: configurations, styled: styled, idsFile: idsFile)
     }
 
     /// Launches `runs` fresh processes in `layout` and returns their samples.
     static func measure(_ fixture: LaunchFixture, _ layout: LaunchLayout, runs: Int) -> [LaunchSample] {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let configuration = fixture.configurations[layout == .developmentFirst ? .development : layout]
-        let arguments = layout == .open
+        let arguments =
+            layout == .open
             ? ["launch-child", "open", fixture.compiledFile]
-            : ["launch-child", "app", configuration!, fixture.idsFile, layout == .compiled ? "release" : "development",
-               String(relaunches(fixture, layout))]
+            : [
+                "launch-child", "app", configuration!, fixture.idsFile, layout == .compiled ? "release" : "development",
+                String(relaunches(fixture, layout)),
+            ]
         if layout == .developmentFirst {
             // A stamp trusts no file modified in the last two seconds: let the fixture age.
             Thread.sleep(forTimeInterval: 2.5)
         }
         return (0..<runs).compactMap { _ in
             if layout == .developmentFirst, let folder = configuration.map({ ($0 as NSString).deletingPathExtension }),
-               let stamps = try? FileManager.default.contentsOfDirectory(atPath: folder) {
-                for stamp in stamps where stamp.hasSuffix(".sources") { try? FileManager.default.removeItem(atPath: folder + "/" + stamp) }
+                let stamps = try? FileManager.default.contentsOfDirectory(atPath: folder)
+            {
+                for stamp in stamps where stamp.hasSuffix(".sources") {
+                    try? FileManager.default.removeItem(atPath: folder + "/" + stamp)
+                }
             }
             guard let object = runChild(executable, arguments, preload: nil), let first = object["first_ns"],
-                  let all = object["all_ns"], let growth = object["resident_growth"], let again = object["again_ns"] else { return nil }
-            return LaunchSample(firstStyled: Double(first), allStyled: Double(all), residentGrowth: growth, again: Double(again))
+                let all = object["all_ns"], let growth = object["resident_growth"], let again = object["again_ns"]
+            else { return nil }
+            return LaunchSample(
+                firstStyled: Double(first), allStyled: Double(all), residentGrowth: growth, again: Double(again))
         }
     }
 }
@@ -216,19 +236,24 @@ func launchChild(_ arguments: [String]) -> Never {
         print("{\"first_ns\": \(elapsed), \"all_ns\": \(elapsed), \"resident_growth\": \(growth), \"again_ns\": 0}")
         exit(0)
     case "app" where arguments.count == 5:
-        guard let list = try? String(contentsOfFile: arguments[2], encoding: .utf8) else { fail("cannot read \(arguments[2])") }
-        func components() -> [(String, View)] { list.split(separator: "\n").map { line -> (String, View) in
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let component = StandardBindings.makeComponent(ofType: parts[1]) else {
-                fail("\(arguments[2]): no reference component for '\(line)'")
+        guard let list = try? String(contentsOfFile: arguments[2], encoding: .utf8) else {
+            fail("cannot read \(arguments[2])")
+        }
+        func components() -> [(String, View)] {
+            list.split(separator: "\n").map { line -> (String, View) in
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let component = StandardBindings.makeComponent(ofType: parts[1]) else {
+                    fail("\(arguments[2]): no reference component for '\(line)'")
+                }
+                return (String(parts[0]), component)
             }
-            return (String(parts[0]), component)
-        } }
+        }
         let styled = components()
         // A release app links `Livery` alone and reads compiled files; a development build adds
         // folders and the staleness check (`LiveryDevelopment`).
         func launch(_ styled: [(String, View)]) -> (manager: ThemeManager, applicator: Applicator, first: UInt64) {
-            let manager = arguments[3] == "release"
+            let manager =
+                arguments[3] == "release"
                 ? ThemeManager(configurationFile: arguments[1])
                 : ThemeManager.development(configurationFile: arguments[1])
             let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
@@ -245,7 +270,9 @@ func launchChild(_ arguments: [String]) -> Never {
         guard launched.manager.currentThemeID != nil else { fail("the launch found no theme to show") }
         // A launch that reported an error timed an error path, not the launch: refuse it.
         let findings = launched.manager.diagnostics.reported
-        guard !findings.hasErrors else { fail("the launch reported errors: \(findings.filter { $0.severity == .error })") }
+        guard !findings.hasErrors else {
+            fail("the launch reported errors: \(findings.filter { $0.severity == .error })")
+        }
         // The same launch again, on new components: the first launches pay the runtime's first
         // use (type metadata, conformance lookups, code paged in), the last is the engine's work.
         var again: UInt64 = 0
@@ -257,7 +284,9 @@ func launchChild(_ arguments: [String]) -> Never {
             withExtendedLifetime((relaunched.manager, relaunched.applicator, components)) {}
         }
         withExtendedLifetime((launched.manager, launched.applicator, styled)) {}
-        print("{\"first_ns\": \(launched.first - start), \"all_ns\": \(all - start), \"resident_growth\": \(growth), \"again_ns\": \(again)}")
+        print(
+            "{\"first_ns\": \(launched.first - start), \"all_ns\": \(all - start), \"resident_growth\": \(growth), \"again_ns\": \(again)}"
+        )
         exit(0)
     default:
         fail("launch-child open FILE | launch-child app CONFIGURATION IDS_FILE release|development RELAUNCHES")
@@ -274,75 +303,106 @@ func launchReport(sizes: [Int], runs: Int, work: String) throws -> (markdown: St
     for fixture in fixtures {
         for layout in LaunchLayout.allCases {
             let samples = LaunchScenario.measure(fixture, layout, runs: runs)
-            guard !samples.isEmpty else { throw LoaderError.invalid(fixture.label, "the \(layout.rawValue) launch failed") }
+            guard !samples.isEmpty else {
+                throw LoaderError.invalid(fixture.label, "the \(layout.rawValue) launch failed")
+            }
             let growth = samples.map(\.residentGrowth).sorted()[samples.count / 2]
-            medians[fixture.label, default: [:]][layout] = (Samples(samples.map(\.firstStyled)).median,
-                                                            Samples(samples.map(\.allStyled)).median, growth,
-                                                            Samples(samples.map(\.again)).median)
-            FileHandle.standardError.write(Data("  launch \(fixture.label) \(layout.rawValue): \(formatDuration(Samples(samples.map(\.allStyled)).median)) (\(samples.count) runs)\n".utf8))
+            medians[fixture.label, default: [:]][layout] = (
+                Samples(samples.map(\.firstStyled)).median,
+                Samples(samples.map(\.allStyled)).median, growth,
+                Samples(samples.map(\.again)).median
+            )
+            FileHandle.standardError.write(
+                Data(
+                    "  launch \(fixture.label) \(layout.rawValue): \(formatDuration(Samples(samples.map(\.allStyled)).median)) (\(samples.count) runs)\n"
+                        .utf8))
         }
     }
     var md = "#### Launch: configuration file to styled components (fresh process per launch, medians of \(runs))\n\n"
-    md += "`ThemeManager(configurationFile:)`, an `Applicator`, then components styled: the first, then up to \(LaunchScenario.styledCount) (the sample themes' `chatbubble` instances are left out: no reference component is one). "
+    md +=
+        "`ThemeManager(configurationFile:)`, an `Applicator`, then components styled: the first, then up to \(LaunchScenario.styledCount) (the sample themes' `chatbubble` instances are left out: no reference component is one). "
     md += "Resident-set growth from /proc/self/statm across the launch.\n\n"
     md += "| theme | instances | styled | compiled file | layout | first styled | all styled | resident growth |\n"
     md += "|---|---:|---:|---:|---|---:|---:|---:|\n"
     for fixture in fixtures {
         for layout in LaunchLayout.allCases {
             let m = medians[fixture.label]![layout]!
-            md += "| \(fixture.label) | \(fixture.instances) | \(fixture.styled.count) | \(formatBytes(fixture.compiledBytes)) | \(layout.title) | \(formatDuration(m.first)) | \(layout == .open ? "" : formatDuration(m.all)) | \(formatBytes(m.growth)) |\n"
+            md +=
+                "| \(fixture.label) | \(fixture.instances) | \(fixture.styled.count) | \(formatBytes(fixture.compiledBytes)) | \(layout.title) | \(formatDuration(m.first)) | \(layout == .open ? "" : formatDuration(m.all)) | \(formatBytes(m.growth)) |\n"
         }
     }
     md += "\n| ratio (same run) | " + fixtures.map(\.label).joined(separator: " | ") + " |\n"
     md += "|---|" + String(repeating: "---:|", count: fixtures.count) + "\n"
     func row(_ title: String, _ value: @MainActor (LaunchFixture) -> Double) {
-        md += "| \(title) | " + fixtures.map { String(format: value($0) >= 100 ? "%.0fx" : "%.1fx", value($0)) }.joined(separator: " | ") + " |\n"
+        md +=
+            "| \(title) | "
+            + fixtures.map { String(format: value($0) >= 100 ? "%.0fx" : "%.1fx", value($0)) }.joined(separator: " | ")
+            + " |\n"
     }
     row("XML launch / compiled launch") { medians[$0.label]![.xml]!.all / medians[$0.label]![.compiled]!.all }
-    row("the same, to the first styled component") { medians[$0.label]![.xml]!.first / medians[$0.label]![.compiled]!.first }
+    row("the same, to the first styled component") {
+        medians[$0.label]![.xml]!.first / medians[$0.label]![.compiled]!.first
+    }
     row("compiled launch / open+mmap+verify") { medians[$0.label]![.compiled]!.all / medians[$0.label]![.open]!.all }
     row("development launch / XML launch") { medians[$0.label]![.development]!.all / medians[$0.label]![.xml]!.all }
-    row("development launch without stamp / XML launch") { medians[$0.label]![.developmentFirst]!.all / medians[$0.label]![.xml]!.all }
+    row("development launch without stamp / XML launch") {
+        medians[$0.label]![.developmentFirst]!.all / medians[$0.label]![.xml]!.all
+    }
 
-    md += "\nThe same launch repeated in the same process (the third repeat, on new components; XML up to 1,000 instances): the engine's own work, once the "
-    md += "Swift runtime has made its type metadata and the code is paged in. The difference from the launch above is the process's first-use cost.\n\n"
+    md +=
+        "\nThe same launch repeated in the same process (the third repeat, on new components; XML up to 1,000 instances): the engine's own work, once the "
+    md +=
+        "Swift runtime has made its type metadata and the code is paged in. The difference from the launch above is the process's first-use cost.\n\n"
     md += "| launch again in the same process | " + fixtures.map(\.label).joined(separator: " | ") + " |\n"
     md += "|---|" + String(repeating: "---:|", count: fixtures.count) + "\n"
     for layout in [LaunchLayout.compiled, .xml] {
-        md += "| \(layout.title) | " + fixtures.map { fixture in
-            LaunchScenario.relaunches(fixture, layout) > 0 ? formatDuration(medians[fixture.label]![layout]!.again) : "–"
-        }.joined(separator: " | ") + " |\n"
+        md +=
+            "| \(layout.title) | "
+            + fixtures.map { fixture in
+                LaunchScenario.relaunches(fixture, layout) > 0
+                    ? formatDuration(medians[fixture.label]![layout]!.again) : "–"
+            }.joined(separator: " | ") + " |\n"
     }
-    md += "| XML again / compiled again | " + fixtures.map { fixture in
-        LaunchScenario.relaunches(fixture, .xml) > 0
-            ? String(format: "%.1fx", medians[fixture.label]![.xml]!.again / medians[fixture.label]![.compiled]!.again) : "–"
-    }.joined(separator: " | ") + " |\n"
+    md +=
+        "| XML again / compiled again | "
+        + fixtures.map { fixture in
+            LaunchScenario.relaunches(fixture, .xml) > 0
+                ? String(
+                    format: "%.1fx", medians[fixture.label]![.xml]!.again / medians[fixture.label]![.compiled]!.again)
+                : "–"
+        }.joined(separator: " | ") + " |\n"
 
     // Targets.
     func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
     md += "\n| launch target | measured | verdict |\n|---|---:|---|\n"
     let sample = fixtures[0]
     let sampleRatio = medians[sample.label]![.xml]!.all / medians[sample.label]![.compiled]!.all
-    md += "| compiled ≥ 10x faster than XML, sample themes | \(String(format: "%.1fx", sampleRatio)) | \(verdict(sampleRatio >= 10)) |\n"
+    md +=
+        "| compiled ≥ 10x faster than XML, sample themes | \(String(format: "%.1fx", sampleRatio)) | \(verdict(sampleRatio >= 10)) |\n"
     if let tenK = fixtures.first(where: { $0.instances == 10_000 && $0.label != sample.label }) {
         let m = medians[tenK.label]!
         let ratio = m[.xml]!.all / m[.compiled]!.all
-        md += "| compiled ≥ 100x faster than XML, N = 10,000, 100 styled | \(String(format: "%.0fx", ratio)) | \(verdict(ratio >= 100)) |\n"
+        md +=
+            "| compiled ≥ 100x faster than XML, N = 10,000, 100 styled | \(String(format: "%.0fx", ratio)) | \(verdict(ratio >= 100)) |\n"
         let floor = m[.compiled]!.all / m[.open]!.all
-        md += "| compiled launch within 10x of open+mmap+verify, N = 10,000 | \(String(format: "%.1fx", floor)) | \(verdict(floor <= 10)) |\n"
+        md +=
+            "| compiled launch within 10x of open+mmap+verify, N = 10,000 | \(String(format: "%.1fx", floor)) | \(verdict(floor <= 10)) |\n"
         let extra = m[.compiled]!.growth - medians[sample.label]![.compiled]!.growth
         let allowed = 2 * tenK.compiledBytes
-        md += "| resident growth N = 10,000 minus sample themes ≤ 2x the file (\(formatBytes(allowed))) | \(formatBytes(extra)) (fixed cost, sample themes: \(formatBytes(medians[sample.label]![.compiled]!.growth))) | \(verdict(extra <= allowed)) |\n"
+        md +=
+            "| resident growth N = 10,000 minus sample themes ≤ 2x the file (\(formatBytes(allowed))) | \(formatBytes(extra)) (fixed cost, sample themes: \(formatBytes(medians[sample.label]![.compiled]!.growth))) | \(verdict(extra <= allowed)) |\n"
         let development = m[.development]!.all / m[.xml]!.all
-        md += "| development layout cheaper than loading the XML, N = 10,000 | \(String(format: "%.2f", development)) of the XML launch | \(verdict(development < 1)) |\n"
+        md +=
+            "| development layout cheaper than loading the XML, N = 10,000 | \(String(format: "%.2f", development)) of the XML launch | \(verdict(development < 1)) |\n"
     }
     var json: [String: Any] = [:]
     for fixture in fixtures {
-        json[fixture.label] = Dictionary(uniqueKeysWithValues: medians[fixture.label]!.map { layout, m in
-            var values = ["first_ns": m.first, "all_ns": m.all, "resident_growth": Double(m.growth)]
-            if LaunchScenario.relaunches(fixture, layout) > 0 { values["again_ns"] = m.again }
-            return (layout.rawValue, values)
-        })
+        json[fixture.label] = Dictionary(
+            uniqueKeysWithValues: medians[fixture.label]!.map { layout, m in
+                var values = ["first_ns": m.first, "all_ns": m.all, "resident_growth": Double(m.growth)]
+                if LaunchScenario.relaunches(fixture, layout) > 0 { values["again_ns"] = m.again }
+                return (layout.rawValue, values)
+            })
     }
     return (md, json)
 }

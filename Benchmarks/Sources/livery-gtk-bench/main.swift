@@ -18,7 +18,9 @@ import LiveryDevelopment
 
 setenv("GSK_RENDERER", "cairo", 0)
 guard gtk_init_check() != 0 else {
-    print("GTK could not open a display (DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "unset")); run Benchmarks/Scripts/bench-gtk.sh")
+    print(
+        "GTK could not open a display (DISPLAY=\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "unset")); run Benchmarks/Scripts/bench-gtk.sh"
+    )
     exit(1)
 }
 let arguments = CommandLine.arguments
@@ -29,7 +31,8 @@ let screens = arguments.firstIndex(of: "--screens").flatMap { Int(arguments[$0 +
 let cssOperations: Set<String> = [
     "backgroundColor", "cornerRadius", "borderColor", "borderWidth", "tintColor", "shadowColor", "shadowOpacity",
     "shadowRadius", "shadowOffset", "textColor", "font", "titleColor", "titleFont", "contentEdgeInsets",
-    "placeholderColor", "borderStyle", "barTintColor", "progressTintColor", "trackTintColor", "bubbleColor", "textInsets",
+    "placeholderColor", "borderStyle", "barTintColor", "progressTintColor", "trackTintColor", "bubbleColor",
+    "textInsets",
 ]
 let source = ThemeManager.development(configurationFile: "Examples/GTKDemo/Livery.xml")
 @MainActor func cssOnly(_ id: String, as newID: String) -> LoadedTheme {
@@ -38,11 +41,14 @@ let source = ThemeManager.development(configurationFile: "Examples/GTKDemo/Liver
         exit(1)
     }
     let instances = resolved.instances.map { instance in
-        ResolvedInstance(id: instance.id, component: instance.component,
-                         operations: instance.operations.filter { cssOperations.contains($0.name) })
+        ResolvedInstance(
+            id: instance.id, component: instance.component,
+            operations: instance.operations.filter { cssOperations.contains($0.name) })
     }
-    return LoadedTheme(variants: ThemeVariants(info: ThemeInfo(id: newID, name: newID), ancestors: [], axes: TraitAxes(),
-                                               variants: [.none: instances], assets: .empty))
+    return LoadedTheme(
+        variants: ThemeVariants(
+            info: ThemeInfo(id: newID, name: newID), ancestors: [], axes: TraitAxes(),
+            variants: [.none: instances], assets: .empty))
 }
 let manager = ThemeManager(schema: source.schema)
 manager.add(cssOnly("com.livery.light", as: "light"))
@@ -55,17 +61,20 @@ final class Bubble: LiveryGTK.Widget {}
 @MainActor
 func bubbleBinding() -> ComponentBinding<Bubble> {
     var binding = ComponentBinding<Bubble>("chatbubble")
-    binding.bindPerState("bubbleColor", get: { $1 == .normal ? $0.cssBackgroundColor : nil },
-                         set: { if $2 == .normal { $0.cssBackgroundColor = $1 } })
+    binding.bindPerState(
+        "bubbleColor", get: { $1 == .normal ? $0.cssBackgroundColor : nil },
+        set: { if $2 == .normal { $0.cssBackgroundColor = $1 } })
     binding.bind("textInsets", get: { $0.cssPadding }, set: { $0.cssPadding = $1 })
     return binding
 }
 
 // MARK: Windows
 
-let identifiers = ["chat_background", "nav_bar_main", "label_title", "progress_upload", "image_avatar",
-                   "bubble_incoming", "label_message", "label_timestamp", "bubble_outgoing", "label_message",
-                   "label_timestamp", "textfield_message", "button_send"]
+let identifiers = [
+    "chat_background", "nav_bar_main", "label_title", "progress_upload", "image_avatar",
+    "bubble_incoming", "label_message", "label_timestamp", "bubble_outgoing", "label_message",
+    "label_timestamp", "textfield_message", "button_send",
+]
 
 /// A window of `screens` chat screens side by side in a scrolled grid.
 @MainActor
@@ -101,7 +110,9 @@ func makeWindow() -> (window: UnsafeMutablePointer<GtkWidget>, widgets: [(Unsafe
             default: widget = gtk_button_new_with_label("Send")
             }
             gtk_widget_set_size_request(widget, 24, 24)
-            gtk_grid_attach(UnsafeMutableRawPointer(grid).assumingMemoryBound(to: GtkGrid.self), widget, Int32(column), Int32(screen), 1, 1)
+            gtk_grid_attach(
+                UnsafeMutableRawPointer(grid).assumingMemoryBound(to: GtkGrid.self), widget, Int32(column),
+                Int32(screen), 1, 1)
             widgets.append((widget, identifier))
         }
     }
@@ -111,7 +122,8 @@ func makeWindow() -> (window: UnsafeMutablePointer<GtkWidget>, widgets: [(Unsafe
 @MainActor
 func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-          let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
@@ -132,8 +144,9 @@ final class PaintClock {
                 clock.paints += 1
             }
         }
-        livery_signal_connect(UnsafeMutableRawPointer(gtk_widget_get_frame_clock(window)), "after-paint",
-                              unsafeBitCast(callback, to: GCallback.self), Unmanaged.passRetained(self).toOpaque())
+        livery_signal_connect(
+            UnsafeMutableRawPointer(gtk_widget_get_frame_clock(window)), "after-paint",
+            unsafeBitCast(callback, to: GCallback.self), Unmanaged.passRetained(self).toOpaque())
     }
 
     /// Runs the loop until the next paint; ms from `start` to its after-paint.
@@ -151,14 +164,20 @@ final class PaintClock {
             _ = waitForPaint(since: DispatchTime.now().uptimeNanoseconds)
         }
         let until = DispatchTime.now().uptimeNanoseconds + 50_000_000
-        while DispatchTime.now().uptimeNanoseconds < until { g_main_context_iteration(nil, 0); g_usleep(1000) }
+        while DispatchTime.now().uptimeNanoseconds < until {
+            g_main_context_iteration(nil, 0)
+            g_usleep(1000)
+        }
     }
 }
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
-    return sorted.isEmpty ? .nan : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.isEmpty
+        ? .nan
+        : sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
 
@@ -210,8 +229,9 @@ let nativeClock = PaintClock(nativeWindow)
 nativeClock.idle(frames: 6)
 let nativeUnstyledBytes = residentBytes()
 let nativeProvider = gtk_css_provider_new()!
-gtk_style_context_add_provider_for_display(gdk_display_get_default(), livery_style_provider(UnsafeMutableRawPointer(nativeProvider)),
-                                           UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION) + 10)
+gtk_style_context_add_provider_for_display(
+    gdk_display_get_default(), livery_style_provider(UnsafeMutableRawPointer(nativeProvider)),
+    UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION) + 10)
 gtk_css_provider_load_from_data(nativeProvider, nativeSheets["light"]!, -1)
 nativeClock.idle(frames: 6)
 let nativeStyledBytes = residentBytes()
@@ -251,23 +271,24 @@ for _ in 0..<rounds {
 let liveryMedian = median(liveryTimes), nativeMedian = median(nativeTimes)
 let widgetCount = liveryWidgets.count
 let statistics = GTKBindings.styleSheetStatistics
-print("""
-# Livery on GTK 4: \(widgetCount) real widgets (\(screens) chat screens), GSK_RENDERER=\(ProcessInfo.processInfo.environment["GSK_RENDERER"] ?? "default")
+print(
+    """
+    # Livery on GTK 4: \(widgetCount) real widgets (\(screens) chat screens), GSK_RENDERER=\(ProcessInfo.processInfo.environment["GSK_RENDERER"] ?? "default")
 
-Live switch, light <-> dark, activate(themeID:) to the end of the next frame's after-paint, \(rounds) rounds alternated with GTK's own stylesheet swap:
+    Live switch, light <-> dark, activate(themeID:) to the end of the next frame's after-paint, \(rounds) rounds alternated with GTK's own stylesheet swap:
 
-| | median | min | max |
-|---|---|---|---|
-| Livery: activate(themeID:) to after-paint | \(ms(liveryMedian)) | \(ms(liveryTimes.min() ?? .nan)) | \(ms(liveryTimes.max() ?? .nan)) |
-| GTK: gtk_css_provider_load_from_data to after-paint | \(ms(nativeMedian)) | \(ms(nativeTimes.min() ?? .nan)) | \(ms(nativeTimes.max() ?? .nan)) |
-| ratio Livery / GTK | \(String(format: "%.2f", liveryMedian / nativeMedian)) | | |
+    | | median | min | max |
+    |---|---|---|---|
+    | Livery: activate(themeID:) to after-paint | \(ms(liveryMedian)) | \(ms(liveryTimes.min() ?? .nan)) | \(ms(liveryTimes.max() ?? .nan)) |
+    | GTK: gtk_css_provider_load_from_data to after-paint | \(ms(nativeMedian)) | \(ms(nativeTimes.min() ?? .nan)) | \(ms(nativeTimes.max() ?? .nan)) |
+    | ratio Livery / GTK | \(String(format: "%.2f", liveryMedian / nativeMedian)) | | |
 
-Where Livery's time goes (medians): activate (runtime + setters) \(ms(median(activateTimes))), style sheet catch-up (CSS written, classes, parse) \(ms(median(flushTimes))), GTK's restyle, layout and paint \(ms(liveryMedian - median(activateTimes) - median(flushTimes))). GTK's stylesheet parse: \(ms(median(nativeLoadTimes))), then restyle, layout and paint \(ms(nativeMedian - median(nativeLoadTimes))).
+    Where Livery's time goes (medians): activate (runtime + setters) \(ms(median(activateTimes))), style sheet catch-up (CSS written, classes, parse) \(ms(median(flushTimes))), GTK's restyle, layout and paint \(ms(liveryMedian - median(activateTimes) - median(flushTimes))). GTK's stylesheet parse: \(ms(median(nativeLoadTimes))), then restyle, layout and paint \(ms(nativeMedian - median(nativeLoadTimes))).
 
-First styling of \(widgetCount) widgets to after-paint: \(ms(firstStyling)) (style calls \(ms(styleCalls)), style sheet \(ms(firstFlush)), the rest GTK's restyle, layout and paint).
-Style sheet: \(statistics.looks) distinct looks, parsed \(statistics.reloads) times in the whole run.
-Resident memory: unstyled \(unstyledBytes / 1024) KiB, styled \(styledBytes / 1024) KiB: \(String(format: "%.0f", Double(styledBytes - unstyledBytes) / Double(widgetCount))) bytes per styled widget. The same look through GTK's own stylesheet on the second window: \(String(format: "%.0f", Double(nativeStyledBytes - nativeUnstyledBytes) / Double(widgetCount))) bytes per widget (GTK's computed styles). The style a handle records: \(LiveryGTK.Widget.styleStorageSize) bytes inline.
-""")
+    First styling of \(widgetCount) widgets to after-paint: \(ms(firstStyling)) (style calls \(ms(styleCalls)), style sheet \(ms(firstFlush)), the rest GTK's restyle, layout and paint).
+    Style sheet: \(statistics.looks) distinct looks, parsed \(statistics.reloads) times in the whole run.
+    Resident memory: unstyled \(unstyledBytes / 1024) KiB, styled \(styledBytes / 1024) KiB: \(String(format: "%.0f", Double(styledBytes - unstyledBytes) / Double(widgetCount))) bytes per styled widget. The same look through GTK's own stylesheet on the second window: \(String(format: "%.0f", Double(nativeStyledBytes - nativeUnstyledBytes) / Double(widgetCount))) bytes per widget (GTK's computed styles). The style a handle records: \(LiveryGTK.Widget.styleStorageSize) bytes inline.
+    """)
 // The numbers the one performance table shows (Benchmarks/Scripts/summary.py reads them).
 if let index = CommandLine.arguments.firstIndex(of: "--json"), index + 1 < CommandLine.arguments.count {
     let json: [String: Any] = [

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Livery
 import LiveryHeadless
 import LiveryModel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Registers 10,000 headless components and switches themes under them, printing timings.
 /// Not a unit test: numbers depend on the machine; docs/Performance.md reports them.
@@ -18,16 +19,21 @@ enum SwitchBenchmark {
 
     static func theme(_ id: String, identifiers: Int, seed: Double) -> LoadedTheme {
         let instances = (0..<identifiers).map { index in
-            ResolvedInstance(id: "view_\(index)", component: "uiview", operations: operations.enumerated().map { offset, entry in
-                let (name, param) = entry
-                let value: Value = param == "color"
-                    ? .color(Color(red: seed, green: Double(offset) / 8, blue: Double(index % 255) / 255))
-                    : .float(seed + Double(offset))
-                return ResolvedOperation(name: name, params: [Param(name: param, value: value)])
-            })
+            ResolvedInstance(
+                id: "view_\(index)", component: "uiview",
+                operations: operations.enumerated().map { offset, entry in
+                    let (name, param) = entry
+                    let value: Value =
+                        param == "color"
+                        ? .color(Color(red: seed, green: Double(offset) / 8, blue: Double(index % 255) / 255))
+                        : .float(seed + Double(offset))
+                    return ResolvedOperation(name: name, params: [Param(name: param, value: value)])
+                })
         }
-        return LoadedTheme(variants: ThemeVariants(info: ThemeInfo(id: id, name: id), ancestors: [], axes: TraitAxes(),
-                                                   variants: [.none: instances], assets: .empty))
+        return LoadedTheme(
+            variants: ThemeVariants(
+                info: ThemeInfo(id: id, name: id), ancestors: [], axes: TraitAxes(),
+                variants: [.none: instances], assets: .empty))
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
@@ -50,9 +56,9 @@ enum SwitchBenchmark {
     static func pageFaults() -> Int {
         var usage = rusage()
         #if canImport(Glibc)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
         return Int(usage.ru_minflt)
     }
@@ -87,20 +93,25 @@ enum SwitchBenchmark {
         }
         let setterCalls = applicator.lastPass.operationsApplied
         withExtendedLifetime(views) {}
-        return Round(register: milliseconds(register), firstSwitch: milliseconds(first),
-                     firstSwitchBack: milliseconds(firstBack), warmSwitches: warm, setterCalls: setterCalls,
-                     registerFaults: faultsRegistering - faultsBefore, firstSwitchFaults: faultsSwitching - faultsRegistering)
+        return Round(
+            register: milliseconds(register), firstSwitch: milliseconds(first),
+            firstSwitchBack: milliseconds(firstBack), warmSwitches: warm, setterCalls: setterCalls,
+            registerFaults: faultsRegistering - faultsBefore, firstSwitchFaults: faultsSwitching - faultsRegistering)
     }
 
     /// Runs `rounds` rounds and prints medians. The process's first round is reported apart: it
     /// also pays one-time costs (page faults of a growing heap, lazy symbol binding, type
     /// metadata), as an app's first screen does.
-    static func run(components: Int = 10_000, identifiers: Int, rounds: Int = 9, switches: Int = 41,
-                    preload: Bool = false) async {
+    static func run(
+        components: Int = 10_000, identifiers: Int, rounds: Int = 9, switches: Int = 41,
+        preload: Bool = false
+    ) async {
         var results: [Round] = []
         for _ in 0..<rounds {
-            results.append(await round(components: components, identifiers: identifiers, switches: switches,
-                                       preload: preload))
+            results.append(
+                await round(
+                    components: components, identifiers: identifiers, switches: switches,
+                    preload: preload))
         }
         let later = results.count > 1 ? Array(results.dropFirst()) : results
         let register = median(later.map(\.register))
@@ -108,21 +119,31 @@ enum SwitchBenchmark {
         let warm = later.flatMap(\.warmSwitches).sorted()
         let warmMedian = median(warm)
         let perComponent = register * 1e6 / Double(components)
-        print("\(components) components, \(identifiers) identifiers, 8 operations each; \(rounds) rounds"
-              + (preload ? "; both themes prepared ahead (preload)" : "; themes prepared as components are styled"))
-        print("  register all:                 \(format(register)) ms median (\(format(perComponent)) ns per component; min \(format(later.map(\.register).min()!)) ms); the process's first round \(format(results[0].register)) ms")
-        print("  first switch a->b (prepare):  \(format(firstSwitch)) ms median; b->a \(format(median(later.map(\.firstSwitchBack)))) ms")
+        print(
+            "\(components) components, \(identifiers) identifiers, 8 operations each; \(rounds) rounds"
+                + (preload ? "; both themes prepared ahead (preload)" : "; themes prepared as components are styled"))
+        print(
+            "  register all:                 \(format(register)) ms median (\(format(perComponent)) ns per component; min \(format(later.map(\.register).min()!)) ms); the process's first round \(format(results[0].register)) ms"
+        )
+        print(
+            "  first switch a->b (prepare):  \(format(firstSwitch)) ms median; b->a \(format(median(later.map(\.firstSwitchBack)))) ms"
+        )
         if !warm.isEmpty {
-            print("  warm switch, median of \(warm.count): \(format(warmMedian)) ms (p90 \(format(warm[warm.count * 9 / 10])) ms, min \(format(warm[0])) ms), \(results[0].setterCalls) setter calls")
+            print(
+                "  warm switch, median of \(warm.count): \(format(warmMedian)) ms (p90 \(format(warm[warm.count * 9 / 10])) ms, min \(format(warm[0])) ms), \(results[0].setterCalls) setter calls"
+            )
         }
-        print("  register all + first switch:  \(format(register + firstSwitch)) ms; register all + warm switch: \(format(register + warmMedian)) ms")
+        print(
+            "  register all + first switch:  \(format(register + firstSwitch)) ms; register all + warm switch: \(format(register + warmMedian)) ms"
+        )
         // Every round, because the medians hide how they spread: with an identifier per
         // component, a round whose memory the allocator maps afresh (page faults, about 2 µs
         // each on this VM) takes half as long again as one that reuses the last round's.
-        print("  each round, register / first switch, ms (page faults): "
-              + results.map {
-                  "\(format($0.register)) (\($0.registerFaults)) / \(format($0.firstSwitch)) (\($0.firstSwitchFaults))"
-              }.joined(separator: ", "))
+        print(
+            "  each round, register / first switch, ms (page faults): "
+                + results.map {
+                    "\(format($0.register)) (\($0.registerFaults)) / \(format($0.firstSwitch)) (\($0.firstSwitchFaults))"
+                }.joined(separator: ", "))
     }
 
     static func median(_ values: [Double]) -> Double {
@@ -155,7 +176,9 @@ enum SwitchBenchmark {
         let before = count()
         for index in 0..<warmRuns { manager.activate(themeID: index % 2 == 0 ? "b" : "a") }
         let warm = Double(count() - before) / Double(warmRuns)
-        print("\(components) components, \(identifiers) identifiers: \(registering) allocations to register all (\(format(Double(registering) / Double(components))) per component); \(format(warm)) per warm switch of \(applicator.lastPass.operationsApplied) setter calls")
+        print(
+            "\(components) components, \(identifiers) identifiers: \(registering) allocations to register all (\(format(Double(registering) / Double(components))) per component); \(format(warm)) per warm switch of \(applicator.lastPass.operationsApplied) setter calls"
+        )
         withExtendedLifetime(views) {}
     }
 

@@ -22,14 +22,22 @@ func generate(_ count: Int) -> String {
     }
     groups.append(#""palette": {"$type": "color", \#(palette.joined(separator: ", "))}"#)
     var semantic: [String] = []
-    for index in 0..<quarter { semantic.append(#""s\#(index)": {"$value": "{palette.c\#(index)}", "$description": "Semantic colour \#(index)"}"#) }
+    for index in 0..<quarter {
+        semantic.append(
+            #""s\#(index)": {"$value": "{palette.c\#(index)}", "$description": "Semantic colour \#(index)"}"#)
+    }
     groups.append(#""semantic": {"$type": "color", \#(semantic.joined(separator: ", "))}"#)
     var space: [String] = []
-    for index in 0..<quarter { space.append(#""d\#(index)": {"$value": {"value": \#(index % 64), "unit": "\#(index % 2 == 0 ? "px" : "rem")"}}"#) }
+    for index in 0..<quarter {
+        space.append(
+            #""d\#(index)": {"$value": {"value": \#(index % 64), "unit": "\#(index % 2 == 0 ? "px" : "rem")"}}"#)
+    }
     groups.append(#""space": {"$type": "dimension", \#(space.joined(separator: ", "))}"#)
     var type: [String] = []
     for index in 0..<(count - 3 * quarter) {
-        type.append(#""t\#(index)": {"$type": "typography", "$value": {"fontFamily": ["Inter", "sans-serif"], "fontSize": {"value": \#(10 + index % 30), "unit": "px"}, "fontWeight": \#(100 * (1 + index % 9)), "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.2}}"#)
+        type.append(
+            #""t\#(index)": {"$type": "typography", "$value": {"fontFamily": ["Inter", "sans-serif"], "fontSize": {"value": \#(10 + index % 30), "unit": "px"}, "fontWeight": \#(100 * (1 + index % 9)), "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.2}}"#
+        )
     }
     groups.append(#""type": {\#(type.joined(separator: ", "))}"#)
     return "{" + groups.joined(separator: ",\n") + "}"
@@ -57,40 +65,50 @@ var resolveSamples: [Double] = [], mapSamples: [Double] = [], writeSamples: [Dou
 var constants: [ThemeConstant] = []
 for _ in 0..<iterations {
     var tokens: [ResolvedToken] = []
-    resolveSamples.append(try time {
-        let result = TokenResolver.resolve([try TokenSource.read("tokens.json", bytes: bytes)])
-        precondition(!result.diagnostics.hasErrors, "\(result.diagnostics.prefix(3))")
-        tokens = result.tokens
-    })
-    mapSamples.append(time {
-        var importer = TokenImporter()
-        constants = importer.constants(of: tokens)
-    })
-    let theme = TokenTheme(id: "bench.tokens", name: "Tokens", parent: nil, layers: [("Tokens.xml", constants)], sources: ["tokens.json"])
-    writeSamples.append(time {
-        let findings = ThemeFolderWriter.write(theme, to: root + "/Tokens.theme") { staged in
-            ThemeWorkspace(searchPaths: [root]).validate(paths: [staged]).filter { $0.code != .constantUnused }
-        }
-        precondition(!findings.hasErrors, "\(findings.prefix(3))")
-    })
+    resolveSamples.append(
+        try time {
+            let result = TokenResolver.resolve([try TokenSource.read("tokens.json", bytes: bytes)])
+            precondition(!result.diagnostics.hasErrors, "\(result.diagnostics.prefix(3))")
+            tokens = result.tokens
+        })
+    mapSamples.append(
+        time {
+            var importer = TokenImporter()
+            constants = importer.constants(of: tokens)
+        })
+    let theme = TokenTheme(
+        id: "bench.tokens", name: "Tokens", parent: nil, layers: [("Tokens.xml", constants)], sources: ["tokens.json"])
+    writeSamples.append(
+        time {
+            let findings = ThemeFolderWriter.write(theme, to: root + "/Tokens.theme") { staged in
+                ThemeWorkspace(searchPaths: [root]).validate(paths: [staged]).filter { $0.code != .constantUnused }
+            }
+            precondition(!findings.hasErrors, "\(findings.prefix(3))")
+        })
 }
 report("import: read + resolve + validate tokens", resolveSamples)
 report("import: map to constants", mapSamples)
 report("import: write, XML-validate, rename folder", writeSamples)
-report("import total (median sum)", [[resolveSamples, mapSamples, writeSamples].map { $0.sorted()[$0.count / 2] }.reduce(0, +)])
+report(
+    "import total (median sum)",
+    [[resolveSamples, mapSamples, writeSamples].map { $0.sorted()[$0.count / 2] }.reduce(0, +)])
 
 var readSamples: [Double] = [], exportSamples: [Double] = []
 var exported: [ExportedConstant] = []
 for _ in 0..<iterations {
-    readSamples.append(time {
-        let result = ThemeWorkspace().constants(ofThemeAt: root + "/Tokens.theme", traits: .none)
-        exported = (result.value ?? []).map { ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference) }
-    })
-    exportSamples.append(time {
-        var exporter = TokenExporter()
-        let json = exporter.document(exported).rendered()
-        precondition(json.utf8.count > 0)
-    })
+    readSamples.append(
+        time {
+            let result = ThemeWorkspace().constants(ofThemeAt: root + "/Tokens.theme", traits: .none)
+            exported = (result.value ?? []).map {
+                ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference)
+            }
+        })
+    exportSamples.append(
+        time {
+            var exporter = TokenExporter()
+            let json = exporter.document(exported).rendered()
+            precondition(json.utf8.count > 0)
+        })
 }
 precondition(exported.count == constants.count, "export read \(exported.count) of \(constants.count) constants")
 report("export: read theme constants (XML front end)", readSamples)

@@ -67,9 +67,11 @@ enum FuzzCompiledEntry {
         let bytes = resealed(Array(buffer))
         guard let theme = try? CompiledTheme(bytes: bytes, limits: limits) else { return }
         // File facts
-        _ = (theme.formatVersion, theme.fileSize, theme.flags, theme.sections, theme.stringCount,
-             theme.instanceRecordCount, theme.operationRecordCount, theme.operationListLength,
-             theme.valueSlotCount, theme.idCount, theme.variantCount, theme.maxProbeLength, theme.bucketCount)
+        _ = (
+            theme.formatVersion, theme.fileSize, theme.flags, theme.sections, theme.stringCount,
+            theme.instanceRecordCount, theme.operationRecordCount, theme.operationListLength,
+            theme.valueSlotCount, theme.idCount, theme.variantCount, theme.maxProbeLength, theme.bucketCount
+        )
         // Chain, traits
         let chain = theme.chain
         FuzzCheck.require(!chain.isEmpty, "a verified file has a chain")

@@ -46,13 +46,15 @@ enum FuzzPackageEntry {
     static let themes: String = {
         if let path = ProcessInfo.processInfo.environment["LIVERY_THEMES"] { return path }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Themes").standardizedFileURL.path
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Themes")
+            .standardizedFileURL.path
     }()
 
     static let root: String = {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         // libFuzzer does not always run atexit handlers: remove what runs of dead processes left.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("livery-fuzz-package-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+        where name.hasPrefix("livery-fuzz-package-") {
             let fields = name.split(separator: "-")
             if fields.count == 5, let pid = Int32(fields[3]), kill(pid, 0) != 0, errno == ESRCH {
                 try? FileManager.default.removeItem(atPath: base + "/" + name)
@@ -139,7 +141,8 @@ enum FuzzPackageEntry {
     static func differences(_ before: [String: Node], _ after: [String: Node]) -> String {
         var lines: [String] = []
         for key in Set(before.keys).union(after.keys).sorted() where before[key] != after[key] {
-            lines.append("\(key): \(before[key].map(\.description) ?? "absent") -> \(after[key].map(\.description) ?? "absent")")
+            lines.append(
+                "\(key): \(before[key].map(\.description) ?? "absent") -> \(after[key].map(\.description) ?? "absent")")
         }
         return lines.prefix(10).joined(separator: "; ")
     }
@@ -158,15 +161,21 @@ enum FuzzPackageEntry {
             entries.append((name, body, link))
         }
         if !entries.contains(where: { $0.name == PackageManifest.fileName }) {
-            let info = entries.first { $0.name == "content/Info.xml" }.map { String(decoding: $0.data, as: UTF8.self) } ?? ""
+            let info =
+                entries.first { $0.name == "content/Info.xml" }.map { String(decoding: $0.data, as: UTF8.self) } ?? ""
             let id = attribute("id", in: info) ?? "com.livery.fuzz"
             let version = attribute("version", in: info) ?? "1.0.0"
-            let parent = attribute("parent", in: info).map { PackageManifest.Dependency(id: $0, minimumVersion: "1.0.0") }
+            let parent = attribute("parent", in: info).map {
+                PackageManifest.Dependency(id: $0, minimumVersion: "1.0.0")
+            }
             let files = entries.filter { !$0.link && !$0.name.hasSuffix("/") }.map {
                 PackageManifest.File(path: $0.name, size: Int64($0.data.count), sha256: Hashing.sha256(Data($0.data)))
             }
-            let manifest = PackageManifest(type: "theme", id: id, name: "Fuzz", version: version, parent: parent, files: files)
-            if let data = try? manifest.encoded() { entries.insert((PackageManifest.fileName, Array(data), false), at: 0) }
+            let manifest = PackageManifest(
+                type: "theme", id: id, name: "Fuzz", version: version, parent: parent, files: files)
+            if let data = try? manifest.encoded() {
+                entries.insert((PackageManifest.fileName, Array(data), false), at: 0)
+            }
         }
         return StoredZip.bytes(entries)
     }
@@ -187,8 +196,10 @@ enum FuzzPackageEntry {
         let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
         for file in files {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder + "/" + file, isDirectory: &isFolder), !isFolder.boolValue,
-                  case let data = contents(folder + "/" + file), !data.isEmpty else { continue }
+            guard FileManager.default.fileExists(atPath: folder + "/" + file, isDirectory: &isFolder),
+                !isFolder.boolValue,
+                case let data = contents(folder + "/" + file), !data.isEmpty
+            else { continue }
             bytes += [0x1E] + Array("content/\(file)\n".utf8) + Array(data)
         }
         return bytes
@@ -210,8 +221,10 @@ enum FuzzPackageEntry {
         try! FileManager.default.createDirectory(atPath: installedFolder, withIntermediateDirectories: true)
         let packagePath = folder + "/package.liverypkg"
         try! Data(bytes).write(to: URL(fileURLWithPath: packagePath))
-        try! FileManager.default.copyItem(atPath: themes + "/Base.theme", toPath: installedFolder + "/com.livery.base.purchasedTheme")
-        try! Data("not a real compiled file; only the folder counts".utf8).write(to: URL(fileURLWithPath: installedFolder + "/com.livery.base.livery"))
+        try! FileManager.default.copyItem(
+            atPath: themes + "/Base.theme", toPath: installedFolder + "/com.livery.base.purchasedTheme")
+        try! Data("not a real compiled file; only the folder counts".utf8).write(
+            to: URL(fileURLWithPath: installedFolder + "/com.livery.base.livery"))
 
         let installer: ProductInstaller
         do {
@@ -219,8 +232,8 @@ enum FuzzPackageEntry {
         } catch {
             fatalError("the installer cannot open a fresh folder: \(error)")
         }
-        installer.recover()   // creates the lock file, so "before" is the state an install starts from
-        let installedRoot = installer.installedFolder   // realpath
+        installer.recover()  // creates the lock file, so "before" is the state an install starts from
+        let installedRoot = installer.installedFolder  // realpath
         let before = snapshot(installedRoot)
         let packageBefore = Node.file(size: bytes.count, digest: Hashing.sha256(Data(bytes)))
 
@@ -236,8 +249,9 @@ enum FuzzPackageEntry {
             outer += level == depth ? "" : "/w"
         }
         FuzzCheck.require(snapshot(folder)["package.liverypkg"] == packageBefore, "the package file changed")
-        FuzzCheck.require(snapshot(bundled) == bundledSnapshot,
-                          "a bundled theme changed: \(differences(bundledSnapshot, snapshot(bundled)))")
+        FuzzCheck.require(
+            snapshot(bundled) == bundledSnapshot,
+            "a bundled theme changed: \(differences(bundledSnapshot, snapshot(bundled)))")
         for (path, node) in after {
             if case .link = node { fatalError("a symbolic link under the install root: \(path) \(node)") }
             if case .other = node { fatalError("a special file under the install root: \(path) \(node)") }
@@ -245,8 +259,9 @@ enum FuzzPackageEntry {
 
         switch outcome {
         case .failure(let error):
-            FuzzCheck.require(before == after,
-                              "a failed install (\(error)) changed the install root: \(differences(before, after))")
+            FuzzCheck.require(
+                before == after,
+                "a failed install (\(error)) changed the install root: \(differences(before, after))")
             FuzzCheck.require(error is StoreError, "the installer threw something other than a StoreError: \(error)")
             return "\(error)"
         case .success(let result):
@@ -256,8 +271,10 @@ enum FuzzPackageEntry {
             let manifest = archive.manifest
             let folderName = manifest.id + ".purchasedTheme"
             let compiledName = manifest.id + ".livery"
-            FuzzCheck.require(result.product.id == manifest.id, "installed \(result.product.id), the manifest says \(manifest.id)")
-            FuzzCheck.require(result.product.path == installedRoot + "/" + folderName, "installed at \(result.product.path)")
+            FuzzCheck.require(
+                result.product.id == manifest.id, "installed \(result.product.id), the manifest says \(manifest.id)")
+            FuzzCheck.require(
+                result.product.path == installedRoot + "/" + folderName, "installed at \(result.product.path)")
             // Everything except the product (and the store's own folder) is as it was.
             let work = ProductInstaller.workFolderName
             func isProduct(_ path: String) -> Bool {
@@ -265,12 +282,14 @@ enum FuzzPackageEntry {
             }
             let keptBefore = before.filter { !isProduct($0.key) && $0.key != work && !$0.key.hasPrefix(work + "/") }
             let keptAfter = after.filter { !isProduct($0.key) && $0.key != work && !$0.key.hasPrefix(work + "/") }
-            FuzzCheck.require(keptBefore == keptAfter, "an install changed another product: \(differences(keptBefore, keptAfter))")
+            FuzzCheck.require(
+                keptBefore == keptAfter, "an install changed another product: \(differences(keptBefore, keptAfter))")
             // The store's folder holds the lock, empty work folders and the product's manifest.
             let keptManifest = work + "/manifests/" + manifest.id + ".json"
             let workAfter = after.filter { ($0.key == work || $0.key.hasPrefix(work + "/")) && $0.key != keptManifest }
             let workBefore = before.filter { $0.key == work || $0.key.hasPrefix(work + "/") }
-            FuzzCheck.require(workAfter == workBefore, "an install left work files: \(differences(workBefore, workAfter))")
+            FuzzCheck.require(
+                workAfter == workBefore, "an install left work files: \(differences(workBefore, workAfter))")
             // The product is exactly the manifest's content files.
             var expected: [String: Node] = [:]
             for file in manifest.contentFiles {
@@ -283,11 +302,14 @@ enum FuzzPackageEntry {
             }
             expected[folderName] = .folder
             let product = after.filter { $0.key == folderName || $0.key.hasPrefix(folderName + "/") }
-            FuzzCheck.require(product == expected, "the installed folder is not the manifest's content: \(differences(expected, product))")
+            FuzzCheck.require(
+                product == expected,
+                "the installed folder is not the manifest's content: \(differences(expected, product))")
             guard case .file(let size, _)? = after[compiledName], size > 0 else {
                 fatalError("no compiled file beside the installed theme")
             }
-            FuzzCheck.require(installer.installed().contains { $0.id == manifest.id }, "the installed theme is not listed")
+            FuzzCheck.require(
+                installer.installed().contains { $0.id == manifest.id }, "the installed theme is not listed")
             return (result.replacedVersion == nil ? "installed " : "updated ") + manifest.id
         }
     }
@@ -320,23 +342,50 @@ enum StoredZip {
             let name = Array(entry.name.utf8.prefix(0xFFFF))
             let crc = crc32(entry.data)
             let size = UInt32(truncatingIfNeeded: entry.data.count)
-            le32(0x0403_4B50, &out); le16(20, &out); le16(0x0800, &out); le16(0, &out); le16(0, &out); le16(0x21, &out)
-            le32(crc, &out); le32(size, &out); le32(size, &out); le16(name.count, &out); le16(0, &out)
+            le32(0x0403_4B50, &out)
+            le16(20, &out)
+            le16(0x0800, &out)
+            le16(0, &out)
+            le16(0, &out)
+            le16(0x21, &out)
+            le32(crc, &out)
+            le32(size, &out)
+            le32(size, &out)
+            le16(name.count, &out)
+            le16(0, &out)
             out += name
             out += entry.data
             let folder = entry.name.hasSuffix("/")
             let mode: UInt32 = entry.link ? 0o120777 : folder ? 0o040755 : 0o100644
-            le32(0x0201_4B50, &central); le16(0x0314, &central); le16(20, &central); le16(0x0800, &central)
-            le16(0, &central); le16(0, &central); le16(0x21, &central)
-            le32(crc, &central); le32(size, &central); le32(size, &central); le16(name.count, &central)
-            le16(0, &central); le16(0, &central); le16(0, &central); le16(0, &central)
-            le32(mode << 16 | (folder ? 0x10 : 0), &central); le32(offset, &central)
+            le32(0x0201_4B50, &central)
+            le16(0x0314, &central)
+            le16(20, &central)
+            le16(0x0800, &central)
+            le16(0, &central)
+            le16(0, &central)
+            le16(0x21, &central)
+            le32(crc, &central)
+            le32(size, &central)
+            le32(size, &central)
+            le16(name.count, &central)
+            le16(0, &central)
+            le16(0, &central)
+            le16(0, &central)
+            le16(0, &central)
+            le32(mode << 16 | (folder ? 0x10 : 0), &central)
+            le32(offset, &central)
             central += name
         }
         let centralOffset = UInt32(truncatingIfNeeded: out.count)
         out += central
-        le32(0x0605_4B50, &out); le16(0, &out); le16(0, &out); le16(entries.count, &out); le16(entries.count, &out)
-        le32(UInt32(truncatingIfNeeded: central.count), &out); le32(centralOffset, &out); le16(0, &out)
+        le32(0x0605_4B50, &out)
+        le16(0, &out)
+        le16(0, &out)
+        le16(entries.count, &out)
+        le16(entries.count, &out)
+        le32(UInt32(truncatingIfNeeded: central.count), &out)
+        le32(centralOffset, &out)
+        le16(0, &out)
         return out
     }
 }

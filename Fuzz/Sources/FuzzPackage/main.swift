@@ -2,7 +2,10 @@
 import Foundation
 
 @_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func initialize(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
     // Warm-up runs (a package that installs, one that is not a zip), so lazily built globals (the
     // standard schema, these paths) are not mistaken for leaks of the first inputs.
     for input in [FuzzPackageEntry.warmUpInput(), Array("not a zip".utf8)] {

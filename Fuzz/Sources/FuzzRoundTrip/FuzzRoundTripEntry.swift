@@ -30,8 +30,10 @@ enum FuzzRoundTripEntry {
             return value
         }
 
-        static let interesting: [Double] = [0, -0.0, 1, -1, 0.5, 1e-300, -1e300, .greatestFiniteMagnitude,
-                                            .leastNonzeroMagnitude, -.leastNormalMagnitude, 255, 1.0 / 3]
+        static let interesting: [Double] = [
+            0, -0.0, 1, -1, 0.5, 1e-300, -1e300, .greatestFiniteMagnitude,
+            .leastNonzeroMagnitude, -.leastNormalMagnitude, 255, 1.0 / 3,
+        ]
 
         mutating func double() -> Double {
             if flag() { return Self.interesting[below(Self.interesting.count)] }
@@ -39,8 +41,10 @@ enum FuzzRoundTripEntry {
             return value.isFinite ? value : Double(byte())
         }
 
-        static let words = ["", "a", "button_send", "é", "e\u{301}", "\u{0}", "💥", "com.acme.base", "normal",
-                            "highlighted", "color", "x y", "\u{FFFD}", String(repeating: "long", count: 40)]
+        static let words = [
+            "", "a", "button_send", "é", "e\u{301}", "\u{0}", "💥", "com.acme.base", "normal",
+            "highlighted", "color", "x y", "\u{FFFD}", String(repeating: "long", count: 40),
+        ]
 
         mutating func string() -> String {
             switch below(3) {
@@ -55,8 +59,9 @@ enum FuzzRoundTripEntry {
         mutating func optional<T>(_ make: (inout Decisions) -> T) -> T? { flag() ? make(&self) : nil }
 
         mutating func traits() -> TraitSet {
-            TraitSet(idiom: optional { $0.pick(Idiom.allCases) }, appearance: optional { $0.pick(Appearance.allCases) },
-                     contrast: optional { $0.pick(Contrast.allCases) })
+            TraitSet(
+                idiom: optional { $0.pick(Idiom.allCases) }, appearance: optional { $0.pick(Appearance.allCases) },
+                contrast: optional { $0.pick(Contrast.allCases) })
         }
 
         mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
@@ -72,7 +77,8 @@ enum FuzzRoundTripEntry {
             case 6: return .size(Size(width: double(), height: double()))
             case 7: return .rect(Rect(x: double(), y: double(), width: double(), height: double()))
             case 8: return .insets(Insets(top: double(), left: double(), bottom: double(), right: double()))
-            case 9: return .font(Font(family: string(), size: optional { $0.double() }, weight: pick(FontWeight.allCases)))
+            case 9:
+                return .font(Font(family: string(), size: optional { $0.double() }, weight: pick(FontWeight.allCases)))
             case 10: return .image(ImageReference(name: string(), cache: flag()))
             case 11: return .enumeration(string())
             default: return .array((0..<below(5)).map { _ in value(depth: depth + 1) })
@@ -80,8 +86,9 @@ enum FuzzRoundTripEntry {
         }
 
         mutating func operation() -> ResolvedOperation {
-            ResolvedOperation(name: string(), state: pick(ControlState.all),
-                              params: (0..<below(4)).map { _ in Param(name: string(), value: value(depth: 0)) })
+            ResolvedOperation(
+                name: string(), state: pick(ControlState.all),
+                params: (0..<below(4)).map { _ in Param(name: string(), value: value(depth: 0)) })
         }
 
         mutating func instance() -> ResolvedInstance {
@@ -89,8 +96,9 @@ enum FuzzRoundTripEntry {
         }
 
         mutating func info() -> ThemeInfo {
-            ThemeInfo(id: string(), name: string(), version: string(), parent: optional { $0.string() },
-                      description: optional { $0.string() })
+            ThemeInfo(
+                id: string(), name: string(), version: string(), parent: optional { $0.string() },
+                description: optional { $0.string() })
         }
     }
 
@@ -118,8 +126,9 @@ enum FuzzRoundTripEntry {
         var assetVariants: [AssetVariant] = []
         var assetBytes: [AssetFileKey: [UInt8]] = [:]
         for _ in 0..<input.below(4) {
-            let variant = AssetVariant(name: input.string(), themeID: input.pick(chainIDs), file: input.string(),
-                                       qualifiers: input.traits(), scale: 1 + input.below(4))
+            let variant = AssetVariant(
+                name: input.string(), themeID: input.pick(chainIDs), file: input.string(),
+                qualifiers: input.traits(), scale: 1 + input.below(4))
             assetVariants.append(variant)
             assetBytes[variant.fileKey] = (0..<input.below(40)).map { _ in input.byte() }
         }
@@ -127,8 +136,9 @@ enum FuzzRoundTripEntry {
         for id in chainIDs where input.flag() {
             digests[id] = SourceDigest(bytes: (0..<32).map { _ in input.byte() })
         }
-        let theme = ThemeVariants(info: info, ancestors: ancestors, axes: axes, variants: variants,
-                                  assets: AssetCatalog(searchOrder: chainIDs.reversed(), variants: assetVariants))
+        let theme = ThemeVariants(
+            info: info, ancestors: ancestors, axes: axes, variants: variants,
+            assets: AssetCatalog(searchOrder: chainIDs.reversed(), variants: assetVariants))
         let contents = CompiledThemeContents(theme: theme, sourceDigests: digests, assetBytes: assetBytes)
 
         let bytes: [UInt8]
@@ -157,12 +167,14 @@ enum FuzzRoundTripEntry {
         }
         for asset in compiled.assets {
             let key = asset.variant.fileKey
-            FuzzCheck.require(compiled.bytes(of: asset) == assetBytes[key], "bytes of asset \(asset.variant.file) changed")
+            FuzzCheck.require(
+                compiled.bytes(of: asset) == assetBytes[key], "bytes of asset \(asset.variant.file) changed")
         }
         for (traits, instances) in variants {
             for instance in instances {
-                FuzzCheck.require((try? compiled.instance(instance.id, for: traits)) == instance,
-                                  "lookup of '\(instance.id)' in \(traits)")
+                FuzzCheck.require(
+                    (try? compiled.instance(instance.id, for: traits)) == instance,
+                    "lookup of '\(instance.id)' in \(traits)")
             }
         }
         return

@@ -18,13 +18,19 @@ import LiveryTokens
 
 enum FuzzTokensEntry {
     // Arrays, not Data: LeakSanitizer does not see through Data's representation.
-    static let base: [UInt8] = Array(#"{"color": {"$type": "color", "brand": {"$value": {"colorSpace": "srgb", "components": [0, 0.5, 1]}}}, "size": {"$type": "dimension", "m": {"$value": {"value": 8, "unit": "px"}}}}"#.utf8)
-    static let dark: [UInt8] = Array(#"{"color": {"$type": "color", "brand": {"$value": {"colorSpace": "srgb", "components": [0.2, 0.6, 1]}}, "text": {"$value": "{color.brand}"}}}"#.utf8)
+    static let base: [UInt8] = Array(
+        #"{"color": {"$type": "color", "brand": {"$value": {"colorSpace": "srgb", "components": [0, 0.5, 1]}}}, "size": {"$type": "dimension", "m": {"$value": {"value": 8, "unit": "px"}}}}"#
+            .utf8)
+    static let dark: [UInt8] = Array(
+        #"{"color": {"$type": "color", "brand": {"$value": {"colorSpace": "srgb", "components": [0.2, 0.6, 1]}}, "text": {"$value": "{color.brand}"}}}"#
+            .utf8)
     static let marker = Array("resolutionOrder".utf8)
 
     static let warmUpInputs: [[UInt8]] = [
         base,
-        Array(##"{"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "tokens.json"}]}}, "modifiers": {"appearance": {"contexts": {"light": [], "dark": [{"$ref": "dark.json"}]}}}, "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/appearance"}]}"##.utf8),
+        Array(
+            ##"{"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "tokens.json"}]}}, "modifiers": {"appearance": {"contexts": {"light": [], "dark": [{"$ref": "dark.json"}]}}}, "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/appearance"}]}"##
+                .utf8),
     ]
 
     static let knownFiles: Set<String> = ["input.json", "tokens.json", "dark.json", "self.json", "resolver.json"]
@@ -75,7 +81,8 @@ enum FuzzTokensEntry {
         if !found.contains(where: { $0.severity == .error }) && !(isResolver && layers.isEmpty) {
             FuzzCheck.require(!layers.isEmpty, "an import without errors gave no layer")
         }
-        return "\(isResolver ? "resolver" : "tokens"): \(layers.count) layers, \(found.filter { $0.severity == .error }.count) errors"
+        return
+            "\(isResolver ? "resolver" : "tokens"): \(layers.count) layers, \(found.filter { $0.severity == .error }.count) errors"
     }
 
     /// Every error is located in a file the input could reach.

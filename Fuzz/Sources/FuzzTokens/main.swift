@@ -2,7 +2,10 @@
 import Foundation
 
 @_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func initialize(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
     // Warm-up runs (a token file, a resolver), so lazily built globals are not mistaken for leaks
     // of the first inputs.
     for input in FuzzTokensEntry.warmUpInputs {

@@ -28,9 +28,10 @@ enum FuzzXMLEntry {
     // Arrays, not Data: LeakSanitizer does not see through Data's representation and would report
     // these process-lifetime globals as leaked at exit.
     static let defaultInfo: [UInt8] = Array(#"<theme-info id="fuzz.theme" name="Fuzz"/>"#.utf8)
-    static let defaultChat: [UInt8] = Array("""
-    <theme><instances><uiview id="v"><operation name="alpha"><param name="value"><float>0.5</float></param></operation></uiview></instances></theme>
-    """.utf8)
+    static let defaultChat: [UInt8] = Array(
+        """
+        <theme><instances><uiview id="v"><operation name="alpha"><param name="value"><float>0.5</float></param></operation></uiview></instances></theme>
+        """.utf8)
     static let marker = Array("<theme-info".utf8)
 
     /// Smaller than the defaults so one input cannot take seconds; the same code paths.
@@ -72,7 +73,8 @@ enum FuzzXMLEntry {
         guard let compiled = try? ThemeWriter.encode(CompiledThemeContents(theme: theme)) else { return }
         do {
             let readBack = try CompiledTheme(bytes: compiled).materialize()
-            FuzzCheck.require(readBack == theme, "the compiled file does not read back as the model it was written from")
+            FuzzCheck.require(
+                readBack == theme, "the compiled file does not read back as the model it was written from")
         } catch {
             fatalError("a compiled file written by the writer fails to load: \(error)")
         }

@@ -2,7 +2,10 @@
 import Foundation
 
 @_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func initialize(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
     // One warm-up run, so lazily built globals (the standard schema, these paths) are not
     // mistaken for leaks of the first input.
     let warmUp = Array("<theme/>".utf8)

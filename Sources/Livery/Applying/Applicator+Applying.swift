@@ -7,8 +7,10 @@ extension Applicator {
 
     /// Applies a full-apply plan to a component with no originals (new, or just reverted in
     /// full), in the block its plan lays out.
-    func applyInFull(_ plan: Plan, on slot: ComponentSlot, object: AnyObject, theme: PreparedTheme, group: GroupID,
-                     context: ValueContext, statistics: inout ApplyStatistics) {
+    func applyInFull(
+        _ plan: Plan, on slot: ComponentSlot, object: AnyObject, theme: PreparedTheme, group: GroupID,
+        context: ValueContext, statistics: inout ApplyStatistics
+    ) {
         // Only app code re-entering the applicator during a revert can leave originals here; what
         // it applied then stands.
         guard originals.prepareBlock(slot, layout: plan.layout) else { return }
@@ -16,16 +18,19 @@ extension Applicator {
     }
 
     /// Runs a plan on one component (registration, re-targeting, full re-apply).
-    func run(_ plan: Plan, on slot: ComponentSlot, object: AnyObject, theme: PreparedTheme, group: GroupID,
-             context: ValueContext, statistics: inout ApplyStatistics) {
+    func run(
+        _ plan: Plan, on slot: ComponentSlot, object: AnyObject, theme: PreparedTheme, group: GroupID,
+        context: ValueContext, statistics: inout ApplyStatistics
+    ) {
         let steps = plan.table.steps
         let operations = theme.operations
         withBuffers(steps, operations) { steps, operations in
             // A full-apply plan counts its operations from its instance's first: it reads them
             // through the buffer rebased there.
             let base = Int(plan.base)
-            runSteps(steps, plan.steps, UnsafeBufferPointer(rebasing: operations[base...]), on: slot, object: object,
-                     theme: theme, group: group, context: context, statistics: &statistics)
+            runSteps(
+                steps, plan.steps, UnsafeBufferPointer(rebasing: operations[base...]), on: slot, object: object,
+                theme: theme, group: group, context: context, statistics: &statistics)
         }
     }
 
@@ -38,10 +43,12 @@ extension Applicator {
     /// one find what they need from the operation's record, not its index, so the hot loop keeps
     /// no more values live than it needs (`livery-switch-bench --profile-switch`).
     @inline(__always)
-    func runSteps(_ steps: UnsafeBufferPointer<PlanStep>, _ range: Range<Int>,
-                  _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: ComponentSlot, object: AnyObject,
-                  theme: PreparedTheme, group: GroupID, context: ValueContext,
-                  statistics: inout ApplyStatistics) {
+    func runSteps(
+        _ steps: UnsafeBufferPointer<PlanStep>, _ range: Range<Int>,
+        _ operations: UnsafeBufferPointer<PreparedOperation>, on slot: ComponentSlot, object: AnyObject,
+        theme: PreparedTheme, group: GroupID, context: ValueContext,
+        statistics: inout ApplyStatistics
+    ) {
         var applied = 0
         let generation = originals.generation(of: slot)
         for index in range {
@@ -65,8 +72,9 @@ extension Applicator {
                 continue
             }
             if step.kind != .set {
-                originals.record(slot, key: operation.key, setter: setter, state: theme.state(of: operation),
-                                 object: object)
+                originals.record(
+                    slot, key: operation.key, setter: setter, state: theme.state(of: operation),
+                    object: object)
             }
             if let value = operation.value {
                 setter.withGuaranteedSetter { $0.applyStored(object, value) }
@@ -84,8 +92,10 @@ extension Applicator {
     /// theme was prepared (images): decodes and applies it, or reports why not. Kept out of
     /// the hot loop.
     @inline(never)
-    func applyUndecoded(_ operation: PreparedOperation, setter: Unmanaged<OperationSetter>, to object: AnyObject,
-                        theme: PreparedTheme, group: GroupID, context: ValueContext) -> Bool {
+    func applyUndecoded(
+        _ operation: PreparedOperation, setter: Unmanaged<OperationSetter>, to object: AnyObject,
+        theme: PreparedTheme, group: GroupID, context: ValueContext
+    ) -> Bool {
         let resolved = theme.resolvedOperation(operation)
         switch setter.takeUnretainedValue().apply(object, resolved, context) {
         case .applied:
@@ -94,9 +104,11 @@ extension Applicator {
             return false
         case .valueMismatch(let reason):
             let id = theme.resolvedInstance(operation.instance).id
-            report(.error(.runtimeValueMismatch,
-                          "operation '\(resolved.name)' of instance '\(id)': \(reason); it is skipped", at: nil),
-                   finding: .valueMismatch(instance: id, operation: resolved.name, state: resolved.state), group: group)
+            report(
+                .error(
+                    .runtimeValueMismatch,
+                    "operation '\(resolved.name)' of instance '\(id)': \(reason); it is skipped", at: nil),
+                finding: .valueMismatch(instance: id, operation: resolved.name, state: resolved.state), group: group)
             return false
         }
     }
@@ -104,19 +116,23 @@ extension Applicator {
     func accepts(_ theme: PreparedTheme, _ instance: PreparedInstanceID, _ object: AnyObject, group: GroupID) -> Bool {
         guard let binding = theme.binding(of: instance) else {
             let resolved = theme.resolvedInstance(instance)
-            report(.error(.runtimeUnboundComponent,
-                          "no binding is registered for component type '\(resolved.component)' (instance '\(resolved.id)'); register a ComponentBinding for it",
-                          at: nil),
-                   finding: .unboundComponent(component: resolved.component), group: group)
+            report(
+                .error(
+                    .runtimeUnboundComponent,
+                    "no binding is registered for component type '\(resolved.component)' (instance '\(resolved.id)'); register a ComponentBinding for it",
+                    at: nil),
+                finding: .unboundComponent(component: resolved.component), group: group)
             return false
         }
         guard binding.takes(object) else {
             let resolved = theme.resolvedInstance(instance)
             let type = String(describing: Swift.type(of: object))
-            report(.error(.runtimeComponentMismatch,
-                          "instance '\(resolved.id)' is a '\(resolved.component)' (bound to \(binding.typeName)), but the component styled as it is a \(type); nothing is applied to it",
-                          at: nil),
-                   finding: .componentMismatch(instance: resolved.id, type: type), group: group)
+            report(
+                .error(
+                    .runtimeComponentMismatch,
+                    "instance '\(resolved.id)' is a '\(resolved.component)' (bound to \(binding.typeName)), but the component styled as it is a \(type); nothing is applied to it",
+                    at: nil),
+                finding: .componentMismatch(instance: resolved.id, type: type), group: group)
             return false
         }
         return true
@@ -125,17 +141,22 @@ extension Applicator {
     func reportUnknownIdentifier(group: GroupID) {
         let name = registry.identifierName(of: group)
         guard let theme = registry.theme(of: registry.scope(of: group))?.source.header else { return }
-        report(.warning(.runtimeUnknownIdentifier,
-                        "theme \(theme.info.id) (\(theme.traits)) has no instance '\(name)'; components styled as it keep their own look",
-                        at: nil),
-               finding: .unknownIdentifier(name), group: group)
+        report(
+            .warning(
+                .runtimeUnknownIdentifier,
+                "theme \(theme.info.id) (\(theme.traits)) has no instance '\(name)'; components styled as it keep their own look",
+                at: nil),
+            finding: .unknownIdentifier(name), group: group)
     }
 
     /// Findings are keyed per theme and trait set: a new theme may have new problems.
     func report(_ diagnostic: Diagnostic, finding: RuntimeFinding, group: GroupID) {
         let theme = registry.theme(of: registry.scope(of: group))?.key
-        diagnostics.report(diagnostic, finding: .applying(finding, themeID: theme?.themeID, traits: theme?.traits,
-                                                          generation: manager.generation))
+        diagnostics.report(
+            diagnostic,
+            finding: .applying(
+                finding, themeID: theme?.themeID, traits: theme?.traits,
+                generation: manager.generation))
     }
 
     func emitChanges(group: GroupID, plan: Plan, theme: PreparedTheme, components: Int) {
@@ -144,14 +165,20 @@ extension Applicator {
         for index in plan.steps {
             let step = plan.table.steps[index]
             if step.kind == .revert {
-                onChange(StyleChange(identifier: identifier, operation: operationKeys.numbering.keys[Int(step.key)], kind: .reverted,
-                                     components: components))
+                onChange(
+                    StyleChange(
+                        identifier: identifier, operation: operationKeys.numbering.keys[Int(step.key)], kind: .reverted,
+                        components: components))
             } else {
                 let operation = theme.resolvedOperation(plan.base + step.operation)
-                onChange(StyleChange(identifier: identifier, operation: operation.key,
-                                     kind: .set(operation.params.count == 1 ? operation.params[0].value
-                                         : .array(operation.params.map(\.value))),
-                                     components: components))
+                onChange(
+                    StyleChange(
+                        identifier: identifier, operation: operation.key,
+                        kind: .set(
+                            operation.params.count == 1
+                                ? operation.params[0].value
+                                : .array(operation.params.map(\.value))),
+                        components: components))
             }
         }
     }

@@ -25,7 +25,8 @@ extension Applicator {
             let current = registry.theme(of: scope)
             if theme !== current {
                 if theme.key.themeID != current?.key.themeID
-                    || theme.key.themeGeneration != current?.key.themeGeneration {
+                    || theme.key.themeGeneration != current?.key.themeGeneration
+                {
                     themeChanged = true
                 }
                 targets.append((scope, theme))
@@ -47,8 +48,9 @@ extension Applicator {
             pendingBuffer = []
             queue.removeAll(keepingCapacity: true)
             for group in registry.groups(of: scope) {
-                switchGroup(group, from: previous, to: theme, plans: plans, queue: &queue, context: context,
-                            statistics: &statistics)
+                switchGroup(
+                    group, from: previous, to: theme, plans: plans, queue: &queue, context: context,
+                    statistics: &statistics)
             }
             if let plans { runPending(queue, plans, theme: theme, context: context, statistics: &statistics) }
             pendingBuffer = queue
@@ -76,17 +78,20 @@ extension Applicator {
     func preparedTheme(for scope: ScopeID) -> PreparedTheme? {
         let wanted = effective(scope: scope)
         guard let themeID = wanted.themeID else { return nil }
-        let key = PreparedTheme.Key(themeID: themeID, traits: wanted.traits, scale: wanted.scale,
-                                    themeGeneration: manager.generation, bindingGeneration: bindings.generation,
-                                    textScale: manager.textScale)
+        let key = PreparedTheme.Key(
+            themeID: themeID, traits: wanted.traits, scale: wanted.scale,
+            themeGeneration: manager.generation, bindingGeneration: bindings.generation,
+            textScale: manager.textScale)
         if let cached = prepared.use(key) { return cached }
         // Unavailable themes were reported by the manager; the scope keeps what it has.
         guard let loaded = manager.theme(themeID) else { return registry.theme(of: scope) }
         let source = loaded.instances(for: wanted.traits, textScale: key.textScale)
-        let images = ImageLoader(theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
-                                 cache: imageCache, diagnostics: diagnostics)
-        let theme = PreparedTheme(key: key, source: source, images: images, bindings: bindings.snapshot(),
-                                  operationKeys: operationKeys, identifiers: registry.identifiers)
+        let images = ImageLoader(
+            theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
+            cache: imageCache, diagnostics: diagnostics)
+        let theme = PreparedTheme(
+            key: key, source: source, images: images, bindings: bindings.snapshot(),
+            operationKeys: operationKeys, identifiers: registry.identifiers)
         prepared.keep(theme)
         return theme
     }
@@ -95,9 +100,11 @@ extension Applicator {
     /// component type, only finds (or builds) the group's plan and queues it for `runPending`;
     /// a group whose binding changed is reverted and applied in full here. Runs once per group
     /// per switch: nothing here may retain or allocate per group.
-    func switchGroup(_ group: GroupID, from oldTheme: PreparedTheme?, to theme: PreparedTheme, plans: PlanTable?,
-                     queue: inout ContiguousArray<PendingPlan>, context: ValueContext,
-                     statistics: inout ApplyStatistics) {
+    func switchGroup(
+        _ group: GroupID, from oldTheme: PreparedTheme?, to theme: PreparedTheme, plans: PlanTable?,
+        queue: inout ContiguousArray<PendingPlan>, context: ValueContext,
+        statistics: inout ApplyStatistics
+    ) {
         let new = theme.instance(identifier: registry.identifier(of: group))
         let old = registry.instance(of: group)
         registry.setInstance(new, of: group)
@@ -112,7 +119,8 @@ extension Applicator {
             return
         }
         if let oldTheme, let plans, let old, let new,
-           oldTheme.instances[old.index].bindingIdentity == theme.instances[new.index].bindingIdentity {
+            oldTheme.instances[old.index].bindingIdentity == theme.instances[new.index].bindingIdentity
+        {
             // The common case: same component type, apply the difference.
             let range = buildDiff(from: oldTheme, old, to: theme, new, into: plans, group: group)
             guard !range.isEmpty else { return }
@@ -131,8 +139,9 @@ extension Applicator {
                     let accepted = accepts(theme, new, object, group: group)
                     registry.setAccepted(accepted, slot)
                     if accepted {
-                        applyInFull(plan, on: slot, object: object, theme: theme, group: group,
-                                    context: context, statistics: &statistics)
+                        applyInFull(
+                            plan, on: slot, object: object, theme: theme, group: group,
+                            context: context, statistics: &statistics)
                     }
                 }
                 updated += 1
@@ -146,8 +155,10 @@ extension Applicator {
     /// and one setter call per changed operation. Plans are all built by now, so the arrays
     /// are copied once per pass (a retain each), and a setter that re-enters the applicator
     /// and appends to them makes them copy on write, leaving these buffers intact.
-    func runPending(_ work: ContiguousArray<PendingPlan>, _ plans: PlanTable, theme: PreparedTheme,
-                    context: ValueContext, statistics: inout ApplyStatistics) {
+    func runPending(
+        _ work: ContiguousArray<PendingPlan>, _ plans: PlanTable, theme: PreparedTheme,
+        context: ValueContext, statistics: inout ApplyStatistics
+    ) {
         let steps = plans.steps
         let operations = theme.operations
         withBuffers(steps, operations) { steps, operations in
@@ -157,8 +168,9 @@ extension Applicator {
                 var updated = 0
                 registry.forEachLiveMember(of: group) { slot, object in
                     guard registry.isAccepted(slot) else { return }
-                    runSteps(steps, range, operations, on: slot, object: object, theme: theme, group: group,
-                             context: context, statistics: &statistics)
+                    runSteps(
+                        steps, range, operations, on: slot, object: object, theme: theme, group: group,
+                        context: context, statistics: &statistics)
                     updated += 1
                 }
                 statistics.componentsUpdated += updated
@@ -180,11 +192,14 @@ extension Applicator {
         if new == nil { reportUnknownIdentifier(group: group) }
         var statistics = ApplyStatistics()
         if wasAccepted, let oldTheme, let newTheme, let old, let new,
-           oldTheme.instances[old.index].bindingIdentity == newTheme.instances[new.index].bindingIdentity {
+            oldTheme.instances[old.index].bindingIdentity == newTheme.instances[new.index].bindingIdentity
+        {
             // A one-off plan: re-targeting is rare and pairs arbitrary instances.
             let table = PlanTable(from: oldTheme, isFullApply: false)
-            let plan = Plan(table: table, steps: buildDiff(from: oldTheme, old, to: newTheme, new, into: table, group: group))
-            run(plan, on: slot, object: object, theme: newTheme, group: group,
+            let plan = Plan(
+                table: table, steps: buildDiff(from: oldTheme, old, to: newTheme, new, into: table, group: group))
+            run(
+                plan, on: slot, object: object, theme: newTheme, group: group,
                 context: ValueContext(images: newTheme.images), statistics: &statistics)
         } else {
             statistics.operationsReverted += originals.revertAll(slot, object: object)
@@ -193,9 +208,10 @@ extension Applicator {
                 let accepted = accepts(newTheme, new, object, group: group)
                 registry.setAccepted(accepted, slot)
                 if accepted {
-                    applyInFull(fullApplyPlan(newTheme, new, group: group), on: slot, object: object,
-                                theme: newTheme, group: group, context: ValueContext(images: newTheme.images),
-                                statistics: &statistics)
+                    applyInFull(
+                        fullApplyPlan(newTheme, new, group: group), on: slot, object: object,
+                        theme: newTheme, group: group, context: ValueContext(images: newTheme.images),
+                        statistics: &statistics)
                 }
             }
         }

@@ -71,8 +71,10 @@ public final class Applicator {
     ///   - register: registers the app's bindings before the first refresh, so that registering
     ///     many costs one preparation of the theme, not one per binding (the headless reference
     ///     components: `bindings: StandardBindings.register(in:)`, in `LiveryHeadless`).
-    public init(manager: ThemeManager, imageCache: ImageCache = ImageCache(),
-                bindings register: (Applicator) -> Void = { _ in }) {
+    public init(
+        manager: ThemeManager, imageCache: ImageCache = ImageCache(),
+        bindings register: (Applicator) -> Void = { _ in }
+    ) {
         self.manager = manager
         self.imageCache = imageCache
         self.bindings = BindingTable(schema: manager.schema, diagnostics: manager.diagnostics)
@@ -197,8 +199,9 @@ public final class Applicator {
         registry.setAccepted(true, slot)
         let plan = fullApplyPlan(theme, instance, group: group)
         var statistics = ApplyStatistics()
-        applyInFull(plan, on: slot, object: component, theme: theme, group: group,
-                    context: ValueContext(images: theme.images), statistics: &statistics)
+        applyInFull(
+            plan, on: slot, object: component, theme: theme, group: group,
+            context: ValueContext(images: theme.images), statistics: &statistics)
         counters = statistics
         theme.images.endPass()
         emitChanges(group: group, plan: plan, theme: theme, components: 1)

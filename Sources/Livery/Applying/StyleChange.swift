@@ -22,7 +22,8 @@ public struct StyleChange: Sendable, CustomStringConvertible {
 
     public var description: String {
         switch kind {
-        case .set(let value): return "\(identifier).\(operation) = \(ValueText.describe(value)) (\(components) component(s))"
+        case .set(let value):
+            return "\(identifier).\(operation) = \(ValueText.describe(value)) (\(components) component(s))"
         case .reverted: return "\(identifier).\(operation) reverted to its original (\(components) component(s))"
         }
     }

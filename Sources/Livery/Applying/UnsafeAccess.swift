@@ -18,7 +18,9 @@ extension Unmanaged where Instance == OperationSetter {
 /// as `withGuaranteedSetter`: closure literals handed to the standard library's
 /// `withUnsafeBufferPointer` from main-actor code get a dynamic isolation check per call.
 @inline(__always)
-func withBuffers<A, B, Result>(_ first: ContiguousArray<A>, _ second: ContiguousArray<B>,
-                               _ body: (UnsafeBufferPointer<A>, UnsafeBufferPointer<B>) -> Result) -> Result {
+func withBuffers<A, B, Result>(
+    _ first: ContiguousArray<A>, _ second: ContiguousArray<B>,
+    _ body: (UnsafeBufferPointer<A>, UnsafeBufferPointer<B>) -> Result
+) -> Result {
     first.withUnsafeBufferPointer { first in second.withUnsafeBufferPointer { second in body(first, second) } }
 }

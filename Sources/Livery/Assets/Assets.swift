@@ -157,8 +157,10 @@ final class ImageLoader {
     // call out; `endPass` runs after every registration (`livery-switch-bench` registration).
     @exclusivity(unchecked) private var passImages: [AssetFileKey: ThemeImage] = [:]
 
-    init(theme: ResolvedTheme, scale: Int, source: (any AssetSource)?, decoder: ImageDecoder?,
-         cache: ImageCache, diagnostics: DiagnosticHook) {
+    init(
+        theme: ResolvedTheme, scale: Int, source: (any AssetSource)?, decoder: ImageDecoder?,
+        cache: ImageCache, diagnostics: DiagnosticHook
+    ) {
         self.theme = theme
         self.scale = scale
         self.source = source
@@ -195,17 +197,20 @@ final class ImageLoader {
             unavailable(reference, "\(variant.themeID):\(variant.file) cannot be read")
             return nil
         }
-        let image = ThemeImage(name: reference.name, themeID: variant.themeID, file: variant.file,
-                               scale: variant.scale, data: data, decoded: decoder?(data, variant))
+        let image = ThemeImage(
+            name: reference.name, themeID: variant.themeID, file: variant.file,
+            scale: variant.scale, data: data, decoded: decoder?(data, variant))
         if reference.cache { cache.insert(image, for: key) } else { passImages[key] = image }
         return image
     }
 
     private func unavailable(_ reference: ImageReference, _ reason: String) {
         diagnostics.report(
-            .warning(.runtimeAssetUnavailable,
-                     "image '\(reference.name)' of theme \(theme.info.id): \(reason); the setter is skipped",
-                     at: nil),
-            finding: .unavailableAsset(themeID: theme.info.id, traits: theme.traits, scale: scale, image: reference.name))
+            .warning(
+                .runtimeAssetUnavailable,
+                "image '\(reference.name)' of theme \(theme.info.id): \(reason); the setter is skipped",
+                at: nil),
+            finding: .unavailableAsset(
+                themeID: theme.info.id, traits: theme.traits, scale: scale, image: reference.name))
     }
 }

@@ -26,8 +26,10 @@ final class ErasedBinding {
     // with no call out in between.
     @exclusivity(unchecked) private var lastClass: (type: ObjectIdentifier, accepted: Bool)?
 
-    init(component: String, parent: String?, targetType: Any.Type, setters: [String: OperationSetter],
-         accepts: @escaping @MainActor (AnyObject) -> Bool, acceptsType: @escaping @MainActor (Any.Type) -> Bool) {
+    init(
+        component: String, parent: String?, targetType: Any.Type, setters: [String: OperationSetter],
+        accepts: @escaping @MainActor (AnyObject) -> Bool, acceptsType: @escaping @MainActor (Any.Type) -> Bool
+    ) {
         self.component = component
         self.parent = parent
         self.targetType = targetType
@@ -38,8 +40,9 @@ final class ErasedBinding {
 
     /// The same binding with `setters` in place of its own.
     func withSetters(_ setters: [String: OperationSetter]) -> ErasedBinding {
-        ErasedBinding(component: component, parent: parent, targetType: targetType, setters: setters,
-                      accepts: accepts, acceptsType: acceptsType)
+        ErasedBinding(
+            component: component, parent: parent, targetType: targetType, setters: setters,
+            accepts: accepts, acceptsType: acceptsType)
     }
 
     func takes(_ object: AnyObject) -> Bool {
@@ -96,11 +99,13 @@ final class BindingTable {
         // The schema (development only) must not decide what a binding inherits, or a release
         // build, which has none, would apply less than the debug build it was tested with.
         if binding.parent == nil, let declared = schema.components[binding.component]?.extends,
-           declared != StandardComponents.parent(of: binding.component) {
+            declared != StandardComponents.parent(of: binding.component)
+        {
             diagnostics.report(
-                .error(.runtimeBindingInheritance,
-                       "binding '\(binding.component)' (\(binding.typeName)) names no parent, but the schema says '\(binding.component)' extends '\(declared)'; a release build has no schema, so in both builds it inherits nothing: register it with extends: \"\(declared)\"",
-                       at: schema.components[binding.component]?.location),
+                .error(
+                    .runtimeBindingInheritance,
+                    "binding '\(binding.component)' (\(binding.typeName)) names no parent, but the schema says '\(binding.component)' extends '\(declared)'; a release build has no schema, so in both builds it inherits nothing: register it with extends: \"\(declared)\"",
+                    at: schema.components[binding.component]?.location),
                 finding: .bindingNamesNoParent(component: binding.component, declared: declared))
         }
         invalidate()
@@ -126,7 +131,9 @@ final class BindingTable {
     @inline(__always)
     func recentlyAccepted(binding: ObjectIdentifier?, type: ObjectIdentifier) -> Bool {
         guard let binding else { return false }
-        for pair in recentAcceptances where ObjectIdentifier(pair.binding) == binding && pair.type == type { return true }
+        for pair in recentAcceptances where ObjectIdentifier(pair.binding) == binding && pair.type == type {
+            return true
+        }
         return false
     }
 
@@ -175,9 +182,10 @@ final class BindingTable {
                     setters.merge(binding.setters) { mine, _ in mine }
                 } else {
                     diagnostics.report(
-                        .error(.runtimeBindingInheritance,
-                               "binding '\(component)' (\(own.typeName)) extends '\(ancestor)', whose type \(binding.typeName) is not a supertype of \(own.typeName); its operations are not inherited",
-                               at: nil),
+                        .error(
+                            .runtimeBindingInheritance,
+                            "binding '\(component)' (\(own.typeName)) extends '\(ancestor)', whose type \(binding.typeName) is not a supertype of \(own.typeName); its operations are not inherited",
+                            at: nil),
                         finding: .notInherited(component: component, ancestor: ancestor))
                 }
             }

@@ -69,7 +69,8 @@ final class OperationSetter {
     /// A first application's hot call: `capture` into the third pointer (for the state stored
     /// with the value), then `applyStored`, in one specialised call. The original is written
     /// before the setter runs, so app code that re-enters the applicator finds it in place.
-    @usableFromInline let captureAndApplyStored: @MainActor (AnyObject, UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
+    @usableFromInline let captureAndApplyStored:
+        @MainActor (AnyObject, UnsafeRawPointer, UnsafeMutableRawPointer) -> Void
     /// Moves the original out of the memory (leaving it uninitialised) and writes it back.
     @usableFromInline let restore: @MainActor (AnyObject, ControlState, UnsafeMutableRawPointer) -> Void
     /// Deinitialises an original without writing it back (the component is gone). Nonisolated:
@@ -92,7 +93,8 @@ final class OperationSetter {
         self.apply = { object, resolved, context in
             guard let target = object as? Target else { return .wrongTarget }
             guard let value = decode(resolved, context) else {
-                return .valueMismatch("its params \(resolved.params.map(\.name)) do not decode for \(component).\(operation)")
+                return .valueMismatch(
+                    "its params \(resolved.params.map(\.name)) do not decode for \(component).\(operation)")
             }
             set(target, value, resolved.state)
             return .applied
@@ -113,7 +115,8 @@ final class OperationSetter {
                 return true
             }
             self.applyStored = { object, memory in
-                plainSet(OperationSetter.target(object, Target.self), memory.assumingMemoryBound(to: Property.self).pointee)
+                plainSet(
+                    OperationSetter.target(object, Target.self), memory.assumingMemoryBound(to: Property.self).pointee)
             }
             self.captureAndApplyStored = { object, memory, original in
                 let target = OperationSetter.target(object, Target.self)
@@ -121,16 +124,20 @@ final class OperationSetter {
                 plainSet(target, memory.assumingMemoryBound(to: Property.self).pointee)
             }
             // Nonisolated: a prepared theme's values are destroyed wherever it is released.
-            self.destroyStored = _isPOD(Property.self) ? nil : { @Sendable memory in
-                memory.assumingMemoryBound(to: Property.self).deinitialize(count: 1)
-            }
+            self.destroyStored =
+                _isPOD(Property.self)
+                ? nil
+                : { @Sendable memory in
+                    memory.assumingMemoryBound(to: Property.self).deinitialize(count: 1)
+                }
         } else {
             self.valueSize = MemoryLayout<StateValue<Property>>.size
             self.valueAlignment = MemoryLayout<StateValue<Property>>.alignment
             self.decodeInto = { resolved, memory in
                 guard let value = decode(resolved, ValueContext()) else { return false }
-                memory.initializeMemory(as: StateValue<Property>.self,
-                                        to: StateValue(value: value, state: resolved.state))
+                memory.initializeMemory(
+                    as: StateValue<Property>.self,
+                    to: StateValue(value: value, state: resolved.state))
                 return true
             }
             self.applyStored = { object, memory in
@@ -143,15 +150,20 @@ final class OperationSetter {
                 original.initializeMemory(as: Property.self, to: get(target, stored.pointee.state))
                 set(target, stored.pointee.value, stored.pointee.state)
             }
-            self.destroyStored = _isPOD(StateValue<Property>.self) ? nil : { @Sendable memory in
-                memory.assumingMemoryBound(to: StateValue<Property>.self).deinitialize(count: 1)
-            }
+            self.destroyStored =
+                _isPOD(StateValue<Property>.self)
+                ? nil
+                : { @Sendable memory in
+                    memory.assumingMemoryBound(to: StateValue<Property>.self).deinitialize(count: 1)
+                }
         }
         self.capture = { object, state, original in
             original.initializeMemory(as: Property.self, to: get(OperationSetter.target(object, Target.self), state))
         }
         self.restore = { object, state, original in
-            set(OperationSetter.target(object, Target.self), original.assumingMemoryBound(to: Property.self).move(), state)
+            set(
+                OperationSetter.target(object, Target.self), original.assumingMemoryBound(to: Property.self).move(),
+                state)
         }
         self.discard = { @Sendable original in original.assumingMemoryBound(to: Property.self).deinitialize(count: 1) }
     }

@@ -36,17 +36,20 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, Sendable {
     public let limits: VerificationLimits
 
     /// A loader of compiled files with the given extension, checks and caps.
-    public init(fileExtension: String = "livery",
-                verifiesChecksums: Bool = false, limits: VerificationLimits = VerificationLimits()) {
+    public init(
+        fileExtension: String = "livery",
+        verifiesChecksums: Bool = false, limits: VerificationLimits = VerificationLimits()
+    ) {
         self.fileExtension = fileExtension
         self.verifiesChecksums = verifiesChecksums
         self.limits = limits
     }
 
     private func unusable(_ path: String, _ reason: String) -> Diagnostic {
-        .warning(.runtimeCompiledUnusable,
-                 "the compiled theme file cannot be used (\(reason)); the theme's folder is loaded instead if there is one",
-                 at: SourceLocation(file: path))
+        .warning(
+            .runtimeCompiledUnusable,
+            "the compiled theme file cannot be used (\(reason)); the theme's folder is loaded instead if there is one",
+            at: SourceLocation(file: path))
     }
 
     /// Reads the file's facts only (`CompiledTheme.info(contentsOf:)`): a file is mapped and
@@ -59,11 +62,15 @@ public final class CompiledFileThemeLoader: CompiledThemeLoader, Sendable {
         }
     }
 
-    public func load(_ descriptor: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> Checked<LoadedTheme> {
+    public func load(_ descriptor: ThemeDescriptor, searchPaths: [String], schemaFiles: [String]) -> Checked<
+        LoadedTheme
+    > {
         guard let path = descriptor.compiledFile else {
-            return Checked(value: nil, diagnostics: [
-                .error(.runtimeThemeUnavailable, "theme '\(descriptor.id)' has no compiled file", at: nil),
-            ])
+            return Checked(
+                value: nil,
+                diagnostics: [
+                    .error(.runtimeThemeUnavailable, "theme '\(descriptor.id)' has no compiled file", at: nil)
+                ])
         }
         do {
             let theme = try CompiledTheme(contentsOf: path, limits: limits)

@@ -36,7 +36,8 @@ struct PlainXML {
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 
@@ -59,7 +60,10 @@ struct PlainXML {
         init(bytes: [UInt8]) {
             self.bytes = bytes
             // A UTF-8 byte order mark is not part of the document.
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                index = 3
+                lineStart = 3
+            }
         }
 
         var column: Int {
@@ -80,7 +84,10 @@ struct PlainXML {
 
         mutating func advance(_ count: Int = 1) {
             for _ in 0..<count where index < bytes.count {
-                if bytes[index] == UInt8(ascii: "\n") { line += 1; lineStart = index + 1 }
+                if bytes[index] == UInt8(ascii: "\n") {
+                    line += 1
+                    lineStart = index + 1
+                }
                 index += 1
             }
         }
@@ -125,7 +132,8 @@ struct PlainXML {
         static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "_"), UInt8(ascii: ":"), 0x80...: true
+                UInt8(ascii: "_"), UInt8(ascii: ":"), 0x80...:
+                true
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."): !first
             default: false
             }
@@ -172,11 +180,15 @@ struct PlainXML {
                         advance(2)
                         let closing = try name()
                         skipSpace()
-                        guard !atEnd, current == UInt8(ascii: ">") else { throw error("'>' is expected after </\(closing)") }
+                        guard !atEnd, current == UInt8(ascii: ">") else {
+                            throw error("'>' is expected after </\(closing)")
+                        }
                         let opened = open.removeLast()
                         guard closing == opened.name else {
-                            throw SyntaxError(message: "</\(closing)> closes <\(opened.name)>, opened at line \(opened.line), column \(opened.column)",
-                                              line: tag.line, column: tag.column)
+                            throw SyntaxError(
+                                message:
+                                    "</\(closing)> closes <\(opened.name)>, opened at line \(opened.line), column \(opened.column)",
+                                line: tag.line, column: tag.column)
                         }
                         advance()
                         if open.isEmpty { return opened }
@@ -207,12 +219,20 @@ struct PlainXML {
                 let hadSpace = !atEnd && [0x20, 0x09, 0x0A, 0x0D].contains(current)
                 skipSpace()
                 guard !atEnd else { throw error("the document ends inside the start tag of <\(element.name)>") }
-                if current == UInt8(ascii: ">") { advance(); return false }
-                if looking(at: "/>") { advance(2); return true }
+                if current == UInt8(ascii: ">") {
+                    advance()
+                    return false
+                }
+                if looking(at: "/>") {
+                    advance(2)
+                    return true
+                }
                 guard hadSpace else { throw error("a space is expected before an attribute of <\(element.name)>") }
                 let attribute = try name()
                 skipSpace()
-                guard !atEnd, current == UInt8(ascii: "=") else { throw error("'=' is expected after attribute '\(attribute)'") }
+                guard !atEnd, current == UInt8(ascii: "=") else {
+                    throw error("'=' is expected after attribute '\(attribute)'")
+                }
                 advance()
                 skipSpace()
                 guard !atEnd, current == UInt8(ascii: "\"") || current == UInt8(ascii: "'") else {
@@ -237,7 +257,10 @@ struct PlainXML {
             var start = index
             while !atEnd, current != terminator {
                 if current == UInt8(ascii: "<") { throw error("'<' is not allowed in an attribute value") }
-                guard current == UInt8(ascii: "&") else { advance(); continue }
+                guard current == UInt8(ascii: "&") else {
+                    advance()
+                    continue
+                }
                 result += try string(bytes[start..<index])
                 result.unicodeScalars.append(try reference())
                 start = index
@@ -253,29 +276,32 @@ struct PlainXML {
             let start = index
             while !atEnd, current != UInt8(ascii: ";"), index - start < 12 { advance() }
             guard !atEnd, current == UInt8(ascii: ";") else {
-                throw SyntaxError(message: "'&' starts no reference; write '&amp;' for an ampersand",
-                                  line: location.line, column: location.column)
+                throw SyntaxError(
+                    message: "'&' starts no reference; write '&amp;' for an ampersand",
+                    line: location.line, column: location.column)
             }
             let body = String(decoding: bytes[start..<index], as: UTF8.self)
             advance()
-            let scalar: Unicode.Scalar? = switch body {
-            case "lt": "<"
-            case "gt": ">"
-            case "amp": "&"
-            case "quot": "\""
-            case "apos": "'"
-            default:
-                if body.hasPrefix("#x") {
-                    UInt32(body.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-                } else if body.hasPrefix("#") {
-                    UInt32(body.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
-                } else {
-                    nil
+            let scalar: Unicode.Scalar? =
+                switch body {
+                case "lt": "<"
+                case "gt": ">"
+                case "amp": "&"
+                case "quot": "\""
+                case "apos": "'"
+                default:
+                    if body.hasPrefix("#x") {
+                        UInt32(body.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                    } else if body.hasPrefix("#") {
+                        UInt32(body.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+                    } else {
+                        nil
+                    }
                 }
-            }
             guard let scalar, scalar.value != 0 else {
-                throw SyntaxError(message: "'&\(body);' is not a predefined entity or a character reference",
-                                  line: location.line, column: location.column)
+                throw SyntaxError(
+                    message: "'&\(body);' is not a predefined entity or a character reference",
+                    line: location.line, column: location.column)
             }
             return scalar
         }

@@ -72,7 +72,11 @@ public struct LoadedTheme: Sendable {
     public func buildVariants() throws(BinaryFormatError) -> ThemeVariants { try model.variants() }
 
     /// `buildVariants()`, with a damaged compiled file read as a theme without instances.
-    @available(*, deprecated, message: "a damaged compiled file reads as an empty theme here; use buildVariants(), which throws, or ThemeManager.buildResolvedTheme, which reports")
+    @available(
+        *, deprecated,
+        message:
+            "a damaged compiled file reads as an empty theme here; use buildVariants(), which throws, or ThemeManager.buildResolvedTheme, which reports"
+    )
     public var variants: ThemeVariants {
         (try? model.variants()) ?? model.emptyVariants
     }
@@ -82,10 +86,12 @@ public struct LoadedTheme: Sendable {
     func instances(for traits: TraitSet, textScale: Double = TextScale.standard) -> InstanceSource {
         guard let compiledFile else {
             // A theme given whole: building it reads nothing and cannot fail.
-            return InstanceSource(resolved: ((try? model.variants()) ?? model.emptyVariants).resolved(for: traits), textScale: textScale)
+            return InstanceSource(
+                resolved: ((try? model.variants()) ?? model.emptyVariants).resolved(for: traits), textScale: textScale)
         }
-        return InstanceSource(compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
-                              textScale: textScale)
+        return InstanceSource(
+            compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
+            textScale: textScale)
     }
 
     /// The model behind a loaded theme: given whole, or built from the compiled file on first
@@ -131,8 +137,9 @@ public struct LoadedTheme: Sendable {
         }
 
         var emptyVariants: ThemeVariants {
-            ThemeVariants(info: info, ancestors: compiledFile?.chain.dropLast().map(\.info) ?? [],
-                          axes: compiledFile?.axes ?? TraitAxes(), variants: [:], assets: assets)
+            ThemeVariants(
+                info: info, ancestors: compiledFile?.chain.dropLast().map(\.info) ?? [],
+                axes: compiledFile?.axes ?? TraitAxes(), variants: [:], assets: assets)
         }
     }
 }
@@ -169,6 +176,8 @@ public protocol CompiledThemeLoader: ThemeLoader {
 /// mixed with the source.
 public protocol StalenessCheck: Sendable {
     /// Why the compiled file no longer says what the folder says, or nil when it still does.
-    func staleness(ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
-                   schemaFiles: [String]) -> String?
+    func staleness(
+        ofCompiledFile compiledFile: String, source folder: String, searchPaths: [String],
+        schemaFiles: [String]
+    ) -> String?
 }

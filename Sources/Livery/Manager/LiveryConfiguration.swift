@@ -61,8 +61,10 @@ public struct LiveryConfiguration: Hashable, Sendable {
     }
 
     /// A configuration made in code rather than read from a file.
-    public init(defaultThemeID: String? = nil, searchPaths: [String] = [], themeExtensions: [String] = ["theme"],
-                schemaFiles: [String] = [], compiledPaths: [String] = [], store: Store? = nil) {
+    public init(
+        defaultThemeID: String? = nil, searchPaths: [String] = [], themeExtensions: [String] = ["theme"],
+        schemaFiles: [String] = [], compiledPaths: [String] = [], store: Store? = nil
+    ) {
         self.store = store
         self.compiledPaths = compiledPaths
         self.defaultThemeID = defaultThemeID
@@ -75,15 +77,20 @@ public struct LiveryConfiguration: Hashable, Sendable {
     /// unknown elements are warnings so that newer files still load in older apps.
     public static func load(path: String) -> Checked<LiveryConfiguration> {
         guard let bytes = FileContents.bytes(atPath: path) else {
-            return Checked(value: nil, diagnostics: [
-                .error(.runtimeConfiguration, "the configuration file cannot be read", at: SourceLocation(file: path)),
-            ])
+            return Checked(
+                value: nil,
+                diagnostics: [
+                    .error(
+                        .runtimeConfiguration, "the configuration file cannot be read", at: SourceLocation(file: path))
+                ])
         }
         return parse(bytes: bytes, file: path, baseFolder: FileContents.folder(of: path))
     }
 
     /// Parses configuration XML; `baseFolder` anchors relative paths.
-    public static func parse(_ data: Data, file: String = "(configuration)", baseFolder: String = ".") -> Checked<LiveryConfiguration> {
+    public static func parse(_ data: Data, file: String = "(configuration)", baseFolder: String = ".") -> Checked<
+        LiveryConfiguration
+    > {
         parse(bytes: [UInt8](data), file: file, baseFolder: baseFolder)
     }
 
@@ -92,19 +99,25 @@ public struct LiveryConfiguration: Hashable, Sendable {
         do {
             root = try PlainXML.parse(bytes)
         } catch {
-            return Checked(value: nil, diagnostics: [
-                .error(.runtimeConfiguration, "the configuration is not well-formed XML: \(error.message)",
-                       at: SourceLocation(file: file, line: error.line, column: error.column)),
-            ])
+            return Checked(
+                value: nil,
+                diagnostics: [
+                    .error(
+                        .runtimeConfiguration, "the configuration is not well-formed XML: \(error.message)",
+                        at: SourceLocation(file: file, line: error.line, column: error.column))
+                ])
         }
         func location(_ element: PlainXML.Element) -> SourceLocation {
             SourceLocation(file: file, line: element.line, column: element.column)
         }
         guard root.name == "livery-configuration" else {
-            return Checked(value: nil, diagnostics: [
-                .error(.runtimeConfiguration, "the root element must be <livery-configuration>, not <\(root.name)>",
-                       at: location(root)),
-            ])
+            return Checked(
+                value: nil,
+                diagnostics: [
+                    .error(
+                        .runtimeConfiguration, "the root element must be <livery-configuration>, not <\(root.name)>",
+                        at: location(root))
+                ])
         }
         func absolute(_ path: String) -> String {
             path.hasPrefix("/") ? path : baseFolder + "/" + path
@@ -115,31 +128,40 @@ public struct LiveryConfiguration: Hashable, Sendable {
         for element in root.children {
             if element.name == "store" {
                 if sawStore {
-                    diagnostics.append(.error(.runtimeConfiguration, "a configuration has at most one <store>",
-                                              at: location(element)))
+                    diagnostics.append(
+                        .error(
+                            .runtimeConfiguration, "a configuration has at most one <store>",
+                            at: location(element)))
                 }
                 sawStore = true
-                configuration.store = store(element, location: location, diagnostics: &diagnostics) ?? configuration.store
+                configuration.store =
+                    store(element, location: location, diagnostics: &diagnostics) ?? configuration.store
                 continue
             }
             for nested in element.children {
-                diagnostics.append(.warning(.runtimeConfiguration, "<\(nested.name)> is not expected here and is ignored",
-                                            at: location(nested)))
+                diagnostics.append(
+                    .warning(
+                        .runtimeConfiguration, "<\(nested.name)> is not expected here and is ignored",
+                        at: location(nested)))
             }
             let value = PlainXML.trimmingSpace(element.text)
             guard !value.isEmpty else {
-                diagnostics.append(.warning(.runtimeConfiguration, "<\(element.name)> is empty and is ignored", at: location(element)))
+                diagnostics.append(
+                    .warning(.runtimeConfiguration, "<\(element.name)> is empty and is ignored", at: location(element)))
                 continue
             }
             switch element.name {
             case "search-path": configuration.searchPaths.append(absolute(value))
-            case "theme-extension": configuration.themeExtensions.append(value.hasPrefix(".") ? String(value.dropFirst()) : value)
+            case "theme-extension":
+                configuration.themeExtensions.append(value.hasPrefix(".") ? String(value.dropFirst()) : value)
             case "schema": configuration.schemaFiles.append(absolute(value))
             case "compiled-path": configuration.compiledPaths.append(absolute(value))
             default:
-                diagnostics.append(.warning(.runtimeConfiguration,
-                                            "<\(element.name)> is not a configuration element (search-path, theme-extension, schema, compiled-path, store) and is ignored",
-                                            at: location(element)))
+                diagnostics.append(
+                    .warning(
+                        .runtimeConfiguration,
+                        "<\(element.name)> is not a configuration element (search-path, theme-extension, schema, compiled-path, store) and is ignored",
+                        at: location(element)))
             }
         }
         guard !diagnostics.hasErrors else { return Checked(value: nil, diagnostics: diagnostics) }
@@ -150,23 +172,30 @@ public struct LiveryConfiguration: Hashable, Sendable {
     /// `<store catalog="…"><root-key>…</root-key>…</store>`: nil, with an error, when the catalog
     /// is not an absolute http(s) URL; an error too when it names no root key (a store without
     /// one could verify nothing).
-    private static func store(_ element: PlainXML.Element, location: (PlainXML.Element) -> SourceLocation,
-                              diagnostics: inout [Diagnostic]) -> Store? {
+    private static func store(
+        _ element: PlainXML.Element, location: (PlainXML.Element) -> SourceLocation,
+        diagnostics: inout [Diagnostic]
+    ) -> Store? {
         let catalog = PlainXML.trimmingSpace(element.attribute("catalog") ?? "")
         let scheme = URL(string: catalog).flatMap { url in url.host == nil ? nil : url.scheme?.lowercased() }
         guard scheme == "http" || scheme == "https" else {
-            diagnostics.append(.error(.runtimeConfiguration,
-                                      catalog.isEmpty ? "<store> needs catalog=\"https://…/catalog.json\", the URL of the store's catalog"
-                                          : "<store catalog=\"\(catalog)\"> is not an absolute http(s) URL",
-                                      at: location(element)))
+            diagnostics.append(
+                .error(
+                    .runtimeConfiguration,
+                    catalog.isEmpty
+                        ? "<store> needs catalog=\"https://…/catalog.json\", the URL of the store's catalog"
+                        : "<store catalog=\"\(catalog)\"> is not an absolute http(s) URL",
+                    at: location(element)))
             return nil
         }
         var store = Store(catalogURL: catalog, rootKeys: [])
         var keyElements = 0
         for child in element.children {
             guard child.name == "root-key" else {
-                diagnostics.append(.warning(.runtimeConfiguration, "<\(child.name)> is not expected here and is ignored",
-                                            at: location(child)))
+                diagnostics.append(
+                    .warning(
+                        .runtimeConfiguration, "<\(child.name)> is not expected here and is ignored",
+                        at: location(child)))
                 continue
             }
             keyElements += 1
@@ -179,9 +208,11 @@ public struct LiveryConfiguration: Hashable, Sendable {
             }
         }
         if keyElements == 0 {
-            diagnostics.append(.error(.runtimeConfiguration,
-                                      "<store> needs a <root-key>: the store's root public key, as `livery keys generate` prints it",
-                                      at: location(element)))
+            diagnostics.append(
+                .error(
+                    .runtimeConfiguration,
+                    "<store> needs a <root-key>: the store's root public key, as `livery keys generate` prints it",
+                    at: location(element)))
         }
         return store
     }

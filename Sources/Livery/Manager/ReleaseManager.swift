@@ -6,38 +6,51 @@ extension ThemeManager {
     /// paths and compiled paths, read through the memory-mapped reader. What a release app
     /// runs: no XML front end, no schema, no sources. `LiveryDevelopment` adds `.theme` folders,
     /// the staleness check and live reload (`ThemeManager.development(configuration:)`).
-    public convenience init(configuration: LiveryConfiguration, traits: TraitSet = .none, scale: Int = 1,
-                            diagnostics: DiagnosticHook = DiagnosticHook()) {
-        self.init(configuration: configuration, compiledLoader: CompiledFileThemeLoader(),
-                  traits: traits, scale: scale, diagnostics: diagnostics)
+    public convenience init(
+        configuration: LiveryConfiguration, traits: TraitSet = .none, scale: Int = 1,
+        diagnostics: DiagnosticHook = DiagnosticHook()
+    ) {
+        self.init(
+            configuration: configuration, compiledLoader: CompiledFileThemeLoader(),
+            traits: traits, scale: scale, diagnostics: diagnostics)
     }
 
     /// A manager configured by a configuration file (see `LiveryConfiguration`), compiled
     /// themes only. A missing or broken file is reported and leaves a manager without themes,
     /// never a crash.
-    public convenience init(configurationFile path: String, traits: TraitSet = .none, scale: Int = 1,
-                            diagnostics: DiagnosticHook = DiagnosticHook()) {
-        self.init(configuration: LiveryConfiguration.load(path: path, reportingTo: diagnostics),
-                  traits: traits, scale: scale, diagnostics: diagnostics)
+    public convenience init(
+        configurationFile path: String, traits: TraitSet = .none, scale: Int = 1,
+        diagnostics: DiagnosticHook = DiagnosticHook()
+    ) {
+        self.init(
+            configuration: LiveryConfiguration.load(path: path, reportingTo: diagnostics),
+            traits: traits, scale: scale, diagnostics: diagnostics)
     }
 
     /// A manager configured by the configuration file at a file URL.
-    public convenience init(configurationURL url: URL, traits: TraitSet = .none, scale: Int = 1,
-                            diagnostics: DiagnosticHook = DiagnosticHook()) {
-        self.init(configuration: LiveryConfiguration.load(url: url, reportingTo: diagnostics),
-                  traits: traits, scale: scale, diagnostics: diagnostics)
+    public convenience init(
+        configurationURL url: URL, traits: TraitSet = .none, scale: Int = 1,
+        diagnostics: DiagnosticHook = DiagnosticHook()
+    ) {
+        self.init(
+            configuration: LiveryConfiguration.load(url: url, reportingTo: diagnostics),
+            traits: traits, scale: scale, diagnostics: diagnostics)
     }
 
     /// A manager configured by a configuration file shipped as a resource, e.g.
     /// `ThemeManager(configurationResource: "Livery")` for `Livery.xml` in the app's main bundle;
     /// relative paths in it are relative to the resource's folder. A missing resource is reported (`runtime-configuration`) and leaves a manager
     /// without themes.
-    public convenience init(configurationResource name: String, withExtension fileExtension: String = "xml",
-                            in bundle: Bundle = .main, traits: TraitSet = .none, scale: Int = 1,
-                            diagnostics: DiagnosticHook = DiagnosticHook()) {
-        self.init(configuration: LiveryConfiguration.load(resource: name, withExtension: fileExtension, in: bundle,
-                                                          reportingTo: diagnostics),
-                  traits: traits, scale: scale, diagnostics: diagnostics)
+    public convenience init(
+        configurationResource name: String, withExtension fileExtension: String = "xml",
+        in bundle: Bundle = .main, traits: TraitSet = .none, scale: Int = 1,
+        diagnostics: DiagnosticHook = DiagnosticHook()
+    ) {
+        self.init(
+            configuration: LiveryConfiguration.load(
+                resource: name, withExtension: fileExtension, in: bundle,
+                reportingTo: diagnostics),
+            traits: traits, scale: scale, diagnostics: diagnostics)
     }
 }
 
@@ -55,9 +68,11 @@ extension LiveryConfiguration {
     @MainActor
     public static func load(url: URL, reportingTo diagnostics: DiagnosticHook) -> LiveryConfiguration {
         guard url.isFileURL else {
-            diagnostics.report(.error(.runtimeConfiguration, "the configuration must be a file, not \(url.absoluteString)",
-                                      at: nil),
-                               finding: .configurationNotAFile(url: url.absoluteString))
+            diagnostics.report(
+                .error(
+                    .runtimeConfiguration, "the configuration must be a file, not \(url.absoluteString)",
+                    at: nil),
+                finding: .configurationNotAFile(url: url.absoluteString))
             return LiveryConfiguration()
         }
         return load(path: url.path, reportingTo: diagnostics)
@@ -65,12 +80,16 @@ extension LiveryConfiguration {
 
     /// The same for a resource of `bundle`; a missing resource is reported.
     @MainActor
-    public static func load(resource name: String, withExtension fileExtension: String, in bundle: Bundle,
-                            reportingTo diagnostics: DiagnosticHook) -> LiveryConfiguration {
+    public static func load(
+        resource name: String, withExtension fileExtension: String, in bundle: Bundle,
+        reportingTo diagnostics: DiagnosticHook
+    ) -> LiveryConfiguration {
         guard let url = bundle.url(forResource: name, withExtension: fileExtension) else {
-            diagnostics.report(.error(.runtimeConfiguration,
-                                      "the bundle \(bundle.bundlePath) has no resource \(name).\(fileExtension)", at: nil),
-                               finding: .missingConfigurationResource(bundle: bundle.bundlePath, resource: "\(name).\(fileExtension)"))
+            diagnostics.report(
+                .error(
+                    .runtimeConfiguration,
+                    "the bundle \(bundle.bundlePath) has no resource \(name).\(fileExtension)", at: nil),
+                finding: .missingConfigurationResource(bundle: bundle.bundlePath, resource: "\(name).\(fileExtension)"))
             return LiveryConfiguration()
         }
         return load(url: url, reportingTo: diagnostics)

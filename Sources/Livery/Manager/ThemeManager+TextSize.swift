@@ -23,8 +23,9 @@ extension ThemeManager {
         let clamped = min(max(textScale, TextScale.range.lowerBound), TextScale.range.upperBound)
         var traits = self.traits
         traits.textSize = largeText ? .largetext : nil
-        let change = Change(theme: false, traits: traits != self.traits, scale: false, reload: false,
-                            textScale: clamped.isFinite && clamped != self.textScale)
+        let change = Change(
+            theme: false, traits: traits != self.traits, scale: false, reload: false,
+            textScale: clamped.isFinite && clamped != self.textScale)
         guard change.traits || change.textScale else { return }
         self.traits = traits
         if change.textScale { self.textScale = clamped }

@@ -62,13 +62,15 @@ public final class ThemeManager {
     ///   - traits: the trait set the manager starts with (``setTraits(_:scale:)`` changes it).
     ///   - scale: the display scale images are chosen for (1, 2 or 3).
     ///   - diagnostics: where problems found while loading and applying are reported.
-    public init(configuration: LiveryConfiguration = LiveryConfiguration(),
-                folderLoader: (any ThemeLoader)? = nil,
-                compiledLoader: (any CompiledThemeLoader)? = nil,
-                stalenessCheck: (any StalenessCheck)? = nil,
-                schema: Schema = Schema(),
-                traits: TraitSet = .none, scale: Int = 1,
-                diagnostics: DiagnosticHook = DiagnosticHook()) {
+    public init(
+        configuration: LiveryConfiguration = LiveryConfiguration(),
+        folderLoader: (any ThemeLoader)? = nil,
+        compiledLoader: (any CompiledThemeLoader)? = nil,
+        stalenessCheck: (any StalenessCheck)? = nil,
+        schema: Schema = Schema(),
+        traits: TraitSet = .none, scale: Int = 1,
+        diagnostics: DiagnosticHook = DiagnosticHook()
+    ) {
         self.configuration = configuration
         self.loaders = Loaders(folder: folderLoader, compiled: compiledLoader, staleness: stalenessCheck)
         self.schema = schema
@@ -169,8 +171,11 @@ public final class ThemeManager {
         guard let descriptor = themes[id] else {
             var reason = "no theme with this id was found in \(configuration.searchPaths + configuration.compiledPaths)"
             if !store.skippedFolders.isEmpty {
-                let shown = store.skippedFolders.prefix(3).joined(separator: ", ") + (store.skippedFolders.count > 3 ? " and \(store.skippedFolders.count - 3) more" : "")
-                reason += "; \(store.skippedFolders.count) theme folder\(store.skippedFolders.count == 1 ? " was" : "s were") found and skipped (\(shown)): "
+                let shown =
+                    store.skippedFolders.prefix(3).joined(separator: ", ")
+                    + (store.skippedFolders.count > 3 ? " and \(store.skippedFolders.count - 3) more" : "")
+                reason +=
+                    "; \(store.skippedFolders.count) theme folder\(store.skippedFolders.count == 1 ? " was" : "s were") found and skipped (\(shown)): "
                     + "this manager reads compiled files only; reading folders needs LiveryDevelopment (ThemeManager.development(configuration:)), "
                     + "or compile them with livery compile"
             }
@@ -208,9 +213,10 @@ public final class ThemeManager {
         } catch {
             let file = loaded.compiledFile?.path ?? themes[themeID]?.compiledFile
             diagnostics.report(
-                .error(.runtimeCompiledCorrupt,
-                       "the compiled theme file is damaged (\(error.description)); theme '\(themeID)' cannot be read whole; recompile or reinstall it",
-                       at: file.map { SourceLocation(file: $0) }),
+                .error(
+                    .runtimeCompiledCorrupt,
+                    "the compiled theme file is damaged (\(error.description)); theme '\(themeID)' cannot be read whole; recompile or reinstall it",
+                    at: file.map { SourceLocation(file: $0) }),
                 finding: .corruptFile(file ?? themeID, offset: error.offset))
             return nil
         }
@@ -236,13 +242,15 @@ public final class ThemeManager {
         let canFallBack = descriptor.folder != nil && loaders.folder != nil
         if let compiled = descriptor.compiledFile, let compiledLoader = loaders.compiled {
             let stale = descriptor.folder.flatMap { folder in
-                loaders.staleness?.staleness(ofCompiledFile: compiled, source: folder, searchPaths: paths, schemaFiles: schemas)
+                loaders.staleness?.staleness(
+                    ofCompiledFile: compiled, source: folder, searchPaths: paths, schemaFiles: schemas)
             }
             if let stale {
                 diagnostics.report(
-                    .warning(.runtimeCompiledStale,
-                             "the compiled theme file is out of date with its sources (\(stale)); the folder \(descriptor.folder ?? "") is loaded instead; recompile it to ship the change",
-                             at: SourceLocation(file: compiled)),
+                    .warning(
+                        .runtimeCompiledStale,
+                        "the compiled theme file is out of date with its sources (\(stale)); the folder \(descriptor.folder ?? "") is loaded instead; recompile it to ship the change",
+                        at: SourceLocation(file: compiled)),
                     finding: .stale(generation: generation, file: compiled))
             } else {
                 let result = compiledLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
@@ -256,14 +264,17 @@ public final class ThemeManager {
         if descriptor.folder != nil, let folderLoader = loaders.folder {
             return folderLoader.load(descriptor, searchPaths: paths, schemaFiles: schemas)
         }
-        return Checked(value: nil, diagnostics: [
-            .error(.runtimeThemeUnavailable, "no loader can read \(descriptor.location)", at: nil),
-        ])
+        return Checked(
+            value: nil,
+            diagnostics: [
+                .error(.runtimeThemeUnavailable, "no loader can read \(descriptor.location)", at: nil)
+            ])
     }
 
     private func unavailable(_ id: String, _ reason: String) {
         diagnostics.report(
-            .error(.runtimeThemeUnavailable, "theme '\(id)' is unavailable: \(reason); the theme in use stays", at: nil),
+            .error(
+                .runtimeThemeUnavailable, "theme '\(id)' is unavailable: \(reason); the theme in use stays", at: nil),
             finding: .unavailableTheme(generation: generation, themeID: id))
     }
 
@@ -293,10 +304,15 @@ public final class ThemeManager {
                         store.skippedFolders.append(path)
                         continue
                     }
-                    record(folderLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: false, into: &found)
+                    record(
+                        folderLoader.info(at: path, searchPaths: configuration.searchPaths), path: path,
+                        compiled: false, into: &found)
                 } else if !entry.isFolder, let compiledLoader = loaders.compiled,
-                          fileExtension == compiledLoader.fileExtension.lowercased() {
-                    record(compiledLoader.info(at: path, searchPaths: configuration.searchPaths), path: path, compiled: true, into: &found)
+                    fileExtension == compiledLoader.fileExtension.lowercased()
+                {
+                    record(
+                        compiledLoader.info(at: path, searchPaths: configuration.searchPaths), path: path,
+                        compiled: true, into: &found)
                 }
             }
         }
@@ -307,8 +323,10 @@ public final class ThemeManager {
         }
     }
 
-    private func record(_ result: Checked<ThemeInfo>, path: String, compiled: Bool,
-                        into found: inout [String: ThemeDescriptor]) {
+    private func record(
+        _ result: Checked<ThemeInfo>, path: String, compiled: Bool,
+        into found: inout [String: ThemeDescriptor]
+    ) {
         for diagnostic in result.diagnostics {
             diagnostics.report(diagnostic, finding: .info(generation: generation, path: path, diagnostic))
         }
@@ -317,13 +335,16 @@ public final class ThemeManager {
         let slotTaken = compiled ? descriptor.compiledFile != nil : descriptor.folder != nil
         if slotTaken {
             diagnostics.report(
-                .warning(.runtimeThemeUnavailable,
-                         "theme id '\(info.id)' at \(path) is already used by \(descriptor.location); this one is ignored",
-                         at: nil),
+                .warning(
+                    .runtimeThemeUnavailable,
+                    "theme id '\(info.id)' at \(path) is already used by \(descriptor.location); this one is ignored",
+                    at: nil),
                 finding: .duplicateTheme(generation: generation, path: path))
             return
         }
-        if compiled { descriptor.compiledFile = path } else {
+        if compiled {
+            descriptor.compiledFile = path
+        } else {
             descriptor.folder = path
             descriptor.info = info  // the source's Info.xml is the authority for the catalogue
         }

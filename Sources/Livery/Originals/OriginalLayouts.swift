@@ -85,8 +85,10 @@ final class OriginalLayouts {
         return number
     }
 
-    private static func same(_ laidOut: [OriginalLayout.Entry],
-                             _ entries: [(key: Int32, setter: Unmanaged<OperationSetter>)]) -> Bool {
+    private static func same(
+        _ laidOut: [OriginalLayout.Entry],
+        _ entries: [(key: Int32, setter: Unmanaged<OperationSetter>)]
+    ) -> Bool {
         guard laidOut.count == entries.count else { return false }
         for (entry, candidate) in zip(laidOut, entries)
         where entry.key != candidate.key || entry.setter.toOpaque() != candidate.setter.toOpaque() {
@@ -112,7 +114,8 @@ struct OriginalMemory {
     private static let chunkSize = 64 << 10
 
     /// Free memory per size class, linked through its first word.
-    private var freeLists = ContiguousArray<UnsafeMutableRawPointer?>(repeating: nil, count: largestPooled / granule + 1)
+    private var freeLists = ContiguousArray<UnsafeMutableRawPointer?>(
+        repeating: nil, count: largestPooled / granule + 1)
     private var chunks: [UnsafeMutableRawPointer] = []
     private var cursor: UnsafeMutableRawPointer?
     private var remaining = 0

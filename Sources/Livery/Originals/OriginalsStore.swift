@@ -26,7 +26,8 @@ final class OriginalsStore {
     // Invariant that makes the unchecked accesses safe: main actor only, and no access spans a
     // call into app code.
     @exclusivity(unchecked) private var passDepth = 0
-    @exclusivity(unchecked) private var retiredMemory: [(memory: UnsafeMutableRawPointer, size: Int, alignment: Int)] = []
+    @exclusivity(unchecked) private var retiredMemory: [(memory: UnsafeMutableRawPointer, size: Int, alignment: Int)] =
+        []
     /// The interned keys, for the state an original is restored in.
     private let operationKeys: OperationKeys
 
@@ -58,7 +59,9 @@ final class OriginalsStore {
     func leavePass() {
         passDepth -= 1
         if passDepth == 0 && !retiredMemory.isEmpty {
-            for (memory, size, alignment) in retiredMemory { storage.memory.free(memory, size: size, alignment: alignment) }
+            for (memory, size, alignment) in retiredMemory {
+                storage.memory.free(memory, size: size, alignment: alignment)
+            }
             retiredMemory.removeAll()
         }
     }
@@ -68,7 +71,9 @@ final class OriginalsStore {
     /// False, allocating nothing, when the component has originals after all.
     @inline(__always)
     func prepareBlock(_ slot: ComponentSlot, layout: LayoutID?) -> Bool {
-        guard slots.base[slot.index].originals.isEmpty, slots.base[slot.index].originals.block == nil else { return false }
+        guard slots.base[slot.index].originals.isEmpty, slots.base[slot.index].originals.block == nil else {
+            return false
+        }
         guard let layout else { return true }
         slots.base[slot.index].originals.block = storage.memory.allocate(
             size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
@@ -82,7 +87,8 @@ final class OriginalsStore {
     func hasOriginal(_ slot: ComponentSlot, key: Int32) -> Bool {
         let originals = slots.base[slot.index].originals
         if let layout = originals.layoutID, let entry = storage.layouts.layouts[layout.index].entry(of: key),
-           originals.present & (1 << UInt64(entry)) != 0 {
+            originals.present & (1 << UInt64(entry)) != 0
+        {
             return true
         }
         var cursor = originals.overflow
@@ -94,14 +100,17 @@ final class OriginalsStore {
     }
 
     /// Records the property's current value unless one is recorded already for `key`.
-    func record(_ slot: ComponentSlot, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
-                object: AnyObject) {
+    func record(
+        _ slot: ComponentSlot, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
+        object: AnyObject
+    ) {
         if hasOriginal(slot, key: key) { return }
         let generation = slots.base[slot.index].originals.generation
         let originals = slots.base[slot.index].originals
         if let layout = originals.layoutID, let block = originals.block,
-           let entry = storage.layouts.layouts[layout.index].entry(of: key),
-           storage.layouts.layouts[layout.index].entries[entry].setter.toOpaque() == setter.toOpaque() {
+            let entry = storage.layouts.layouts[layout.index].entry(of: key),
+            storage.layouts.layouts[layout.index].entries[entry].setter.toOpaque() == setter.toOpaque()
+        {
             let memory = block + Int(storage.layouts.layouts[layout.index].entries[entry].offset)
             setter.withGuaranteedSetter { $0.capture(object, state, memory) }
             if slots.base[slot.index].originals.generation == generation {
@@ -119,8 +128,9 @@ final class OriginalsStore {
             release(memory, size: size, alignment: alignment)
             return
         }
-        let record = OverflowOriginal(setter: setter, key: key, memory: memory,
-                                      next: slots.base[slot.index].originals.overflow)
+        let record = OverflowOriginal(
+            setter: setter, key: key, memory: memory,
+            next: slots.base[slot.index].originals.overflow)
         let position: Int32
         if let free = storage.freeOverflow.popLast() {
             position = free
@@ -142,8 +152,9 @@ final class OriginalsStore {
     func revert(_ slot: ComponentSlot, key: Int32, object: AnyObject) -> Bool {
         let originals = slots.base[slot.index].originals
         if let layout = originals.layoutID, let block = originals.block,
-           let entry = storage.layouts.layouts[layout.index].entry(of: key),
-           originals.present & (1 << UInt64(entry)) != 0 {
+            let entry = storage.layouts.layouts[layout.index].entry(of: key),
+            originals.present & (1 << UInt64(entry)) != 0
+        {
             restoreBlockEntry(entry, slot: slot, block: block, layout: layout, object: object)
             return true
         }
@@ -205,8 +216,10 @@ final class OriginalsStore {
         }
     }
 
-    private func restoreBlockEntry(_ entry: Int, slot: ComponentSlot, block: UnsafeMutableRawPointer,
-                                   layout: LayoutID, object: AnyObject) {
+    private func restoreBlockEntry(
+        _ entry: Int, slot: ComponentSlot, block: UnsafeMutableRawPointer,
+        layout: LayoutID, object: AnyObject
+    ) {
         slots.base[slot.index].originals.present &= ~(1 << UInt64(entry))
         let record = storage.layouts.layouts[layout.index].entries[entry]
         let state = operationKeys.numbering.keys[Int(record.key)].state
@@ -325,7 +338,8 @@ final class OriginalsStorage {
             cursor = record.next
         }
         guard let block = originals.block, let layout = originals.layoutID else { return }
-        for (index, entry) in layouts.layouts[layout.index].entries.enumerated() where originals.present & (1 << UInt64(index)) != 0 {
+        for (index, entry) in layouts.layouts[layout.index].entries.enumerated()
+        where originals.present & (1 << UInt64(index)) != 0 {
             entry.setter.withGuaranteedSetter { $0.discard(block + Int(entry.offset)) }
         }
         memory.free(block, size: layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)

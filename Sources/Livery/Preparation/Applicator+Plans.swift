@@ -40,9 +40,12 @@ extension Applicator {
             if repeated {
                 table.steps.append(PlanStep(kind: .set, operation: offset, key: key))
             } else if let setter = theme.operations[Int(operation)].setter,
-                      recorded.count < OriginalLayouts.maxEntries, OriginalLayouts.fits(setter) {
-                table.steps.append(PlanStep(kind: .setRecording, operation: offset, key: key,
-                                            entry: UInt8(recorded.count)))
+                recorded.count < OriginalLayouts.maxEntries, OriginalLayouts.fits(setter)
+            {
+                table.steps.append(
+                    PlanStep(
+                        kind: .setRecording, operation: offset, key: key,
+                        entry: UInt8(recorded.count)))
                 recorded.append((key, setter))
             } else {
                 // Outside the block: recorded on the component's overflow list.
@@ -56,8 +59,9 @@ extension Applicator {
                 table.steps[index].offset = entries[Int(table.steps[index].entry)].offset
             }
         }
-        return Plan(table: table, steps: table.finish(shape: record.shape, first: first, layout: layout), layout: layout,
-                    base: record.first)
+        return Plan(
+            table: table, steps: table.finish(shape: record.shape, first: first, layout: layout), layout: layout,
+            base: record.first)
     }
 
     /// Appends to `table` the steps that turn instance `old` of `oldTheme` into `new` of
@@ -66,8 +70,10 @@ extension Applicator {
     // Not inlined into `switchGroup`: there it made every warm switch retain and release per
     // group (the buffers' arrays), for work only a group's first switch does.
     @inline(never)
-    func buildDiff(from oldTheme: PreparedTheme, _ old: PreparedInstanceID, to theme: PreparedTheme,
-                   _ new: PreparedInstanceID, into table: PlanTable, group: GroupID) -> Range<Int> {
+    func buildDiff(
+        from oldTheme: PreparedTheme, _ old: PreparedInstanceID, to theme: PreparedTheme,
+        _ new: PreparedInstanceID, into table: PlanTable, group: GroupID
+    ) -> Range<Int> {
         let oldRecord = oldTheme.instances[old.index]
         let newRecord = theme.instances[new.index]
         let oldRange = Int(oldRecord.first)..<Int(oldRecord.first + oldRecord.count)
@@ -78,9 +84,10 @@ extension Applicator {
         return withScratch(of: PlanStep.self, count: PlanDiff.maximumSteps(old: oldRange.count, new: newRange.count)) {
             scratch in
             let written = withBuffers(oldTheme.operations, theme.operations) { oldOperations, operations in
-                PlanDiff.steps(from: oldOperations, oldRange, to: operations, newRange, into: scratch,
-                               sameEffect: { theme.sameEffect(Int32($0), as: Int32($1), in: oldTheme) },
-                               usable: { usable(Int32($0), in: theme, instance: new, group: group) })
+                PlanDiff.steps(
+                    from: oldOperations, oldRange, to: operations, newRange, into: scratch,
+                    sameEffect: { theme.sameEffect(Int32($0), as: Int32($1), in: oldTheme) },
+                    usable: { usable(Int32($0), in: theme, instance: new, group: group) })
             }
             let first = table.steps.count
             table.steps.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<written]))
@@ -98,20 +105,24 @@ extension Applicator {
         guard let setter = record.setter?.takeUnretainedValue() else {
             let resolved = theme.resolvedInstance(instance)
             let name = theme.resolvedOperation(operation).name
-            report(.error(.runtimeUnknownOperation,
-                          "the '\(resolved.component)' binding (\(binding.typeName)) has no setter for operation '\(name)' used by instance '\(resolved.id)'; it is skipped",
-                          at: nil),
-                   finding: .unknownOperation(component: resolved.component, operation: name), group: group)
+            report(
+                .error(
+                    .runtimeUnknownOperation,
+                    "the '\(resolved.component)' binding (\(binding.typeName)) has no setter for operation '\(name)' used by instance '\(resolved.id)'; it is skipped",
+                    at: nil),
+                finding: .unknownOperation(component: resolved.component, operation: name), group: group)
             return false
         }
         let state = theme.state(of: operation)
         if !setter.takesState && state != .normal {
             let resolved = theme.resolvedInstance(instance)
-            report(.error(.runtimeUnexpectedState,
-                          "operation '\(setter.operation)' of '\(resolved.component)' has no states, but instance '\(resolved.id)' sets it for state '\(state)'; it is skipped",
-                          at: nil),
-                   finding: .unexpectedState(component: resolved.component, operation: setter.operation, state: state),
-                   group: group)
+            report(
+                .error(
+                    .runtimeUnexpectedState,
+                    "operation '\(setter.operation)' of '\(resolved.component)' has no states, but instance '\(resolved.id)' sets it for state '\(state)'; it is skipped",
+                    at: nil),
+                finding: .unexpectedState(component: resolved.component, operation: setter.operation, state: state),
+                group: group)
             return false
         }
         return true

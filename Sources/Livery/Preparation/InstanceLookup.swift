@@ -58,7 +58,8 @@ final class InstanceLookup {
     /// Records the answer for `number` (nil: the theme has none).
     func record(_ instance: PreparedInstanceID?, for number: IdentifierNumber) {
         if number.index >= byIdentifier.count {
-            byIdentifier.append(contentsOf: repeatElement(Self.notLookedUp, count: number.index + 1 - byIdentifier.count))
+            byIdentifier.append(
+                contentsOf: repeatElement(Self.notLookedUp, count: number.index + 1 - byIdentifier.count))
         }
         byIdentifier[number.index] = instance?.rawValue ?? Self.none
     }

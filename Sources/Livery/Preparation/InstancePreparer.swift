@@ -150,9 +150,12 @@ final class InstancePreparer: @unchecked Sendable {
     /// operations are made in scratch memory on the stack and handed to `store` together at the
     /// end, where nothing else can come between them, and the per-binding lookup cache is
     /// swapped in and out whole.
-    func prepare(_ instance: ResolvedInstance,
-                 store: (UnsafeMutableBufferPointer<PreparedOperation>, [(index: Int, files: String)]) -> Int32)
-        -> PreparedInstance {
+    func prepare(
+        _ instance: ResolvedInstance,
+        store: (UnsafeMutableBufferPointer<PreparedOperation>, [(index: Int, files: String)]) -> Int32
+    )
+        -> PreparedInstance
+    {
         let binding = bindingNumber(for: instance.component)
         let cache = binding.map { Int($0) + 1 } ?? 0
         if cache >= lookupCaches.count {
@@ -182,9 +185,10 @@ final class InstancePreparer: @unchecked Sendable {
         let shape = sameShape ? previous!.shape : shapeNumber(binding: binding, count: count)
         swap(&lookups, &lookupCaches[cache].lookups)
         lookupCaches[cache].last = (count, shape)
-        return PreparedInstance(first: first, count: Int32(count), binding: binding ?? PreparedInstance.noBinding,
-                                shape: shape,
-                                bindingIdentity: binding.map { ObjectIdentifier(bindings.bindings[Int($0)]) })
+        return PreparedInstance(
+            first: first, count: Int32(count), binding: binding ?? PreparedInstance.noBinding,
+            shape: shape,
+            bindingIdentity: binding.map { ObjectIdentifier(bindings.bindings[Int($0)]) })
     }
 
     /// The number of the shape of the instance whose `count` lookups are in `lookups`.
@@ -210,7 +214,8 @@ final class InstancePreparer: @unchecked Sendable {
     /// applied, not decoded here).
     @inline(__always)  // see `prepare`
     private func prepareOperation(_ operation: ResolvedOperation, index: Int, binding: Int32?)
-        -> (PreparedOperation, repeated: Bool, files: String?) {
+        -> (PreparedOperation, repeated: Bool, files: String?)
+    {
         let (found, repeated) = lookUp(operation, at: index, binding: binding)
         let files = imageFiles(of: operation)
         var value: UnsafeMutableRawPointer?
@@ -218,9 +223,10 @@ final class InstancePreparer: @unchecked Sendable {
             value = decode(operation, with: setter, destroyer: found.destroyer)
         }
         // `instance` is numbered by `store` (see `prepare`).
-        let prepared = PreparedOperation(setter: found.setter, value: value, key: found.key,
-                                         instance: PreparedInstanceID(rawValue: 0),
-                                         index: Int32(index), revertible: found.revertible)
+        let prepared = PreparedOperation(
+            setter: found.setter, value: value, key: found.key,
+            instance: PreparedInstanceID(rawValue: 0),
+            index: Int32(index), revertible: found.revertible)
         return (prepared, repeated, files)
     }
 
@@ -232,7 +238,8 @@ final class InstancePreparer: @unchecked Sendable {
     @inline(__always)
     private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32?) -> (Found, repeated: Bool) {
         if index < lookups.count, lookups[index].binding == binding, lookups[index].key.name == operation.name,
-           lookups[index].key.state == operation.state {
+            lookups[index].key.state == operation.state
+        {
             return (lookups[index].found, true)
         }
         let lookup = makeLookup(operation, binding: binding)
@@ -254,7 +261,8 @@ final class InstancePreparer: @unchecked Sendable {
     /// The operation's value decoded into the arena, nil when it does not decode.
     @inline(__always)
     private func decode(_ operation: ResolvedOperation, with setter: Unmanaged<OperationSetter>, destroyer: Int32?)
-        -> UnsafeMutableRawPointer? {
+        -> UnsafeMutableRawPointer?
+    {
         setter.withGuaranteedSetter { setter in
             let memory = arena.allocate(size: setter.valueSize, alignment: setter.valueAlignment)
             guard setter.decodeInto(operation, memory) else { return nil }

@@ -24,8 +24,10 @@ struct InstanceSource: Sendable {
         self.textScale = textScale
     }
 
-    init(compiled: CompiledTheme, info: ThemeInfo, traits: TraitSet, assets: AssetCatalog,
-         textScale: Double = TextScale.standard) {
+    init(
+        compiled: CompiledTheme, info: ThemeInfo, traits: TraitSet, assets: AssetCatalog,
+        textScale: Double = TextScale.standard
+    ) {
         header = ResolvedTheme(info: info, traits: traits, instances: [], assets: assets)
         self.compiled = compiled
         variant = compiled.variant(for: traits)

@@ -19,10 +19,12 @@ enum PlanDiff {
     /// table: `usable` may call app code (a diagnostics observer) that switches themes, and so
     /// appends to the same table.
     @inline(__always)
-    static func steps(from old: UnsafeBufferPointer<PreparedOperation>, _ oldRange: Range<Int>,
-                      to new: UnsafeBufferPointer<PreparedOperation>, _ newRange: Range<Int>,
-                      into steps: UnsafeMutableBufferPointer<PlanStep>,
-                      sameEffect: (Int, Int) -> Bool, usable: (Int) -> Bool) -> Int {
+    static func steps(
+        from old: UnsafeBufferPointer<PreparedOperation>, _ oldRange: Range<Int>,
+        to new: UnsafeBufferPointer<PreparedOperation>, _ newRange: Range<Int>,
+        into steps: UnsafeMutableBufferPointer<PlanStep>,
+        sameEffect: (Int, Int) -> Bool, usable: (Int) -> Bool
+    ) -> Int {
         var count = 0
         // Plain loops over interned keys: instances have a handful of operations.
         for operation in newRange {
@@ -33,7 +35,8 @@ enum PlanDiff {
                 break
             }
             if let previous,
-               PreparedTheme.sameEffect(new[operation], as: old[previous]) ?? sameEffect(operation, previous) {
+                PreparedTheme.sameEffect(new[operation], as: old[previous]) ?? sameEffect(operation, previous)
+            {
                 continue
             }
             guard usable(operation) else { continue }
@@ -98,8 +101,9 @@ struct PlanContents: Sendable {
                     let written = PlanDiff.steps(
                         from: oldOperations, oldRange, to: newOperations, newRange, into: scratch,
                         sameEffect: {
-                            PreparedTheme.sameEffect(newOperations[$0], Int32($0), of: newTheme, new.imageFiles,
-                                                     as: oldOperations[$1], Int32($1), of: oldTheme, old.imageFiles)
+                            PreparedTheme.sameEffect(
+                                newOperations[$0], Int32($0), of: newTheme, new.imageFiles,
+                                as: oldOperations[$1], Int32($1), of: oldTheme, old.imageFiles)
                         },
                         usable: { _ in true })
                     steps.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<written]))

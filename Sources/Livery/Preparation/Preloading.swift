@@ -25,21 +25,28 @@ extension Applicator {
         let knownKeys = operationKeys.numbering.keys
         var jobs: [(key: PreparedTheme.Key, loaded: LoadedTheme)] = []
         for themeID in themeIDs {
-            let key = PreparedTheme.Key(themeID: themeID, traits: traits, scale: scale,
-                                        themeGeneration: manager.generation, bindingGeneration: bindings.generation,
-                                        textScale: textScale)
+            let key = PreparedTheme.Key(
+                themeID: themeID, traits: traits, scale: scale,
+                themeGeneration: manager.generation, bindingGeneration: bindings.generation,
+                textScale: textScale)
             guard prepared.theme(for: key)?.isComplete != true, !jobs.contains(where: { $0.key == key }),
-                  let loaded = manager.theme(themeID) else { continue }
+                let loaded = manager.theme(themeID)
+            else { continue }
             jobs.append((key, loaded))
         }
         guard !jobs.isEmpty else { return }
         let sources = jobs.map(\.loaded)
         let work = await Task.detached {
-            await Self.prepare(sources, traits: traits, scale: scale, textScale: textScale, bindings: snapshot,
-                               knownKeys: knownKeys)
+            await Self.prepare(
+                sources, traits: traits, scale: scale, textScale: textScale, bindings: snapshot,
+                knownKeys: knownKeys)
         }.value
-        guard jobs.allSatisfy({ $0.key.themeGeneration == manager.generation
-                                && $0.key.bindingGeneration == bindings.generation }) else { return }
+        guard
+            jobs.allSatisfy({
+                $0.key.themeGeneration == manager.generation
+                    && $0.key.bindingGeneration == bindings.generation
+            })
+        else { return }
         // The keys met are numbered after the ones the applicator had; unless it numbered
         // others meanwhile, they get the same numbers here, and nothing needs mapping.
         var keyMap = ContiguousArray<Int32>()
@@ -51,10 +58,12 @@ extension Applicator {
         var made: [Bool] = []
         for (index, job) in jobs.enumerated() {
             let preparer = work.preparers[index]
-            let images = ImageLoader(theme: preparer.theme, scale: scale, source: job.loaded.assets,
-                                     decoder: imageDecoder, cache: imageCache, diagnostics: diagnostics)
-            let theme = PreparedTheme(key: job.key, images: images, preparer: preparer, contents: work.contents[index],
-                                      keyMap: mapping, operationKeys: operationKeys, identifiers: registry.identifiers)
+            let images = ImageLoader(
+                theme: preparer.theme, scale: scale, source: job.loaded.assets,
+                decoder: imageDecoder, cache: imageCache, diagnostics: diagnostics)
+            let theme = PreparedTheme(
+                key: job.key, images: images, preparer: preparer, contents: work.contents[index],
+                keyMap: mapping, operationKeys: operationKeys, identifiers: registry.identifiers)
             if let partial = prepared.theme(for: job.key) {
                 if partial.isComplete {  // another preload was first
                     themes.append(partial)
@@ -83,14 +92,17 @@ extension Applicator {
 
     /// Prepares the themes, a task each (a machine with two cores prepares two themes in the
     /// time of one), then the plans between every two of them, a task each way.
-    private nonisolated static func prepare(_ sources: [LoadedTheme], traits: TraitSet, scale: Int, textScale: Double,
-                                            bindings: BindingSnapshot,
-                                            knownKeys: [OperationKey]) async -> PreloadWork {
+    private nonisolated static func prepare(
+        _ sources: [LoadedTheme], traits: TraitSet, scale: Int, textScale: Double,
+        bindings: BindingSnapshot,
+        knownKeys: [OperationKey]
+    ) async -> PreloadWork {
         let prepared = await withTaskGroup(of: (Int, InstancePreparer, PreparedContents).self) { group in
             for (index, source) in sources.enumerated() {
                 group.addTask {
-                    let preparer = InstancePreparer(source: source.instances(for: traits, textScale: textScale), scale: scale,
-                                                    bindings: bindings)
+                    let preparer = InstancePreparer(
+                        source: source.instances(for: traits, textScale: textScale), scale: scale,
+                        bindings: bindings)
                     return (index, preparer, preparer.prepareAll())
                 }
             }

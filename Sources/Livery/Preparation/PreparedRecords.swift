@@ -126,8 +126,10 @@ final class KeyTranslation {
 
     /// Replaces the preparer's key numbers in `records` (numbered by `numbering`) by the
     /// applicator's.
-    func translate(_ records: UnsafeMutableBufferPointer<PreparedOperation>,
-                            from numbering: OperationKeyNumbering) {
+    func translate(
+        _ records: UnsafeMutableBufferPointer<PreparedOperation>,
+        from numbering: OperationKeyNumbering
+    ) {
         var highest: Int32 = -1
         for index in records.indices { highest = max(highest, records[index].key) }
         if Int(highest) >= numbers.count {

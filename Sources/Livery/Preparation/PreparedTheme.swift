@@ -53,8 +53,10 @@ final class PreparedTheme {
     var fullApplyPlans: PlanTable { plans.fullApply }
 
     /// A theme whose instances are prepared as they are first styled.
-    init(key: Key, source: InstanceSource, images: ImageLoader, bindings: BindingSnapshot, operationKeys: OperationKeys,
-         identifiers: IdentifierTable) {
+    init(
+        key: Key, source: InstanceSource, images: ImageLoader, bindings: BindingSnapshot, operationKeys: OperationKeys,
+        identifiers: IdentifierTable
+    ) {
         self.key = key
         self.source = source
         self.images = images
@@ -69,8 +71,10 @@ final class PreparedTheme {
     /// keys numbered as `keyMap` maps to the applicator's (see `PreparedContents.numberKeys`;
     /// nil when they are the applicator's numbers already). Its ids are numbered here, and no
     /// lookup prepares more.
-    init(key: Key, images: ImageLoader, preparer: InstancePreparer, contents: PreparedContents,
-         keyMap: ContiguousArray<Int32>?, operationKeys: OperationKeys, identifiers: IdentifierTable) {
+    init(
+        key: Key, images: ImageLoader, preparer: InstancePreparer, contents: PreparedContents,
+        keyMap: ContiguousArray<Int32>?, operationKeys: OperationKeys, identifiers: IdentifierTable
+    ) {
         self.key = key
         self.source = preparer.source
         self.images = images
@@ -79,8 +83,9 @@ final class PreparedTheme {
         self.lookup = InstanceLookup(identifiers: identifiers, preparedByPosition: contents.preparedByPosition)
         self.preparer = preparer
         isComplete = true
-        records = PreparedRecords(operations: contents.operations, instances: contents.instances,
-                                  resolved: contents.resolved, imageFiles: contents.imageFiles)
+        records = PreparedRecords(
+            operations: contents.operations, instances: contents.instances,
+            resolved: contents.resolved, imageFiles: contents.imageFiles)
         if let keyMap {
             // Rare (the applicator numbered keys while this was prepared): the records are
             // copied here, which is why the numbering is otherwise the applicator's already.
@@ -101,7 +106,8 @@ final class PreparedTheme {
     /// for an app that asks, `ThemeScope.theme`).
     var theme: ResolvedTheme {
         source.theme { error, position in
-            reportUnreadable(error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(position.rawValue))))
+            reportUnreadable(
+                error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(position.rawValue))))
         }
     }
 
@@ -145,11 +151,13 @@ final class PreparedTheme {
     /// not applied (no value from a corrupt block reaches a setter), and the app is told once.
     private func reportUnreadable(_ error: BinaryFormatError, id: String?) {
         let file = source.compiledFile?.path
-        let what = id.map { "instance '\($0)' of theme '\(source.header.info.id)' is not applied" }
+        let what =
+            id.map { "instance '\($0)' of theme '\(source.header.info.id)' is not applied" }
             ?? "instances of theme '\(source.header.info.id)' in the damaged blocks are not applied"
         images.diagnostics.report(
-            .error(.runtimeCompiledCorrupt, "the compiled theme file is damaged (\(error.description)); \(what)",
-                   at: file.map { SourceLocation(file: $0) }),
+            .error(
+                .runtimeCompiledCorrupt, "the compiled theme file is damaged (\(error.description)); \(what)",
+                at: file.map { SourceLocation(file: $0) }),
             finding: .corruptFile(file ?? source.header.info.id, offset: error.offset))
     }
 
@@ -218,7 +226,8 @@ final class PreparedTheme {
     @inline(__always)
     nonisolated static func sameEffect(_ new: PreparedOperation, as old: PreparedOperation) -> Bool? {
         guard let newValue = new.value, let oldValue = old.value, let setter = new.setter,
-              setter.toOpaque() == old.setter?.toOpaque() else { return nil }
+            setter.toOpaque() == old.setter?.toOpaque()
+        else { return nil }
         return setter.withGuaranteedSetter { setter -> Bool? in
             guard setter.valueIsTrivial else { return nil }
             return bytesEqual(newValue, oldValue, count: setter.valueSize)
@@ -230,7 +239,10 @@ final class PreparedTheme {
         var offset = 0
         while offset + 8 <= count {
             if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
             offset += 8
         }
         while offset < count {
@@ -244,25 +256,29 @@ final class PreparedTheme {
 
     /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
     func sameEffect(_ new: Int32, as old: Int32, in other: PreparedTheme) -> Bool {
-        Self.sameEffect(records.operations[Int(new)], new, of: records.resolved, records.imageFiles,
-                        as: other.records.operations[Int(old)], old, of: other.records.resolved, other.records.imageFiles)
+        Self.sameEffect(
+            records.operations[Int(new)], new, of: records.resolved, records.imageFiles,
+            as: other.records.operations[Int(old)], old, of: other.records.resolved, other.records.imageFiles)
     }
 
     /// The same from the parts (the records, their indices, themes and image files): what a
     /// theme prepared on another thread has before it is a `PreparedTheme`.
-    nonisolated static func sameEffect(_ newRecord: PreparedOperation, _ new: Int32,
-                                       of newTheme: ContiguousArray<ResolvedInstance>, _ newFiles: [Int32: String],
-                                       as oldRecord: PreparedOperation, _ old: Int32,
-                                       of oldTheme: ContiguousArray<ResolvedInstance>,
-                                       _ oldFiles: [Int32: String]) -> Bool {
+    nonisolated static func sameEffect(
+        _ newRecord: PreparedOperation, _ new: Int32,
+        of newTheme: ContiguousArray<ResolvedInstance>, _ newFiles: [Int32: String],
+        as oldRecord: PreparedOperation, _ old: Int32,
+        of oldTheme: ContiguousArray<ResolvedInstance>,
+        _ oldFiles: [Int32: String]
+    ) -> Bool {
         // An operation with a decoded value has no image files (they are only recorded for
         // operations that are not decoded): the two dictionary lookups are needed only when
         // either is undecoded.
         if newRecord.value == nil || oldRecord.value == nil, newFiles[new] != oldFiles[old] { return false }
         // The params are read in place, not copied out as whole operations, so nothing is
         // retained or released per pair (`livery-switch-bench --profile-register-many`).
-        return sameParams(newTheme[newRecord.instance.index].operations[Int(newRecord.index)].params,
-                          oldTheme[oldRecord.instance.index].operations[Int(oldRecord.index)].params)
+        return sameParams(
+            newTheme[newRecord.instance.index].operations[Int(newRecord.index)].params,
+            oldTheme[oldRecord.instance.index].operations[Int(oldRecord.index)].params)
     }
 
     /// `lhs == rhs`, element by element through the buffers: the same answer as `Array.==`
@@ -273,7 +289,8 @@ final class PreparedTheme {
         return withBuffer(lhs) { lhs in
             withBuffer(rhs) { rhs in
                 if lhs.baseAddress == rhs.baseAddress { return true }
-                for index in lhs.indices where lhs[index].name != rhs[index].name || lhs[index].value != rhs[index].value {
+                for index in lhs.indices
+                where lhs[index].name != rhs[index].name || lhs[index].value != rhs[index].value {
                     return false
                 }
                 return true
@@ -298,7 +315,8 @@ final class PreparedTheme {
             guard let instance = try source.instance(at: position) else { return nil }
             read = instance
         } catch {
-            reportUnreadable(error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(position.rawValue))))
+            reportUnreadable(
+                error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(position.rawValue))))
             return nil
         }
         let instance = preparer.prepare(read) { scratch, withImages in
@@ -329,8 +347,10 @@ final class PreparedTheme {
 /// Lends uninitialised memory for `count` values of a trivial type, on the stack when it is
 /// small. Compiled in Swift 6 mode for the reason given at `withBuffers`.
 @inline(__always)
-func withScratch<Element, Result>(of type: Element.Type, count: Int,
-                                  _ body: (UnsafeMutableBufferPointer<Element>) -> Result) -> Result {
+func withScratch<Element, Result>(
+    of type: Element.Type, count: Int,
+    _ body: (UnsafeMutableBufferPointer<Element>) -> Result
+) -> Result {
     withUnsafeTemporaryAllocation(of: type, capacity: count, body)
 }
 

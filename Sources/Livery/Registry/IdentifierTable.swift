@@ -90,7 +90,9 @@ final class IdentifierTable {
         var index = Int(truncatingIfNeeded: hash) & mask
         let tag = Self.tag(hash)
         while buckets[index].tag != 0 {
-            if buckets[index].tag == tag, names[Int(buckets[index].number)] == identifier { return buckets[index].number }
+            if buckets[index].tag == tag, names[Int(buckets[index].number)] == identifier {
+                return buckets[index].number
+            }
             index = (index + 1) & mask
         }
         return nil

@@ -14,8 +14,10 @@ public struct ScopeOverrides: Hashable, Sendable {
     public var scale: Int?
 
     /// Overrides of the given fields; the others inherit.
-    public init(themeID: String? = nil, idiom: Idiom? = nil, appearance: Appearance? = nil,
-                contrast: Contrast? = nil, scale: Int? = nil) {
+    public init(
+        themeID: String? = nil, idiom: Idiom? = nil, appearance: Appearance? = nil,
+        contrast: Contrast? = nil, scale: Int? = nil
+    ) {
         self.themeID = themeID
         self.idiom = idiom
         self.appearance = appearance

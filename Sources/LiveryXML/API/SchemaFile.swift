@@ -4,8 +4,12 @@ import LiveryModel
 public enum SchemaFile {
     /// Reads the components declared in one file.
     public static func load(path: String) -> Checked<Schema> {
-        guard FileSystem.kind(of: path) == .file, let bytes = FileSystem.read(path, limit: FrontEndLimits.default.maxFileBytes) else {
-            return Checked(value: nil, diagnostics: [.error(.pathNotFound, "cannot read the schema file", at: SourceLocation(file: path))])
+        guard FileSystem.kind(of: path) == .file,
+            let bytes = FileSystem.read(path, limit: FrontEndLimits.default.maxFileBytes)
+        else {
+            return Checked(
+                value: nil,
+                diagnostics: [.error(.pathNotFound, "cannot read the schema file", at: SourceLocation(file: path))])
         }
         return parse(bytes, path: path)
     }
@@ -28,11 +32,16 @@ enum SchemaIntegrity {
         for component in schema.components.values.sorted(by: { $0.name < $1.name }) {
             guard let parent = component.extends else { continue }
             if schema.components[parent] == nil {
-                diagnostics.append(.error(.schemaInvalid, "component '\(component.name)' extends unknown component '\(parent)'\(Suggestions.didYouMean(parent, in: schema.components.keys))",
-                                          at: component.location ?? location))
+                diagnostics.append(
+                    .error(
+                        .schemaInvalid,
+                        "component '\(component.name)' extends unknown component '\(parent)'\(Suggestions.didYouMean(parent, in: schema.components.keys))",
+                        at: component.location ?? location))
             } else if schema.lineage(of: component.name).count < lineageLength(component.name, schema) {
-                diagnostics.append(.error(.schemaInvalid, "component '\(component.name)' extends itself through '\(parent)'",
-                                          at: component.location ?? location))
+                diagnostics.append(
+                    .error(
+                        .schemaInvalid, "component '\(component.name)' extends itself through '\(parent)'",
+                        at: component.location ?? location))
             }
         }
         return diagnostics

@@ -29,8 +29,10 @@ public final class ThemeWorkspace {
     ///   - searchPaths: folders searched for parent themes, besides each theme's own folder.
     ///   - schemaFiles: `<components>` files adding the app's components to the standard schema.
     ///   - themeExtensions: folder extensions that mark a theme (downloaded themes may use others).
-    public init(searchPaths: [String] = [], schemaFiles: [String] = [], themeExtensions: [String] = ["theme"],
-                limits: FrontEndLimits = .default) {
+    public init(
+        searchPaths: [String] = [], schemaFiles: [String] = [], themeExtensions: [String] = ["theme"],
+        limits: FrontEndLimits = .default
+    ) {
         self.searchPaths = searchPaths
         self.schemaFiles = schemaFiles
         self.themeExtensions = themeExtensions
@@ -49,9 +51,12 @@ public final class ThemeWorkspace {
         /// Clashing theme ids, to the index of their finding.
         var clashes: [String: Int] = [:]
         var done = 0
-        let total = progress == nil ? 0 : paths.reduce(0) { count, path in
-            count + (isThemeFolder(path) ? 1 : themeFolders(in: path).count)
-        }
+        let total =
+            progress == nil
+            ? 0
+            : paths.reduce(0) { count, path in
+                count + (isThemeFolder(path) ? 1 : themeFolders(in: path).count)
+            }
         func validateTheme(at path: String) -> [Diagnostic] {
             progress?(done, total, path)
             done += 1
@@ -66,8 +71,11 @@ public final class ThemeWorkspace {
             case .directory:
                 let folders = themeFolders(in: path)
                 if folders.isEmpty {
-                    diagnostics.append(.error(.noThemes, "no theme folders (\(themeExtensions.map { "*.\($0)" }.joined(separator: ", "))) here",
-                                              at: SourceLocation(file: path)))
+                    diagnostics.append(
+                        .error(
+                            .noThemes,
+                            "no theme folders (\(themeExtensions.map { "*.\($0)" }.joined(separator: ", "))) here",
+                            at: SourceLocation(file: path)))
                 }
                 for (id, finding) in duplicateIDs(among: folders) where clashes[id] == nil {
                     clashes[id] = diagnostics.count
@@ -76,7 +84,8 @@ public final class ThemeWorkspace {
                 diagnostics += misplacedThemeEntries(in: path)
                 for folder in folders { diagnostics += validateTheme(at: folder) }
             default:
-                diagnostics.append(.error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: path)))
+                diagnostics.append(
+                    .error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: path)))
             }
         }
         return Self.onePerPlace(resolution.noted(Self.noting(clashes, in: diagnostics)).mergingNotes())
@@ -88,11 +97,17 @@ public final class ThemeWorkspace {
         guard !clashes.isEmpty else { return diagnostics }
         var result = diagnostics
         var dropped: Set<Int> = []
-        for (index, finding) in diagnostics.enumerated() where finding.code == .themeDuplicate || finding.code == .parentCycle {
+        for (index, finding) in diagnostics.enumerated()
+        where finding.code == .themeDuplicate || finding.code == .parentCycle {
             // a child of the id, or a theme that took its own parent's id (a cycle of one)
-            for (id, at) in clashes where at != index && (finding.message.hasPrefix(ambiguousParentPrefix(id))
-                                                          || (finding.code == .parentCycle && finding.message.contains("'\(id)'"))) {
-                let note = Diagnostic.Note("this theme's parent is '\(id)', so it cannot be resolved until the ids differ", at: finding.location)
+            for (id, at) in clashes
+            where at != index
+                && (finding.message.hasPrefix(ambiguousParentPrefix(id))
+                    || (finding.code == .parentCycle && finding.message.contains("'\(id)'")))
+            {
+                let note = Diagnostic.Note(
+                    "this theme's parent is '\(id)', so it cannot be resolved until the ids differ",
+                    at: finding.location)
                 if !result[at].notes.contains(note) { result[at].notes.append(note) }
                 dropped.insert(index)
             }
@@ -162,7 +177,8 @@ public final class ThemeWorkspace {
         }
         let axes = resolver.axes
         if checksContrast {
-            resolver.contrast = ContrastCheck(schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
+            resolver.contrast = ContrastCheck(
+                schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
         }
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
@@ -170,23 +186,27 @@ public final class ThemeWorkspace {
         var all = (diagnostics + resolver.notedDiagnostics).mergingNotes()
         if all.hasErrors { all = Self.onePerPlace(all.filter { $0.code != .contrastLow }) }
         guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
-        let value = ThemeVariants(info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
-                                  variants: variants, assets: resolver.assets)
+        let value = ThemeVariants(
+            info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
+            variants: variants, assets: resolver.assets)
         return Checked(value: value, diagnostics: all)
     }
 
     /// The theme as an app running with `traits` sees it. With `keepingWhatResolves`, a theme
     /// with errors still has a value, holding every instance and operation that resolves (for a
     /// preview of a half-fixed theme); without, errors mean no value.
-    public func resolve(themeAt path: String, traits: TraitSet, keepingWhatResolves: Bool = false) -> Checked<ResolvedTheme> {
+    public func resolve(themeAt path: String, traits: TraitSet, keepingWhatResolves: Bool = false) -> Checked<
+        ResolvedTheme
+    > {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
         let instances = resolver.resolve(traits)
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
         guard !all.hasErrors || keepingWhatResolves else { return Checked(value: nil, diagnostics: all) }
-        return Checked(value: ResolvedTheme(info: info, traits: traits, instances: instances, assets: resolver.assets),
-                       diagnostics: all)
+        return Checked(
+            value: ResolvedTheme(info: info, traits: traits, instances: instances, assets: resolver.assets),
+            diagnostics: all)
     }
 
     /// The schema the theme is checked against: the standard one, the schema files and those its
@@ -212,9 +232,11 @@ public final class ThemeWorkspace {
         var current = path
         while let parentID = info(at: current).0?.info.parent, folders.count <= limits.maxReferenceDepth {
             let candidates = searchFolders(for: path).flatMap(themeFolders)
-            guard let parent = candidates.first(where: { info(at: $0).0?.info.id == parentID })
+            guard
+                let parent = candidates.first(where: { info(at: $0).0?.info.id == parentID })
                     ?? candidates.first(where: { info(at: $0).0 == nil && claimsID(parentID, folder: $0) }),
-                  !folders.contains(parent) else { break }
+                !folders.contains(parent)
+            else { break }
             folders.append(parent)
             current = parent
         }
@@ -244,7 +266,8 @@ public final class ThemeWorkspace {
     private func validateTheme(at path: String, into findings: inout ResolutionFindings) -> [Diagnostic] {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path) else { return loadFailure(path) }
         if checksContrast {
-            resolver.contrast = ContrastCheck(schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
+            resolver.contrast = ContrastCheck(
+                schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
         }
         for traits in resolver.axes.traitSets { _ = resolver.resolve(traits) }
         resolver.finish()
@@ -273,7 +296,8 @@ public final class ThemeWorkspace {
 
     func loadFailure(_ path: String) -> [Diagnostic] {
         let (_, diagnostics) = loadChain(path)
-        return diagnostics.hasErrors ? diagnostics.sorted()
+        return diagnostics.hasErrors
+            ? diagnostics.sorted()
             : diagnostics + [.error(.pathNotFound, "not a theme folder", at: SourceLocation(file: path))]
     }
 
@@ -325,7 +349,8 @@ public final class ThemeWorkspace {
             let folders = searchFolders(for: path)
             let matches = folders.flatMap(themeFolders).filter { info(at: $0).0?.info.id == parentID }
             var unique: [String] = []
-            for match in matches where !unique.contains(where: { FileSystem.canonical($0) == FileSystem.canonical(match) }) {
+            for match in matches
+            where !unique.contains(where: { FileSystem.canonical($0) == FileSystem.canonical(match) }) {
                 unique.append(match)
             }
             guard let parentPath = unique.first else {
@@ -340,13 +365,19 @@ public final class ThemeWorkspace {
                 // the theme itself and its descendants on the way here would make a cycle: not suggested
                 let ids = candidates.compactMap { info(at: $0).0?.info.id }.filter { !seen.contains($0) }
                 let (hint, fix) = Suggestions.suggest(parentID, in: ids)
-                diagnostics.append(.error(.parentMissing, "parent theme '\(parentID)' not found in: \(list)\(hint.isEmpty ? "; add its folder with --themes DIR" : hint)",
-                                          at: header.parentLocation, fix: fix))
+                diagnostics.append(
+                    .error(
+                        .parentMissing,
+                        "parent theme '\(parentID)' not found in: \(list)\(hint.isEmpty ? "; add its folder with --themes DIR" : hint)",
+                        at: header.parentLocation, fix: fix))
                 return (nil, diagnostics)
             }
             if unique.count > 1 {
-                diagnostics.append(.error(.themeDuplicate, "\(Self.ambiguousParentPrefix(parentID)): \(unique.joined(separator: ", ")); ids must be unique",
-                                          at: header.parentLocation))
+                diagnostics.append(
+                    .error(
+                        .themeDuplicate,
+                        "\(Self.ambiguousParentPrefix(parentID)): \(unique.joined(separator: ", ")); ids must be unique",
+                        at: header.parentLocation))
                 return (nil, diagnostics)
             }
             current = theme(at: parentPath)
@@ -365,7 +396,9 @@ public final class ThemeWorkspace {
         let start = members.min { $0.info.id < $1.info.id }!
         var path = [start.info.id]
         var current = start
-        while let parent = current.info.parent, let next = byID[parent], next.info.id != start.info.id, path.count <= members.count {
+        while let parent = current.info.parent, let next = byID[parent], next.info.id != start.info.id,
+            path.count <= members.count
+        {
             path.append(parent)
             current = next
         }
@@ -373,14 +406,18 @@ public final class ThemeWorkspace {
         let notes = members.filter { $0.info.id != start.info.id }.sorted { $0.info.id < $1.info.id }.map {
             Diagnostic.Note("'\($0.info.id)' names '\($0.info.parent ?? "")' as its parent here", at: $0.parentLocation)
         }
-        return .error(.parentCycle, "theme '\(start.info.id)' has parent '\(start.info.parent ?? "")', which makes a cycle: \(path.joined(separator: " -> "))",
-                      at: start.parentLocation, notes: notes)
+        return .error(
+            .parentCycle,
+            "theme '\(start.info.id)' has parent '\(start.info.parent ?? "")', which makes a cycle: \(path.joined(separator: " -> "))",
+            at: start.parentLocation, notes: notes)
     }
 
     /// Whether a folder's Info.xml, unreadable as a whole, still says `id="<id>"`: enough to know
     /// a child's parent is that broken theme rather than missing.
     private func claimsID(_ id: String, folder: String) -> Bool {
-        guard let bytes = FileSystem.read(FileSystem.join(folder, "Info.xml"), limit: limits.maxFileBytes) else { return false }
+        guard let bytes = FileSystem.read(FileSystem.join(folder, "Info.xml"), limit: limits.maxFileBytes) else {
+            return false
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         return text.contains("id=\"\(id)\"") || text.contains("id='\(id)'")
     }
@@ -398,16 +435,21 @@ public final class ThemeWorkspace {
     /// Entries named like themes that are not folders: links are refused (nothing outside the
     /// searched folder is read), plain files are reported rather than skipped in silence.
     private func misplacedThemeEntries(in folder: String) -> [Diagnostic] {
-        (FileSystem.entries(of: folder) ?? []).map { FileSystem.join(folder, $0) }.filter(isThemeFolder).compactMap { path in
+        (FileSystem.entries(of: folder) ?? []).map { FileSystem.join(folder, $0) }.filter(isThemeFolder).compactMap {
+            path in
             switch FileSystem.kind(of: path) {
             case .link:
-                return .error(.fileLink, "'\(FileSystem.lastComponent(of: path))' is a symbolic link; theme folders must be real folders",
-                              at: SourceLocation(file: path))
+                return .error(
+                    .fileLink,
+                    "'\(FileSystem.lastComponent(of: path))' is a symbolic link; theme folders must be real folders",
+                    at: SourceLocation(file: path))
             case .directory:
                 return nil
             default:
-                return .error(.pathNotFound, "'\(FileSystem.lastComponent(of: path))' is not a folder; a theme is a folder holding Info.xml",
-                              at: SourceLocation(file: path))
+                return .error(
+                    .pathNotFound,
+                    "'\(FileSystem.lastComponent(of: path))' is not a folder; a theme is a folder holding Info.xml",
+                    at: SourceLocation(file: path))
             }
         }
     }
@@ -419,9 +461,18 @@ public final class ThemeWorkspace {
         for folder in folders {
             guard let decoded = info(at: folder).0 else { continue }
             if let (other, otherInfo) = first[decoded.info.id] {
-                diagnostics.append((decoded.info.id, .error(.themeDuplicate, "theme id '\(decoded.info.id)' is already used by \(FileSystem.lastComponent(of: other)); ids must be unique",
-                                                            at: decoded.location,
-                                                            notes: [Diagnostic.Note("\(FileSystem.lastComponent(of: other)) has the id here", at: otherInfo.location)])))
+                diagnostics.append(
+                    (
+                        decoded.info.id,
+                        .error(
+                            .themeDuplicate,
+                            "theme id '\(decoded.info.id)' is already used by \(FileSystem.lastComponent(of: other)); ids must be unique",
+                            at: decoded.location,
+                            notes: [
+                                Diagnostic.Note(
+                                    "\(FileSystem.lastComponent(of: other)) has the id here", at: otherInfo.location)
+                            ])
+                    ))
             } else {
                 first[decoded.info.id] = (folder, decoded)
             }

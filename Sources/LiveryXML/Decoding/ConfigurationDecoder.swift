@@ -31,25 +31,34 @@ struct ConfigurationDecoder {
                 continue
             }
             if let first = seen[section.name] {
-                context.error(.elementDuplicate, "<theme> holds at most one <\(section.name)>; merge it with the one at \(first.location)",
-                              at: context.location(section))
+                context.error(
+                    .elementDuplicate,
+                    "<theme> holds at most one <\(section.name)>; merge it with the one at \(first.location)",
+                    at: context.location(section))
                 continue
             }
             seen[section.name] = context.mark(section)
             context.checkAttributes(of: section, allowed: Self.none)
             context.checkNoText(in: section)
             switch section.name {
-            case "constants": file.constants = section.children.compactMap { constant($0, broken: &file.brokenConstants) }
-            case "classes": file.classes = section.children.compactMap { element in
-                if let definition = classDefinition(element) { return definition }
-                // broken, but defined: its uses are not unknown
-                if let name = element.attribute("name") { file.brokenClasses.insert(name) }
-                context.mention(everythingIn: element)
-                return nil
-            }
-            default: file.instances = section.children.compactMap { element in
-                instance(element) ?? { context.mention(everythingIn: element); return nil }()
-            }
+            case "constants":
+                file.constants = section.children.compactMap { constant($0, broken: &file.brokenConstants) }
+            case "classes":
+                file.classes = section.children.compactMap { element in
+                    if let definition = classDefinition(element) { return definition }
+                    // broken, but defined: its uses are not unknown
+                    if let name = element.attribute("name") { file.brokenClasses.insert(name) }
+                    context.mention(everythingIn: element)
+                    return nil
+                }
+            default:
+                file.instances = section.children.compactMap { element in
+                    instance(element)
+                        ?? {
+                            context.mention(everythingIn: element)
+                            return nil
+                        }()
+                }
             }
         }
         reportDuplicates(file)
@@ -61,9 +70,12 @@ struct ConfigurationDecoder {
 
     private mutating func constant(_ element: XMLElement, broken: inout Set<String>) -> ConstantSyntax? {
         let allowed = ValueType(rawValue: element.name).map { DecodingContext.ownAttributes(of: $0) + ["ref"] } ?? []
-        guard let name = context.required("name", of: element, allowed: allowed + Self.constantAttributes,
-                                          example: "<\(element.name) name=\"brand\">"),
-              context.checkName(name, of: element) else {
+        guard
+            let name = context.required(
+                "name", of: element, allowed: allowed + Self.constantAttributes,
+                example: "<\(element.name) name=\"brand\">"),
+            context.checkName(name, of: element)
+        else {
             context.mention(everythingIn: element)
             return nil
         }
@@ -82,24 +94,34 @@ struct ConfigurationDecoder {
         }
         context.checkAttributes(of: element, allowed: Self.classAttributes)
         context.checkNoText(in: element)
-        guard let name = context.required("name", of: element, allowed: Self.classAttributes, example: "<class name=\"rounded\">"),
-              context.checkName(name, of: element) else { return nil }
-        return ClassSyntax(name: name, classes: classList(element), operations: operations(in: element),
-                           mark: context.mark(element))
+        guard
+            let name = context.required(
+                "name", of: element, allowed: Self.classAttributes, example: "<class name=\"rounded\">"),
+            context.checkName(name, of: element)
+        else { return nil }
+        return ClassSyntax(
+            name: name, classes: classList(element), operations: operations(in: element),
+            mark: context.mark(element))
     }
 
     private mutating func instance(_ element: XMLElement) -> InstanceSyntax? {
         context.checkAttributes(of: element, allowed: Self.instanceAttributes)
         context.checkNoText(in: element)
-        guard let id = context.required("id", of: element, allowed: Self.instanceAttributes,
-                                        example: "<\(element.name) id=\"button_send\">") else { return nil }
+        guard
+            let id = context.required(
+                "id", of: element, allowed: Self.instanceAttributes,
+                example: "<\(element.name) id=\"button_send\">")
+        else { return nil }
         guard !id.utf8.contains(where: ASCII.isBlank) else {
-            context.error(.attributeInvalid, "instance id '\(id)' contains whitespace; identifiers are single words like button_send",
-                          at: context.source.location(ofAttribute: "id", in: element))
+            context.error(
+                .attributeInvalid,
+                "instance id '\(id)' contains whitespace; identifiers are single words like button_send",
+                at: context.source.location(ofAttribute: "id", in: element))
             return nil
         }
-        return InstanceSyntax(id: id, component: element.name, classes: classList(element),
-                              operations: operations(in: element), mark: context.mark(element))
+        return InstanceSyntax(
+            id: id, component: element.name, classes: classList(element),
+            operations: operations(in: element), mark: context.mark(element))
     }
 
     private mutating func classList(_ element: XMLElement) -> [String] {
@@ -114,8 +136,10 @@ struct ConfigurationDecoder {
     private mutating func operations(in element: XMLElement) -> [OperationSyntax] {
         let limit = context.limits.maxOperationsPerInstance
         guard element.children.count <= limit else {
-            context.error(.limitExceeded, "<\(element.name)> has \(element.children.count) operations; at most \(limit) are allowed in one element",
-                          at: context.location(element.children[limit]))
+            context.error(
+                .limitExceeded,
+                "<\(element.name)> has \(element.children.count) operations; at most \(limit) are allowed in one element",
+                at: context.location(element.children[limit]))
             return []
         }
         return element.children.compactMap { child in
@@ -134,18 +158,26 @@ struct ConfigurationDecoder {
     private mutating func operation(_ element: XMLElement) -> OperationSyntax? {
         context.checkAttributes(of: element, allowed: Self.operationAttributes)
         context.checkNoText(in: element)
-        guard let name = context.required("name", of: element, allowed: Self.operationAttributes,
-                                          example: "<operation name=\"backgroundColor\">"),
-              context.checkName(name, of: element) else { return nil }
+        guard
+            let name = context.required(
+                "name", of: element, allowed: Self.operationAttributes,
+                example: "<operation name=\"backgroundColor\">"),
+            context.checkName(name, of: element)
+        else { return nil }
         var state = ControlState.normal
         if let written = context.attribute("state", of: element, allowed: Self.operationAttributes) {
             let known = ControlState.all.map(\.rawValue)
             guard known.contains(written) else {
                 let (hint, fix) = Suggestions.suggest(written, in: known)
-                let attribute = element.attribute("state") == nil
-                    ? context.misspelling(of: "state", in: element, allowed: Self.operationAttributes) ?? "state" : "state"
-                context.diagnostics.append(.error(.stateUnknown, "unknown state '\(written)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
-                                                  at: context.source.location(ofAttribute: attribute, in: element), fix: fix))
+                let attribute =
+                    element.attribute("state") == nil
+                    ? context.misspelling(of: "state", in: element, allowed: Self.operationAttributes) ?? "state"
+                    : "state"
+                context.diagnostics.append(
+                    .error(
+                        .stateUnknown,
+                        "unknown state '\(written)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
+                        at: context.source.location(ofAttribute: attribute, in: element), fix: fix))
                 return nil
             }
             state = ControlState(rawValue: written)
@@ -164,20 +196,25 @@ struct ConfigurationDecoder {
         // the param as missing.
         guard valid else { return nil }
         defer { nextSerial += 1 }
-        return OperationSyntax(serial: nextSerial, name: name, state: state, params: params,
-                               mark: context.mark(element),
-                               identity: identities.number(OperationKey(name: name, state: state)))
+        return OperationSyntax(
+            serial: nextSerial, name: name, state: state, params: params,
+            mark: context.mark(element),
+            identity: identities.number(OperationKey(name: name, state: state)))
     }
 
     private mutating func param(_ element: XMLElement) -> ParamSyntax? {
         context.checkAttributes(of: element, allowed: Self.paramAttributes)
         context.checkNoText(in: element)
-        guard let name = context.required("name", of: element, allowed: Self.paramAttributes, example: "<param name=\"color\">"),
-              context.checkName(name, of: element) else { return nil }
+        guard
+            let name = context.required(
+                "name", of: element, allowed: Self.paramAttributes, example: "<param name=\"color\">"),
+            context.checkName(name, of: element)
+        else { return nil }
         guard element.children.count == 1 else {
             let found = element.children.isEmpty ? "none" : "\(element.children.count)"
-            context.error(.paramValueCount, "<param name=\"\(name)\"> holds exactly one typed object, found \(found)",
-                          at: context.location(element))
+            context.error(
+                .paramValueCount, "<param name=\"\(name)\"> holds exactly one typed object, found \(found)",
+                at: context.location(element))
             return nil
         }
         guard let object = context.typedObject(element.children[0]) else { return nil }
@@ -186,13 +223,17 @@ struct ConfigurationDecoder {
 
     /// Two definitions of one name in a single file are almost always a copy-paste slip.
     private mutating func reportDuplicates(_ file: ConfigurationFile) {
-        func report(_ items: [(String, SourceMark)], code: DiagnosticCode, noun: String,
-                    outcome: String = "the later one wins") {
+        func report(
+            _ items: [(String, SourceMark)], code: DiagnosticCode, noun: String,
+            outcome: String = "the later one wins"
+        ) {
             var first: [String: SourceMark] = [:]
             for (name, mark) in items {
                 if let earlier = first[name] {
-                    context.warning(code, "\(noun) '\(name)' is defined again in the same file (first at \(earlier.location)); \(outcome)",
-                                    at: mark.location)
+                    context.warning(
+                        code,
+                        "\(noun) '\(name)' is defined again in the same file (first at \(earlier.location)); \(outcome)",
+                        at: mark.location)
                 } else {
                     first[name] = mark
                 }
@@ -201,13 +242,16 @@ struct ConfigurationDecoder {
         report(file.constants.map { ($0.name, $0.mark) }, code: .constantDuplicate, noun: "constant")
         report(file.classes.map { ($0.name, $0.mark) }, code: .classDuplicate, noun: "class")
         // Instances merge, in one file as across files (format 1.1, 7.1); only the repeat is suspicious.
-        report(file.instances.map { ($0.id, $0.mark) }, code: .instanceDuplicate, noun: "instance",
-               outcome: "the two merge and the later one's operations win; write them as one element")
+        report(
+            file.instances.map { ($0.id, $0.mark) }, code: .instanceDuplicate, noun: "instance",
+            outcome: "the two merge and the later one's operations win; write them as one element")
         for operations in file.classes.map(\.operations) + file.instances.map(\.operations) {
             var seen: Set<Int> = []
             for operation in operations where !seen.insert(operation.identity).inserted {
-                context.warning(.operationDuplicate, "operation '\(operation.name)' (state \(operation.state)) is set twice in one element; the later one wins",
-                                at: operation.location)
+                context.warning(
+                    .operationDuplicate,
+                    "operation '\(operation.name)' (state \(operation.state)) is set twice in one element; the later one wins",
+                    at: operation.location)
             }
         }
     }

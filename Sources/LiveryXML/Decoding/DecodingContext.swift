@@ -43,7 +43,9 @@ struct DecodingContext {
                 mentionedConstants.insert(attribute.value)
             }
             if attribute.name == "class" || Suggestions.closest(to: attribute.name, in: ["class"]) != nil {
-                for name in attribute.value.split(whereSeparator: \.isWhitespace) { mentionedClasses.insert(String(name)) }
+                for name in attribute.value.split(whereSeparator: \.isWhitespace) {
+                    mentionedClasses.insert(String(name))
+                }
             }
         }
         if element.children.isEmpty, !element.textIsBlank {
@@ -74,10 +76,14 @@ struct DecodingContext {
 
     /// A required attribute, reporting its absence (or emptiness). `allowed` are the element's
     /// attributes: a misspelling of `name` among the others is read as `name`.
-    mutating func required(_ name: String, of element: XMLElement, allowed: [String] = [], example: @autoclosure () -> String) -> String? {
+    mutating func required(
+        _ name: String, of element: XMLElement, allowed: [String] = [], example: @autoclosure () -> String
+    ) -> String? {
         guard let value = attribute(name, of: element, allowed: allowed), !ValueSyntax.trimmed(value).isEmpty else {
             let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-            error(.attributeMissing, "<\(element.name)> needs \(article) '\(name)' attribute, e.g. \(example())", at: location(element))
+            error(
+                .attributeMissing, "<\(element.name)> needs \(article) '\(name)' attribute, e.g. \(example())",
+                at: location(element))
             return nil
         }
         return value
@@ -92,17 +98,22 @@ struct DecodingContext {
                 misspelledAttribute(attribute.name, meaning: meant, in: element)
                 continue
             }
-            diagnostics.append(.warning(.attributeUnknown, "<\(element.name)> has no attribute '\(attribute.name)'; it is ignored\(hint)",
-                                        at: source.location(ofAttribute: attribute.name, in: element), fix: fix))
+            diagnostics.append(
+                .warning(
+                    .attributeUnknown, "<\(element.name)> has no attribute '\(attribute.name)'; it is ignored\(hint)",
+                    at: source.location(ofAttribute: attribute.name, in: element), fix: fix))
         }
     }
 
     /// An attribute written with a typo for one the element has: an error (the theme does not say
     /// what it means to), read as meant so that nothing follows from it.
     mutating func misspelledAttribute(_ written: String, meaning meant: String, in element: XMLElement) {
-        diagnostics.append(.error(.attributeUnknown, "<\(element.name)> has no attribute '\(written)'; did you mean '\(meant)'? (read as \(meant))",
-                                  at: source.location(ofAttribute: written, in: element),
-                                  fix: Diagnostic.Fix(replacing: written, with: meant)))
+        diagnostics.append(
+            .error(
+                .attributeUnknown,
+                "<\(element.name)> has no attribute '\(written)'; did you mean '\(meant)'? (read as \(meant))",
+                at: source.location(ofAttribute: written, in: element),
+                fix: Diagnostic.Fix(replacing: written, with: meant)))
     }
 
     /// Containers hold elements only: stray text is almost always a misplaced value.
@@ -110,15 +121,19 @@ struct DecodingContext {
         if element.textIsBlank { return }
         let text = ValueSyntax.trimmed(element.text)
         guard !text.isEmpty else { return }
-        error(.xmlText, "<\(element.name)> holds elements, not text; found '\(text.prefix(40))'",
-              at: source.location(ofTextIn: element))
+        error(
+            .xmlText, "<\(element.name)> holds elements, not text; found '\(text.prefix(40))'",
+            at: source.location(ofTextIn: element))
     }
 
     mutating func unknownElement(_ element: XMLElement, in parent: String, expected: [String]) {
         let (hint, fix) = Suggestions.suggest(element.name, in: expected)
         let list = expected.map { "<\($0)>" }.joined(separator: ", ")
-        diagnostics.append(.error(.elementUnknown, "unexpected <\(element.name)> in <\(parent)>\(hint.isEmpty ? "; expected \(list)" : hint)",
-                                  at: location(element), fix: fix.map { renaming(element, $0) }))
+        diagnostics.append(
+            .error(
+                .elementUnknown,
+                "unexpected <\(element.name)> in <\(parent)>\(hint.isEmpty ? "; expected \(list)" : hint)",
+                at: location(element), fix: fix.map { renaming(element, $0) }))
         mention(everythingIn: element)
     }
 
@@ -131,11 +146,14 @@ struct DecodingContext {
 
     /// Checks a name against `[A-Za-z_][A-Za-z0-9_.-]*` (constants, classes, params, operations).
     mutating func checkName(_ name: String, of element: XMLElement, attribute: String = "name") -> Bool {
-        let valid = name.utf8.first.map { ASCII.isLetter($0) || $0 == UInt8(ascii: "_") } == true
+        let valid =
+            name.utf8.first.map { ASCII.isLetter($0) || $0 == UInt8(ascii: "_") } == true
             && ASCII.isWord(name, extra: "_.-")
         if !valid {
-            error(.attributeInvalid, "'\(name)' is not a valid \(attribute); use letters, digits, '_', '.' and '-', starting with a letter or '_'",
-                  at: source.location(ofAttribute: attribute, in: element))
+            error(
+                .attributeInvalid,
+                "'\(name)' is not a valid \(attribute); use letters, digits, '_', '.' and '-', starting with a letter or '_'",
+                at: source.location(ofAttribute: attribute, in: element))
         }
         return valid
     }

@@ -10,8 +10,9 @@ enum InfoDecoder {
 
     static func decode(_ root: XMLElement, context: inout DecodingContext) -> Decoded? {
         guard root.name == "theme-info" else {
-            context.error(.rootUnexpected, "Info.xml must have a <theme-info> root element, found <\(root.name)>",
-                          at: context.location(root))
+            context.error(
+                .rootUnexpected, "Info.xml must have a <theme-info> root element, found <\(root.name)>",
+                at: context.location(root))
             return nil
         }
         let allowed = ["id", "name", "version", "parent"]
@@ -25,29 +26,37 @@ enum InfoDecoder {
                 context.unknownElement(child, in: "theme-info", expected: ["description"])
             }
         }
-        let id = context.required("id", of: root, allowed: allowed, example: "<theme-info id=\"com.acme.dark\" name=\"Dark\">")
-        let name = context.required("name", of: root, allowed: allowed, example: "<theme-info id=\"com.acme.dark\" name=\"Dark\">")
+        let id = context.required(
+            "id", of: root, allowed: allowed, example: "<theme-info id=\"com.acme.dark\" name=\"Dark\">")
+        let name = context.required(
+            "name", of: root, allowed: allowed, example: "<theme-info id=\"com.acme.dark\" name=\"Dark\">")
         func location(_ attribute: String) -> SourceLocation {
-            let written = root.attribute(attribute) == nil ? context.misspelling(of: attribute, in: root, allowed: allowed) ?? attribute : attribute
+            let written =
+                root.attribute(attribute) == nil
+                ? context.misspelling(of: attribute, in: root, allowed: allowed) ?? attribute : attribute
             return context.source.location(ofAttribute: written, in: root)
         }
         var valid = id != nil && name != nil
         for attribute in ["id", "parent"] {
             if let value = context.attribute(attribute, of: root, allowed: allowed), !isThemeID(value) {
-                context.error(.attributeInvalid, "'\(value)' is not a valid theme \(attribute); use letters, digits, '.', '_' and '-'",
-                              at: location(attribute))
+                context.error(
+                    .attributeInvalid,
+                    "'\(value)' is not a valid theme \(attribute); use letters, digits, '.', '_' and '-'",
+                    at: location(attribute))
                 valid = false
             }
         }
         let version = context.attribute("version", of: root, allowed: allowed) ?? "1.0.0"
         if !isVersion(version) {
-            context.error(.attributeInvalid, "'\(version)' is not a version; write MAJOR.MINOR.PATCH, e.g. 1.2.0",
-                          at: location("version"))
+            context.error(
+                .attributeInvalid, "'\(version)' is not a version; write MAJOR.MINOR.PATCH, e.g. 1.2.0",
+                at: location("version"))
             valid = false
         }
         guard valid, let id, let name else { return nil }
-        let info = ThemeInfo(id: id, name: name, version: version, parent: context.attribute("parent", of: root, allowed: allowed),
-                             description: description)
+        let info = ThemeInfo(
+            id: id, name: name, version: version, parent: context.attribute("parent", of: root, allowed: allowed),
+            description: description)
         return Decoded(info: info, location: context.location(root), parentLocation: location("parent"))
     }
 

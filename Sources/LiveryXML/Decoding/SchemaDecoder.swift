@@ -4,8 +4,9 @@ import LiveryModel
 enum SchemaDecoder {
     static func decode(_ root: XMLElement, context: inout DecodingContext) -> [ComponentSchema] {
         guard root.name == "components" else {
-            context.error(.rootUnexpected, "a schema file must have a <components> root element, found <\(root.name)>",
-                          at: context.location(root))
+            context.error(
+                .rootUnexpected, "a schema file must have a <components> root element, found <\(root.name)>",
+                at: context.location(root))
             return []
         }
         context.checkAttributes(of: root, allowed: [])
@@ -22,8 +23,11 @@ enum SchemaDecoder {
     private static func component(_ element: XMLElement, context: inout DecodingContext) -> ComponentSchema? {
         context.checkAttributes(of: element, allowed: ["name", "extends"])
         context.checkNoText(in: element)
-        guard let name = context.required("name", of: element, example: "<component name=\"chatbubble\" extends=\"uiview\">"),
-              context.checkName(name, of: element) else { return nil }
+        guard
+            let name = context.required(
+                "name", of: element, example: "<component name=\"chatbubble\" extends=\"uiview\">"),
+            context.checkName(name, of: element)
+        else { return nil }
         var operations: [OperationSchema] = []
         for child in element.children {
             guard child.name == "operation" else {
@@ -32,21 +36,26 @@ enum SchemaDecoder {
             }
             if let operation = operation(child, context: &context) { operations.append(operation) }
         }
-        let location = element.attribute("extends") == nil ? context.location(element)
+        let location =
+            element.attribute("extends") == nil
+            ? context.location(element)
             : context.source.location(ofAttribute: "extends", in: element)
-        return ComponentSchema(name: name, extends: element.attribute("extends"), operations: operations, location: location)
+        return ComponentSchema(
+            name: name, extends: element.attribute("extends"), operations: operations, location: location)
     }
 
     private static func operation(_ element: XMLElement, context: inout DecodingContext) -> OperationSchema? {
         context.checkAttributes(of: element, allowed: ["name", "states"])
         context.checkNoText(in: element)
         guard let name = context.required("name", of: element, example: "<operation name=\"bubbleColor\">"),
-              context.checkName(name, of: element) else { return nil }
+            context.checkName(name, of: element)
+        else { return nil }
         var allowsStates = false
         if let states = element.attribute("states") {
             guard case .success(let flag) = ValueSyntax.bool(states) else {
-                context.error(.schemaInvalid, "states must be true or false, found '\(states)'",
-                              at: context.source.location(ofAttribute: "states", in: element))
+                context.error(
+                    .schemaInvalid, "states must be true or false, found '\(states)'",
+                    at: context.source.location(ofAttribute: "states", in: element))
                 return nil
             }
             allowsStates = flag
@@ -66,20 +75,24 @@ enum SchemaDecoder {
         context.checkAttributes(of: element, allowed: ["name", "type", "values", "of", "role"])
         context.checkNoText(in: element)
         guard let name = context.required("name", of: element, example: "<param name=\"color\" type=\"color\"/>"),
-              let typeName = context.required("type", of: element, example: "<param name=\"color\" type=\"color\"/>") else { return nil }
+            let typeName = context.required("type", of: element, example: "<param name=\"color\" type=\"color\"/>")
+        else { return nil }
         let typeNames = ValueType.allCases.map(\.rawValue)
         guard let type = ValueType(rawValue: typeName) else {
             let hint = Suggestions.didYouMean(typeName, in: typeNames)
-            context.error(.schemaInvalid, "unknown param type '\(typeName)'\(hint.isEmpty ? "; use one of \(typeNames.joined(separator: ", "))" : hint)",
-                          at: context.source.location(ofAttribute: "type", in: element))
+            context.error(
+                .schemaInvalid,
+                "unknown param type '\(typeName)'\(hint.isEmpty ? "; use one of \(typeNames.joined(separator: ", "))" : hint)",
+                at: context.source.location(ofAttribute: "type", in: element))
             return nil
         }
         var allowed: [String]?
         if type == .enumeration {
             let values = (element.attribute("values") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
             guard !values.isEmpty, values.allSatisfy(ValueSyntax.isIdentifier) else {
-                context.error(.schemaInvalid, "an enum param lists its values, e.g. values=\"none round pointed\"",
-                              at: context.location(element))
+                context.error(
+                    .schemaInvalid, "an enum param lists its values, e.g. values=\"none round pointed\"",
+                    at: context.location(element))
                 return nil
             }
             allowed = values
@@ -87,8 +100,9 @@ enum SchemaDecoder {
         var elementType: ValueType?
         if let of = element.attribute("of") {
             guard type == .array, let parsed = ValueType(rawValue: of), parsed != .array else {
-                context.error(.schemaInvalid, "'of' names the element type of an array param, e.g. type=\"array\" of=\"color\"",
-                              at: context.source.location(ofAttribute: "of", in: element))
+                context.error(
+                    .schemaInvalid, "'of' names the element type of an array param, e.g. type=\"array\" of=\"color\"",
+                    at: context.source.location(ofAttribute: "of", in: element))
                 return nil
             }
             elementType = parsed
@@ -97,8 +111,10 @@ enum SchemaDecoder {
         if let text = element.attribute("role") {
             let names = ColorRole.allCases.map(\.rawValue)
             guard type == .color, let parsed = ColorRole(rawValue: text) else {
-                context.error(.schemaInvalid, "role marks a color param for the contrast checks: role=\"\(names.joined(separator: "\" or role=\""))\" on type=\"color\"",
-                              at: context.source.location(ofAttribute: "role", in: element))
+                context.error(
+                    .schemaInvalid,
+                    "role marks a color param for the contrast checks: role=\"\(names.joined(separator: "\" or role=\""))\" on type=\"color\"",
+                    at: context.source.location(ofAttribute: "role", in: element))
                 return nil
             }
             role = parsed

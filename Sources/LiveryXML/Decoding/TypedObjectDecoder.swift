@@ -15,11 +15,16 @@ extension DecodingContext {
 
     /// Returns nil, with diagnostics, when the element is not a valid typed object.
     /// `extraAttributes` are allowed besides the type's own (e.g. `name` in `<constants>`).
-    mutating func typedObject(_ element: XMLElement, extraAttributes: [String] = [], arrayDepth: Int = 0) -> TypedObject? {
+    mutating func typedObject(_ element: XMLElement, extraAttributes: [String] = [], arrayDepth: Int = 0)
+        -> TypedObject?
+    {
         guard let type = ValueType(rawValue: element.name) else {
             let (hint, fix) = Suggestions.suggest(element.name, in: Self.typeNames)
-            diagnostics.append(.error(.elementUnknown, "<\(element.name)> is not a typed object\(hint.isEmpty ? "; use one of \(Self.typeNames.joined(separator: ", "))" : hint)",
-                                      at: location(element), fix: fix.map { renaming(element, $0) }))
+            diagnostics.append(
+                .error(
+                    .elementUnknown,
+                    "<\(element.name)> is not a typed object\(hint.isEmpty ? "; use one of \(Self.typeNames.joined(separator: ", "))" : hint)",
+                    at: location(element), fix: fix.map { renaming(element, $0) }))
             mention(everythingIn: element)
             return nil
         }
@@ -29,10 +34,14 @@ extension DecodingContext {
             mentionedConstants.insert(reference)
             let written = element.attribute("ref") == nil ? misspelling(of: "ref", in: element, allowed: allowed) : nil
             if let written { misspelledAttribute(written, meaning: "ref", in: element) }
-            let onlyRefAndExtra = element.allAttributeNames { $0 == "ref" || $0 == written || extraAttributes.contains($0) }
+            let onlyRefAndExtra = element.allAttributeNames {
+                $0 == "ref" || $0 == written || extraAttributes.contains($0)
+            }
             if !element.textIsBlank || !element.children.isEmpty || !onlyRefAndExtra {
-                error(.referenceContent, "a reference has no content: write <\(element.name) ref=\"\(reference)\"/> with no text, elements or other attributes",
-                      at: here.location)
+                error(
+                    .referenceContent,
+                    "a reference has no content: write <\(element.name) ref=\"\(reference)\"/> with no text, elements or other attributes",
+                    at: here.location)
                 return nil
             }
             guard checkName(reference, of: element, attribute: "ref") else { return nil }
@@ -40,12 +49,16 @@ extension DecodingContext {
         }
         if type == .array {
             guard arrayDepth < limits.maxArrayDepth else {
-                error(.limitExceeded, "arrays nest more than \(limits.maxArrayDepth) deep; flatten this value", at: here.location)
+                error(
+                    .limitExceeded, "arrays nest more than \(limits.maxArrayDepth) deep; flatten this value",
+                    at: here.location)
                 return nil
             }
             guard element.children.count <= limits.maxArrayLength else {
-                error(.limitExceeded, "an array of \(element.children.count) elements; at most \(limits.maxArrayLength) are allowed",
-                      at: location(element.children[limits.maxArrayLength]))
+                error(
+                    .limitExceeded,
+                    "an array of \(element.children.count) elements; at most \(limits.maxArrayLength) are allowed",
+                    at: location(element.children[limits.maxArrayLength]))
                 return nil
             }
             checkAttributes(of: element, allowed: extraAttributes)
@@ -53,61 +66,77 @@ extension DecodingContext {
             var items: [TypedObject] = []
             var valid = true
             for child in element.children {
-                if let item = typedObject(child, arrayDepth: arrayDepth + 1) { items.append(item) } else { valid = false }
+                if let item = typedObject(child, arrayDepth: arrayDepth + 1) {
+                    items.append(item)
+                } else {
+                    valid = false
+                }
             }
             return valid ? TypedObject(type: .array, content: .array(items), mark: here) : nil
         }
         if let child = element.children.first {
-            error(.elementUnknown, "<\(element.name)> holds text, not elements; found <\(child.name)>", at: location(child))
+            error(
+                .elementUnknown, "<\(element.name)> holds text, not elements; found <\(child.name)>",
+                at: location(child))
             return nil
         }
         if !element.attributes.isEmpty {
             checkAttributes(of: element, allowed: Self.ownAttributes(of: type) + extraAttributes)
         }
         let text = element.text
-        let parsed: ValueSyntax.Parsed<Value> = switch type {
-        case .float: ValueSyntax.float(text).map(Value.float)
-        case .integer: ValueSyntax.integer(text).map(Value.integer)
-        case .bool: ValueSyntax.bool(text).map(Value.bool)
-        case .string: .success(.string(text))
-        case .color: ValueSyntax.color(text, format: attribute("format", of: element, allowed: allowed)).map(Value.color)
-        case .point: ValueSyntax.point(text).map(Value.point)
-        case .size: ValueSyntax.size(text).map(Value.size)
-        case .rect: ValueSyntax.rect(text).map(Value.rect)
-        case .insets: ValueSyntax.insets(text).map(Value.insets)
-        case .enumeration: ValueSyntax.enumeration(text).map(Value.enumeration)
-        case .font: fontValue(element)
-        case .image: imageValue(element)
-        case .array: preconditionFailure("arrays are decoded above")
-        }
+        let parsed: ValueSyntax.Parsed<Value> =
+            switch type {
+            case .float: ValueSyntax.float(text).map(Value.float)
+            case .integer: ValueSyntax.integer(text).map(Value.integer)
+            case .bool: ValueSyntax.bool(text).map(Value.bool)
+            case .string: .success(.string(text))
+            case .color:
+                ValueSyntax.color(text, format: attribute("format", of: element, allowed: allowed)).map(Value.color)
+            case .point: ValueSyntax.point(text).map(Value.point)
+            case .size: ValueSyntax.size(text).map(Value.size)
+            case .rect: ValueSyntax.rect(text).map(Value.rect)
+            case .insets: ValueSyntax.insets(text).map(Value.insets)
+            case .enumeration: ValueSyntax.enumeration(text).map(Value.enumeration)
+            case .font: fontValue(element)
+            case .image: imageValue(element)
+            case .array: preconditionFailure("arrays are decoded above")
+            }
         switch parsed {
         case .success(let value):
             return TypedObject(type: type, content: .literal(value), mark: here)
         case .failure(let problem):
-            let at = switch type {
-            case .font where problem.message.contains("max-size"): attributeLocation("max-size", of: element, allowed: allowed)
-            case .font where problem.message.hasPrefix("unknown font scaling"): attributeLocation("scaling", of: element, allowed: allowed)
-            case .font where problem.message.hasPrefix("letter-spacing:"): attributeLocation("letter-spacing", of: element, allowed: allowed)
-            case .font where problem.message.hasPrefix("line-height:") || problem.message.hasPrefix("a font's line-height"):
-                attributeLocation("line-height", of: element, allowed: allowed)
-            case .font: here.location
-            case .color where problem.message.hasPrefix("unknown color format"):
-                attributeLocation("format", of: element, allowed: allowed)
-            default: source.location(ofTextIn: element)
-            }
+            let at =
+                switch type {
+                case .font where problem.message.contains("max-size"):
+                    attributeLocation("max-size", of: element, allowed: allowed)
+                case .font where problem.message.hasPrefix("unknown font scaling"):
+                    attributeLocation("scaling", of: element, allowed: allowed)
+                case .font where problem.message.hasPrefix("letter-spacing:"):
+                    attributeLocation("letter-spacing", of: element, allowed: allowed)
+                case .font
+                where problem.message.hasPrefix("line-height:") || problem.message.hasPrefix("a font's line-height"):
+                    attributeLocation("line-height", of: element, allowed: allowed)
+                case .font: here.location
+                case .color where problem.message.hasPrefix("unknown color format"):
+                    attributeLocation("format", of: element, allowed: allowed)
+                default: source.location(ofTextIn: element)
+                }
             if type == .image, let fileName = Self.assetFileName(element.text) {
                 diagnostics.append(fileName.finding(at: at))
                 mentionedAssets.insert(fileName.asset)
                 return nil
             }
-            error(type == .image && !problem.message.hasPrefix("cache") ? .assetName : .valueInvalid, problem.message, at: at)
+            error(
+                type == .image && !problem.message.hasPrefix("cache") ? .assetName : .valueInvalid, problem.message,
+                at: at)
             return nil
         }
     }
 
     /// Where an attribute is, or the typo written for it.
     func attributeLocation(_ name: String, of element: XMLElement, allowed: [String]) -> SourceLocation {
-        let written = element.attribute(name) == nil ? misspelling(of: name, in: element, allowed: allowed) ?? name : name
+        let written =
+            element.attribute(name) == nil ? misspelling(of: name, in: element, allowed: allowed) ?? name : name
         return source.location(ofAttribute: written, in: element)
     }
 
@@ -117,8 +146,10 @@ extension DecodingContext {
         var written: String
         var asset: String
         func finding(at location: SourceLocation) -> Diagnostic {
-            .error(.assetName, "'\(written)' is a file name; an <image> names the asset, without extension, scale or qualifiers: write '\(asset)'",
-                   at: location, fix: Diagnostic.Fix(replacing: written, with: asset))
+            .error(
+                .assetName,
+                "'\(written)' is a file name; an <image> names the asset, without extension, scale or qualifiers: write '\(asset)'",
+                at: location, fix: Diagnostic.Fix(replacing: written, with: asset))
         }
     }
 
@@ -126,8 +157,10 @@ extension DecodingContext {
         let written = String(ValueSyntax.trimmed(text))
         let slash = written.lastIndex(of: "/").map { written.index(after: $0) } ?? written.startIndex
         guard let parsed = try? QualifiedFileName.parse(String(written[slash...])),
-              !parsed.pathExtension.isEmpty || parsed.scale != 1 || !parsed.qualifiers.tags.isEmpty || written[slash...].contains("@"),
-              !parsed.base.isEmpty else { return nil }
+            !parsed.pathExtension.isEmpty || parsed.scale != 1 || !parsed.qualifiers.tags.isEmpty
+                || written[slash...].contains("@"),
+            !parsed.base.isEmpty
+        else { return nil }
         let asset = String(written[..<slash]) + parsed.base
         guard asset != written, case .success = ValueSyntax.assetName(asset) else { return nil }
         return AssetFileName(written: written, asset: asset)
@@ -137,13 +170,18 @@ extension DecodingContext {
         let allowed = Self.ownAttributes(of: .font) + ["ref", "name"]
         let text = ValueSyntax.trimmed(element.text)
         guard text.isEmpty else {
-            return .failure(.init(message: "a font is described by attributes and has no text; found '\(text.prefix(40))'"))
+            return .failure(
+                .init(message: "a font is described by attributes and has no text; found '\(text.prefix(40))'"))
         }
-        return ValueSyntax.font(family: attribute("family", of: element, allowed: allowed), size: attribute("size", of: element, allowed: allowed),
-                                weight: attribute("weight", of: element, allowed: allowed), maxSize: attribute("max-size", of: element, allowed: allowed),
-                                scaling: attribute("scaling", of: element, allowed: allowed),
-                                letterSpacing: attribute("letter-spacing", of: element, allowed: allowed),
-                                lineHeight: attribute("line-height", of: element, allowed: allowed)).map(Value.font)
+        return ValueSyntax.font(
+            family: attribute("family", of: element, allowed: allowed),
+            size: attribute("size", of: element, allowed: allowed),
+            weight: attribute("weight", of: element, allowed: allowed),
+            maxSize: attribute("max-size", of: element, allowed: allowed),
+            scaling: attribute("scaling", of: element, allowed: allowed),
+            letterSpacing: attribute("letter-spacing", of: element, allowed: allowed),
+            lineHeight: attribute("line-height", of: element, allowed: allowed)
+        ).map(Value.font)
     }
 
     private mutating func imageValue(_ element: XMLElement) -> ValueSyntax.Parsed<Value> {

@@ -50,7 +50,9 @@ enum ValueSyntax {
         }
         if index < end, utf8[index] == UInt8(ascii: "e") || utf8[index] == UInt8(ascii: "E") {
             index = utf8.index(after: index)
-            if index < end, utf8[index] == UInt8(ascii: "+") || utf8[index] == UInt8(ascii: "-") { index = utf8.index(after: index) }
+            if index < end, utf8[index] == UInt8(ascii: "+") || utf8[index] == UInt8(ascii: "-") {
+                index = utf8.index(after: index)
+            }
             guard digits() else { return nil }
         }
         guard index == end, let value = Double(Substring(utf8[start..<end])), value.isFinite else { return nil }
@@ -74,11 +76,17 @@ enum ValueSyntax {
         }
         if valid, index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             valid = digits() > 0
         }
         guard valid, index == bytes.count else {
-            return .failure(Problem(message: "'\(body)' is not a number; write digits with an optional '-', '.' fraction and exponent, e.g. 8, -0.5, 1.5e3"))
+            return .failure(
+                Problem(
+                    message:
+                        "'\(body)' is not a number; write digits with an optional '-', '.' fraction and exponent, e.g. 8, -0.5, 1.5e3"
+                ))
         }
         guard let value = Double(body), value.isFinite else {
             return .failure(Problem(message: "'\(body)' is out of range; numbers must be finite"))
@@ -127,8 +135,14 @@ enum ValueSyntax {
         var valid = true
         while valid {
             if index == utf8.endIndex || utf8[index] == UInt8(ascii: ",") {
-                if values.count == names.count { valid = false; break }
-                guard let value = quickFloat(Substring(utf8[partStart..<index])) else { valid = false; break }
+                if values.count == names.count {
+                    valid = false
+                    break
+                }
+                guard let value = quickFloat(Substring(utf8[partStart..<index])) else {
+                    valid = false
+                    break
+                }
                 values.append(value)
                 if index == utf8.endIndex { break }
                 partStart = utf8.index(after: index)
@@ -143,7 +157,10 @@ enum ValueSyntax {
         let parts = trimmed(text).split(separator: ",", omittingEmptySubsequences: false)
         let expected = names.joined(separator: ",")
         guard parts.count == names.count else {
-            return .failure(Problem(message: "expected \(names.count) numbers '\(expected)', found \(parts.count) in '\(trimmed(text))'"))
+            return .failure(
+                Problem(
+                    message: "expected \(names.count) numbers '\(expected)', found \(parts.count) in '\(trimmed(text))'"
+                ))
         }
         var values: [Double] = []
         for (part, name) in zip(parts, names) {
@@ -162,10 +179,16 @@ enum ValueSyntax {
             let names = format == "rgb" ? rgbNames : rgbaNames
             return numbers(text, names: names).flatMap { components in
                 if let index = components.firstIndex(where: { $0 < 0 || $0 > 1 }) {
-                    return .failure(Problem(message: "\(names[index]) is \(ValueText.number(components[index])); \(format!) components are between 0 and 1"))
+                    return .failure(
+                        Problem(
+                            message:
+                                "\(names[index]) is \(ValueText.number(components[index])); \(format!) components are between 0 and 1"
+                        ))
                 }
-                return .success(Color(red: components[0], green: components[1], blue: components[2],
-                                      alpha: components.count == 4 ? components[3] : 1))
+                return .success(
+                    Color(
+                        red: components[0], green: components[1], blue: components[2],
+                        alpha: components.count == 4 ? components[3] : 1))
             }
         case let other:
             return .failure(Problem(message: "unknown color format '\(other)'; use hex, rgb or rgba"))
@@ -204,8 +227,9 @@ enum ValueSyntax {
         case 8: channels = (byte(24), byte(16), byte(8), byte(0))
         default: return nil
         }
-        return Color(red: Double(channels.0) / 255, green: Double(channels.1) / 255,
-                     blue: Double(channels.2) / 255, alpha: Double(channels.3) / 255)
+        return Color(
+            red: Double(channels.0) / 255, green: Double(channels.1) / 255,
+            blue: Double(channels.2) / 255, alpha: Double(channels.3) / 255)
     }
 
     static func slowHexColor(_ text: String) -> Parsed<Color> {
@@ -219,9 +243,11 @@ enum ValueSyntax {
             guard let value = ASCII.hexValue(byte) else { return .failure(problem) }
             values.append(value)
         }
-        let channels: [Int] = values.count == 3
+        let channels: [Int] =
+            values.count == 3
             ? values.map { $0 * 17 } + [255]
-            : stride(from: 0, to: values.count, by: 2).map { values[$0] * 16 + values[$0 + 1] } + (values.count == 6 ? [255] : [])
+            : stride(from: 0, to: values.count, by: 2).map { values[$0] * 16 + values[$0 + 1] }
+                + (values.count == 6 ? [255] : [])
         let unit = channels.map { Double($0) / 255 }
         return .success(Color(red: unit[0], green: unit[1], blue: unit[2], alpha: unit[3]))
     }
@@ -258,7 +284,8 @@ enum ValueSyntax {
     static func enumeration(_ text: String) -> Parsed<String> {
         let body = trimmed(text)
         guard isIdentifier(body) else {
-            return .failure(Problem(message: "'\(body)' is not an enum value; use a letter followed by letters, digits or '_'"))
+            return .failure(
+                Problem(message: "'\(body)' is not an enum value; use a letter followed by letters, digits or '_'"))
         }
         return .success(String(body))
     }
@@ -273,17 +300,27 @@ enum ValueSyntax {
     /// Anything that could leave the theme folder is refused.
     static func assetName(_ text: String) -> Parsed<String> {
         let body = String(trimmed(text))
-        guard !body.isEmpty else { return .failure(Problem(message: "an image needs an asset name, e.g. <image>bubble</image>")) }
+        guard !body.isEmpty else {
+            return .failure(Problem(message: "an image needs an asset name, e.g. <image>bubble</image>"))
+        }
         let segments = body.split(separator: "/", omittingEmptySubsequences: false)
         let allowed: (Character) -> Bool = { $0.isLetter || $0.isNumber || "_-. ".contains($0) }
-        guard !body.hasPrefix("/"), segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && $0.allSatisfy(allowed) }) else {
-            return .failure(Problem(message: "'\(body)' is not an asset name; name a file in assets/ without extension, scale or qualifiers, e.g. bubble or icons/send"))
+        guard !body.hasPrefix("/"),
+            segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && $0.allSatisfy(allowed) })
+        else {
+            return .failure(
+                Problem(
+                    message:
+                        "'\(body)' is not an asset name; name a file in assets/ without extension, scale or qualifiers, e.g. bubble or icons/send"
+                ))
         }
         return .success(body)
     }
 
-    static func font(family: String?, size: String?, weight: String?, maxSize: String? = nil,
-                     scaling: String? = nil, letterSpacing: String? = nil, lineHeight: String? = nil) -> Parsed<Font> {
+    static func font(
+        family: String?, size: String?, weight: String?, maxSize: String? = nil,
+        scaling: String? = nil, letterSpacing: String? = nil, lineHeight: String? = nil
+    ) -> Parsed<Font> {
         guard let family, !trimmed(family).isEmpty else {
             return .failure(Problem(message: "a font needs a family, e.g. <font family=\"Helvetica\" size=\"17\"/>"))
         }
@@ -291,7 +328,8 @@ enum ValueSyntax {
         if let size {
             switch float(size) {
             case .success(let value) where value > 0: points = value
-            case .success: return .failure(Problem(message: "a font size must be greater than 0, found '\(trimmed(size))'"))
+            case .success:
+                return .failure(Problem(message: "a font size must be greater than 0, found '\(trimmed(size))'"))
             case .failure(let problem): return .failure(Problem(message: "size: \(problem.message)"))
             }
         }
@@ -308,15 +346,22 @@ enum ValueSyntax {
             switch float(maxSize) {
             case .success(let value) where value > 0 && value >= (points ?? 0): limit = value
             case .success(let value) where value > 0:
-                return .failure(Problem(message: "max-size \(ValueText.number(value)) is smaller than size \(ValueText.number(points ?? 0)); give a max-size of at least the size"))
-            case .success: return .failure(Problem(message: "a font's max-size must be greater than 0, found '\(trimmed(maxSize))'"))
+                return .failure(
+                    Problem(
+                        message:
+                            "max-size \(ValueText.number(value)) is smaller than size \(ValueText.number(points ?? 0)); give a max-size of at least the size"
+                    ))
+            case .success:
+                return .failure(
+                    Problem(message: "a font's max-size must be greater than 0, found '\(trimmed(maxSize))'"))
             case .failure(let problem): return .failure(Problem(message: "max-size: \(problem.message)"))
             }
         }
         var fontScaling: FontScaling?
         if let scaling {
             guard let parsed = FontScaling(rawValue: String(trimmed(scaling))) else {
-                return .failure(Problem(message: "unknown font scaling '\(scaling)'; use scaled (the default) or fixed"))
+                return .failure(
+                    Problem(message: "unknown font scaling '\(scaling)'; use scaled (the default) or fixed"))
             }
             fontScaling = parsed
         }
@@ -333,12 +378,18 @@ enum ValueSyntax {
             switch float(lineHeight) {
             case .success(let value) where value >= 0: multiple = value
             case .success:
-                return .failure(Problem(message: "a font's line-height is a multiple of its size and cannot be negative, found '\(trimmed(lineHeight))'; use e.g. 1.2, or leave it out for the platform's default"))
+                return .failure(
+                    Problem(
+                        message:
+                            "a font's line-height is a multiple of its size and cannot be negative, found '\(trimmed(lineHeight))'; use e.g. 1.2, or leave it out for the platform's default"
+                    ))
             case .failure(let problem): return .failure(Problem(message: "line-height: \(problem.message)"))
             }
         }
-        return .success(Font(family: String(trimmed(family)), size: points, weight: fontWeight, maxSize: limit,
-                             scaling: fontScaling, letterSpacing: spacing, lineHeight: multiple))
+        return .success(
+            Font(
+                family: String(trimmed(family)), size: points, weight: fontWeight, maxSize: limit,
+                scaling: fontScaling, letterSpacing: spacing, lineHeight: multiple))
     }
 }
 

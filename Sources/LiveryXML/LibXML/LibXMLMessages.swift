@@ -10,12 +10,17 @@ enum LibXMLMessages {
         let second = error.str2.map { String(cString: $0) }
         switch xmlParserErrors(rawValue: UInt32(error.code)) {
         case XML_ERR_NAME_REQUIRED where message.contains("EntityRef"),
-             XML_ERR_ENTITYREF_SEMICOL_MISSING:
+            XML_ERR_ENTITYREF_SEMICOL_MISSING:
             return ("'&' starts an entity reference here; to write an ampersand, write &amp;", [])
         case XML_ERR_NAME_REQUIRED where message.hasPrefix("StartTag"):
-            return ("'<' starts a tag here, but no element name follows; to write a less-than sign in text, write &lt;", [])
+            return (
+                "'<' starts a tag here, but no element name follows; to write a less-than sign in text, write &lt;", []
+            )
         case XML_ERR_NAME_REQUIRED where message.contains("attribute name"):
-            return ("this tag is not written right: after the element's name come attributes (name=\"value\"), then '>' or '/>'; close the tag, or remove the stray character", [])
+            return (
+                "this tag is not written right: after the element's name come attributes (name=\"value\"), then '>' or '/>'; close the tag, or remove the stray character",
+                []
+            )
         case XML_ERR_SPACE_REQUIRED:
             return ("attributes must be separated by a space, e.g. name=\"title\" class=\"caption\"", [])
         case XML_ERR_HYPHEN_IN_COMMENT:
@@ -25,14 +30,23 @@ enum LibXMLMessages {
         case XML_ERR_RESERVED_XML_NAME where message.contains("PI name"):
             return ("a processing instruction cannot be named 'xml' (in any case); remove it", [])
         case XML_ERR_RESERVED_XML_NAME:
-            return ("the <?xml ...?> declaration must be the very first thing in the file; remove what comes before it (spaces, a line, a comment)", [])
+            return (
+                "the <?xml ...?> declaration must be the very first thing in the file; remove what comes before it (spaces, a line, a comment)",
+                []
+            )
         case XML_ERR_INVALID_CHAR where message.contains("UTF-8"):
             return ("the file is not UTF-8 here; save it as UTF-8", [])
         case XML_ERR_INVALID_CHAR where message.contains("CharRef"),
-             XML_ERR_INVALID_CHARREF:
-            return ("this character reference names a character XML does not allow (a control character or a surrogate); remove it", [])
+            XML_ERR_INVALID_CHARREF:
+            return (
+                "this character reference names a character XML does not allow (a control character or a surrogate); remove it",
+                []
+            )
         case XML_ERR_INVALID_CHAR:
-            return ("the file holds a character XML does not allow (a control character or a surrogate, pasted in unseen perhaps); remove it", [])
+            return (
+                "the file holds a character XML does not allow (a control character or a surrogate, pasted in unseen perhaps); remove it",
+                []
+            )
         case XML_ERR_INVALID_HEX_CHARREF:
             return ("a character reference &#x...; takes hexadecimal digits, e.g. &#x2014; for an em dash", [])
         case XML_ERR_INVALID_DEC_CHARREF:
@@ -53,21 +67,32 @@ enum LibXMLMessages {
             return ("an end tag is not written right; write it as </name>", [])
         case XML_ERR_UNDECLARED_ENTITY:
             let name = first.map { "&\($0);" } ?? "this entity"
-            return ("\(name) is not an entity XML knows; write & as &amp;, or use one of &amp; &lt; &gt; &quot; &apos;", [])
+            return (
+                "\(name) is not an entity XML knows; write & as &amp;, or use one of &amp; &lt; &gt; &quot; &apos;", []
+            )
         case XML_ERR_LT_IN_ATTRIBUTE:
-            return ("an attribute value cannot hold '<': write it as &lt;, or, if the value's closing quote is missing, add it", [])
+            return (
+                "an attribute value cannot hold '<': write it as &lt;, or, if the value's closing quote is missing, add it",
+                []
+            )
         case XML_ERR_TAG_NAME_MISMATCH:
             guard let open = first, let close = second else { break }
             let opened = source.location(ofStartTag: open, onLine: Int(error.int1))
-            return ("</\(close)> does not close the open <\(open)>; add </\(open)> before it, or correct the end tag",
-                    [Diagnostic.Note("<\(open)> is opened here", at: opened)])
+            return (
+                "</\(close)> does not close the open <\(open)>; add </\(open)> before it, or correct the end tag",
+                [Diagnostic.Note("<\(open)> is opened here", at: opened)]
+            )
         case XML_ERR_TAG_NOT_FINISHED:
             guard let open = first else { break }
             let opened = source.location(ofStartTag: open, onLine: Int(error.int1))
-            return ("the file ends while <\(open)> is still open; add </\(open)>",
-                    [Diagnostic.Note("<\(open)> is opened here", at: opened)])
+            return (
+                "the file ends while <\(open)> is still open; add </\(open)>",
+                [Diagnostic.Note("<\(open)> is opened here", at: opened)]
+            )
         case XML_ERR_DOCUMENT_END:
-            return ("content after the end of the root element; a file holds one root element, e.g. <theme>...</theme>", [])
+            return (
+                "content after the end of the root element; a file holds one root element, e.g. <theme>...</theme>", []
+            )
         case XML_ERR_DOCUMENT_EMPTY:
             return ("expected an element here, e.g. <theme>; the file has no root element", [])
         case XML_ERR_ATTRIBUTE_NOT_STARTED, XML_ERR_ATTRIBUTE_WITHOUT_VALUE:

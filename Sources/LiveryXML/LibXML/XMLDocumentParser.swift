@@ -13,12 +13,16 @@ import LiveryModel
 /// parser with a located `limit-exceeded` error, so a hostile file costs at most one pass over
 /// its bytes and memory in proportion to what was read before the stop.
 enum XMLDocumentParser {
-    static func parse(_ source: SourceText, limits: FrontEndLimits = .default) -> (document: XMLDocument?, diagnostics: [Diagnostic]) {
+    static func parse(_ source: SourceText, limits: FrontEndLimits = .default) -> (
+        document: XMLDocument?, diagnostics: [Diagnostic]
+    ) {
         if let problem = encodingProblem(in: source.bytes) {
             return (nil, [.error(.xmlEncoding, problem, at: source.location(at: 0))])
         }
         guard !source.bytes.isEmpty else {
-            return (nil, [.error(.xmlSyntax, "the file is empty; expected an XML document", at: source.location(at: 0))])
+            return (
+                nil, [.error(.xmlSyntax, "the file is empty; expected an XML document", at: source.location(at: 0))]
+            )
         }
         guard source.bytes.count < Int(Int32.max) else {
             return (nil, [.error(.limitExceeded, "the file is larger than 2 GiB", at: source.fileLocation)])
@@ -28,14 +32,27 @@ enum XMLDocumentParser {
         // declaration, say) and then still parses the internal subset into a document of its own:
         // found by fuzzing (Tests/Fixtures/Regressions/FuzzXML).
         if let offset = firstDoctype(in: source.bytes) {
-            return (nil, [.error(.xmlDoctype, "DOCTYPE declarations are not allowed in theme files; remove it",
-                                 at: source.location(at: offset))])
+            return (
+                nil,
+                [
+                    .error(
+                        .xmlDoctype, "DOCTYPE declarations are not allowed in theme files; remove it",
+                        at: source.location(at: offset))
+                ]
+            )
         }
         // libxml2 2.9 checks each attribute of a start tag against all earlier ones (quadratic):
         // an element with too many attributes is refused before libxml2 sees it.
         if let (offset, count) = crowdedStartTag(in: source.bytes, limit: limits.maxAttributesPerElement) {
-            return (nil, [.error(.limitExceeded, "an element with \(count) or more attributes; at most \(limits.maxAttributesPerElement) are allowed",
-                                 at: source.location(at: offset))])
+            return (
+                nil,
+                [
+                    .error(
+                        .limitExceeded,
+                        "an element with \(count) or more attributes; at most \(limits.maxAttributesPerElement) are allowed",
+                        at: source.location(at: offset))
+                ]
+            )
         }
         var builder: TreeBuilder?
         let parsed: Bool = source.bytes.withUnsafeBufferPointer { buffer in
@@ -49,8 +66,11 @@ enum XMLDocumentParser {
                 // Copy our handler into the one the context owns (libxml2 frees it with the context).
                 context.pointee.sax.pointee = TreeBuilder.makeHandler()
                 context.pointee.userData = Unmanaged.passUnretained(receiver).toOpaque()
-                xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                    | XML_PARSE_NOWARNING.rawValue))
+                xmlCtxtUseOptions(
+                    context,
+                    Int32(
+                        XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                            | XML_PARSE_NOWARNING.rawValue))
                 xmlParseDocument(context)
                 // libxml2 may have built a document of its own (for entity declarations, "expat
                 // compatibility"); the context does not free it.
@@ -67,7 +87,8 @@ enum XMLDocumentParser {
         guard parsed, !builder.stopped, let root = builder.root else {
             var diagnostics = builder.diagnostics
             if !diagnostics.hasErrors {
-                diagnostics.append(.error(.xmlSyntax, "the file is not a well-formed XML document", at: source.location(at: 0)))
+                diagnostics.append(
+                    .error(.xmlSyntax, "the file is not a well-formed XML document", at: source.location(at: 0)))
             }
             return (nil, diagnostics)
         }
@@ -131,10 +152,15 @@ enum XMLDocumentParser {
             var index = 0
             let count = bytes.count
             while index < count {
-                guard bytes[index] == lessThan else { index += 1; continue }
+                guard bytes[index] == lessThan else {
+                    index += 1
+                    continue
+                }
                 let start = index
                 index += 1
-                guard index < count, ASCII.isLetter(bytes[index]) || bytes[index] == UInt8(ascii: "_") || bytes[index] >= 0x80 else {
+                guard index < count,
+                    ASCII.isLetter(bytes[index]) || bytes[index] == UInt8(ascii: "_") || bytes[index] >= 0x80
+                else {
                     continue
                 }
                 var attributes = 0
@@ -188,7 +214,8 @@ private struct TreeParts {
 
     mutating func startElement(name: Int32, offset: Int) {
         let index = Int32(nodes.count)
-        nodes.append(XMLTree.Node(name: name, offset: Int32(offset), firstAttribute: Int32(attributes.count), attributeCount: 0))
+        nodes.append(
+            XMLTree.Node(name: name, offset: Int32(offset), firstAttribute: Int32(attributes.count), attributeCount: 0))
         open.append((index, pendingChildren.count))
         if texts.count < open.count { texts.append([]) }
     }
@@ -202,7 +229,8 @@ private struct TreeParts {
         if value.contains(ampersand) {
             var index = 0
             while index < value.count {
-                let isEscaped = value[index] == ampersand && value.count - index >= escaped.count
+                let isEscaped =
+                    value[index] == ampersand && value.count - index >= escaped.count
                     && value[index..<(index + escaped.count)].elementsEqual(escaped)
                 bytes.append(value[index])
                 index += isEscaped ? escaped.count : 1
@@ -210,7 +238,8 @@ private struct TreeParts {
         } else {
             bytes.append(contentsOf: value)
         }
-        attributes.append(XMLTree.Attribute(name: name, valueStart: Int32(start), valueLength: Int32(bytes.count - start)))
+        attributes.append(
+            XMLTree.Attribute(name: name, valueStart: Int32(start), valueLength: Int32(bytes.count - start)))
         nodes[nodes.count - 1].attributeCount += 1
     }
 
@@ -268,34 +297,43 @@ private final class TreeBuilder {
     }
 
     /// Checks an element as libxml2 reports its start tag; false when it stopped the parser.
-    func admit(_ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, attributeCount: Int,
-               attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, offset: Int) -> Bool {
+    func admit(
+        _ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, offset: Int
+    ) -> Bool {
         if parts.open.count >= limits.maxElementDepth {
             exceeded("elements nest more than \(limits.maxElementDepth) deep; a theme needs far fewer", at: offset)
             return false
         }
         let nameLength = Int(xmlStrlen(localName)) + (prefix.map { Int(xmlStrlen($0)) + 1 } ?? 0)
         if nameLength > limits.maxNameBytes {
-            exceeded("an element name of \(nameLength) bytes; names are at most \(limits.maxNameBytes) bytes", at: offset)
+            exceeded(
+                "an element name of \(nameLength) bytes; names are at most \(limits.maxNameBytes) bytes", at: offset)
             return false
         }
         if attributeCount > limits.maxAttributesPerElement {
-            exceeded("an element with \(attributeCount) attributes; at most \(limits.maxAttributesPerElement) are allowed", at: offset)
+            exceeded(
+                "an element with \(attributeCount) attributes; at most \(limits.maxAttributesPerElement) are allowed",
+                at: offset)
             return false
         }
         guard let attributes else { return true }
         for index in 0..<attributeCount {
             let base = index * 5
-            guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+            guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else {
+                continue
+            }
             let length = Int(xmlStrlen(name)) + (attributes[base + 1].map { Int(xmlStrlen($0)) + 1 } ?? 0)
             if length > limits.maxNameBytes {
-                exceeded("an attribute name of \(length) bytes; names are at most \(limits.maxNameBytes) bytes", at: offset)
+                exceeded(
+                    "an attribute name of \(length) bytes; names are at most \(limits.maxNameBytes) bytes", at: offset)
                 return false
             }
             if end - start > limits.maxAttributeValueBytes {
                 let name = String(cString: name)
-                exceeded("attribute '\(name.prefix(40))' has a value of \(end - start) bytes; at most \(limits.maxAttributeValueBytes) are allowed",
-                         at: offset)
+                exceeded(
+                    "attribute '\(name.prefix(40))' has a value of \(end - start) bytes; at most \(limits.maxAttributeValueBytes) are allowed",
+                    at: offset)
                 return false
             }
         }
@@ -328,11 +366,13 @@ private final class TreeBuilder {
 
     func libxmlError(_ error: xmlError) {
         // One line per diagnostic: libxml2 splits some messages ("...indicate encoding !\nBytes: ...").
-        let message = error.message.map { String(cString: $0) }?
+        let message =
+            error.message.map { String(cString: $0) }?
             .trimmingCharacters(in: " \n").split(whereSeparator: \.isNewline).joined(separator: " ") ?? "malformed XML"
         let line = Int(error.line)
         let column = Int(error.int2)
-        let location = line > 0
+        let location =
+            line > 0
             ? SourceLocation(file: source.path, line: line, column: column > 0 ? column : nil)
             : source.fileLocation
         let severity: Severity = error.level == XML_ERR_WARNING ? .warning : .error
@@ -343,8 +383,11 @@ private final class TreeBuilder {
         let diagnostic = Diagnostic(severity, .xmlSyntax, plain, at: location, notes: notes)
         guard !stopped, reported.insert(diagnostic).inserted else { return }
         guard reported.count <= limits.maxXMLErrorsPerFile else {
-            stop(.error(.limitExceeded, "more than \(limits.maxXMLErrorsPerFile) XML errors in this file; the rest is not read",
-                        at: location))
+            stop(
+                .error(
+                    .limitExceeded,
+                    "more than \(limits.maxXMLErrorsPerFile) XML errors in this file; the rest is not read",
+                    at: location))
             return
         }
         diagnostics.append(diagnostic)
@@ -357,16 +400,21 @@ private final class TreeBuilder {
             let builder = TreeBuilder.from(context)
             guard !builder.stopped else { return }
             let offset = builder.startOffset()
-            guard builder.admit(localName!, prefix: prefix, attributeCount: Int(attributeCount), attributes: attributes,
-                                offset: offset) else { return }
+            guard
+                builder.admit(
+                    localName!, prefix: prefix, attributeCount: Int(attributeCount), attributes: attributes,
+                    offset: offset)
+            else { return }
             builder.parts.startElement(name: builder.parts.number(localName!, prefix: prefix), offset: offset)
             guard let attributes else { return }
             // five pointers per attribute: local name, prefix, URI, value start, value end
             for index in 0..<Int(attributeCount) {
                 let base = index * 5
-                guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
-                builder.parts.addAttribute(name: builder.parts.number(name, prefix: attributes[base + 1]),
-                                           value: UnsafeBufferPointer(start: start, count: end - start))
+                guard let name = attributes[base], let start = attributes[base + 3], let end = attributes[base + 4]
+                else { continue }
+                builder.parts.addAttribute(
+                    name: builder.parts.number(name, prefix: attributes[base + 1]),
+                    value: UnsafeBufferPointer(start: start, count: end - start))
             }
         }
         handler.endElementNs = { context, _, _, _ in
@@ -380,9 +428,11 @@ private final class TreeBuilder {
             guard !builder.stopped else { return }
             let chunk = UnsafeBufferPointer(start: characters, count: Int(length))
             if let current = builder.parts.open.last,
-               builder.parts.texts[builder.parts.open.count - 1].count + chunk.count > builder.limits.maxTextBytes {
-                builder.exceeded("the text in this element is longer than \(builder.limits.maxTextBytes) bytes, the limit for one value",
-                                 at: Int(builder.parts.nodes[Int(current.node)].offset))
+                builder.parts.texts[builder.parts.open.count - 1].count + chunk.count > builder.limits.maxTextBytes
+            {
+                builder.exceeded(
+                    "the text in this element is longer than \(builder.limits.maxTextBytes) bytes, the limit for one value",
+                    at: Int(builder.parts.nodes[Int(current.node)].offset))
                 return
             }
             builder.parts.characters(chunk)
@@ -392,8 +442,10 @@ private final class TreeBuilder {
         // external entities before a single declaration is read.
         handler.internalSubset = { context, _, _, _ in
             let builder = TreeBuilder.from(context)
-            builder.stop(.error(.xmlDoctype, "DOCTYPE declarations are not allowed in theme files; remove it",
-                                at: builder.source.location(at: builder.doctypeOffset())))
+            builder.stop(
+                .error(
+                    .xmlDoctype, "DOCTYPE declarations are not allowed in theme files; remove it",
+                    at: builder.source.location(at: builder.doctypeOffset())))
         }
         handler.serror = { context, error in
             guard let context, let error else { return }

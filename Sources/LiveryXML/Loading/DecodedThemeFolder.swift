@@ -18,8 +18,10 @@ final class DecodedThemeFolder {
 
     var info: ThemeInfo? { header?.info }
 
-    init(path: String, header: InfoDecoder.Decoded?, files: [ConfigurationFile], schemaComponents: [ComponentSchema],
-         assets: [AssetVariant], sourceFiles: [String], diagnostics: [Diagnostic], unreadFiles: [String] = []) {
+    init(
+        path: String, header: InfoDecoder.Decoded?, files: [ConfigurationFile], schemaComponents: [ComponentSchema],
+        assets: [AssetVariant], sourceFiles: [String], diagnostics: [Diagnostic], unreadFiles: [String] = []
+    ) {
         self.path = path
         self.header = header
         self.files = files.sorted {

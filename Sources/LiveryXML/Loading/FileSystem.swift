@@ -6,7 +6,8 @@ enum FileSystem {
 
     static func kind(of path: String) -> Kind {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let type = attributes[.type] as? FileAttributeType else { return .missing }
+            let type = attributes[.type] as? FileAttributeType
+        else { return .missing }
         switch type {
         case .typeRegular: return .file
         case .typeDirectory: return .directory

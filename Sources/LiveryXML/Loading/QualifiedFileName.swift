@@ -22,7 +22,8 @@ struct QualifiedFileName {
         for index in segments.indices {
             guard let at = segments[index].firstIndex(of: "@") else { continue }
             let suffix = segments[index][segments[index].index(after: at)...].lowercased()
-            guard suffix.hasSuffix("x"), let value = Int(suffix.dropLast()), (1...9).contains(value), scale == nil else {
+            guard suffix.hasSuffix("x"), let value = Int(suffix.dropLast()), (1...9).contains(value), scale == nil
+            else {
                 throw .scale(String(segments[index][at...]))
             }
             scale = value
@@ -34,7 +35,8 @@ struct QualifiedFileName {
         } catch {
             throw .tag(error)
         }
-        return QualifiedFileName(base: segments[0], qualifiers: qualifiers, scale: scale ?? 1, pathExtension: pathExtension)
+        return QualifiedFileName(
+            base: segments[0], qualifiers: qualifiers, scale: scale ?? 1, pathExtension: pathExtension)
     }
 
     /// A diagnostic for a name that does not parse, located at the file.
@@ -46,13 +48,18 @@ struct QualifiedFileName {
             // A suggestion must keep the first letter, which typos rarely change.
             let lowered = tag.lowercased()
             let hint = Suggestions.didYouMean(lowered, in: known.filter { $0.first == lowered.first })
-            return .error(.qualifierUnknown, "unknown qualifier '~\(tag)' in '\(file)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
-                          at: location)
+            return .error(
+                .qualifierUnknown,
+                "unknown qualifier '~\(tag)' in '\(file)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
+                at: location)
         case .tag(.conflict(let first, let second)):
-            return .error(.qualifierConflict, "'\(file)' has two qualifiers of one dimension ('~\(first)' and '~\(second)'); keep one",
-                          at: location)
+            return .error(
+                .qualifierConflict,
+                "'\(file)' has two qualifiers of one dimension ('~\(first)' and '~\(second)'); keep one",
+                at: location)
         case .scale(let text):
-            return .error(.qualifierUnknown, "'\(text)' in '\(file)' is not a scale; write @2x or @3x, once", at: location)
+            return .error(
+                .qualifierUnknown, "'\(text)' in '\(file)' is not a scale; write @2x or @3x, once", at: location)
         }
     }
 }

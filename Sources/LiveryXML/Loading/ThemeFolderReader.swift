@@ -18,12 +18,21 @@ struct ThemeFolderReader {
             // info.xml or INFO.XML: read as meant (so the themes inheriting from it resolve), and
             // one finding says to rename it
             guard let name = Self.misnamedInfo(in: folder) else {
-                return (nil, [.error(.infoMissing, "a theme folder needs an Info.xml, e.g. <theme-info id=\"com.acme.dark\" name=\"Dark\"/>",
-                                     at: SourceLocation(file: path))])
+                return (
+                    nil,
+                    [
+                        .error(
+                            .infoMissing,
+                            "a theme folder needs an Info.xml, e.g. <theme-info id=\"com.acme.dark\" name=\"Dark\"/>",
+                            at: SourceLocation(file: path))
+                    ]
+                )
             }
             path = FileSystem.join(folder, name)
-            misnamed = .error(.infoMissing, "the theme's Info.xml is named '\(name)'; rename it to Info.xml (file names are case-sensitive)",
-                              at: SourceLocation(file: path))
+            misnamed = .error(
+                .infoMissing,
+                "the theme's Info.xml is named '\(name)'; rename it to Info.xml (file names are case-sensitive)",
+                at: SourceLocation(file: path))
         }
         guard let (document, diagnostics) = parse(path) else {
             return (nil, [.error(.fileUnreadable, "cannot read the file", at: SourceLocation(file: path))])
@@ -45,7 +54,9 @@ struct ThemeFolderReader {
     static func nearlyXML(_ name: String) -> String? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let suffix = name[name.index(after: dot)...].lowercased()
-        guard suffix != "xml", !suffix.isEmpty, Suggestions.editDistance(Array(suffix), Array("xml")) == 1 else { return nil }
+        guard suffix != "xml", !suffix.isEmpty, Suggestions.editDistance(Array(suffix), Array("xml")) == 1 else {
+            return nil
+        }
         return String(name[..<dot]) + ".xml"
     }
 
@@ -60,53 +71,72 @@ struct ThemeFolderReader {
         var unreadFiles: [String] = []
         let entries = FileSystem.entries(of: folder) ?? []
         if entries.count > limits.maxFilesPerTheme {
-            diagnostics.append(.error(.fileIgnored, "the theme has \(entries.count) entries; at most \(limits.maxFilesPerTheme) are read",
-                                      at: SourceLocation(file: folder)))
+            diagnostics.append(
+                .error(
+                    .fileIgnored, "the theme has \(entries.count) entries; at most \(limits.maxFilesPerTheme) are read",
+                    at: SourceLocation(file: folder)))
         }
         for name in entries.prefix(limits.maxFilesPerTheme) {
             let path = FileSystem.join(folder, name)
             switch FileSystem.kind(of: path) {
             case .link:
-                diagnostics.append(.error(.fileLink, "'\(name)' is a symbolic link; theme folders hold real files only, so nothing outside the folder is read",
-                                          at: SourceLocation(file: path)))
+                diagnostics.append(
+                    .error(
+                        .fileLink,
+                        "'\(name)' is a symbolic link; theme folders hold real files only, so nothing outside the folder is read",
+                        at: SourceLocation(file: path)))
             case .directory where name == "assets":
-                readAssets(folder: folder, relative: "assets", themeID: header?.info.id ?? "",
-                           into: &assets, sourceFiles: &sourceFiles, diagnostics: &diagnostics)
+                readAssets(
+                    folder: folder, relative: "assets", themeID: header?.info.id ?? "",
+                    into: &assets, sourceFiles: &sourceFiles, diagnostics: &diagnostics)
             case .directory:
-                diagnostics.append(.warning(.fileIgnored, "subfolder '\(name)' is ignored; only assets/ is read from a theme's subfolders",
-                                            at: SourceLocation(file: path)))
-            case .file where name == "Info.xml" || (name.lowercased() == "info.xml" && Self.misnamedInfo(in: folder) == name):
+                diagnostics.append(
+                    .warning(
+                        .fileIgnored, "subfolder '\(name)' is ignored; only assets/ is read from a theme's subfolders",
+                        at: SourceLocation(file: path)))
+            case .file
+            where name == "Info.xml" || (name.lowercased() == "info.xml" && Self.misnamedInfo(in: folder) == name):
                 sourceFiles.append(name)
             case .file where Self.nearlyXML(name) != nil:
                 let meant = Self.nearlyXML(name)!
-                diagnostics.append(.error(.fileIgnored, "'\(name)' is not read: configuration files end in .xml; did you mean '\(meant)'?",
-                                          at: SourceLocation(file: path)))
+                diagnostics.append(
+                    .error(
+                        .fileIgnored,
+                        "'\(name)' is not read: configuration files end in .xml; did you mean '\(meant)'?",
+                        at: SourceLocation(file: path)))
                 unreadFiles.append(name)
             case .file where name.lowercased().hasSuffix(".xml"):
                 sourceFiles.append(name)
                 let before = files.count + components.count
                 let errors = diagnostics.filter { $0.severity == .error }.count
-                readConfiguration(path: path, name: name, into: &files, components: &components, diagnostics: &diagnostics)
+                readConfiguration(
+                    path: path, name: name, into: &files, components: &components, diagnostics: &diagnostics)
                 // nothing came out of a file with errors: it was not read (malformed, wrong root)
-                if files.count + components.count == before, diagnostics.filter({ $0.severity == .error }).count > errors {
+                if files.count + components.count == before,
+                    diagnostics.filter({ $0.severity == .error }).count > errors
+                {
                     unreadFiles.append(name)
                 }
             default:
                 continue
             }
         }
-        return DecodedThemeFolder(path: folder, header: header, files: files, schemaComponents: components,
-                                  assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
-                                  unreadFiles: unreadFiles)
+        return DecodedThemeFolder(
+            path: folder, header: header, files: files, schemaComponents: components,
+            assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
+            unreadFiles: unreadFiles)
     }
 
-    private mutating func readConfiguration(path: String, name: String, into files: inout [ConfigurationFile],
-                                            components: inout [ComponentSchema], diagnostics: inout [Diagnostic]) {
+    private mutating func readConfiguration(
+        path: String, name: String, into files: inout [ConfigurationFile],
+        components: inout [ComponentSchema], diagnostics: inout [Diagnostic]
+    ) {
         let qualified: QualifiedFileName
         do {
             qualified = try QualifiedFileName.parse(name)
         } catch {
-            diagnostics.append(QualifiedFileName.diagnostic(for: error, file: name, location: SourceLocation(file: path)))
+            diagnostics.append(
+                QualifiedFileName.diagnostic(for: error, file: name, location: SourceLocation(file: path)))
             return
         }
         guard let (document, parseDiagnostics) = parse(path) else {
@@ -130,20 +160,26 @@ struct ThemeFolderReader {
             context = decoder.context
             let room = max(limits.maxInstances - instanceCount, 0)
             if file.instances.count > room {
-                context.error(.limitExceeded, "the theme has more than \(limits.maxInstances) instances; this one is past the limit",
-                              at: file.instances[room].mark.location)
+                context.error(
+                    .limitExceeded,
+                    "the theme has more than \(limits.maxInstances) instances; this one is past the limit",
+                    at: file.instances[room].mark.location)
                 file.instances.removeSubrange(room...)
             }
             instanceCount += file.instances.count
             files.append(file)
         default:
-            context.error(.rootUnexpected, "a configuration file must have a <theme> root element (or <components> for a schema), found <\(document.root.name)>",
-                          at: context.location(document.root))
+            context.error(
+                .rootUnexpected,
+                "a configuration file must have a <theme> root element (or <components> for a schema), found <\(document.root.name)>",
+                at: context.location(document.root))
         }
     }
 
-    private func readAssets(folder: String, relative: String, themeID: String, into assets: inout [AssetVariant],
-                            sourceFiles: inout [String], diagnostics: inout [Diagnostic]) {
+    private func readAssets(
+        folder: String, relative: String, themeID: String, into assets: inout [AssetVariant],
+        sourceFiles: inout [String], diagnostics: inout [Diagnostic]
+    ) {
         var seen: [AssetKey: String] = [:]
         var pending = [relative]
         var count = 0
@@ -157,8 +193,11 @@ struct ThemeFolderReader {
                     // Folders count too, so a deep or wide tree of empty folders is bounded as well.
                     count += 1
                     guard count <= limits.maxAssetsPerTheme else {
-                        diagnostics.append(.error(.fileIgnored, "more than \(limits.maxAssetsPerTheme) asset files and folders; the rest are ignored",
-                                                  at: SourceLocation(file: path)))
+                        diagnostics.append(
+                            .error(
+                                .fileIgnored,
+                                "more than \(limits.maxAssetsPerTheme) asset files and folders; the rest are ignored",
+                                at: SourceLocation(file: path)))
                         return
                     }
                 }
@@ -169,19 +208,28 @@ struct ThemeFolderReader {
                 case .file:
                     let size = FileSystem.size(of: path) ?? 0
                     guard size <= limits.maxAssetBytes else {
-                        diagnostics.append(.error(.limitExceeded, "asset '\(file)' is \(size) bytes; an asset file is at most \(limits.maxAssetBytes) bytes",
-                                                  at: SourceLocation(file: path)))
+                        diagnostics.append(
+                            .error(
+                                .limitExceeded,
+                                "asset '\(file)' is \(size) bytes; an asset file is at most \(limits.maxAssetBytes) bytes",
+                                at: SourceLocation(file: path)))
                         continue
                     }
                     totalBytes += size
                     guard totalBytes <= limits.maxTotalAssetBytes else {
-                        diagnostics.append(.error(.limitExceeded, "the theme's assets exceed \(limits.maxTotalAssetBytes) bytes together; the rest are ignored",
-                                                  at: SourceLocation(file: path)))
+                        diagnostics.append(
+                            .error(
+                                .limitExceeded,
+                                "the theme's assets exceed \(limits.maxTotalAssetBytes) bytes together; the rest are ignored",
+                                at: SourceLocation(file: path)))
                         return
                     }
                 case .link:
-                    diagnostics.append(.error(.fileLink, "asset '\(file)' is a symbolic link; assets must be real files inside the theme folder",
-                                              at: SourceLocation(file: path)))
+                    diagnostics.append(
+                        .error(
+                            .fileLink,
+                            "asset '\(file)' is a symbolic link; assets must be real files inside the theme folder",
+                            at: SourceLocation(file: path)))
                     continue
                 default:
                     continue
@@ -190,21 +238,27 @@ struct ThemeFolderReader {
                 do {
                     qualified = try QualifiedFileName.parse(name)
                 } catch {
-                    diagnostics.append(QualifiedFileName.diagnostic(for: error, file: file, location: SourceLocation(file: path)))
+                    diagnostics.append(
+                        QualifiedFileName.diagnostic(for: error, file: file, location: SourceLocation(file: path)))
                     continue
                 }
                 let folderPart = directory.dropFirst(relative.count + 1)
                 let assetName = folderPart.isEmpty ? qualified.base : folderPart + "/" + qualified.base
                 let key = AssetKey(name: assetName, qualifiers: qualified.qualifiers, scale: qualified.scale)
                 if let other = seen[key] {
-                    diagnostics.append(.error(.assetAmbiguous, "'\(file)' and '\(other)' are the same variant of asset '\(assetName)'; keep one",
-                                              at: SourceLocation(file: path)))
+                    diagnostics.append(
+                        .error(
+                            .assetAmbiguous,
+                            "'\(file)' and '\(other)' are the same variant of asset '\(assetName)'; keep one",
+                            at: SourceLocation(file: path)))
                     continue
                 }
                 seen[key] = file
                 sourceFiles.append(file)
-                assets.append(AssetVariant(name: assetName, themeID: themeID, file: file,
-                                           qualifiers: qualified.qualifiers, scale: qualified.scale))
+                assets.append(
+                    AssetVariant(
+                        name: assetName, themeID: themeID, file: file,
+                        qualifiers: qualified.qualifiers, scale: qualified.scale))
             }
         }
     }
@@ -219,8 +273,15 @@ struct ThemeFolderReader {
     private func parse(_ path: String) -> (XMLDocument?, [Diagnostic])? {
         guard let bytes = FileSystem.read(path, limit: limits.maxFileBytes) else { return nil }
         guard bytes.count <= limits.maxFileBytes else {
-            return (nil, [.error(.fileUnreadable, "the file is larger than \(limits.maxFileBytes) bytes, the limit for a theme file",
-                                 at: SourceLocation(file: path))])
+            return (
+                nil,
+                [
+                    .error(
+                        .fileUnreadable,
+                        "the file is larger than \(limits.maxFileBytes) bytes, the limit for a theme file",
+                        at: SourceLocation(file: path))
+                ]
+            )
         }
         let result = XMLDocumentParser.parse(SourceText(path: path, bytes: bytes), limits: limits)
         return (result.document, result.diagnostics)

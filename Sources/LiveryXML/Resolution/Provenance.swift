@@ -28,8 +28,10 @@ public struct OperationOrigin: Hashable, Sendable {
     /// The instance element that brought the operation in (itself for an own operation).
     public var instanceLocation: SourceLocation
 
-    public init(themeID: String, layer: String, layerQualifiers: TraitSet, location: SourceLocation,
-                source: Source, instanceLocation: SourceLocation) {
+    public init(
+        themeID: String, layer: String, layerQualifiers: TraitSet, location: SourceLocation,
+        source: Source, instanceLocation: SourceLocation
+    ) {
         self.themeID = themeID
         self.layer = layer
         self.layerQualifiers = layerQualifiers
@@ -130,7 +132,9 @@ extension ThemeWorkspace {
     }
 
     /// The constants of the theme for `traits`, sorted by name, with their final definitions.
-    public func constants(ofThemeAt path: String, traits: TraitSet, keepingWhatResolves: Bool = false) -> Checked<[ResolvedConstant]> {
+    public func constants(ofThemeAt path: String, traits: TraitSet, keepingWhatResolves: Bool = false) -> Checked<
+        [ResolvedConstant]
+    > {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path) else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
@@ -143,8 +147,9 @@ extension ThemeWorkspace {
             guard let syntax = pass.constants[name], let value = pass.constantValue(name) else { return nil }
             var reference: String?
             if case .reference(let target) = syntax.object.content { reference = target }
-            return ResolvedConstant(name: name, value: value, themeID: themes[syntax.location.file] ?? "",
-                                    location: syntax.location, reference: reference)
+            return ResolvedConstant(
+                name: name, value: value, themeID: themes[syntax.location.file] ?? "",
+                location: syntax.location, reference: reference)
         }
         return Checked(value: constants, diagnostics: all)
     }
@@ -192,7 +197,10 @@ extension ThemeResolver {
         guard let resolved = instances.first(where: { $0.id == id }) else { return nil }
 
         // Which theme and layer each element belongs to.
-        struct Place { var themeID: String; var file: ConfigurationFile }
+        struct Place {
+            var themeID: String
+            var file: ConfigurationFile
+        }
         var places: [ObjectIdentifier: Place] = [:]
         var definitions: [(InstanceSyntax, Place)] = []
         for theme in chain {
@@ -205,7 +213,11 @@ extension ThemeResolver {
             }
         }
         // Classes by name as this pass sees them (the final definitions for these traits).
-        struct Occurrence { var operation: OperationSyntax; var origin: OperationOrigin; var history: [Occurrence] }
+        struct Occurrence {
+            var operation: OperationSyntax
+            var origin: OperationOrigin
+            var history: [Occurrence]
+        }
         var classMemo: [String: [(OperationSyntax, [String], ClassSyntax)]] = [:]
         func classOperations(_ name: String, visiting: [String]) -> [(OperationSyntax, [String], ClassSyntax)] {
             guard let definition = pass.classes[name], !visiting.contains(name) else { return [] }
@@ -216,7 +228,9 @@ extension ThemeResolver {
                     list.add((operation, [name] + path, owner), identity: operation.identity)
                 }
             }
-            for operation in definition.operations { list.add((operation, [name], definition), identity: operation.identity) }
+            for operation in definition.operations {
+                list.add((operation, [name], definition), identity: operation.identity)
+            }
             classMemo[name] = list.elements
             return list.elements
         }
@@ -233,21 +247,25 @@ extension ThemeResolver {
         }
         var explainedDefinitions: [InstanceExplanation.Definition] = []
         for (definition, place) in definitions where definition.component == component {
-            explainedDefinitions.append(.init(themeID: place.themeID, layer: place.file.fileName, location: definition.location,
-                                              classes: definition.classes))
+            explainedDefinitions.append(
+                .init(
+                    themeID: place.themeID, layer: place.file.fileName, location: definition.location,
+                    classes: definition.classes))
             for name in definition.classes {
                 for (operation, path, owner) in classOperations(name, visiting: []) {
                     let ownerPlace = places[ObjectIdentifier(owner)] ?? place
-                    let origin = OperationOrigin(themeID: ownerPlace.themeID, layer: ownerPlace.file.fileName,
-                                                 layerQualifiers: ownerPlace.file.qualifiers, location: operation.location,
-                                                 source: .class(name: path.last ?? name, path: path),
-                                                 instanceLocation: definition.location)
+                    let origin = OperationOrigin(
+                        themeID: ownerPlace.themeID, layer: ownerPlace.file.fileName,
+                        layerQualifiers: ownerPlace.file.qualifiers, location: operation.location,
+                        source: .class(name: path.last ?? name, path: path),
+                        instanceLocation: definition.location)
                     add(Occurrence(operation: operation, origin: origin, history: []))
                 }
             }
             for operation in definition.operations {
-                let origin = OperationOrigin(themeID: place.themeID, layer: place.file.fileName, layerQualifiers: place.file.qualifiers,
-                                             location: operation.location, source: .instance, instanceLocation: definition.location)
+                let origin = OperationOrigin(
+                    themeID: place.themeID, layer: place.file.fileName, layerQualifiers: place.file.qualifiers,
+                    location: operation.location, source: .instance, instanceLocation: definition.location)
                 add(Occurrence(operation: operation, origin: origin, history: []))
             }
         }
@@ -258,8 +276,11 @@ extension ThemeResolver {
                 var steps: [ConstantTrail.Step] = []
                 var object = param.object
                 while case .reference(let name) = object.content, let constant = pass.constants[name],
-                      !steps.contains(where: { $0.constant == name }) {
-                    steps.append(.init(constant: name, location: constant.location, themeID: themes[constant.location.file] ?? ""))
+                    !steps.contains(where: { $0.constant == name })
+                {
+                    steps.append(
+                        .init(
+                            constant: name, location: constant.location, themeID: themes[constant.location.file] ?? ""))
                     object = constant.object
                 }
                 return steps.isEmpty ? nil : ConstantTrail(param: param.name, steps: steps)
@@ -268,16 +289,21 @@ extension ThemeResolver {
         var operations: [ExplainedOperation] = []
         for occurrence in list.elements {
             guard check(occurrence.operation, component: component),
-                  let params = pass.params(of: occurrence.operation, component: component) else { continue }
+                let params = pass.params(of: occurrence.operation, component: component)
+            else { continue }
             let overridden = occurrence.history.map { earlier in
-                OverriddenOperation(origin: earlier.origin, params: pass.params(of: earlier.operation, component: component),
-                                    constants: trails(earlier.operation))
+                OverriddenOperation(
+                    origin: earlier.origin, params: pass.params(of: earlier.operation, component: component),
+                    constants: trails(earlier.operation))
             }
-            operations.append(ExplainedOperation(
-                operation: ResolvedOperation(name: occurrence.operation.name, state: occurrence.operation.state, params: params),
-                origin: occurrence.origin, constants: trails(occurrence.operation), overridden: overridden))
+            operations.append(
+                ExplainedOperation(
+                    operation: ResolvedOperation(
+                        name: occurrence.operation.name, state: occurrence.operation.state, params: params),
+                    origin: occurrence.origin, constants: trails(occurrence.operation), overridden: overridden))
         }
-        return InstanceExplanation(theme: chain.last?.info ?? ThemeInfo(id: "", name: ""), traits: traits, id: id,
-                                   component: component, definitions: explainedDefinitions, operations: operations)
+        return InstanceExplanation(
+            theme: chain.last?.info ?? ThemeInfo(id: "", name: ""), traits: traits, id: id,
+            component: component, definitions: explainedDefinitions, operations: operations)
     }
 }

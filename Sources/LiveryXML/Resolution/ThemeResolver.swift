@@ -64,8 +64,9 @@ final class ThemeResolver {
     init(chain: [DecodedThemeFolder], schema: Schema) {
         self.chain = chain
         self.schema = schema
-        self.assets = AssetCatalog(searchOrder: chain.reversed().compactMap(\.info?.id),
-                                   variants: chain.flatMap(\.assets))
+        self.assets = AssetCatalog(
+            searchOrder: chain.reversed().compactMap(\.info?.id),
+            variants: chain.flatMap(\.assets))
         var highest = -1
         for file in chain.flatMap(\.files) {
             for operation in file.instances.flatMap(\.operations) { highest = max(highest, operation.serial) }
@@ -113,7 +114,8 @@ final class ThemeResolver {
         var noted = diagnostic
         let names = sets.sorted { ($0.tags.count, $0.description) < ($1.tags.count, $1.description) }
             .map { $0.tags.isEmpty ? "no traits" : $0.description }
-        noted.notes.append(Diagnostic.Note("only with \(names.count == 1 ? "" : "each of ")\(names.joined(separator: "; "))"))
+        noted.notes.append(
+            Diagnostic.Note("only with \(names.count == 1 ? "" : "each of ")\(names.joined(separator: "; "))"))
         return noted
     }
 
@@ -128,30 +130,43 @@ final class ThemeResolver {
     func finish() {
         for finding in contrast?.diagnostics() ?? [] { report(finding) }
         for (isRedundant, operation) in redundant.values where isRedundant {
-            report(.warning(.overrideRedundant, "operation '\(operation.name)' sets the value it already has; remove it",
-                            at: operation.location))
+            report(
+                .warning(
+                    .overrideRedundant, "operation '\(operation.name)' sets the value it already has; remove it",
+                    at: operation.location))
         }
         let files = chain.flatMap(\.files)
         var mentioned = referencedConstants.union(files.flatMap(\.mentionedConstants)).union(suggestedConstants)
         var classes = referencedClasses.union(files.flatMap(\.mentionedClasses)).union(suggestedClasses)
         mentioned.formUnion(Self.meant(by: mentioned, among: Set(files.flatMap(\.constants).map(\.name))))
-        classes.formUnion(Self.meant(by: classes.union(files.flatMap(\.instances).flatMap(\.classes)),
-                                     among: Set(files.flatMap(\.classes).map(\.name))))
+        classes.formUnion(
+            Self.meant(
+                by: classes.union(files.flatMap(\.instances).flatMap(\.classes)),
+                among: Set(files.flatMap(\.classes).map(\.name))))
         let assets = referencedAssets.union(files.flatMap(\.mentionedAssets)).union(suggestedAssets)
         for theme in chain {
             for file in theme.files {
                 for constant in file.constants where !mentioned.contains(constant.name) {
-                    report(.warning(.constantUnused, "constant '\(constant.name)' is never referenced; remove it or use it with ref=\"\(constant.name)\"",
-                                    at: constant.location))
+                    report(
+                        .warning(
+                            .constantUnused,
+                            "constant '\(constant.name)' is never referenced; remove it or use it with ref=\"\(constant.name)\"",
+                            at: constant.location))
                 }
                 for definition in file.classes where !classes.contains(definition.name) {
-                    report(.warning(.classUnused, "class '\(definition.name)' is never used; remove it or add it to an instance's class attribute",
-                                    at: definition.location))
+                    report(
+                        .warning(
+                            .classUnused,
+                            "class '\(definition.name)' is never used; remove it or add it to an instance's class attribute",
+                            at: definition.location))
                 }
             }
             for asset in theme.assets where !assets.contains(asset.name) {
-                report(.warning(.assetUnused, "asset '\(asset.name)' is never used by an <image>; remove the file or reference it",
-                                at: SourceLocation(file: FileSystem.join(theme.path, asset.file))))
+                report(
+                    .warning(
+                        .assetUnused,
+                        "asset '\(asset.name)' is never used by an <image>; remove the file or reference it",
+                        at: SourceLocation(file: FileSystem.join(theme.path, asset.file))))
             }
         }
     }
@@ -202,8 +217,11 @@ final class ThemeResolver {
             for file in layers {
                 for constant in file.constants {
                     if let earlier = constants[constant.name], earlier.object.type != constant.object.type {
-                        report(.error(.constantTypeChange, "constant '\(constant.name)' is \(Phrasing.a(earlier.object.type.rawValue)) (at \(earlier.location)); a redefinition must keep its type, not make it \(Phrasing.a(constant.object.type.rawValue))",
-                                               at: constant.location))
+                        report(
+                            .error(
+                                .constantTypeChange,
+                                "constant '\(constant.name)' is \(Phrasing.a(earlier.object.type.rawValue)) (at \(earlier.location)); a redefinition must keep its type, not make it \(Phrasing.a(constant.object.type.rawValue))",
+                                at: constant.location))
                         continue
                     }
                     constants[constant.name] = constant
@@ -229,14 +247,20 @@ final class ThemeResolver {
                 if schema.components[definition.component] == nil {
                     knownComponent = knownComponent && definition.component != component
                     let (hint, fix) = resolver.suggestion(definition.component, in: schema.components.keys)
-                    report(.error(.componentUnknown, "unknown component type '\(definition.component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
-                                  at: definition.location, fix: fix.map { resolver.renamingElement(definition, $0) }))
+                    report(
+                        .error(
+                            .componentUnknown,
+                            "unknown component type '\(definition.component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
+                            at: definition.location, fix: fix.map { resolver.renamingElement(definition, $0) }))
                     visitIgnoringErrors(definition)
                     continue
                 }
                 guard definition.component == component else {
-                    report(.error(.instanceComponentMismatch, "instance '\(definition.id)' is \(Phrasing.a(component)) (at \(first.location)) but \(Phrasing.a(definition.component)) here; an identifier has one component type everywhere",
-                                           at: definition.location))
+                    report(
+                        .error(
+                            .instanceComponentMismatch,
+                            "instance '\(definition.id)' is \(Phrasing.a(component)) (at \(first.location)) but \(Phrasing.a(definition.component)) here; an identifier has one component type everywhere",
+                            at: definition.location))
                     visitIgnoringErrors(definition)
                     continue
                 }
@@ -258,7 +282,9 @@ final class ThemeResolver {
                 if !resolver.check(operation, component: component) {
                     // a param of the wrong type (a string for an image) still names what it meant
                     for param in operation.params {
-                        if case .literal(.string(let text)) = param.object.content { resolver.referencedAssets.insert(text) }
+                        if case .literal(.string(let text)) = param.object.content {
+                            resolver.referencedAssets.insert(text)
+                        }
                     }
                 }
                 _ = params(of: operation, component: component)
@@ -266,7 +292,9 @@ final class ThemeResolver {
             var resolved: [ResolvedOperation] = []
             var sources: [OperationSyntax] = []
             for operation in operations.elements {
-                guard resolver.check(operation, component: component), let params = params(of: operation, component: component) else {
+                guard resolver.check(operation, component: component),
+                    let params = params(of: operation, component: component)
+                else {
                     continue
                 }
                 resolved.append(ResolvedOperation(name: operation.name, state: operation.state, params: params))
@@ -299,7 +327,8 @@ final class ThemeResolver {
         mutating func noteOverride(_ operation: OperationSyntax, replaced: OperationSyntax?) {
             var same = false
             if let replaced, replaced.serial != operation.serial,
-               let old = paramsIgnoringErrors(replaced), let new = paramsIgnoringErrors(operation) {
+                let old = paramsIgnoringErrors(replaced), let new = paramsIgnoringErrors(operation)
+            {
                 same = old == new
             }
             let previous = resolver.redundant[operation.serial]?.0 ?? true
@@ -321,7 +350,10 @@ final class ThemeResolver {
                 if resolver.brokenClasses.contains(name) { return [] }
                 let (hint, fix) = resolver.suggestion(name, in: classes.keys)
                 if let fix { resolver.suggestedClasses.insert(fix.replacement) }
-                report(.error(.classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)", at: location, fix: fix))
+                report(
+                    .error(
+                        .classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)",
+                        at: location, fix: fix))
                 return []
             }
             resolver.referencedClasses.insert(name)
@@ -332,14 +364,18 @@ final class ThemeResolver {
                 return []
             }
             guard resolvingClasses.count < resolver.maxReferenceDepth else {
-                report(.error(.limitExceeded, "class '\(name)' is included through more than \(resolver.maxReferenceDepth) classes; shorten the chain",
-                                       at: definition.location))
+                report(
+                    .error(
+                        .limitExceeded,
+                        "class '\(name)' is included through more than \(resolver.maxReferenceDepth) classes; shorten the chain",
+                        at: definition.location))
                 return []
             }
             resolvingClasses.append(name)
             var operations = OperationList<OperationSyntax>()
             for inner in definition.classes {
-                operations.add(contentsOf: effectiveOperations(ofClass: inner, usedAt: definition.location), identity: \.identity)
+                operations.add(
+                    contentsOf: effectiveOperations(ofClass: inner, usedAt: definition.location), identity: \.identity)
             }
             operations.add(contentsOf: definition.operations, identity: \.identity)
             resolvingClasses.removeLast()
@@ -353,7 +389,9 @@ final class ThemeResolver {
             var result: [Param]? = []
             for param in operation.params {
                 guard let value = value(of: param.object),
-                      checkValue(value, of: param, signature: signature?.params.first { $0.name == param.name }, operation: operation)
+                    checkValue(
+                        value, of: param, signature: signature?.params.first { $0.name == param.name },
+                        operation: operation)
                 else {
                     result = nil
                     continue
@@ -365,18 +403,27 @@ final class ThemeResolver {
         }
 
         /// Checks that need the resolved value: enum values, array element types, assets.
-        mutating func checkValue(_ value: Value, of param: ParamSyntax, signature: ParamSchema?, operation: OperationSyntax) -> Bool {
+        mutating func checkValue(
+            _ value: Value, of param: ParamSyntax, signature: ParamSchema?, operation: OperationSyntax
+        ) -> Bool {
             var valid = true
             if case .enumeration(let text) = value, let allowed = signature?.allowedValues, !allowed.contains(text) {
                 let (hint, fix) = Suggestions.suggest(text, in: allowed)
-                report(.error(.enumValue, "'\(text)' is not a value of \(operation.name)'s \(param.name)\(hint.isEmpty ? "; use one of \(allowed.joined(separator: ", "))" : hint)",
-                              at: param.object.valueLocation, fix: fix))
+                report(
+                    .error(
+                        .enumValue,
+                        "'\(text)' is not a value of \(operation.name)'s \(param.name)\(hint.isEmpty ? "; use one of \(allowed.joined(separator: ", "))" : hint)",
+                        at: param.object.valueLocation, fix: fix))
                 valid = false
             }
             if case .array(let items) = value, let elementType = signature?.elementType,
-               let wrong = items.first(where: { $0.type != elementType }) {
-                report(.error(.paramType, "\(operation.name)'s \(param.name) is an array of \(elementType.rawValue), not of \(wrong.type.rawValue)",
-                                       at: param.object.location))
+                let wrong = items.first(where: { $0.type != elementType })
+            {
+                report(
+                    .error(
+                        .paramType,
+                        "\(operation.name)'s \(param.name) is an array of \(elementType.rawValue), not of \(wrong.type.rawValue)",
+                        at: param.object.location))
                 valid = false
             }
             return valid && checkImages(in: value, at: param.object.location)
@@ -417,13 +464,19 @@ final class ThemeResolver {
                     let candidates = constants.values.lazy.filter { $0.object.type == object.type }.map(\.name)
                     let (hint, fix) = resolver.suggestion(name, in: candidates)
                     if let fix { resolver.suggestedConstants.insert(fix.replacement) }
-                    report(.error(.referenceUnknown, "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
-                                  at: object.location, fix: fix))
+                    report(
+                        .error(
+                            .referenceUnknown,
+                            "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
+                            at: object.location, fix: fix))
                     return nil
                 }
                 guard constant.object.type == object.type else {
-                    report(.error(.referenceType, "constant '\(name)' is \(Phrasing.a(constant.object.type.rawValue)) but is used as \(Phrasing.a(object.type.rawValue))",
-                                           at: object.location))
+                    report(
+                        .error(
+                            .referenceType,
+                            "constant '\(name)' is \(Phrasing.a(constant.object.type.rawValue)) but is used as \(Phrasing.a(object.type.rawValue))",
+                            at: object.location))
                     return nil
                 }
                 return constantValue(name)
@@ -439,8 +492,11 @@ final class ThemeResolver {
                 return nil
             }
             guard resolvingConstants.count < resolver.maxReferenceDepth else {
-                report(.error(.limitExceeded, "constant '\(name)' is reached through more than \(resolver.maxReferenceDepth) references; shorten the chain",
-                                       at: constant.location))
+                report(
+                    .error(
+                        .limitExceeded,
+                        "constant '\(name)' is reached through more than \(resolver.maxReferenceDepth) references; shorten the chain",
+                        at: constant.location))
                 return nil
             }
             resolvingConstants.append(name)
@@ -463,10 +519,12 @@ final class ThemeResolver {
         if let close = suggestionsLeft > 0 ? Suggestions.closest(to: name, in: names.sorted()) : nil {
             suggestionsLeft -= 1
             suggestedAssets.insert(close)
-            return .error(.assetMissing, "no asset '\(name)'; did you mean '\(close)'?", at: location,
-                          fix: Diagnostic.Fix(replacing: name, with: close))
+            return .error(
+                .assetMissing, "no asset '\(name)'; did you mean '\(close)'?", at: location,
+                fix: Diagnostic.Fix(replacing: name, with: close))
         }
-        let owner = chain.last { location.file.hasPrefix($0.path + "/") }.map { FileSystem.lastComponent(of: $0.path) }
+        let owner =
+            chain.last { location.file.hasPrefix($0.path + "/") }.map { FileSystem.lastComponent(of: $0.path) }
             ?? FileSystem.lastComponent(of: FileSystem.parent(of: location.file))
         return .error(.assetMissing, "no asset '\(name)': add assets/\(name).png to \(owner)", at: location)
     }
@@ -474,7 +532,9 @@ final class ThemeResolver {
     /// A fix renaming an instance's element: its start tag and its end tag.
     func renamingElement(_ definition: InstanceSyntax, _ fix: Diagnostic.Fix) -> Diagnostic.Fix {
         var fix = fix
-        if let end = EndTags.location(ofEndTagAt: Int(definition.mark.offset), named: definition.component, in: definition.mark.source) {
+        if let end = EndTags.location(
+            ofEndTagAt: Int(definition.mark.offset), named: definition.component, in: definition.mark.source)
+        {
             fix.elsewhere = [end]
         }
         return fix

@@ -40,7 +40,8 @@ public struct SourceElementSpans: Hashable, Sendable {
 
     public static func == (lhs: SourceElementSpans, rhs: SourceElementSpans) -> Bool {
         lhs.element == rhs.element && lhs.startTag == rhs.startTag && lhs.content == rhs.content
-            && lhs.attributes.map(\.name) == rhs.attributes.map(\.name) && lhs.attributes.map(\.value) == rhs.attributes.map(\.value)
+            && lhs.attributes.map(\.name) == rhs.attributes.map(\.name)
+            && lhs.attributes.map(\.value) == rhs.attributes.map(\.value)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -103,8 +104,9 @@ public struct SourceOutline: Sendable {
         var builder = OutlineBuilder(source: source)
         builder.walk(document.root)
         let newline = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D ? "\r\n" : "\n" } ?? "\n"
-        let outline = SourceOutline(path: path, bytes: bytes, values: builder.values, instances: builder.instances,
-                                    sections: builder.sections, newline: newline, indentUnit: builder.indentUnit())
+        let outline = SourceOutline(
+            path: path, bytes: bytes, values: builder.values, instances: builder.instances,
+            sections: builder.sections, newline: newline, indentUnit: builder.indentUnit())
         return Checked(value: outline, diagnostics: diagnostics)
     }
 }
@@ -150,7 +152,9 @@ private struct OutlineBuilder {
                     guard let id = instance.attribute("id") else { continue }
                     instances.append(container(instance, id: id))
                     let component = instance.name
-                    operations(in: instance) { .instance(id: id, component: component, operation: $0, state: $1, param: $2) }
+                    operations(in: instance) {
+                        .instance(id: id, component: component, operation: $0, state: $1, param: $2)
+                    }
                 }
             default: continue
             }
@@ -170,8 +174,10 @@ private struct OutlineBuilder {
     }
 
     mutating func value(_ element: XMLElement, owner: SourceValue.Owner, ownerLocation: SourceLocation) {
-        values.append(SourceValue(owner: owner, typeName: element.name, spans: spans(element),
-                                  location: source.location(of: element), ownerLocation: ownerLocation))
+        values.append(
+            SourceValue(
+                owner: owner, typeName: element.name, spans: spans(element),
+                location: source.location(of: element), ownerLocation: ownerLocation))
     }
 
     /// The smallest step between a section's indentation and its parent's (the root's is usually empty).
@@ -192,19 +198,33 @@ struct RawXMLScanner {
         var quotes: [String: UInt8] = [:]
         // The name, then `name = "value"` pairs up to `>` or `/>`.
         var index = offset + 1
-        while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/") {
+        while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: ">"),
+            bytes[index] != UInt8(ascii: "/")
+        {
             index += 1
         }
         var selfClosing = false
         while index < bytes.count {
             let byte = bytes[index]
-            if isSpace(byte) { index += 1; continue }
-            if byte == UInt8(ascii: ">") { index += 1; break }
-            if byte == UInt8(ascii: "/") { selfClosing = true; index += 1; continue }
+            if isSpace(byte) {
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: ">") {
+                index += 1
+                break
+            }
+            if byte == UInt8(ascii: "/") {
+                selfClosing = true
+                index += 1
+                continue
+            }
             let nameStart = index
             while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "=") { index += 1 }
             let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
-            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "'") { index += 1 }
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "'") {
+                index += 1
+            }
             guard index < bytes.count else { break }
             let quote = bytes[index]
             let valueStart = index + 1
@@ -224,8 +244,9 @@ struct RawXMLScanner {
             while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
             end = min(end + 1, bytes.count)
         }
-        return SourceElementSpans(element: SourceSpan(start: offset, end: end), startTag: startTag, content: content,
-                                  attributes: attributes, quotes: quotes, indentation: indentation(before: offset))
+        return SourceElementSpans(
+            element: SourceSpan(start: offset, end: end), startTag: startTag, content: content,
+            attributes: attributes, quotes: quotes, indentation: indentation(before: offset))
     }
 
     /// The offset of the `</` that closes the element whose content starts at `start`.
@@ -233,7 +254,10 @@ struct RawXMLScanner {
         var depth = 0
         var index = start
         while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
             if matches("<!--", at: index) {
                 index = after("-->", from: index + 4)
             } else if matches("<![CDATA[", at: index) {

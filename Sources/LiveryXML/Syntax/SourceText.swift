@@ -59,7 +59,9 @@ final class SourceText {
         if end - start >= tag.count {
             for index in start...(end - tag.count) where bytes[index..<(index + tag.count)].elementsEqual(tag) {
                 let next = index + tag.count
-                if next == end || !(ASCII.isLetter(bytes[next]) || ASCII.isDigit(bytes[next]) || bytes[next] == UInt8(ascii: "-")) {
+                if next == end
+                    || !(ASCII.isLetter(bytes[next]) || ASCII.isDigit(bytes[next]) || bytes[next] == UInt8(ascii: "-"))
+                {
                     found = index
                 }
             }

@@ -62,7 +62,9 @@ struct XMLElement {
     /// The character data directly inside the element, entities decoded, whitespace kept.
     var text: String { tree.string(start: node.textStart, length: node.textLength) }
 
-    var attributes: XMLAttributes { XMLAttributes(tree: tree, start: Int(node.firstAttribute), count: Int(node.attributeCount)) }
+    var attributes: XMLAttributes {
+        XMLAttributes(tree: tree, start: Int(node.firstAttribute), count: Int(node.attributeCount))
+    }
 
     var children: XMLChildren { XMLChildren(tree: tree, start: Int(node.firstChild), count: Int(node.childCount)) }
 
@@ -124,8 +126,9 @@ struct XMLAttributes: RandomAccessCollection {
 
     subscript(position: Int) -> XMLAttribute {
         let attribute = tree.attributes[start + position]
-        return XMLAttribute(name: tree.names[Int(attribute.name)],
-                            value: tree.string(start: attribute.valueStart, length: attribute.valueLength))
+        return XMLAttribute(
+            name: tree.names[Int(attribute.name)],
+            value: tree.string(start: attribute.valueStart, length: attribute.valueLength))
     }
 }
 

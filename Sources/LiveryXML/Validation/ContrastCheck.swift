@@ -59,10 +59,12 @@ final class ContrastCheck {
             guard let signature = schema.operation(operation.name, of: instance.component) else { continue }
             for param in operation.params {
                 guard case .color(let color) = param.value,
-                      let role = signature.params.first(where: { $0.name == param.name })?.role else { continue }
+                    let role = signature.params.first(where: { $0.name == param.name })?.role
+                else { continue }
                 switch role {
                 case .textColor: texts.append((index, color))
-                case .backgroundColor: backgrounds[operation.state] = backgrounds[operation.state] ?? (color, operation.name)
+                case .backgroundColor:
+                    backgrounds[operation.state] = backgrounds[operation.state] ?? (color, operation.name)
                 }
             }
         }
@@ -73,12 +75,14 @@ final class ContrastCheck {
             let operation = instance.operations[index]
             // WCAG exempts inactive controls.
             guard operation.state != .disabled,
-                  let (background, backgroundOperation) = backgrounds[operation.state] ?? backgrounds[.normal],
-                  background.alpha >= 1 else { continue }
+                let (background, backgroundOperation) = backgrounds[operation.state] ?? backgrounds[.normal],
+                background.alpha >= 1
+            else { continue }
             let ratio = ContrastRatio.ratio(foreground, on: background)
             guard ratio < required else { continue }
-            let measure = Measure(traits: traits, ratio: ratio, required: required, largeText: largeText,
-                                  foreground: foreground, background: background, backgroundOperation: backgroundOperation)
+            let measure = Measure(
+                traits: traits, ratio: ratio, required: required, largeText: largeText,
+                foreground: foreground, background: background, backgroundOperation: backgroundOperation)
             let key = Key(instance: instance.id, operation: operation.key)
             if var known = shortfalls[key] {
                 known.traitSets.append(traits)
@@ -98,14 +102,18 @@ final class ContrastCheck {
             let worst = shortfall.worst
             let kind = worst.largeText ? "large text" : "normal text"
             let under = worst.traits.contrast == nil ? "" : " under highcontrast"
-            let fix = ContrastRatio.nearestPassing(worst.foreground, on: worst.background, required: worst.required)
+            let fix =
+                ContrastRatio.nearestPassing(worst.foreground, on: worst.background, required: worst.required)
                 .map { "the nearest colour of the same hue that passes is \($0.hexString)" }
                 ?? "no colour of this hue reaches it on this background; change the background"
             let sets = shortfall.traitSets.map(\.description).joined(separator: "; ")
-            let worstTraits = shortfall.traitSets.count < 2 ? ""
+            let worstTraits =
+                shortfall.traitSets.count < 2
+                ? ""
                 : worst.traits.tags.isEmpty ? " at worst (no traits)" : " at worst (\(worst.traits))"
             let inherited = shortfall.location.file.hasPrefix(themePath + "/") ? "" : " in theme \(themeID)"
-            let message = "\(key.operation.name) \(worst.foreground.hexString) of '\(key.instance)'\(inherited) (state \(key.operation.state)) on its \(worst.backgroundOperation) \(worst.background.hexString) has contrast \(ContrastRatio.text(worst.ratio, required: worst.required)):1\(worstTraits), below the \(ValueText.number(worst.required)):1 WCAG 2.2 asks of \(kind)\(under); \(fix); short with traits: \(sets)"
+            let message =
+                "\(key.operation.name) \(worst.foreground.hexString) of '\(key.instance)'\(inherited) (state \(key.operation.state)) on its \(worst.backgroundOperation) \(worst.background.hexString) has contrast \(ContrastRatio.text(worst.ratio, required: worst.required)):1\(worstTraits), below the \(ValueText.number(worst.required)):1 WCAG 2.2 asks of \(kind)\(under); \(fix); short with traits: \(sets)"
             return .warning(.contrastLow, message, at: shortfall.location)
         }
     }

@@ -31,19 +31,28 @@ enum EndTags {
             return nil
         }
         func hasName(at index: Int) -> Bool {
-            guard index + name.count < bytes.count, Array(bytes[index..<(index + name.count)]) == name else { return false }
+            guard index + name.count < bytes.count, Array(bytes[index..<(index + name.count)]) == name else {
+                return false
+            }
             let after = bytes[index + name.count]
             return after == gt || after == slash || after == UInt8(ascii: " ") || after == UInt8(ascii: "\n")
                 || after == UInt8(ascii: "\t") || after == UInt8(ascii: "\r")
         }
-        guard offset < bytes.count, bytes[offset] == lt, let (afterStart, empty) = endOfTag(offset), !empty else { return nil }
+        guard offset < bytes.count, bytes[offset] == lt, let (afterStart, empty) = endOfTag(offset), !empty else {
+            return nil
+        }
         var depth = 1
         var index = afterStart
         while index < bytes.count {
-            guard bytes[index] == lt else { index += 1; continue }
+            guard bytes[index] == lt else {
+                index += 1
+                continue
+            }
             if bytes[index...].starts(with: Array("<!--".utf8)) {
                 var end = index + 4
-                while end + 2 < bytes.count, !(bytes[end] == UInt8(ascii: "-") && bytes[end + 1] == UInt8(ascii: "-") && bytes[end + 2] == gt) {
+                while end + 2 < bytes.count,
+                    !(bytes[end] == UInt8(ascii: "-") && bytes[end + 1] == UInt8(ascii: "-") && bytes[end + 2] == gt)
+                {
                     end += 1
                 }
                 index = end + 3

@@ -11,7 +11,8 @@ public enum OperationRoles {
         "text": "text", "title": "text",
         "backgroundColor": "background colour", "barTintColor": "background colour",
         "image": "image", "backgroundImage": "background image", "thumbImage": "thumb image",
-        "onTintColor": "filled track colour", "minimumTrackTintColor": "filled track colour", "progressTintColor": "filled track colour",
+        "onTintColor": "filled track colour", "minimumTrackTintColor": "filled track colour",
+        "progressTintColor": "filled track colour",
         "maximumTrackTintColor": "track colour", "trackTintColor": "track colour",
         "contentEdgeInsets": "content insets", "textContainerInset": "content insets",
     ]
@@ -39,9 +40,13 @@ public enum OperationRoles {
 
     /// For an operation `component` does not have: the components it belongs to, and this
     /// component's operation of the same role, if it has exactly one.
-    static func counterpart(of operation: String, for component: String, in schema: Schema) -> (owners: [String], same: String?) {
+    static func counterpart(of operation: String, for component: String, in schema: Schema) -> (
+        owners: [String], same: String?
+    ) {
         let owners = owners(of: operation, in: schema)
-        guard let owner = owners.first, let wanted = role(of: operation, on: owner, in: schema) else { return (owners, nil) }
+        guard let owner = owners.first, let wanted = role(of: operation, on: owner, in: schema) else {
+            return (owners, nil)
+        }
         let same = schema.operationNames(of: component).filter { role(of: $0, on: component, in: schema) == wanted }
         return (owners, same.count == 1 ? same[0] : nil)
     }

@@ -9,7 +9,9 @@ public enum Suggestions {
     }
 
     /// The sentence ending and the fix replacing `name` with the closest candidate, if any.
-    public static func suggest(_ name: String, in candidates: some Sequence<String>) -> (hint: String, fix: Diagnostic.Fix?) {
+    public static func suggest(_ name: String, in candidates: some Sequence<String>) -> (
+        hint: String, fix: Diagnostic.Fix?
+    ) {
         guard let best = closest(to: name, in: candidates) else { return ("", nil) }
         return ("; did you mean '\(best)'?", Diagnostic.Fix(replacing: name, with: best))
     }
@@ -30,7 +32,9 @@ public enum Suggestions {
             guard abs(candidate.utf8.count - lowered.count) <= 3 * 4 else { continue }
             let distance = editDistance(lowered, Array(candidate.lowercased()))
             let limit = max(1, min(3, candidate.count / 3))
-            if distance <= limit, best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.name) {
+            if distance <= limit,
+                best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.name)
+            {
                 best = (distance, candidate)
             }
         }

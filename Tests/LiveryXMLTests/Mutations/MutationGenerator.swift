@@ -1,5 +1,6 @@
 import Foundation
 import LiveryModel
+
 @testable import LiveryXML
 
 /// A kind of everyday mistake a designer makes in a theme folder. Each kind knows every place in
@@ -89,7 +90,8 @@ struct SampleThemeTexts {
         for folder in try manager.contentsOfDirectory(atPath: root).sorted() where folder.hasSuffix(".theme") {
             for name in try manager.contentsOfDirectory(atPath: root + "/" + folder).sorted() {
                 if name.hasSuffix(".xml") {
-                    texts[folder + "/" + name] = try String(contentsOfFile: root + "/" + folder + "/" + name, encoding: .utf8)
+                    texts[folder + "/" + name] = try String(
+                        contentsOfFile: root + "/" + folder + "/" + name, encoding: .utf8)
                 } else if name == "assets" {
                     for asset in try manager.contentsOfDirectory(atPath: root + "/" + folder + "/assets").sorted() {
                         assets.append(folder + "/assets/" + asset)
@@ -114,7 +116,8 @@ struct SampleThemeTexts {
     }
 
     static func attribute(_ name: String, in text: String) -> String? {
-        guard let match = text.firstMatch(of: try! Regex(" \(name)=\"([^\"]*)\"")), let range = match.output[1].range else { return nil }
+        guard let match = text.firstMatch(of: try! Regex(" \(name)=\"([^\"]*)\"")), let range = match.output[1].range
+        else { return nil }
         return String(text[range])
     }
 
@@ -143,11 +146,15 @@ struct SampleThemeTexts {
             for match in text.matches(of: regex) {
                 guard let range = match.output[1].range else { continue }
                 // comments and the XML declaration are not where these mistakes are made
-                let lineStart = text[..<range.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+                let lineStart =
+                    text[..<range.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
                 let lineText = text[lineStart...].prefix { $0 != "\n" }
                 if lineText.hasPrefix("<?xml") { continue }
                 if isInComment(range.lowerBound, of: text) { continue }
-                result.append(Site(file: file, range: range, text: String(text[range]), line: Self.line(of: range.lowerBound, in: text)))
+                result.append(
+                    Site(
+                        file: file, range: range, text: String(text[range]),
+                        line: Self.line(of: range.lowerBound, in: text)))
             }
         }
         return result
@@ -178,14 +185,17 @@ struct SampleThemeTexts {
         let text = texts[file]!
         let name = String(text[nameRange])
         guard let close = text[nameRange.upperBound...].firstIndex(of: ">"),
-              text[text.index(before: close)] != "/" else { return nil }
+            text[text.index(before: close)] != "/"
+        else { return nil }
         var depth = 1
         var index = text.index(after: close)
         while let open = text[index...].range(of: "<" + name) ?? nil {
             let end = text[index...].range(of: "</" + name + ">")
             if let end, end.lowerBound < open.lowerBound {
                 depth -= 1
-                if depth == 0 { return text.index(end.lowerBound, offsetBy: 2)..<text.index(end.upperBound, offsetBy: -1) }
+                if depth == 0 {
+                    return text.index(end.lowerBound, offsetBy: 2)..<text.index(end.upperBound, offsetBy: -1)
+                }
                 index = end.upperBound
                 continue
             }
@@ -219,16 +229,19 @@ struct SampleThemeTexts {
     /// The name written with capitals the way a designer coming from UIKit would: `UILabel`,
     /// `TextColor`, `Color`.
     static func wrongCase(_ word: String) -> String {
-        if word.hasPrefix("ui"), word.count > 2 { return "UI" + word.dropFirst(2).prefix(1).uppercased() + word.dropFirst(3) }
+        if word.hasPrefix("ui"), word.count > 2 {
+            return "UI" + word.dropFirst(2).prefix(1).uppercased() + word.dropFirst(3)
+        }
         return word.prefix(1).uppercased() + word.dropFirst()
     }
 
     func rename(_ site: Site, to new: String, kind: MutationKind, withEndTag: Bool = false) -> Mutation {
         var replacements = [(site.range, new)]
         if withEndTag, let end = endTagName(closing: site.range, in: site.file) { replacements.append((end, new)) }
-        return Mutation(kind: kind, summary: "\(site.file):\(site.line): \(site.text) -> \(new)",
-                        changes: [.write(file: site.file, contents: replacing(site.file, replacements))],
-                        places: [.init(file: site.file, line: site.line)])
+        return Mutation(
+            kind: kind, summary: "\(site.file):\(site.line): \(site.text) -> \(new)",
+            changes: [.write(file: site.file, contents: replacing(site.file, replacements))],
+            places: [.init(file: site.file, line: site.line)])
     }
 
     // MARK: - The mutations
@@ -239,7 +252,8 @@ struct SampleThemeTexts {
         switch kind {
         case .misspelledElement:
             // component types, sections, operations, params and typed objects, end tags included
-            let elements = sites("<([a-z][A-Za-z0-9]*) id=\"", in: configuration)
+            let elements =
+                sites("<([a-z][A-Za-z0-9]*) id=\"", in: configuration)
                 + sites("<(constants|classes|instances|class|operation|param)[ >]", in: configuration)
                 + sites("<(\(typedNames))[ >/]", in: configuration)
             return elements.map { rename($0, to: Self.typo($0.text), kind: kind, withEndTag: true) }
@@ -247,13 +261,19 @@ struct SampleThemeTexts {
             return sites(" ([a-z][a-z-]*)=\"", in: texts.keys.sorted()).filter { !$0.file.contains("Components") }
                 .map { rename($0, to: Self.typo($0.text), kind: kind) }
         case .misspelledOperation:
-            return sites("<operation name=\"([^\"]+)\"", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+            return sites("<operation name=\"([^\"]+)\"", in: configuration).map {
+                rename($0, to: Self.typo($0.text), kind: kind)
+            }
         case .operationOfAnotherComponent:
             return operationsOfOtherComponents()
         case .misspelledParam:
-            return sites("<param name=\"([^\"]+)\"", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+            return sites("<param name=\"([^\"]+)\"", in: configuration).map {
+                rename($0, to: Self.typo($0.text), kind: kind)
+            }
         case .misspelledState:
-            return sites(" state=\"([^\"]+)\"", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+            return sites(" state=\"([^\"]+)\"", in: configuration).map {
+                rename($0, to: Self.typo($0.text), kind: kind)
+            }
         case .misspelledQualifier:
             return (texts.keys.sorted() + assets).flatMap { path -> [Mutation] in
                 let (folder, name) = split(path)
@@ -261,9 +281,10 @@ struct SampleThemeTexts {
                     .map { $0.split(separator: "@")[0] }
                 return tags.map { tag in
                     let renamed = name.replacingOccurrences(of: "~" + tag, with: "~" + Self.typo(String(tag)))
-                    return Mutation(kind: kind, summary: "\(path) -> \(renamed)",
-                                    changes: [.rename(from: path, to: folder + "/" + renamed)],
-                                    places: [.init(file: folder + "/" + renamed, line: nil)])
+                    return Mutation(
+                        kind: kind, summary: "\(path) -> \(renamed)",
+                        changes: [.rename(from: path, to: folder + "/" + renamed)],
+                        places: [.init(file: folder + "/" + renamed, line: nil)])
                 }
             }
         case .misspelledConstantReference:
@@ -282,12 +303,18 @@ struct SampleThemeTexts {
                 return mutations
             }
         case .misspelledAssetReference:
-            return sites("<image[^>]*>([^<]+)</image>", in: configuration).map { rename($0, to: Self.typo($0.text), kind: kind) }
+            return sites("<image[^>]*>([^<]+)</image>", in: configuration).map {
+                rename($0, to: Self.typo($0.text), kind: kind)
+            }
         case .misspelledParent:
             return sites(" parent=\"([^\"]+)\"", in: infoFiles).map { rename($0, to: Self.typo($0.text), kind: kind) }
         case .wrongCase:
-            let elements = sites("<([a-z][A-Za-z0-9]*) id=\"", in: configuration) + sites("<(\(typedNames))[ >/]", in: configuration)
-            let names = sites("<operation name=\"([^\"]+)\"", in: configuration) + sites(" state=\"([^\"]+)\"", in: configuration)
+            let elements =
+                sites("<([a-z][A-Za-z0-9]*) id=\"", in: configuration)
+                + sites("<(\(typedNames))[ >/]", in: configuration)
+            let names =
+                sites("<operation name=\"([^\"]+)\"", in: configuration)
+                + sites(" state=\"([^\"]+)\"", in: configuration)
                 + sites("<enum>([^<]+)</enum>", in: configuration) + sites(" ref=\"([^\"]+)\"", in: configuration)
             return elements.map { rename($0, to: Self.wrongCase($0.text), kind: kind, withEndTag: true) }
                 + names.map { rename($0, to: Self.wrongCase($0.text), kind: kind) }
@@ -298,7 +325,9 @@ struct SampleThemeTexts {
         case .wrongType:
             return wrongTypes()
         case .outOfRange:
-            return sites("<integer>([^<]+)</integer>", in: configuration).map { rename($0, to: "99999999999999999999", kind: kind) }
+            return sites("<integer>([^<]+)</integer>", in: configuration).map {
+                rename($0, to: "99999999999999999999", kind: kind)
+            }
                 + sites("<rect>([^<]+)</rect>", in: configuration).map { site in
                     var parts = site.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                     parts[2] = "-" + parts[2]
@@ -308,7 +337,9 @@ struct SampleThemeTexts {
                 + sites("format=\"rgba?\">([^,<]+),", in: configuration).map { rename($0, to: "1.5", kind: kind) }
                 + sites("max-size=\"([^\"]+)\"", in: configuration).map { rename($0, to: "1", kind: kind) }
         case .unescapedCharacter:
-            let texts = sites("<string>([^<]+)</string>", in: configuration) + sites("<description>([^<]+)</description>", in: infoFiles)
+            let texts =
+                sites("<string>([^<]+)</string>", in: configuration)
+                + sites("<description>([^<]+)</description>", in: infoFiles)
             let attributes = sites(" family=\"([^\"]+)\"", in: configuration)
             return (texts + attributes).flatMap { site in
                 [rename(site, to: site.text + " < 2", kind: kind), rename(site, to: site.text + " & more", kind: kind)]
@@ -329,13 +360,16 @@ struct SampleThemeTexts {
         case .renamedFile:
             let infos = infoFiles.map { path in
                 let (folder, _) = split(path)
-                return Mutation(kind: kind, summary: "\(path) -> info.xml", changes: [.rename(from: path, to: folder + "/info.xml")],
-                                places: [.init(file: folder + "/info.xml", line: nil)])
+                return Mutation(
+                    kind: kind, summary: "\(path) -> info.xml",
+                    changes: [.rename(from: path, to: folder + "/info.xml")],
+                    places: [.init(file: folder + "/info.xml", line: nil)])
             }
             let configurations = configuration.map { path in
                 let renamed = String(path.dropLast(4)) + ".xlm"
-                return Mutation(kind: kind, summary: "\(path) -> \(renamed)", changes: [.rename(from: path, to: renamed)],
-                                places: [.init(file: renamed, line: nil)])
+                return Mutation(
+                    kind: kind, summary: "\(path) -> \(renamed)", changes: [.rename(from: path, to: renamed)],
+                    places: [.init(file: renamed, line: nil)])
             }
             return infos + configurations
         }
@@ -376,10 +410,12 @@ struct SampleThemeTexts {
         }
         let places = cycle.map { member -> Mutation.Place in
             let info = member + "/Info.xml"
-            return .init(file: info, line: Self.line(of: texts[info]!.range(of: "<theme-info")!.lowerBound, in: texts[info]!))
+            return .init(
+                file: info, line: Self.line(of: texts[info]!.range(of: "<theme-info")!.lowerBound, in: texts[info]!))
         }
-        return Mutation(kind: kind, summary: "\(file): parent=\"\(id)\"", changes: [.write(file: file, contents: contents)],
-                        places: places.sorted { $0.file == file && $1.file != file })
+        return Mutation(
+            kind: kind, summary: "\(file): parent=\"\(id)\"", changes: [.write(file: file, contents: contents)],
+            places: places.sorted { $0.file == file && $1.file != file })
     }
 
     /// A theme that no other theme names as its parent takes the id of another theme. (Taking
@@ -403,7 +439,8 @@ struct SampleThemeTexts {
     func wrongTypes() -> [Mutation] {
         let other: [String: (String, String)] = [
             "float": ("integer", "1"), "integer": ("float", "1.5"), "bool": ("integer", "1"), "color": ("float", "1"),
-            "rect": ("size", "1,1"), "insets": ("rect", "1,1,1,1"), "enum": ("string", "left"), "string": ("integer", "1"),
+            "rect": ("size", "1,1"), "insets": ("rect", "1,1,1,1"), "enum": ("string", "left"),
+            "string": ("integer", "1"),
             "font": ("color", "#FFFFFF"), "image": ("string", ""), "size": ("point", "1,1"), "point": ("size", "1,1"),
         ]
         let types = other.keys.sorted().joined(separator: "|")
@@ -415,9 +452,10 @@ struct SampleThemeTexts {
             // an image written as a string keeps its name: the asset is still meant
             let text = value.isEmpty ? String(site.text.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }) : value
             return rename(site, to: "<\(replacement)>\(text)</\(replacement)>", kind: .wrongType)
-        } + references.map { site in
-            rename(site, to: other[site.text]!.0, kind: .wrongType)
         }
+            + references.map { site in
+                rename(site, to: other[site.text]!.0, kind: .wrongType)
+            }
     }
 
     /// An operation of the same role from another component: `titleColor` on a label, whose text
@@ -427,9 +465,13 @@ struct SampleThemeTexts {
         let instances = sites("<([a-z][A-Za-z0-9]*) id=\"", in: configurationFiles)
         for site in sites("<operation name=\"([^\"]+)\"", in: configurationFiles) {
             // the instance the operation belongs to: the nearest instance start tag above it
-            guard let owner = instances.last(where: { $0.file == site.file && $0.range.lowerBound < site.range.lowerBound }),
-                  !texts[site.file]![owner.range.lowerBound..<site.range.lowerBound].contains("</\(owner.text)>"),
-                  let role = OperationRoles.role(of: site.text, on: owner.text, in: schema) else { continue }
+            guard
+                let owner = instances.last(where: {
+                    $0.file == site.file && $0.range.lowerBound < site.range.lowerBound
+                }),
+                !texts[site.file]![owner.range.lowerBound..<site.range.lowerBound].contains("</\(owner.text)>"),
+                let role = OperationRoles.role(of: site.text, on: owner.text, in: schema)
+            else { continue }
             let available = Set(schema.operationNames(of: owner.text))
             let foreign = schema.components.keys.sorted().flatMap { component in
                 schema.operationNames(of: component).filter { name in

@@ -1,7 +1,8 @@
 import Foundation
 import LiveryModel
-@testable import LiveryXML
 import Testing
+
+@testable import LiveryXML
 
 /// Proof of "one finding per cause" by mutation: every kind of everyday mistake is made at every
 /// place of the sample themes where it applies, one at a time, on a copy, and validated in
@@ -36,8 +37,9 @@ import Testing
             outcome.add(bench.check(mutation, samples: samples))
         }
         let seconds = Double(clock() - start) / Double(CLOCKS_PER_SEC)
-        print("mutations: \(kind): \(all.count) places, \(mutations.count) distinct checked: \(outcome.summary); "
-              + String(format: "%.1f s of CPU", seconds))
+        print(
+            "mutations: \(kind): \(all.count) places, \(mutations.count) distinct checked: \(outcome.summary); "
+                + String(format: "%.1f s of CPU", seconds))
         for failure in outcome.failures { Issue.record(Comment(rawValue: failure)) }
     }
 
@@ -50,7 +52,9 @@ import Testing
         guard distinct.count > limit else { return distinct }
         var firsts: [Int] = []
         var tokens: Set<String> = []
-        for (index, mutation) in distinct.enumerated() where tokens.insert(mutation.token).inserted { firsts.append(index) }
+        for (index, mutation) in distinct.enumerated() where tokens.insert(mutation.token).inserted {
+            firsts.append(index)
+        }
         let chosen = Array(firsts.prefix(limit * 2 / 3))
         let rest = distinct.indices.filter { !chosen.contains($0) }
         let spread = (0..<(limit - chosen.count)).map { rest[$0 * rest.count / (limit - chosen.count)] }
@@ -74,8 +78,12 @@ struct MutationOutcome {
     mutating func add(_ result: Result) {
         switch result {
         case .skipped: skipped += 1
-        case .passed(let fixed): checked += 1; if fixed { fixesApplied += 1 }
-        case .failed(let why): checked += 1; failures.append(why)
+        case .passed(let fixed):
+            checked += 1
+            if fixed { fixesApplied += 1 }
+        case .failed(let why):
+            checked += 1
+            failures.append(why)
         }
     }
 
@@ -139,13 +147,16 @@ final class MutationBench {
             defer { try? undo(mutation.changes, samples: samples) }
             let findings = validate()
             if findings.isEmpty { return .skipped }
-            let listing = findings.map { "  " + $0.description + $0.notes.map { "\n    " + $0.description }.joined() }.joined(separator: "\n")
+            let listing = findings.map { "  " + $0.description + $0.notes.map { "\n    " + $0.description }.joined() }
+                .joined(separator: "\n")
             guard findings.count == 1, let finding = findings.first else {
                 return .failed("\(mutation): \(findings.count) findings, expected 1:\n\(listing)")
             }
             let place = Mutation.Place(file: finding.location?.file ?? "", line: finding.location?.line)
             guard mutation.places.contains(place) else {
-                return .failed("\(mutation): the finding is at \(place), expected \(mutation.places.map(\.description).joined(separator: " or ")):\n\(listing)")
+                return .failed(
+                    "\(mutation): the finding is at \(place), expected \(mutation.places.map(\.description).joined(separator: " or ")):\n\(listing)"
+                )
             }
             guard finding.severity == mutation.kind.severity else {
                 return .failed("\(mutation): a \(finding.severity), expected a \(mutation.kind.severity):\n\(listing)")
@@ -159,19 +170,24 @@ final class MutationBench {
             let file = location.file
             let text = try String(contentsOfFile: path(file), encoding: .utf8)
             guard let fixed = fix.applied(to: text, at: location) else {
-                return .failed("\(mutation): the fix (\(fix.replaced) -> \(fix.replacement)) does not apply at \(location):\n\(listing)")
+                return .failed(
+                    "\(mutation): the fix (\(fix.replaced) -> \(fix.replacement)) does not apply at \(location):\n\(listing)"
+                )
             }
             try fixed.write(toFile: path(file), atomically: false, encoding: .utf8)
             touch([.write(file: file, contents: fixed)])
             defer {
                 // a file the mutation did not change is put back here; the others by undo
-                if let original = samples.texts[file] { try? original.write(toFile: path(file), atomically: false, encoding: .utf8) }
+                if let original = samples.texts[file] {
+                    try? original.write(toFile: path(file), atomically: false, encoding: .utf8)
+                }
                 touch([.write(file: file, contents: "")])
             }
             let after = validate()
             guard after.isEmpty else {
-                return .failed("\(mutation): after its fix (\(fix.replaced) -> \(fix.replacement)) the themes still have findings:\n"
-                               + after.map { "  " + $0.description }.joined(separator: "\n"))
+                return .failed(
+                    "\(mutation): after its fix (\(fix.replaced) -> \(fix.replacement)) the themes still have findings:\n"
+                        + after.map { "  " + $0.description }.joined(separator: "\n"))
             }
             return .passed(fixApplied: true)
         } catch {

@@ -44,7 +44,9 @@ package struct DiagnosticPrinter {
     package func lines(_ diagnostic: Diagnostic, colour: Bool) -> String {
         var text = line(diagnostic, colour: colour) + "\n"
         for note in diagnostic.notes {
-            text += (note.location.map { "\($0): " } ?? "    ") + (colour ? "\u{1B}[1;36mnote:\u{1B}[0m " : "note: ") + note.message + "\n"
+            text +=
+                (note.location.map { "\($0): " } ?? "    ") + (colour ? "\u{1B}[1;36mnote:\u{1B}[0m " : "note: ")
+                + note.message + "\n"
         }
         return text
     }
@@ -64,25 +66,36 @@ package struct DiagnosticPrinter {
                 ("column", location?.column.map { .integer(Int64($0)) } ?? .null),
             ]
         }
-        return .array(diagnostics.map { diagnostic in
-            var members = place(diagnostic.location) + [
-                ("severity", .string(diagnostic.severity.rawValue)),
-                ("code", .string(diagnostic.code.rawValue)),
-                ("message", .string(diagnostic.message)),
-            ]
-            if !diagnostic.notes.isEmpty {
-                members.append(("notes", .array(diagnostic.notes.map { note in
-                    .object(place(note.location) + [("message", .string(note.message))])
-                })))
-            }
-            if let fix = diagnostic.fix {
-                var change: [(String, JSONValue)] = [("replace", .string(fix.replaced)), ("with", .string(fix.replacement))]
-                // further places that take the same replacement (an element's end tag)
-                if !fix.elsewhere.isEmpty { change.append(("alsoAt", .array(fix.elsewhere.map { .object(place($0)) }))) }
-                members.append(("fix", .object(change)))
-            }
-            return .object(members)
-        })
+        return .array(
+            diagnostics.map { diagnostic in
+                var members =
+                    place(diagnostic.location) + [
+                        ("severity", .string(diagnostic.severity.rawValue)),
+                        ("code", .string(diagnostic.code.rawValue)),
+                        ("message", .string(diagnostic.message)),
+                    ]
+                if !diagnostic.notes.isEmpty {
+                    members.append(
+                        (
+                            "notes",
+                            .array(
+                                diagnostic.notes.map { note in
+                                    .object(place(note.location) + [("message", .string(note.message))])
+                                })
+                        ))
+                }
+                if let fix = diagnostic.fix {
+                    var change: [(String, JSONValue)] = [
+                        ("replace", .string(fix.replaced)), ("with", .string(fix.replacement)),
+                    ]
+                    // further places that take the same replacement (an element's end tag)
+                    if !fix.elsewhere.isEmpty {
+                        change.append(("alsoAt", .array(fix.elsewhere.map { .object(place($0)) })))
+                    }
+                    members.append(("fix", .object(change)))
+                }
+                return .object(members)
+            })
     }
 }
 

@@ -10,26 +10,39 @@ import LiveryXML
 package struct ReportOptions: ParsableArguments {
     package init() {}
 
-    @Option(help: "Diagnostics as text lines, one JSON array or one SARIF log (text on stderr, json and sarif on stdout, or any of them in the --report file).")
+    @Option(
+        help:
+            "Diagnostics as text lines, one JSON array or one SARIF log (text on stderr, json and sarif on stdout, or any of them in the --report file)."
+    )
     package var format: DiagnosticFormat = .text
 
-    @Option(name: .customLong("report"), help: ArgumentHelp("Write the diagnostics to FILE (atomically) instead of stderr or stdout.", valueName: "FILE"))
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp("Write the diagnostics to FILE (atomically) instead of stderr or stdout.", valueName: "FILE")
+    )
     package var reportFile: String?
 
-    @Option(help: ArgumentHelp("A severity configuration (default: the first \(DiagnosticPolicy.fileName) in the theme's folder or a folder above it).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "A severity configuration (default: the first \(DiagnosticPolicy.fileName) in the theme's folder or a folder above it).",
+            valueName: "FILE"))
     package var config: String?
 
     @Option(help: ArgumentHelp("Report only the findings this baseline file does not list.", valueName: "FILE"))
     package var baseline: String?
 
-    @Option(help: ArgumentHelp("Write every finding of this run to a baseline file (then exit 0 unless it cannot be written).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Write every finding of this run to a baseline file (then exit 0 unless it cannot be written).",
+            valueName: "FILE"))
     package var writeBaseline: String?
 }
 
 /// Every code livery reports, for checking the codes a configuration names.
-package let knownCodes: [DiagnosticCode] = DiagnosticCode.frontEndCodes + [
-    .compileUnreadable, .compileUnencodable, .compileWriteFailed, .compiledInvalid, .configInvalid,
-]
+package let knownCodes: [DiagnosticCode] =
+    DiagnosticCode.frontEndCodes + [
+        .compileUnreadable, .compileUnencodable, .compileWriteFailed, .compiledInvalid, .configInvalid,
+    ]
 
 /// Applies the report options to one run's findings and prints them as one document.
 package struct Reporter {
@@ -50,7 +63,9 @@ package struct Reporter {
         var diagnostics = diagnostics
         if let path = options.config ?? paths.lazy.compactMap(DiagnosticPolicy.find(from:)).first {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                return diagnostics + [.error(.configInvalid, "cannot read the severity configuration", at: SourceLocation(file: path))]
+                return diagnostics + [
+                    .error(.configInvalid, "cannot read the severity configuration", at: SourceLocation(file: path))
+                ]
             }
             let (policy, problems) = DiagnosticPolicy.parse(text, path: path, knownCodes: knownCodes)
             diagnostics = policy.apply(diagnostics) + problems
@@ -74,10 +89,12 @@ package struct Reporter {
             let baseline = Baseline(diagnostics, lines: lines)
             do {
                 try write(baseline.rendered(messages: diagnostics.map(\.message)), to: path)
-                writeError("wrote \(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") to the baseline \(path)\n")
+                writeError(
+                    "wrote \(diagnostics.count) finding\(diagnostics.count == 1 ? "" : "s") to the baseline \(path)\n")
                 return false
             } catch {
-                writeError("\(path): error: cannot write the baseline: \(error.localizedDescription) [config-invalid]\n")
+                writeError(
+                    "\(path): error: cannot write the baseline: \(error.localizedDescription) [config-invalid]\n")
                 return true
             }
         }

@@ -5,10 +5,14 @@ import LiveryXML
 package struct ThemeOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .customLong("themes"), help: ArgumentHelp("A folder searched for parent themes (repeatable).", valueName: "DIR"))
+    @Option(
+        name: .customLong("themes"),
+        help: ArgumentHelp("A folder searched for parent themes (repeatable).", valueName: "DIR"))
     package var themeFolders: [String] = []
 
-    @Option(name: .customLong("schema"), help: ArgumentHelp("A <components> schema file adding component types (repeatable).", valueName: "FILE"))
+    @Option(
+        name: .customLong("schema"),
+        help: ArgumentHelp("A <components> schema file adding component types (repeatable).", valueName: "FILE"))
     package var schemaFiles: [String] = []
 
     package func workspace() -> ThemeWorkspace {

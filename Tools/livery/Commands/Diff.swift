@@ -1,6 +1,6 @@
 import ArgumentParser
-import LiveryThemeCommands
 import LiveryModel
+import LiveryThemeCommands
 import LiveryTooling
 import LiveryXML
 
@@ -9,11 +9,11 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List instances added and removed and operations changed between two themes.",
         discussion: """
-        OLD and NEW are theme folders or compiled files, in any mix. Without --traits every trait set \
-        either theme distinguishes is compared, and each change says where it happens (all traits, \
-        with dark, ...). Exits 0 whether or not there are differences (1 for errors); add \
-        --exit-code to exit 2 when there are differences.
-        """)
+            OLD and NEW are theme folders or compiled files, in any mix. Without --traits every trait set \
+            either theme distinguishes is compared, and each change says where it happens (all traits, \
+            with dark, ...). Exits 0 whether or not there are differences (1 for errors); add \
+            --exit-code to exit 2 when there are differences.
+            """)
 
     @Argument(help: ArgumentHelp("The old theme: a folder or a compiled file.", valueName: "OLD"))
     var old: String
@@ -41,7 +41,8 @@ struct Diff: ParsableCommand {
         let workspace = themes.workspace()
         let before = ThemeSource.variants(at: old, workspace: workspace)
         let after = ThemeSource.variants(at: new, workspace: workspace)
-        DiagnosticPrinter().print(Array(Set(before.diagnostics + after.diagnostics).filter { $0.severity == .error }).sorted())
+        DiagnosticPrinter().print(
+            Array(Set(before.diagnostics + after.diagnostics).filter { $0.severity == .error }).sorted())
         guard let oldTheme = before.value, let newTheme = after.value else { throw ExitCode.failure }
         let diff = ThemeDiff.compare(oldTheme, newTheme, traits: traitSet)
         switch format {

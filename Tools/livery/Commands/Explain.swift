@@ -1,6 +1,6 @@
 import ArgumentParser
-import LiveryThemeCommands
 import LiveryModel
+import LiveryThemeCommands
 import LiveryTooling
 import LiveryXML
 
@@ -9,10 +9,10 @@ struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show where each effective operation of an instance comes from.",
         discussion: """
-        For every effective operation: its value, the theme, file:line, instance or class and layer \
-        it is written in, the constants its value comes through, and what it overrode. Exits 1 when \
-        the theme has errors or no such instance for the traits.
-        """)
+            For every effective operation: its value, the theme, file:line, instance or class and layer \
+            it is written in, the constants its value comes through, and what it overrode. Exits 1 when \
+            the theme has errors or no such instance for the traits.
+            """)
 
     @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
     var theme: String
@@ -41,7 +41,9 @@ struct Explain: ParsableCommand {
             if !result.diagnostics.hasErrors {
                 let known = workspace.resolve(themeAt: theme, traits: traitSet).value?.instances.map(\.id) ?? []
                 let hint = Suggestions.closest(to: identifier, in: known).map { "; did you mean '\($0)'?" } ?? ""
-                writeError("error: no instance '\(identifier)' in \(theme) with \(traitSet.tags.isEmpty ? "no traits" : "traits \(traitSet)")\(hint)\n")
+                writeError(
+                    "error: no instance '\(identifier)' in \(theme) with \(traitSet.tags.isEmpty ? "no traits" : "traits \(traitSet)")\(hint)\n"
+                )
             }
             throw ExitCode.failure
         }

@@ -1,21 +1,22 @@
 import ArgumentParser
-import LiveryThemeCommands
 import Foundation
 import LiveryStore
+import LiveryThemeCommands
 
 struct Install: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Download, verify and install a theme package into a folder of installed themes.",
         discussion: """
-        SOURCE is a package file, a package URL, or a catalog URL (…/catalog.json) with --id. \
-        From a catalog the download's size and SHA-256 are checked against it. The package is \
-        unpacked with caps into a staging folder, every file is checked against the manifest, the \
-        theme is validated against its installed or bundled parent (--themes) and compiled, then \
-        moved into DIR as <id>.purchasedTheme with <id>.livery beside it. On any failure DIR is \
-        left exactly as it was. Installing a newer version updates the installed one.
-        """)
+            SOURCE is a package file, a package URL, or a catalog URL (…/catalog.json) with --id. \
+            From a catalog the download's size and SHA-256 are checked against it. The package is \
+            unpacked with caps into a staging folder, every file is checked against the manifest, the \
+            theme is validated against its installed or bundled parent (--themes) and compiled, then \
+            moved into DIR as <id>.purchasedTheme with <id>.livery beside it. On any failure DIR is \
+            left exactly as it was. Installing a newer version updates the installed one.
+            """)
 
-    @Argument(help: ArgumentHelp("A .liverypkg file, a package URL, or a catalog URL with --id.", valueName: "URL_OR_FILE"))
+    @Argument(
+        help: ArgumentHelp("A .liverypkg file, a package URL, or a catalog URL with --id.", valueName: "URL_OR_FILE"))
     var source: String
 
     @Option(help: ArgumentHelp("The installed-themes folder.", valueName: "DIR"))
@@ -24,7 +25,9 @@ struct Install: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The product to install from a catalog URL.", valueName: "ID"))
     var id: String?
 
-    @Option(name: .customLong("themes"), help: ArgumentHelp("A folder of bundled themes, searched for parents (repeatable).", valueName: "DIR"))
+    @Option(
+        name: .customLong("themes"),
+        help: ArgumentHelp("A folder of bundled themes, searched for parents (repeatable).", valueName: "DIR"))
     var bundled: [String] = []
 
     @Option(help: ArgumentHelp("Seconds without data before a download fails.", valueName: "SECONDS"))
@@ -33,13 +36,19 @@ struct Install: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a whole download may take.", valueName: "SECONDS"))
     var totalTimeout: Int = 600
 
-    @Option(help: ArgumentHelp("The store's root public key (base64 or a .pub file; repeatable): a catalog must be signed by a key its root names.", valueName: "KEY"))
+    @Option(
+        help: ArgumentHelp(
+            "The store's root public key (base64 or a .pub file; repeatable): a catalog must be signed by a key its root names.",
+            valueName: "KEY"))
     var rootKey: [String] = []
 
     @Flag(help: "Accept an unsigned catalog (development only: anyone on the path could then push any theme).")
     var allowUnsigned = false
 
-    @Flag(help: "Install even when the package is older than the installed version (never below what an installed child requires).")
+    @Flag(
+        help:
+            "Install even when the package is older than the installed version (never below what an installed child requires)."
+    )
     var allowDowngrade = false
 
     func validate() throws {
@@ -59,18 +68,26 @@ struct Install: AsyncParsableCommand {
         let isCatalog = isURL && source.hasSuffix(".json")
         if isCatalog, id == nil { throw ValidationError("a catalog URL needs --id ID") }
         if isCatalog, rootKey.isEmpty, !allowUnsigned {
-            throw ValidationError("a catalog is trusted only when signed: pass the store's --root-key KEY (or --allow-unsigned while developing)")
+            throw ValidationError(
+                "a catalog is trusted only when signed: pass the store's --root-key KEY (or --allow-unsigned while developing)"
+            )
         }
         do {
-            let trust: CatalogTrust = rootKey.isEmpty ? .unsignedForDevelopment
+            let trust: CatalogTrust =
+                rootKey.isEmpty
+                ? .unsignedForDevelopment
                 : .signed(rootKeys: try rootKey.map { try StoreKeyFiles.publicKey($0).base64 })
-            store = try await ThemeStore(installedFolder: into, catalogURL: isCatalog ? source : nil, trust: isCatalog ? trust : nil,
-                                         bundledSearchPaths: bundled, timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout)))
+            store = try await ThemeStore(
+                installedFolder: into, catalogURL: isCatalog ? source : nil, trust: isCatalog ? trust : nil,
+                bundledSearchPaths: bundled,
+                timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout)))
             for action in store.recoveryActions { print("recovered: \(action)") }
             if isCatalog, let id {
                 let catalog = try await store.refreshCatalog()
                 guard let product = catalog.product(id: id) else {
-                    throw StoreError.refused("the catalog has no product '\(id)' (it has: \(catalog.products.map(\.id).joined(separator: ", ")))")
+                    throw StoreError.refused(
+                        "the catalog has no product '\(id)' (it has: \(catalog.products.map(\.id).joined(separator: ", ")))"
+                    )
                 }
                 // The command line is the user's own install: paid products are recorded as bought.
                 if !product.isFree { try await store.markPurchased(id) }
@@ -94,10 +111,13 @@ struct Install: AsyncParsableCommand {
                     let path = store.installer.makeDownloadPath()
                     downloaded = path
                     let bar = ProgressBar(label: (source as NSString).lastPathComponent)
-                    try await CatalogClient(catalogURL: source, timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout)))
-                        .download(source, to: path, expectedSize: nil, expectedSHA256: nil) { received, expected in
-                            bar.update(received, expected)
-                        }
+                    try await CatalogClient(
+                        catalogURL: source,
+                        timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout))
+                    )
+                    .download(source, to: path, expectedSize: nil, expectedSHA256: nil) { received, expected in
+                        bar.update(received, expected)
+                    }
                     bar.finish()
                     file = path
                 }
@@ -152,6 +172,7 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     static func bytes(_ count: Int64) -> String {
-        count < 1024 * 1024 ? String(format: "%.1f KB", Double(count) / 1024) : String(format: "%.1f MB", Double(count) / 1_048_576)
+        count < 1024 * 1024
+            ? String(format: "%.1f KB", Double(count) / 1024) : String(format: "%.1f MB", Double(count) / 1_048_576)
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import LiveryThemeCommands
 import Foundation
 import LiveryStore
+import LiveryThemeCommands
 
 /// `livery keys`: the keys and root documents of a signed store (see docs/Packages.md, "Key ceremony").
 struct Keys: ParsableCommand {
@@ -13,9 +13,9 @@ struct Keys: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a new Ed25519 private key (mode 0600) and print its public key.",
             discussion: """
-            Writes FILE (the private key, readable by its owner only) and FILE.pub (the public key, \
-            base64). Keep root keys offline; never put a private key in the store folder.
-            """)
+                Writes FILE (the private key, readable by its owner only) and FILE.pub (the public key, \
+                base64). Keep root keys offline; never put a private key in the store folder.
+                """)
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The private key file to create.", valueName: "FILE"))
         var output: String
@@ -28,7 +28,8 @@ struct Keys: ParsableCommand {
             let key = SigningKey.generate()
             do {
                 try key.write(to: output)
-                try Data((key.publicKey.base64 + "\n").utf8).write(to: URL(fileURLWithPath: output + ".pub"), options: .atomic)
+                try Data((key.publicKey.base64 + "\n").utf8).write(
+                    to: URL(fileURLWithPath: output + ".pub"), options: .atomic)
             } catch {
                 writeError("error: \(error)\n")
                 throw ExitCode.failure
@@ -43,12 +44,12 @@ struct Keys: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sign and write the store's next root document (roots/N.json).",
             discussion: """
-            The root names the root key (--root-key's public key) and the catalog keys. After the \
-            first root, --previous-root-key must be a root key of the current root: clients that \
-            trust it accept the new one. To replace a compromised catalog key, publish a root with \
-            the new catalog key, then sign the catalog with it. To rotate the root key, pass the new \
-            one as --root-key and the old one as --previous-root-key.
-            """)
+                The root names the root key (--root-key's public key) and the catalog keys. After the \
+                first root, --previous-root-key must be a root key of the current root: clients that \
+                trust it accept the new one. To replace a compromised catalog key, publish a root with \
+                the new catalog key, then sign the catalog with it. To rotate the root key, pass the new \
+                one as --root-key and the old one as --previous-root-key.
+                """)
 
         @Argument(help: ArgumentHelp("The store folder (served as is).", valueName: "STORE_DIR"))
         var store: String
@@ -56,10 +57,13 @@ struct Keys: ParsableCommand {
         @Option(help: ArgumentHelp("The new root's private root key.", valueName: "KEY"))
         var rootKey: String
 
-        @Option(help: ArgumentHelp("The current root's private root key, when rotating the root key.", valueName: "KEY"))
+        @Option(
+            help: ArgumentHelp("The current root's private root key, when rotating the root key.", valueName: "KEY"))
         var previousRootKey: String?
 
-        @Option(help: ArgumentHelp("A catalog public key (base64, a .pub file or a key file; repeatable).", valueName: "KEY"))
+        @Option(
+            help: ArgumentHelp(
+                "A catalog public key (base64, a .pub file or a key file; repeatable).", valueName: "KEY"))
         var catalogKey: [String] = []
 
         func run() throws {
@@ -72,8 +76,11 @@ struct Keys: ParsableCommand {
                 var signers = [root]
                 if let previousRootKey { signers.append(try SigningKey(contentsOf: previousRootKey)) }
                 let catalogKeys = try catalogKey.map(StoreKeyFiles.publicKey)
-                let written = try RootPublisher.publish(in: store, rootKeys: [root.publicKey], catalogKeys: catalogKeys, signers: signers)
-                print("wrote \(store)/\(RootDocument.folder(written.version)): root key \(root.publicKey.id.prefix(16)), \(catalogKeys.count) catalog key\(catalogKeys.count == 1 ? "" : "s")")
+                let written = try RootPublisher.publish(
+                    in: store, rootKeys: [root.publicKey], catalogKeys: catalogKeys, signers: signers)
+                print(
+                    "wrote \(store)/\(RootDocument.folder(written.version)): root key \(root.publicKey.id.prefix(16)), \(catalogKeys.count) catalog key\(catalogKeys.count == 1 ? "" : "s")"
+                )
             } catch let error as StoreError {
                 writeError("error: \(error)\n")
                 throw ExitCode.failure
@@ -87,7 +94,9 @@ enum StoreKeyFiles {
     /// A public key given as base64, a `.pub` file, or a private key file (its public half).
     static func publicKey(_ argument: String) throws -> PublicKey {
         if let data = FileManager.default.contents(atPath: argument) {
-            if let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let key = json["publicKey"] as? String {
+            if let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let key = json["publicKey"] as? String
+            {
                 return try PublicKey(base64: key)
             }
             return try PublicKey(base64: String(decoding: data, as: UTF8.self))
@@ -97,10 +106,14 @@ enum StoreKeyFiles {
 
     /// A private key never sits in a folder that is served.
     static func refuseInside(_ keyPath: String, store: String) throws {
-        let key = real((keyPath as NSString).deletingLastPathComponent.isEmpty ? "." : (keyPath as NSString).deletingLastPathComponent)
+        let key = real(
+            (keyPath as NSString).deletingLastPathComponent.isEmpty
+                ? "." : (keyPath as NSString).deletingLastPathComponent)
         let folder = real(store)
         if key == folder || key.hasPrefix(folder + "/") {
-            throw StoreError.refused("the private key \(keyPath) is inside the store folder \(store), which is served to everyone; keep it elsewhere")
+            throw StoreError.refused(
+                "the private key \(keyPath) is inside the store folder \(store), which is served to everyone; keep it elsewhere"
+            )
         }
     }
 
@@ -111,8 +124,12 @@ enum StoreKeyFiles {
         var folder = ((absolute as NSString).standardizingPath as NSString).deletingLastPathComponent
         while true {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            if entries.contains("catalog.json") || entries.contains("roots") || entries.contains(where: { $0.hasSuffix(".liverypkg") }) {
-                throw ValidationError("\(folder) looks like a store folder (it is served to everyone) and \(keyPath) is inside it; write private keys elsewhere")
+            if entries.contains("catalog.json") || entries.contains("roots")
+                || entries.contains(where: { $0.hasSuffix(".liverypkg") })
+            {
+                throw ValidationError(
+                    "\(folder) looks like a store folder (it is served to everyone) and \(keyPath) is inside it; write private keys elsewhere"
+                )
             }
             guard folder != "/", !folder.isEmpty else { return }
             folder = (folder as NSString).deletingLastPathComponent

@@ -1,7 +1,7 @@
 import ArgumentParser
-import LiveryThemeCommands
 import Foundation
 import LiveryStore
+import LiveryThemeCommands
 
 struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +19,8 @@ struct List: AsyncParsableCommand {
                 return
             }
             let rows = products.map { product in
-                let compiled = FileManager.default.fileExists(atPath: store.installer.installedFolder + "/\(product.id).livery")
+                let compiled = FileManager.default.fileExists(
+                    atPath: store.installer.installedFolder + "/\(product.id).livery")
                 return [product.id, product.version, product.parent ?? "-", product.type, compiled ? "yes" : "no"]
             }
             printTable(header: ["id", "version", "parent", "type", "compiled"], rows: rows)

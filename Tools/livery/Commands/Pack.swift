@@ -1,27 +1,32 @@
 import ArgumentParser
-import LiveryThemeCommands
 import Foundation
 import LiveryStore
+import LiveryThemeCommands
 
 struct Pack: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate a theme and pack it into a distributable package (.liverypkg).",
         discussion: """
-        The package is a zip: manifest.json (id, name, version, parent and its minimum version, \
-        package format version, size and SHA-256 of every file), content/ (the theme's files) and \
-        store/ (optional thumbnail, previews and sprite for the catalog). Nothing is written when \
-        the theme has errors. Exits 0 on success, 1 on errors.
-        """)
+            The package is a zip: manifest.json (id, name, version, parent and its minimum version, \
+            package format version, size and SHA-256 of every file), content/ (the theme's files) and \
+            store/ (optional thumbnail, previews and sprite for the catalog). Nothing is written when \
+            the theme has errors. Exits 0 on success, 1 on errors.
+            """)
 
     @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
     var theme: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The package file to write, e.g. Ocean-1.0.0.liverypkg.", valueName: "FILE"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The package file to write, e.g. Ocean-1.0.0.liverypkg.", valueName: "FILE"))
     var output: String
 
     @OptionGroup var themes: ThemeOptions
 
-    @Option(help: ArgumentHelp("The oldest parent version the theme works with (default: the parent's version now).", valueName: "VERSION"))
+    @Option(
+        help: ArgumentHelp(
+            "The oldest parent version the theme works with (default: the parent's version now).", valueName: "VERSION")
+    )
     var parentMinimumVersion: String?
 
     @Option(help: ArgumentHelp("A thumbnail image for the catalog.", valueName: "FILE"))
@@ -37,13 +42,16 @@ struct Pack: ParsableCommand {
 
     func run() throws {
         let media = PackageBuilder.Media(thumbnail: thumbnail, previews: preview, sprite: sprite)
-        let result = PackageBuilder.pack(themeAt: theme, workspace: themes.workspace(), output: output, media: media,
-                                         parentMinimumVersion: parentMinimumVersion)
+        let result = PackageBuilder.pack(
+            themeAt: theme, workspace: themes.workspace(), output: output, media: media,
+            parentMinimumVersion: parentMinimumVersion)
         let reporter = Reporter(options: report)
         let failed = reporter.finish(reporter.configured(result.diagnostics, paths: [theme]))
         guard let manifest = result.value, !failed else { throw ExitCode.failure }
         let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         let parent = manifest.parent.map { ", parent \($0.id) >= \($0.minimumVersion)" } ?? ""
-        DiagnosticPrinter(format: report.format).say("packed \(manifest.id) \(manifest.version)\(parent): \(manifest.files.count) files, \(size) bytes -> \(output)")
+        DiagnosticPrinter(format: report.format).say(
+            "packed \(manifest.id) \(manifest.version)\(parent): \(manifest.files.count) files, \(size) bytes -> \(output)"
+        )
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import LiveryThemeCommands
 import Foundation
 import LiveryModel
+import LiveryThemeCommands
 import LiveryTooling
 import LiveryXML
 
@@ -10,12 +10,12 @@ struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a self-contained HTML page drawing every instance of a theme.",
         discussion: """
-        The page shows the constants as a palette and every instance drawn as its component type \
-        (background, border, corner radius, shadow, text colour and font, images, per-state variants), \
-        grouped by component type, with its values beside it. Images are inlined. --compare takes \
-        another theme folder (same traits) or other traits (same theme) and puts the two side by \
-        side, outlining what differs. Exits 0 / 1.
-        """)
+            The page shows the constants as a palette and every instance drawn as its component type \
+            (background, border, corner radius, shadow, text colour and font, images, per-state variants), \
+            grouped by component type, with its values beside it. Images are inlined. --compare takes \
+            another theme folder (same traits) or other traits (same theme) and puts the two side by \
+            side, outlining what differs. Exits 0 / 1.
+            """)
 
     @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
     var theme: String
@@ -23,7 +23,9 @@ struct Preview: ParsableCommand {
     @Option(help: ArgumentHelp("Active traits, comma-separated (e.g. ipad,dark).", valueName: "T,T"))
     var traits: String?
 
-    @Option(help: ArgumentHelp("Another theme folder, or other traits (e.g. dark), to show side by side.", valueName: "THEME|T,T"))
+    @Option(
+        help: ArgumentHelp(
+            "Another theme folder, or other traits (e.g. dark), to show side by side.", valueName: "THEME|T,T"))
     var compare: String?
 
     @Option(help: "Screen scale used to choose image files.")
@@ -35,7 +37,8 @@ struct Preview: ParsableCommand {
     @Flag(help: "Leave out the composed screen and its trait matrix.")
     var noScreen = false
 
-    @Option(help: ArgumentHelp("The text scale the screen opens at: 1, 1.5, 2 or 3 (the page can switch).", valueName: "S"))
+    @Option(
+        help: ArgumentHelp("The text scale the screen opens at: 1, 1.5, 2 or 3 (the page can switch).", valueName: "S"))
     var textScale: Double = 1
 
     @OptionGroup var themes: ThemeOptions
@@ -43,10 +46,13 @@ struct Preview: ParsableCommand {
     func validate() throws {
         do { _ = try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
-        guard PreviewScreen.textScales.contains(textScale) else { throw ValidationError("--text-scale must be 1, 1.5, 2 or 3") }
+        guard PreviewScreen.textScales.contains(textScale) else {
+            throw ValidationError("--text-scale must be 1, 1.5, 2 or 3")
+        }
         if let compare, !FileManager.default.fileExists(atPath: compare) {
             do { _ = try ThemeSource.traits(compare) } catch {
-                throw ValidationError("--compare takes a theme folder or traits; '\(compare)' is neither: \(error.message)")
+                throw ValidationError(
+                    "--compare takes a theme folder or traits; '\(compare)' is neither: \(error.message)")
             }
         }
     }
@@ -77,7 +83,8 @@ struct Preview: ParsableCommand {
         var hasErrors = false
         for (path, traits) in requests {
             // a theme with errors is drawn as far as it resolves, its findings at the top
-            let result = PreviewSide.load(themeAt: path, traits: traits, scale: scale, workspace: workspace, keepingWhatResolves: true)
+            let result = PreviewSide.load(
+                themeAt: path, traits: traits, scale: scale, workspace: workspace, keepingWhatResolves: true)
             DiagnosticPrinter().print(result.diagnostics.filter { $0.severity == .error })
             hasErrors = hasErrors || result.diagnostics.hasErrors
             if let side = result.value { sides.append(side) } else { failed = true }
@@ -85,14 +92,18 @@ struct Preview: ParsableCommand {
         if failed { throw ExitCode.failure }
         let html = PreviewPage.render(sides, screen: screen(workspace: workspace, traits: traitSet))
         do {
-            try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (output as NSString).deletingLastPathComponent.isEmpty
+                    ? "." : (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try html.write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
             writeError("\(output): error: cannot write the file: \(error.localizedDescription)\n")
             throw ExitCode.failure
         }
         let instances = Set(sides.flatMap { $0.theme.instances.map(\.id) }).count
-        print("wrote \(output): \(instances) instances, \(sides[0].constants.count) constants\(sides.count == 2 ? ", 2 columns" : ""), \(html.utf8.count) bytes")
+        print(
+            "wrote \(output): \(instances) instances, \(sides[0].constants.count) constants\(sides.count == 2 ? ", 2 columns" : ""), \(html.utf8.count) bytes"
+        )
         if hasErrors { throw ExitCode.failure }
     }
 }

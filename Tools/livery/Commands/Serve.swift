@@ -1,7 +1,7 @@
 import ArgumentParser
-import LiveryThemeCommands
 import Foundation
 import LiveryServe
+import LiveryThemeCommands
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +24,8 @@ struct Serve: AsyncParsableCommand {
         // Ctrl-C or SIGTERM shuts the server down gracefully.
         try await server.run(stopOnSignals: true) { port in
             // Written straight to the descriptor so that a pipe reader sees it at once.
-            let line = "serving \(folder) at http://127.0.0.1:\(port)/ (catalog: http://127.0.0.1:\(port)/catalog.json)\n"
+            let line =
+                "serving \(folder) at http://127.0.0.1:\(port)/ (catalog: http://127.0.0.1:\(port)/catalog.json)\n"
             FileHandle.standardOutput.write(Data(line.utf8))
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import LiveryThemeCommands
 import Foundation
 import LiveryModel
+import LiveryThemeCommands
 import LiveryTokens
 import LiveryXML
 
@@ -35,11 +35,16 @@ struct Tokens: ParsableCommand {
         @Option(help: ArgumentHelp("The parent theme id.", valueName: "ID"))
         var parent: String?
 
-        @Option(help: ArgumentHelp("A DTCG resolver document (2025.10); its sets and modifiers replace FILE arguments.", valueName: "FILE"))
+        @Option(
+            help: ArgumentHelp(
+                "A DTCG resolver document (2025.10); its sets and modifiers replace FILE arguments.", valueName: "FILE")
+        )
         var resolver: String?
 
-        @Option(help: ArgumentHelp("Map a resolver context to qualifiers, e.g. theme:night=dark or contrast:more=highcontrast (repeatable; 'none' for the unqualified layer).",
-                                   valueName: "MODIFIER:CONTEXT=QUALIFIER"))
+        @Option(
+            help: ArgumentHelp(
+                "Map a resolver context to qualifiers, e.g. theme:night=dark or contrast:more=highcontrast (repeatable; 'none' for the unqualified layer).",
+                valueName: "MODIFIER:CONTEXT=QUALIFIER"))
         var map: [String] = []
 
         @Option(help: ArgumentHelp("Points per rem.", valueName: "POINTS"))
@@ -51,15 +56,21 @@ struct Tokens: ParsableCommand {
         var format: DiagnosticFormat = .text
 
         func validate() throws {
-            guard resolver != nil || !files.isEmpty else { throw ValidationError("give tokens files, or --resolver FILE") }
-            guard resolver == nil || files.isEmpty else { throw ValidationError("give tokens files or --resolver, not both") }
+            guard resolver != nil || !files.isEmpty else {
+                throw ValidationError("give tokens files, or --resolver FILE")
+            }
+            guard resolver == nil || files.isEmpty else {
+                throw ValidationError("give tokens files or --resolver, not both")
+            }
             guard rem > 0, rem.isFinite else { throw ValidationError("--rem must be a positive number") }
             _ = try contextMap()
         }
 
         func contextMap() throws -> ContextMap {
             do { return try ContextMap.parse(map) } catch {
-                throw ValidationError("--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitAxes.all.traitSets.last!.tags.joined(separator: ", ")), joined by ~, or none)")
+                throw ValidationError(
+                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitAxes.all.traitSets.last!.tags.joined(separator: ", ")), joined by ~, or none)"
+                )
             }
         }
 
@@ -101,9 +112,10 @@ struct Tokens: ParsableCommand {
                 throw ExitCode.failure
             }
             let folderName = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
-            let theme = TokenTheme(id: id, name: name ?? folderName, parent: parent, layers: layers,
-                                   sources: sources.map { ($0 as NSString).lastPathComponent },
-                                   roots: tokenImport.importer.rootNames)
+            let theme = TokenTheme(
+                id: id, name: name ?? folderName, parent: parent, layers: layers,
+                sources: sources.map { ($0 as NSString).lastPathComponent },
+                roots: tokenImport.importer.rootNames)
             let searchPaths = themes.themeFolders + [(output as NSString).deletingLastPathComponent]
             let written = ThemeFolderWriter.write(theme, to: output) { staged in
                 // The theme's own constants are used by its children, not by itself: "never
@@ -121,7 +133,9 @@ struct Tokens: ParsableCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a theme's constants as DTCG JSON, references kept as aliases.",
-            discussion: "With --resolver, each qualified layer is written beside FILE (FILE~dark.json...) and a resolver document maps the layers to contexts. Exits 0 on success, 1 on errors.")
+            discussion:
+                "With --resolver, each qualified layer is written beside FILE (FILE~dark.json...) and a resolver document maps the layers to contexts. Exits 0 on success, 1 on errors."
+        )
 
         @Argument(help: ArgumentHelp("A theme folder.", valueName: "THEME"))
         var theme: String
@@ -129,10 +143,14 @@ struct Tokens: ParsableCommand {
         @Option(name: .shortAndLong, help: ArgumentHelp("The tokens file to write.", valueName: "FILE.json"))
         var output: String
 
-        @Option(help: ArgumentHelp("Export the constants as resolved for these traits, e.g. dark,highcontrast.", valueName: "T,..."))
+        @Option(
+            help: ArgumentHelp(
+                "Export the constants as resolved for these traits, e.g. dark,highcontrast.", valueName: "T,..."))
         var traits: String?
 
-        @Option(help: ArgumentHelp("Also write a resolver document here, and one tokens file per qualified layer.", valueName: "FILE"))
+        @Option(
+            help: ArgumentHelp(
+                "Also write a resolver document here, and one tokens file per qualified layer.", valueName: "FILE"))
         var resolver: String?
 
         @OptionGroup var themes: ThemeOptions
@@ -142,7 +160,9 @@ struct Tokens: ParsableCommand {
 
         func traitSet() throws -> TraitSet {
             guard let traits else { return .none }
-            do { return try TraitSet(tags: traits.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) } catch {
+            do {
+                return try TraitSet(tags: traits.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            } catch {
                 throw ValidationError("--traits '\(traits)' is not a trait set: \(error)")
             }
         }
@@ -166,7 +186,9 @@ struct Tokens: ParsableCommand {
                     printer.print(result.diagnostics)
                     throw ExitCode.failure
                 }
-                return value.filter { $0.themeID == ownID }.map { ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference) }
+                return value.filter { $0.themeID == ownID }.map {
+                    ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference)
+                }
             }
             var exporter = TokenExporter()
             let generic = try constants(base)
@@ -193,18 +215,32 @@ struct Tokens: ParsableCommand {
                     files.append((file, layerExporter.document(differing, elsewhere: generic, roots: roots)))
                     layers.append((traits, (file as NSString).lastPathComponent))
                 }
-                files.append((resolver, TokenExporter.resolver(name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers)))
+                files.append(
+                    (
+                        resolver,
+                        TokenExporter.resolver(
+                            name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers)
+                    ))
             }
             var diagnostics: [Diagnostic] = []
             if let skipped = exporter.skippedWarning { diagnostics.append(skipped) }
             if !dropped.isEmpty {
-                diagnostics.append(.warning(.tokenSkipped, "layers for combined traits (\(dropped.joined(separator: "; "))) have no single resolver context and were not exported", at: SourceLocation(file: theme)))
+                diagnostics.append(
+                    .warning(
+                        .tokenSkipped,
+                        "layers for combined traits (\(dropped.joined(separator: "; "))) have no single resolver context and were not exported",
+                        at: SourceLocation(file: theme)))
             }
             for (path, document) in files {
                 do {
                     try Data((document.rendered() + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
                 } catch {
-                    printer.print(diagnostics + [.error(.tokensWriteFailed, "cannot write: \(error.localizedDescription)", at: SourceLocation(file: path))])
+                    printer.print(
+                        diagnostics + [
+                            .error(
+                                .tokensWriteFailed, "cannot write: \(error.localizedDescription)",
+                                at: SourceLocation(file: path))
+                        ])
                     throw ExitCode.failure
                 }
             }

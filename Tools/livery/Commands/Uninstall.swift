@@ -1,11 +1,13 @@
 import ArgumentParser
-import LiveryThemeCommands
 import LiveryStore
+import LiveryThemeCommands
 
 struct Uninstall: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Remove an installed theme.",
-        discussion: "Refused while another installed theme inherits from it (uninstall that one first). Exits 0 on success, 1 when refused.")
+        discussion:
+            "Refused while another installed theme inherits from it (uninstall that one first). Exits 0 on success, 1 when refused."
+    )
 
     @Argument(help: ArgumentHelp("The theme id.", valueName: "ID"))
     var id: String

@@ -1,7 +1,7 @@
 import ArgumentParser
-import LiveryThemeCommands
 import Foundation
 import LiveryModel
+import LiveryThemeCommands
 import LiveryTooling
 import LiveryXML
 
@@ -10,10 +10,10 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate themes, then again on every save, printing the diagnostics.",
         discussion: """
-        Watches the theme folders, their parents' folders and the schema files (by polling file sizes \
-        and modification times every --interval seconds) and re-validates after each change. Runs until \
-        interrupted (Ctrl-C).
-        """)
+            Watches the theme folders, their parents' folders and the schema files (by polling file sizes \
+            and modification times every --interval seconds) and re-validates after each change. Runs until \
+            interrupted (Ctrl-C).
+            """)
 
     @Argument(help: ArgumentHelp("Theme folders, or folders holding theme folders.", valueName: "PATH"))
     var paths: [String]
@@ -39,7 +39,11 @@ struct Watch: ParsableCommand {
         while maxRuns.map({ runs < $0 }) ?? true {
             let changed = watcher.waitForChange()
             let names = changed.map(watcher.display)
-            let reason = "changed: " + (names.count > 3 ? names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more" : names.joined(separator: ", "))
+            let reason =
+                "changed: "
+                + (names.count > 3
+                    ? names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) more"
+                    : names.joined(separator: ", "))
             hasErrors = check(reason: reason)
             runs += 1
             let now = roots()
@@ -75,7 +79,9 @@ struct Watch: ParsableCommand {
         let checked = paths.flatMap { workspace.isThemeFolder($0) ? [$0] : workspace.themeFolders(in: $0) }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        say("\(errors == 0 ? "ok" : "failed"): \(checked.count) theme\(checked.count == 1 ? "" : "s") checked, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        say(
+            "\(errors == 0 ? "ok" : "failed"): \(checked.count) theme\(checked.count == 1 ? "" : "s") checked, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        )
         return diagnostics.hasErrors
     }
 }
