@@ -2,60 +2,49 @@
 // by, so storage stays compact, but one kind of number cannot be passed where another is
 // meant; "none" is `Optional`, never a sentinel value.
 
-/// Where the registry holds one component (`ComponentRegistry`).
-struct ComponentSlot: RawRepresentable, Hashable {
-    let rawValue: Int32
-    init(rawValue: Int32) { self.rawValue = rawValue }
-    init(_ index: Int) { rawValue = Int32(index) }
+/// A number that indexes one kind of table: its `Int32`, and the `Int` a table is subscripted with.
+protocol TableIndex: RawRepresentable, Hashable where RawValue == Int32 {
+    init(rawValue: Int32)
+}
+
+extension TableIndex {
+    init(_ index: Int) { self.init(rawValue: Int32(index)) }
     var index: Int { Int(rawValue) }
+}
+
+/// Where the registry holds one component (`ComponentRegistry`).
+struct ComponentSlot: TableIndex {
+    let rawValue: Int32
 }
 
 /// The components of one scope styled as one identifier (`ComponentRegistry`).
-struct GroupID: RawRepresentable, Hashable {
+struct GroupID: TableIndex {
     let rawValue: Int32
-    init(rawValue: Int32) { self.rawValue = rawValue }
-    init(_ index: Int) { rawValue = Int32(index) }
-    var index: Int { Int(rawValue) }
 }
 
 /// A scope of the applicator; the root scope is the app's.
-struct ScopeID: RawRepresentable, Hashable {
+struct ScopeID: TableIndex {
     let rawValue: Int32
-    init(rawValue: Int32) { self.rawValue = rawValue }
-    init(_ index: Int) { rawValue = Int32(index) }
-    var index: Int { Int(rawValue) }
     static let root = ScopeID(rawValue: 0)
 }
 
 /// An identifier string's number in the applicator's `IdentifierTable`.
-struct IdentifierNumber: RawRepresentable, Hashable {
+struct IdentifierNumber: TableIndex {
     let rawValue: Int32
-    init(rawValue: Int32) { self.rawValue = rawValue }
-    init(_ index: Int) { rawValue = Int32(index) }
-    var index: Int { Int(rawValue) }
 }
 
 /// An instance of one prepared theme: an index into `PreparedTheme.instances`.
-struct PreparedInstanceID: RawRepresentable, Hashable, Sendable {
+struct PreparedInstanceID: TableIndex, Sendable {
     let rawValue: Int32
-    init(rawValue: Int32) { self.rawValue = rawValue }
-    init(_ index: Int) { rawValue = Int32(index) }
-    var index: Int { Int(rawValue) }
 }
 
 /// The shape of the blocks of originals of a full-apply plan (`OriginalLayouts`).
-struct LayoutID: RawRepresentable, Hashable {
+struct LayoutID: TableIndex {
     let rawValue: Int32
-    init(rawValue: Int32) { self.rawValue = rawValue }
-    init(_ index: Int) { rawValue = Int32(index) }
-    var index: Int { Int(rawValue) }
 }
 
 /// Where an instance is in an `InstanceSource`: its index in a resolved theme, or its handle in
 /// a compiled file (the same for every trait set).
-struct SourcePosition: RawRepresentable, Hashable, Sendable {
+struct SourcePosition: TableIndex, Sendable {
     let rawValue: Int32
-    init(rawValue: Int32) { self.rawValue = rawValue }
-    init(_ index: Int) { rawValue = Int32(index) }
-    var index: Int { Int(rawValue) }
 }
