@@ -119,9 +119,11 @@ let package = Package(
             dependencies: [
                 "LiveryStudio", "LiveryModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         // What a debug app adds to follow a studio over the network: a WebSocket client that
         // mirrors the studio's theme files into a local folder and hands them to `LiveReload`.

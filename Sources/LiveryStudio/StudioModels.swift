@@ -133,6 +133,8 @@ public struct StudioOperation: Codable, Hashable, Sendable {
     public var origin: StudioOrigin
     /// Constants the value comes through, outermost first.
     public var constants: [String]
+    /// Where the last constant of `constants` is defined: where an edit of the constant goes.
+    public var definedAt: StudioOrigin?
     /// What it overrode, most recent first.
     public var overridden: [StudioOrigin]
     /// Where an edit can go; the first is the default (the place that gave the value).

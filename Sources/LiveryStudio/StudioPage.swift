@@ -69,7 +69,7 @@ public enum StudioPage {
         .op .name{font-weight:600}
         .op .value{font-family:ui-monospace,monospace;font-size:12px}
         .swatch{display:inline-block;width:14px;height:14px;border:1px solid #999;border-radius:3px;vertical-align:middle}
-        .op .origin,.op .overridden{color:#555;font-size:12px}
+        .op .origin,.op .overridden,.op .defined{color:#555;font-size:12px}
         .op button.edit{margin-left:auto;padding:1px 10px}
         .editor{background:#f6f8fb;border:1px solid #d4dbe6;border-radius:8px;padding:8px;margin-top:6px;display:grid;gap:6px}
         .editor label{display:flex;gap:8px;align-items:center}
@@ -78,6 +78,11 @@ public enum StudioPage {
         .editor label{min-width:0}
         .editor input[type=color]{flex:none;width:44px;padding:0}
         .editor .where{font-size:12px;color:#333}
+        .editor fieldset.targets{border:0;margin:0;padding:0;display:grid;gap:3px;min-width:0}
+        .editor fieldset.targets legend{padding:0;margin-bottom:2px;color:#444}
+        .editor fieldset.targets label{align-items:flex-start;font-size:13px;overflow-wrap:anywhere}
+        .editor fieldset.targets input{margin:3px 0 0;flex:none}
+        .editor .refusal{color:#8a1c14;background:#fdecea;border-radius:6px;padding:4px 6px;font-size:12px;overflow-wrap:anywhere}
         .editor .readonly{color:#8a1c14;font-size:12px}
         .editor .stale{color:#7a4d00;background:#fff6e0;border-radius:6px;padding:4px 6px;font-size:12px}
         .contrast{font-size:12px;font-weight:600}
@@ -226,11 +231,15 @@ public enum StudioPage {
             var b=el("button","edit","Edit");b.dataset.edit=op.name+"|"+op.state;b.addEventListener("click",function(){editor(row,op)});head.appendChild(b);
             row.appendChild(head);
             row.appendChild(el("div","origin",(op.constants.length?"via "+op.constants.join(" \u2192 ")+" \u00b7 ":"")+where(op.origin)));
+            // Where the constant is defined: the place an edit of the value goes by default.
+            if(op.definedAt){var def=el("div","defined",op.constants[op.constants.length-1]+" is defined in "+op.definedAt.file+(op.definedAt.line?":"+op.definedAt.line:"")+" (theme "+op.definedAt.themeID+")");
+              def.dataset.defined=op.definedAt.file+(op.definedAt.line?":"+op.definedAt.line:"");row.appendChild(def)}
             op.overridden.forEach(function(o){row.appendChild(el("div","overridden","overrides "+where(o)))});
             a.appendChild(row);
           });
         }
-        function hex(c){return (c||"#000000").slice(0,7)}
+        // #RGB and #RGBA as the picker's #RRGGBB.
+        function hex(c){c=c||"#000000";if(/^#[0-9a-fA-F]{3,4}$/.test(c))c="#"+c.slice(1,4).split("").map(function(x){return x+x}).join("");return c.slice(0,7)}
         function luminance(h){var v=[1,3,5].map(function(i){var c=parseInt(h.substr(i,2),16)/255;return c<=0.04045?c/12.92:Math.pow((c+0.055)/1.055,2.4)});
           return 0.2126*v[0]+0.7152*v[1]+0.0722*v[2]}
         function ratio(a,b){var x=luminance(a),y=luminance(b);return (Math.max(x,y)+0.05)/(Math.min(x,y)+0.05)}
@@ -238,9 +247,13 @@ public enum StudioPage {
           var old=row.querySelector(".editor");
           if(old){old.remove();if(inspectorStale&&selected){inspectorStale=false;explain(selected.id,selected.theme,selected.traits)}return}
           var box=el("div","editor");box.id="editor";
-          var t=el("label");t.appendChild(el("span","","Write to"));var target=el("select");target.id="edit-target";
-          op.targets.forEach(function(tg,i){var o=el("option","",tg.label+(tg.readOnly?" \u2014 read-only":""));o.value=i;target.appendChild(o)});
-          t.appendChild(target);box.appendChild(t);
+          // Every place the edit can go, each on its own line, none cut off.
+          var t=el("fieldset","targets");t.id="edit-target";t.appendChild(el("legend","","Write to"));
+          var target={value:0};
+          op.targets.forEach(function(tg,i){var l=el("label");var r=el("input");r.type="radio";r.name="edit-target";r.value=i;r.checked=i===0;
+            r.addEventListener("change",function(){if(r.checked){target.value=i;showWhere()}});
+            l.appendChild(r);l.appendChild(el("span","",tg.label+(tg.readOnly?" \u2014 read-only":"")));t.appendChild(l)});
+          box.appendChild(t);
           var whereLine=el("div","where");box.appendChild(whereLine);
           var fields={};
           function field(name,kind,value,choices){
@@ -281,7 +294,9 @@ public enum StudioPage {
             write.disabled=!!tg.readOnly;
             var ro=box.querySelector(".readonly");if(ro)ro.remove();
             if(tg.readOnly){var r=el("div","readonly",tg.readOnly);box.insertBefore(r,actions)}}
-          target.addEventListener("change",showWhere);showWhere();
+          showWhere();
+          // Enter in a field writes, as the Write button does.
+          box.addEventListener("keydown",function(e){if(e.key==="Enter"&&e.target.tagName==="INPUT"&&e.target.type!=="radio"&&!write.disabled){e.preventDefault();write.click()}});
           write.addEventListener("click",function(){
             var tg=op.targets[target.value];var all={};Object.keys(fields).forEach(function(k){if(fields[k].value!=="")all[k]=fields[k].value});
             var slot="content",text=fields.content?fields.content.value:"";
@@ -289,18 +304,27 @@ public enum StudioPage {
               if(!slot){status("Nothing changed.",true);return}}
             if(!slot)return;
             var started=performance.now();
-            mine(api("/api/edit",{target:tg,slot:slot,text:text,fields:all}),started);
+            var old=box.querySelector(".refusal");if(old)old.remove();
+            mine(api("/api/edit",{target:tg,slot:slot,text:text,fields:all}),started,function(r){
+              // A refused value (not a stale file): the editor stays open with what was typed, and
+              // says why beside it.
+              if(r.ok||r.refusal==="stale")return false;
+              var why=el("div","refusal",r.message);why.id="edit-refusal";why.setAttribute("role","alert");box.insertBefore(why,actions);
+              return true});
           });
           row.appendChild(box);
         }
         ["theme","idiom","dark","highcontrast","largetext","compare"].forEach(function(id){$(id).addEventListener("change",function(){selected=null;load()})});
         $("scale").addEventListener("change",draw);
-        function mine(request,started){
+        // `kept(r)` true: the result was shown where it belongs and the page stays as it is.
+        function mine(request,started,kept){
           own++;
           // When the request left, on the system clock: the latency script compares it with the time
           // a following app says it re-applied.
           document.body.dataset.editAt=String(performance.timeOrigin+started);
-          return request.then(function(r){own--;known=Math.max(known,r.generation);status(r.message,r.ok);return load(started)},
+          return request.then(function(r){own--;known=Math.max(known,r.generation);status(r.message,r.ok);
+                                          if(kept&&kept(r)){document.body.dataset.refused=String((+document.body.dataset.refused||0)+1);return}
+                                          return load(started)},
                               function(){own--});
         }
         $("undo").addEventListener("click",function(){mine(api("/api/undo",{}),performance.now())});

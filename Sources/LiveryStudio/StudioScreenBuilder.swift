@@ -6,7 +6,10 @@ import LiveryXML
 /// (what a device applies), with the contrast of its text on its background as `validate`
 /// judges it. The page draws a button's `image` as its content at its own aspect, a
 /// `backgroundImage` over the whole component, lets labels grow with the text scale, and puts
-/// contrast badges outside the text they measure.
+/// contrast badges outside the text they measure. What a device would draw: text a label gets
+/// from the app is drawn as sample content (never the instance's id), and a container the app
+/// fills as it fills another of its kind (a chat bubble holding a message label) is drawn with
+/// that content in it, not empty.
 enum StudioScreenBuilder {
     static func screen(themeAt folder: String, traits: TraitSet, workspace: ThemeWorkspace) -> StudioScreen? {
         guard
@@ -24,6 +27,7 @@ enum StudioScreenBuilder {
             else { continue }
             if let element = element(instance, rect: rect, side: side, schema: schema) { elements.append(element) }
         }
+        elements += filledContainers(elements)
         // Largest first, so containers stay behind their content.
         elements.sort { $0.width * $0.height > $1.width * $1.height }
         let size: (Double, Double) = idiom == "ipad" ? (1024, 1366) : (375, 667)
@@ -81,7 +85,8 @@ enum StudioScreenBuilder {
         } else if values["placeholderColor"] != nil {
             element.text = "Message"
         } else if values["textColor"] != nil {
-            element.text = instance.id.split(separator: "_").joined(separator: " ")
+            // Text the app sets: a line of sample content, as long as the label shows.
+            element.text = element.lines == 1 ? sampleLine : sampleText
         }
         if let foreground, let background, background.alpha >= 1 {
             let ratio = ContrastRatio.ratio(foreground, on: background)
@@ -92,6 +97,39 @@ enum StudioScreenBuilder {
                 text: ContrastRatio.text(ratio, required: required))
         }
         return element
+    }
+
+    /// What a label whose text comes from the app shows on the composed screen.
+    static let sampleText = "See you at the station at nine?"
+    static let sampleLine = "Today 09:41"
+
+    /// Containers that hold no text while another of the same component holds a text element
+    /// (a label inside its frame): drawn with a copy of that element at the same place inside
+    /// them, as the app fills every one of them. The copy is the same instance (clicking it
+    /// explains it); it carries no contrast badge, which `validate` gives the original alone.
+    static func filledContainers(_ elements: [StudioElement]) -> [StudioElement] {
+        func inside(_ inner: StudioElement, _ outer: StudioElement) -> Bool {
+            inner.id != outer.id && inner.x >= outer.x && inner.y >= outer.y
+                && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height
+        }
+        let texts = elements.filter { $0.text != nil && $0.component != "uibutton" }
+        var copies: [StudioElement] = []
+        for container in elements where container.text == nil {
+            guard !texts.contains(where: { inside($0, container) }) else { continue }
+            for other in elements
+            where other.component == container.component && other.id != container.id && other.text == nil {
+                guard let content = texts.first(where: { inside($0, other) }) else { continue }
+                var copy = content
+                copy.x = container.x + (content.x - other.x)
+                copy.y = container.y + (content.y - other.y)
+                copy.width = min(content.width, container.x + container.width - copy.x)
+                copy.contrast = nil
+                copy.text = content.lines == 1 ? sampleLine : "On my way, ten minutes."
+                copies.append(copy)
+                break
+            }
+        }
+        return copies
     }
 
     static let weights: [FontWeight: Int] = [

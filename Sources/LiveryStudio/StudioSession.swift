@@ -77,7 +77,9 @@ public actor StudioSession {
         var result: [StudioTheme] = []
         for (folder, id, name) in themeFolders() {
             var readOnly: String?
-            if readOnlyRoots.contains(where: { folder == $0 || folder.hasPrefix($0 + "/") }) {
+            if !isWritable(folder),
+                readOnlyRoots.contains(where: { folder == $0 || folder.hasPrefix($0 + "/") })
+            {
                 readOnly = "in a folder given with --themes (read-only)"
             } else if let owner = generatedOwner(ofFolder: folder) {
                 readOnly = owner
@@ -112,11 +114,19 @@ public actor StudioSession {
     }
 
     /// A path as the page shows it: from the given folder's name on (`Themes/Base.theme/Chat.xml`).
+    /// A file outside the given folders (a parent theme found beside a theme given as PATH) is
+    /// shown from the folder that holds both, else from its theme folder's name: never as an
+    /// absolute path of the machine.
     public func display(_ path: String) -> String {
         for root in roots + readOnlyRoots where path == root || path.hasPrefix(root + "/") {
             return (root as NSString).lastPathComponent + path.dropFirst(root.count)
         }
-        return path
+        for root in roots + readOnlyRoots {
+            let parent = (root as NSString).deletingLastPathComponent
+            if parent.count > 1, path.hasPrefix(parent + "/") { return String(path.dropFirst(parent.count + 1)) }
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        return (folder as NSString).lastPathComponent + "/" + (path as NSString).lastPathComponent
     }
 
     /// The absolute path of a page path; checked for reading or writing by `ThemeFiles`.
@@ -297,18 +307,28 @@ public actor StudioSession {
                 {
                     choices = declared.allowedValues
                 }
-                operations.append(
-                    StudioOperation(
-                        name: operation.name, state: operation.state.rawValue, param: param.name,
-                        type: param.value.type.rawValue,
-                        value: ValueText.describe(param.value), fields: Self.fields(param.value),
-                        origin: origin(explained.origin),
-                        constants: trail?.steps.map(\.constant) ?? [],
-                        overridden: explained.overridden.map { origin($0.origin) },
-                        targets: targets(
-                            for: explained, param: param, trail: trail, instance: explanation, themeID: themeID,
-                            themeFolder: folder, traits: traitSet),
-                        choices: choices))
+                let targets = targets(
+                    for: explained, param: param, trail: trail, instance: explanation, themeID: themeID,
+                    themeFolder: folder, traits: traitSet)
+                var fields = Self.fields(param.value)
+                if case .color(let color) = param.value {
+                    fields["content"] = targets.first.flatMap(writtenColor) ?? Self.hex(color)
+                }
+                var studioOperation = StudioOperation(
+                    name: operation.name, state: operation.state.rawValue, param: param.name,
+                    type: param.value.type.rawValue,
+                    value: ValueText.describe(param.value), fields: fields,
+                    origin: origin(explained.origin),
+                    constants: trail?.steps.map(\.constant) ?? [],
+                    overridden: explained.overridden.map { origin($0.origin) },
+                    targets: targets,
+                    choices: choices)
+                if let step = trail?.steps.last {
+                    studioOperation.definedAt = StudioOrigin(
+                        themeID: step.themeID, file: display(step.location.file), line: step.location.line,
+                        layer: (step.location.file as NSString).lastPathComponent, source: "constant \(step.constant)")
+                }
+                operations.append(studioOperation)
             }
         }
         let assets = Array(Set(theme?.assets.variants.map(\.name) ?? [])).sorted()
@@ -317,6 +337,29 @@ public actor StudioSession {
             background: background?.hexString, textColor: foreground?.hexString,
             largeText: ContrastRatio.isLargeText(font), highContrast: traitSet.contrast != nil,
             operations: operations, assets: assets)
+    }
+
+    /// A colour as the hex field shows it when its file does not write it in hex: `#RRGGBB`, with
+    /// the alpha pair only when it is not opaque.
+    static func hex(_ color: Color) -> String {
+        let text = color.hexString
+        return text.hasSuffix("FF") ? String(text.dropLast(2)) : text
+    }
+
+    /// A colour's text as its file writes it (`#0062CC`, `#fff`), when the target's value is a hex
+    /// literal; nil for a reference or another notation.
+    func writtenColor(_ target: StudioTarget) -> String? {
+        guard target.kind == .value, let path = try? absolute(target.file), let outline = outline(path),
+            let value = find(target, in: outline), !value.isReference, let content = value.spans.content
+        else { return nil }
+        if let format = value.spans.attribute("format"),
+            String(decoding: outline.bytes[format.range], as: UTF8.self) != "hex"
+        {
+            return nil
+        }
+        let text = String(decoding: outline.bytes[content.range], as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        return text.hasPrefix("#") && [4, 5, 7, 9].contains(text.count) ? text : nil
     }
 
     /// A value slot by slot, as the editors start from it.
@@ -409,8 +452,14 @@ public actor StudioSession {
         return targets
     }
 
+    /// Whether `path` is, or lies in, a folder given as PATH: a theme given as PATH is editable
+    /// wherever else (a `--themes` folder) it is also found.
+    func isWritable(_ path: String) -> Bool {
+        roots.contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
+
     func readOnlyReason(_ path: String) -> String? {
-        if readOnlyRoots.contains(where: { path.hasPrefix($0 + "/") }) {
+        if !isWritable(path), readOnlyRoots.contains(where: { path.hasPrefix($0 + "/") }) {
             return "\(display(path)) is in a folder given with --themes (read-only)"
         }
         if let owner = generatedOwner(ofFile: path) { return "\(display(path)) is \(owner)" }
@@ -468,6 +517,7 @@ public actor StudioSession {
                 else {
                     throw StudioEditError(.invalid, "an override needs the instance, operation, param and type")
                 }
+                try checkLayer(path, shown: target.file, ofTheme: target.themeID)
                 let object = try literalElement(
                     type: type, slot: ValueSlot(name: request.slot), text: request.text, fields: request.fields)
                 let element = OverrideInsertion.operationElement(
@@ -487,6 +537,27 @@ public actor StudioSession {
             guard SourceOutline.make(path: path, bytes: after).value != nil else {
                 throw StudioEditError(.invalid, "the edit would not leave well-formed XML; nothing was written")
             }
+            // The rules of `validate`, before anything is written.
+            let name = (path as NSString).lastPathComponent
+            let errors = try StudioTrace.measure("edit.check") {
+                try EditCheck(searchPaths: workspace.searchPaths).newErrors(
+                    themeFolder: (path as NSString).deletingLastPathComponent, file: name, before: current,
+                    after: after)
+            }
+            if let first = errors.first {
+                let shown = (target.file as NSString).deletingLastPathComponent
+                var place = ""
+                if let location = first.location {
+                    var parts: [String] = [shown + "/" + location.file]
+                    if let line = location.line { parts.append(String(line)) }
+                    if let column = location.column { parts.append(String(column)) }
+                    place = parts.joined(separator: ":") + ": "
+                }
+                throw StudioEditError(
+                    .invalid,
+                    "\(request.text) is refused, nothing was written: \(place)\(first.message) [\(first.code.rawValue)]"
+                )
+            }
             try files.write(after, to: path, expectedVersion: target.version)
             let description =
                 "\(target.file): \(target.operation ?? target.ownerName ?? "value") \(request.slot) = \(request.text)"
@@ -498,6 +569,31 @@ public actor StudioSession {
         } catch {
             return refuse(StudioEditError(.writeFailed, "\(error)"))
         }
+    }
+
+    /// A new override goes into a layer file of the theme it overrides: `Name.xml` or
+    /// `Name~qualifiers.xml`, directly in that theme's folder. Anything else (a file elsewhere in
+    /// the served folders, in another theme, a name with a path in it, not `.xml`) is refused.
+    func checkLayer(_ path: String, shown: String, ofTheme themeID: String) throws {
+        let folder = try self.folder(ofTheme: themeID)
+        let name = (path as NSString).lastPathComponent
+        guard (path as NSString).deletingLastPathComponent == folder, Self.isLayerName(name) else {
+            throw StudioEditError(
+                .invalid,
+                "'\(shown)' is not a layer file of \(themeID): an override goes into Name.xml or Name~qualifiers.xml directly in \(display(folder)); nothing was written"
+            )
+        }
+    }
+
+    /// `Chat.xml`, `Chat~ipad~dark.xml`: a base name of letters, digits, `-` and `_`, then trait
+    /// qualifiers the format knows, then `.xml`. Not `Info.xml`.
+    static func isLayerName(_ name: String) -> Bool {
+        guard name.hasSuffix(".xml") else { return false }
+        let parts = name.dropLast(4).split(separator: "~", omittingEmptySubsequences: false)
+        guard let base = parts.first, !base.isEmpty, base.lowercased() != "info",
+            base.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else { return false }
+        return (try? TraitSet(tags: parts.dropFirst())) != nil && !parts.dropFirst().contains { $0.isEmpty }
     }
 
     /// The typed element for a literal value written where there was none, in the value's usual notation.

@@ -6,9 +6,9 @@ import Logging
 import NIOCore
 
 /// `livery studio`: a `StudioSession` over HTTP and WebSocket. Loopback by default; every
-/// request and WebSocket must present the token (`?token=` or the `X-Livery-Token` header);
-/// request bodies and WebSocket messages are size-capped; malformed JSON is refused with 400 and
-/// writes nothing. `/api/state?findings=later` answers with the screens alone, and
+/// request and WebSocket is first checked by `StudioAccess` (its `Host`, its `Origin`, then the
+/// token: `?token=` or the `X-Livery-Token` header); request bodies and WebSocket messages are
+/// size-capped; a body that is not the JSON a route takes is refused with 400 and changes nothing. `/api/state?findings=later` answers with the screens alone, and
 /// `/api/findings` with the findings of every trait set, which the page asks for once it has
 /// redrawn. Browsers get `{"type":"changed"}` on `/live` after every change; apps
 /// following the studio get the theme files on `/follow` (the whole set on connecting, then
@@ -18,6 +18,8 @@ public struct StudioServer: Sendable {
     public var host: String
     public var port: Int
     public var token: String
+    /// Origins whose pages may use the studio beside its own (`http://host:port`).
+    public var allowedOrigins: [String] = []
     /// Largest request body accepted.
     public var maxBodyBytes: Int = 64 * 1024
     /// Largest WebSocket message accepted from a client.
@@ -50,7 +52,8 @@ public struct StudioServer: Sendable {
         logger.logLevel = .warning
         let hub = PushHub()
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.add(middleware: TokenMiddleware(token: token))
+        let access = StudioAccess(token: token, host: host, allowedOrigins: allowedOrigins)
+        router.add(middleware: AccessMiddleware(access: access))
         let session = self.session
         let maxBody = maxBodyBytes
         let maxMessage = maxMessageBytes
@@ -109,11 +112,23 @@ public struct StudioServer: Sendable {
             }
             let result = await StudioTrace.measure("request.edit.write") { await session.edit(edit) }
             await StudioTrace.measure("request.edit.push") { await hub.changed(session: session) }
-            return try json(result, status: result.ok ? .ok : .conflict)
+            // A request that cannot be made as asked (a value `validate` refuses, an override
+            // target that is not a layer file of its theme) is 400; one that clashes with the
+            // files as they are (stale, read-only, outside the folders, generated) is 409.
+            return try json(result, status: result.ok ? .ok : result.refusal == "invalid" ? .badRequest : .conflict)
         }
         for (path, undo) in [("/api/undo", true), ("/api/redo", false)] {
             router.post(RouterPath(path)) { request, _ in
-                _ = try? await request.body.collect(upTo: maxBody)
+                // The page sends `{}`; no body is accepted too. Anything else changes nothing.
+                let body: ByteBuffer
+                do { body = try await request.body.collect(upTo: maxBody) } catch {
+                    return problem(.contentTooLarge, "the request body is larger than \(maxBody) bytes")
+                }
+                if body.readableBytes > 0,
+                    (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] == nil
+                {
+                    return problem(.badRequest, "the body of \(path) must be empty or a JSON object ({})")
+                }
                 let result = undo ? await session.undo() : await session.redo()
                 await hub.changed(session: session)
                 return try json(result, status: result.ok ? .ok : .conflict)
@@ -130,10 +145,16 @@ public struct StudioServer: Sendable {
             await hub.unsubscribe(id)
         }
 
+        let webSocketResponder = router.buildResponder()
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router, configuration: .init(maxFrameSize: maxMessageBytes)),
+            server: .init { responder in
+                GatedUpgradeChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder,
+                        configuration: .init(ws: .init(maxFrameSize: maxMessage))),
+                    access: access)
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "livery-studio"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
@@ -240,31 +261,6 @@ actor PushHub {
     }
 }
 
-/// Refuses every request that does not present the token, before any route runs.
-struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: String
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
-        let presented =
-            request.headers.first(where: { $0.name.canonicalName == "x-livery-token" })?.value ?? request.uri
-            .queryParameters.get("token") ?? ""
-        guard constantTimeEqual(presented, token) else {
-            return problem(.unauthorized, "open the URL `livery studio` printed: it carries the token")
-        }
-        return try await next(request, context)
-    }
-
-    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
-    }
-}
-
 private func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -272,10 +268,4 @@ private func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) th
     return Response(
         status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
         body: .init(byteBuffer: ByteBuffer(bytes: data)))
-}
-
-private func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
-    let data = (try? JSONSerialization.data(withJSONObject: ["ok": false, "message": message])) ?? Data()
-    return Response(
-        status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }

@@ -388,3 +388,107 @@ extension BrowserTests {
         try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
+
+/// What a designer meets in the editor and on the composed screen.
+extension BrowserTests {
+    /// The hex field starts from the file's notation, the inspector says where the constant is
+    /// defined, every "Write to" choice is shown whole, no absolute path shows, and Enter writes.
+    @Test func theEditorShowsWhereTheEditGoesAndEnterWrites() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let browser = try await WebDriver()
+        let constants = studio.copy.themes + "/Base.theme/Constants.xml"
+        try await browser.open("\(studio.base)/?token=\(studio.token)")
+        try await browser.click(try await browser.wait(for: "[data-id=\"button_send\"]"))
+        try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
+        let field = try await browser.wait(for: "#edit-text")
+        #expect(try await browser.script("return document.getElementById('edit-text').value") as? String == "#0062CC")
+        let defined =
+            try await browser.script(
+                "var d=document.querySelector('#inspector [data-operation=\"backgroundColor\"][data-state=\"normal\"] .defined');return d?d.textContent:''"
+            ) as? String ?? ""
+        #expect(defined.contains("accentStrong is defined in Themes/Base.theme/Constants.xml:13"), "\(defined)")
+        // Each choice whole: no label wider than its box, none past the editor's right edge.
+        let choices =
+            try await browser.script(
+                """
+                var box=document.getElementById('editor').getBoundingClientRect();
+                return Array.from(document.querySelectorAll('#edit-target label')).map(function(l){var r=l.getBoundingClientRect();
+                  return (l.scrollWidth<=l.clientWidth+1&&r.right<=box.right+0.5&&r.width>0?'whole':'cut')+'|'+l.textContent}).join('\\n')
+                """) as? String ?? ""
+        #expect(choices.contains("constant accentStrong (every use follows)"), "\(choices)")
+        #expect(!choices.isEmpty && !choices.contains("cut|"), "\(choices)")
+        let inspector =
+            try await browser.script("return document.getElementById('inspector').textContent") as? String ?? ""
+        #expect(!inspector.contains(studio.copy.path), "an absolute path in the inspector")
+
+        let generation = try await browser.script("return document.body.dataset.generation") as? String
+        try await browser.type("#0A3A8A\u{E007}", into: field)
+        try await waitForGeneration(after: generation, browser)
+        let text = try String(contentsOfFile: constants, encoding: .utf8)
+        #expect(text.contains("<color name=\"accentStrong\">#0A3A8A</color>"), "Enter did not write")
+        await browser.quit()
+        await studio.stop()
+    }
+
+    /// A value `validate` refuses: nothing is written, the editor stays open with what was typed,
+    /// and says why beside it.
+    @Test func aRefusedValueKeepsTheEditorAndSaysWhy() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let browser = try await WebDriver()
+        let constants = studio.copy.themes + "/Base.theme/Constants.xml"
+        let original = try Data(contentsOf: URL(fileURLWithPath: constants))
+        try await browser.open("\(studio.base)/?token=\(studio.token)")
+        try await browser.click(try await browser.wait(for: "[data-id=\"label_title\"]"))
+        try await browser.click(try await browser.wait(for: "button[data-edit=\"font|normal\"]"))
+        try await browser.type("-3", into: try await browser.wait(for: "#editor [data-field=\"size\"]"))
+        try await browser.click(try await browser.find("#edit-write"))
+        let refusal = try await browser.wait(for: "#editor #edit-refusal")
+        _ = refusal
+        let why =
+            try await browser.script("return document.getElementById('edit-refusal').textContent") as? String ?? ""
+        #expect(why.contains("nothing was written") && why.contains("Constants.xml:32"), "\(why)")
+        let typed =
+            try await browser.script(
+                "var f=document.querySelector('#editor [data-field=\"size\"]');return f?f.value:'(no editor)'")
+            as? String
+        #expect(typed == "-3", "the editor lost what was typed")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: constants)) == original, "a refused value was written")
+        // Fixed in the same editor, it is written.
+        let generation = try await browser.script("return document.body.dataset.generation") as? String
+        try await browser.type("22\u{E007}", into: try await browser.find("#editor [data-field=\"size\"]"))
+        try await waitForGeneration(after: generation, browser)
+        let text = try String(contentsOfFile: constants, encoding: .utf8)
+        #expect(text.contains("<font name=\"fontTitle\" family=\"Helvetica Neue\" size=\"22\""), "\(text.prefix(0))")
+        await browser.quit()
+        await studio.stop()
+    }
+
+    /// The composed screen draws what a device would: sample content where the app gives the
+    /// text, never an instance's id, and the outgoing bubble holds a message as the incoming does.
+    @Test func theComposedScreenDrawsWhatADeviceWould() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let browser = try await WebDriver()
+        try await browser.open("\(studio.base)/?token=\(studio.token)")
+        _ = try await browser.wait(for: "[data-id=\"bubble_outgoing\"]")
+        let texts =
+            try await browser.script(
+                "return Array.from(document.querySelectorAll('.el .text')).map(function(t){return t.textContent}).join('\\n')"
+            ) as? String ?? ""
+        for id in ["label message", "label timestamp", "label_message", "label_timestamp"] {
+            #expect(!texts.contains(id), "an id drawn as text: \(texts)")
+        }
+        let inside =
+            try await browser.script(
+                """
+                var b=document.querySelector('.el[data-id="bubble_outgoing"]').getBoundingClientRect();
+                return Array.from(document.querySelectorAll('.el .text')).filter(function(t){var r=t.getBoundingClientRect();
+                  return r.width>0&&r.left>=b.left&&r.right<=b.right+1&&r.top>=b.top&&r.bottom<=b.bottom+1}).map(function(t){return t.textContent}).join('|')
+                """) as? String ?? ""
+        #expect(!inside.isEmpty, "the outgoing bubble is drawn empty")
+        await browser.quit()
+        await studio.stop()
+    }
+}

@@ -17,10 +17,63 @@ final class RunningStudio: @unchecked Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
     var token: String { server.token }
 
-    init(readOnly: [String] = []) throws {
+    init(readOnly: [String] = [], allowedOrigins: [String] = []) throws {
         copy = try ThemesCopy()
         session = StudioSession(paths: [copy.themes], readOnlyFolders: readOnly)
-        server = StudioServer(session: session, port: 0)
+        var server = StudioServer(session: session, port: 0)
+        server.allowedOrigins = allowedOrigins
+        self.server = server
+    }
+
+    /// Sends `head` (request line and header lines, without the blank line) and `body` over a
+    /// plain socket, as a hostile page or program could, and returns the response's status code
+    /// (0 when the connection closed without one).
+    func raw(_ head: [String], body: [UInt8] = []) throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // A server that answers before reading a large body stops reading it.
+        var sendTimeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let bytes = Array((head.joined(separator: "\r\n") + "\r\n\r\n").utf8) + body
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+            // The server may answer (and close) before the whole body is read.
+            if count <= 0 { break }
+            sent += count
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !response.contains(UInt8(ascii: "\n")) {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            response += buffer[..<count]
+        }
+        let line = String(decoding: response, as: UTF8.self).split(separator: "\r\n").first ?? ""
+        let parts = line.split(separator: " ")
+        return parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+    }
+
+    /// A WebSocket upgrade of `path` with these header lines.
+    func upgrade(_ path: String, _ headers: [String]) throws -> Int {
+        try raw(
+            [
+                "GET \(path) HTTP/1.1", "Upgrade: websocket", "Connection: Upgrade",
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+            ] + headers)
     }
 
     func start() async throws {
@@ -176,6 +229,131 @@ final class RunningStudio: @unchecked Sendable {
             #expect(closed != nil && closed?.closeCode != .normalClosure, "'\(bad.prefix(20))' was accepted")
         }
         #expect(try studio.files() == before)
+        await studio.stop()
+    }
+}
+
+/// The studio as a local server a designer leaves running beside a browser open on other sites:
+/// a page elsewhere reaches it by DNS rebinding (a foreign `Host`) or a cross-origin WebSocket.
+@Suite(.serialized) struct StudioAccessTests {
+    @Test func aForeignHostOrOriginIsRefusedBeforeAnythingElse() async throws {
+        let studio = try RunningStudio(allowedOrigins: ["http://designer.example:3000"])
+        try await studio.start()
+        let before = try studio.files()
+        let token = studio.token
+        let own = "127.0.0.1:\(studio.port)"
+        let evil = "evil.example:\(studio.port)"
+        // A rebound name: every route, with the token and without it, and WebSocket upgrades.
+        for path in ["/?token=\(token)", "/api/state?token=\(token)", "/", "/api/state"] {
+            #expect(try studio.raw(["GET \(path) HTTP/1.1", "Host: \(evil)", "Connection: close"]) == 403, "\(path)")
+        }
+        for path in ["/live?token=\(token)", "/follow?token=\(token)", "/live", "/follow"] {
+            #expect(try studio.upgrade(path, ["Host: \(evil)", "Origin: http://\(evil)"]) == 403, "\(path)")
+        }
+        #expect(try studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Connection: close"]) == 403, "no Host")
+        // A foreign origin on the studio's own host: WebSockets and edits are refused.
+        for path in ["/live?token=\(token)", "/follow?token=\(token)"] {
+            #expect(try studio.upgrade(path, ["Host: \(own)", "Origin: http://evil.example"]) == 403, "\(path)")
+            #expect(try studio.upgrade(path, ["Host: \(own)", "Origin: null"]) == 403, "\(path)")
+            #expect(try studio.upgrade(path, ["Host: \(own)", "Origin: ws://evil.example"]) == 403, "\(path)")
+        }
+        let undo = Array("{}".utf8)
+        #expect(
+            try studio.raw(
+                [
+                    "POST /api/undo?token=\(token) HTTP/1.1", "Host: \(own)", "Origin: http://evil.example",
+                    "Content-Type: application/json", "Content-Length: \(undo.count)", "Connection: close",
+                ], body: undo) == 403)
+        // Without the token, on the studio's own host: 401, WebSockets too.
+        #expect(try studio.upgrade("/live", ["Host: \(own)", "Origin: http://\(own)"]) == 401)
+        #expect(try studio.upgrade("/follow", ["Host: \(own)"]) == 401)
+        #expect(try studio.raw(["GET /api/state HTTP/1.1", "Host: \(own)", "Connection: close"]) == 401)
+        // What is allowed: the loopback names, the page's own origin, an origin given with
+        // --allow-origin, and apps that send no Origin.
+        for host in [own, "localhost:\(studio.port)", "LOCALHOST:\(studio.port)"] {
+            #expect(
+                try studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Host: \(host)", "Connection: close"]) == 200)
+        }
+        #expect(try studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://\(own)"]) == 101)
+        #expect(
+            try studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://designer.example:3000"]) == 101)
+        #expect(try studio.upgrade("/follow?token=\(token)", ["Host: \(own)"]) == 101)
+        // What WebSocket client libraries (an app following the studio) send.
+        #expect(try studio.upgrade("/follow?token=\(token)", ["Host: \(own)", "Origin: ws://127.0.0.1"]) == 101)
+        #expect(try studio.files() == before, "a refused request wrote something")
+        await studio.stop()
+    }
+
+    @Test func undoAndRedoRefuseBodiesTheyDoNotTake() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let explanation = try await studio.session.explain(themeID: "com.livery.base", traits: "", id: "button_send")
+        let target = try #require(explanation.operations.first { $0.name == "backgroundColor" }?.targets.first)
+        let file = String(target.file.dropFirst("Themes/".count))
+        let original = try studio.copy.bytes(file)
+        #expect(await studio.session.edit(StudioEditRequest(target: target, slot: "content", text: "#102030")).ok)
+        let edited = try studio.copy.bytes(file)
+        let own = "127.0.0.1:\(studio.port)"
+        func post(_ path: String, _ body: [UInt8]) throws -> Int {
+            try studio.raw(
+                [
+                    "POST \(path)?token=\(studio.token) HTTP/1.1", "Host: \(own)", "Content-Type: application/json",
+                    "Content-Length: \(body.count)", "Connection: close",
+                ], body: body)
+        }
+        let huge =
+            Array("{\"x\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 5 * 1024 * 1024)
+            + Array("\"}".utf8)
+        for path in ["/api/undo", "/api/redo"] {
+            for (body, status) in [
+                (huge, 413), (Array("{".utf8), 400), (Array("not json".utf8), 400), (Array("[1]".utf8), 400),
+            ] {
+                #expect(try post(path, body) == status, "\(path) with \(body.count) bytes")
+                #expect(try studio.copy.bytes(file) == edited, "\(path) acted on a refused body")
+            }
+        }
+        #expect(try post("/api/undo", Array("{}".utf8)) == 200)
+        #expect(try studio.copy.bytes(file) == original)
+        #expect(try post("/api/redo", []) == 200)
+        #expect(try studio.copy.bytes(file) == edited)
+        await studio.stop()
+    }
+
+    /// An override names the file it goes into; a new file is created only as a layer file of the
+    /// theme overridden.
+    @Test func anOverrideGoesOnlyIntoALayerFileOfItsTheme() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let before = try studio.files()
+        let info = try studio.copy.bytes("Base.theme/Info.xml")
+        func edit(_ file: String, theme: String = "com.livery.base", version: String? = nil) -> [UInt8] {
+            var target: [String: Any] = [
+                "kind": "override", "label": "x", "file": file, "themeID": theme, "layer": "Chat.xml",
+                "operation": "alpha", "state": "normal", "param": "value", "instanceID": "button_send",
+                "component": "uibutton", "valueType": "float",
+            ]
+            if let version { target["version"] = version }
+            return [UInt8](
+                try! JSONSerialization.data(withJSONObject: ["target": target, "slot": "content", "text": "0.5"]))
+        }
+        for body in [
+            edit("Themes/%2e%2e%2fdecoy%2fDecoy.xml"), edit("Themes/..%2fNew.xml"), edit("Themes/New.xml"),
+            edit("Themes/Base.theme/assets/Chat.xml"), edit("Themes/Base.theme/Chat.txt"),
+            edit("Themes/Base.theme/Chat"), edit("Themes/Base.theme/Chat~bogus.xml"),
+            edit("Themes/Base.theme/Chat~.xml"), edit("Themes/Base.theme/.Chat.xml"),
+            edit("Themes/Base.theme/Chat%2fx.xml"), edit("Themes/Dark.theme/Chat.xml"),
+            edit("Themes/Base.theme/Info.xml", version: ThemeFiles.version(of: info)),
+        ] {
+            let (code, text) = try await studio.request("/api/edit", method: "POST", body: body, token: studio.token)
+            #expect(code == 400, "\(text)")
+            #expect(text.contains("is not a layer file of com.livery.base"), "\(text)")
+        }
+        #expect(try studio.files() == before, "a refused override wrote something")
+        // A layer file of the theme is created.
+        let (code, text) = try await studio.request(
+            "/api/edit", method: "POST", body: edit("Themes/Base.theme/Overrides~dark.xml"), token: studio.token)
+        #expect(code == 200, "\(text)")
+        #expect(FileManager.default.fileExists(atPath: studio.copy.themes + "/Base.theme/Overrides~dark.xml"))
         await studio.stop()
     }
 }

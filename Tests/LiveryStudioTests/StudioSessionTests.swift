@@ -128,4 +128,79 @@ import Testing
         #expect(tokens.readOnly?.contains("livery tokens import") == true)
         #expect(tokens.readOnly?.contains("tokens.resolver.json") == true)
     }
+
+    /// A value `validate` refuses is not written: the file stays byte for byte, and the refusal
+    /// says why, at the line of the value.
+    @Test func aValueValidateRefusesIsNotWritten() async throws {
+        let copy = try ThemesCopy()
+        let session = StudioSession(paths: [copy.themes])
+        let title = try await session.explain(themeID: "com.livery.base", traits: "", id: "label_title")
+        let font = try #require(title.operations.first { $0.name == "font" })
+        let target = try #require(font.targets.first)
+        #expect(target.ownerKind == "constant" && target.ownerName == "fontTitle")
+        let original = try copy.bytes("Base.theme/Constants.xml")
+        for (slot, text) in [("size", "-3"), ("line-height", "-1"), ("ref", "noSuchFont")] {
+            let result = await session.edit(StudioEditRequest(target: target, slot: slot, text: text))
+            #expect(!result.ok && result.refusal == "invalid", "\(slot)=\(text): \(result.message)")
+            #expect(result.message.contains("nothing was written"), "\(result.message)")
+            #expect(result.message.contains("Themes/Base.theme/Constants.xml:32"), "\(result.message)")
+            #expect(try copy.bytes("Base.theme/Constants.xml") == original, "\(slot)=\(text) was written")
+        }
+        // A colour that only lowers contrast is a warning of validate: it is written.
+        let send = try await session.explain(themeID: "com.livery.base", traits: "", id: "button_send")
+        let fill = try #require(send.operations.first { $0.name == "backgroundColor" }?.targets.first)
+        #expect(await session.edit(StudioEditRequest(target: fill, slot: "content", text: "#F4F4F4")).ok)
+        // An override of a value of the wrong kind is refused too, and no file is created.
+        let titleDark = try await session.explain(themeID: "com.livery.base", traits: "dark", id: "label_title")
+        let dark = try #require(
+            titleDark.operations.first { $0.name == "font" }?.targets.first {
+                $0.kind == .override && $0.layer == "Chat~dark.xml"
+            })
+        let darkLayer = try copy.bytes("Base.theme/Chat~dark.xml")
+        let result = await session.edit(
+            StudioEditRequest(
+                target: dark, slot: "size", text: "-3",
+                fields: ["family": "Helvetica Neue", "size": "-3", "weight": "regular"]))
+        #expect(!result.ok && result.refusal == "invalid", "\(result.message)")
+        #expect(try copy.bytes("Base.theme/Chat~dark.xml") == darkLayer)
+    }
+
+    /// `livery studio Themes/Dark.theme --themes Themes`: Dark, given as PATH, is editable though
+    /// the --themes folder holds it too; its parent there is not.
+    @Test func aThemeGivenAsPathIsEditableInsideAThemesFolder() async throws {
+        let copy = try ThemesCopy()
+        let session = StudioSession(paths: [copy.themes + "/Dark.theme"], readOnlyFolders: [copy.themes])
+        let themes = await session.themes()
+        #expect(themes.first { $0.id == "com.livery.dark" }?.readOnly == nil, "\(themes)")
+        #expect(themes.first { $0.id == "com.livery.base" }?.readOnly != nil)
+        let explanation = try await session.explain(themeID: "com.livery.dark", traits: "", id: "button_send")
+        let own = explanation.operations.flatMap(\.targets).filter { $0.file.hasPrefix("Dark.theme/") }
+        #expect(!own.isEmpty && own.allSatisfy { $0.readOnly == nil }, "\(own.map(\.readOnly))")
+        let value = try #require(own.first { $0.kind == .value && $0.version != nil })
+        let result = await session.edit(StudioEditRequest(target: value, slot: "content", text: "#123456"))
+        #expect(result.ok, "\(result.message)")
+    }
+
+    /// The inspector: the hex field starts from the file's own notation, each value says where
+    /// the constant it goes through is defined, and no path is an absolute path of the machine.
+    @Test func theInspectorShowsTheFilesNotationAndWhereTheConstantIsDefined() async throws {
+        let copy = try ThemesCopy()
+        let session = StudioSession(paths: [copy.themes])
+        let send = try await session.explain(themeID: "com.livery.base", traits: "", id: "button_send")
+        let fill = try #require(send.operations.first { $0.name == "backgroundColor" && $0.state == "normal" })
+        #expect(fill.fields["content"] == "#0062CC")
+        #expect(fill.definedAt?.file == "Themes/Base.theme/Constants.xml", "\(String(describing: fill.definedAt))")
+        #expect(fill.definedAt?.line == 13, "\(String(describing: fill.definedAt))")
+        let title = try #require(send.operations.first { $0.name == "titleColor" && $0.state == "normal" })
+        #expect(title.fields["content"] == "#FFF", "the file writes onAccent as #FFF")
+        // Given a theme alone, its parent is found beside it, outside the folders given.
+        let alone = StudioSession(paths: [copy.themes + "/Dark.theme"])
+        let dark = try await alone.explain(themeID: "com.livery.dark", traits: "", id: "button_send")
+        let data = try JSONEncoder().encode(dark)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(!text.contains(copy.path), "an absolute path in the inspector: \(text.prefix(400))")
+        let state = await alone.state(themeID: "com.livery.dark", traits: nil)
+        let stateText = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+        #expect(!stateText.contains(copy.path), "an absolute path in the state")
+    }
 }
