@@ -400,6 +400,14 @@ extension BrowserTests {
         let constants = studio.copy.themes + "/Base.theme/Constants.xml"
         try await browser.open("\(studio.base)/?token=\(studio.token)")
         try await browser.click(try await browser.wait(for: "[data-id=\"button_send\"]"))
+        // The longest choice: the class a value is written in.
+        let clips = try await browser.wait(for: "button[data-edit=\"clipsToBounds|normal\"]")
+        try await browser.click(clips)
+        _ = try await browser.wait(for: "#edit-target")
+        let classChoices = try await browser.script(Self.choicesScript) as? String ?? ""
+        #expect(classChoices.contains("(every instance of the class follows)"), "\(classChoices)")
+        #expect(!classChoices.isEmpty && !classChoices.contains("cut|"), "\(classChoices)")
+        try await browser.click(clips)
         try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
         let field = try await browser.wait(for: "#edit-text")
         #expect(try await browser.script("return document.getElementById('edit-text').value") as? String == "#0062CC")
@@ -409,13 +417,7 @@ extension BrowserTests {
             ) as? String ?? ""
         #expect(defined.contains("accentStrong is defined in Themes/Base.theme/Constants.xml:13"), "\(defined)")
         // Each choice whole: no label wider than its box, none past the editor's right edge.
-        let choices =
-            try await browser.script(
-                """
-                var box=document.getElementById('editor').getBoundingClientRect();
-                return Array.from(document.querySelectorAll('#edit-target label')).map(function(l){var r=l.getBoundingClientRect();
-                  return (l.scrollWidth<=l.clientWidth+1&&r.right<=box.right+0.5&&r.width>0?'whole':'cut')+'|'+l.textContent}).join('\\n')
-                """) as? String ?? ""
+        let choices = try await browser.script(Self.choicesScript) as? String ?? ""
         #expect(choices.contains("constant accentStrong (every use follows)"), "\(choices)")
         #expect(!choices.isEmpty && !choices.contains("cut|"), "\(choices)")
         let inspector =
@@ -430,6 +432,14 @@ extension BrowserTests {
         await browser.quit()
         await studio.stop()
     }
+
+    /// Each "Write to" choice of the open editor, `whole|` or `cut|` and its text: cut when its
+    /// text is wider than its box or its box goes past the editor's right edge.
+    static let choicesScript = """
+        var box=document.getElementById('editor').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('#edit-target label')).map(function(l){var r=l.getBoundingClientRect();
+          return (l.scrollWidth<=l.clientWidth+1&&r.right<=box.right+0.5&&r.width>0?'whole':'cut')+'|'+l.textContent}).join('\\n')
+        """
 
     /// A value `validate` refuses: nothing is written, the editor stays open with what was typed,
     /// and says why beside it.
