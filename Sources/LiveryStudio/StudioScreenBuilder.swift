@@ -85,8 +85,8 @@ enum StudioScreenBuilder {
         } else if values["placeholderColor"] != nil {
             element.text = "Message"
         } else if values["textColor"] != nil {
-            // Text the app sets: a line of sample content, as long as the label shows.
-            element.text = element.lines == 1 ? sampleLine : sampleText
+            // Text the app sets: sample content, one short line where the label holds one line.
+            element.text = holdsOneLine(element, rect: rect) ? sampleLine : sampleText
         }
         if let foreground, let background, background.alpha >= 1 {
             let ratio = ContrastRatio.ratio(foreground, on: background)
@@ -97,6 +97,11 @@ enum StudioScreenBuilder {
                 text: ContrastRatio.text(ratio, required: required))
         }
         return element
+    }
+
+    /// One line: `numberOfLines` 1, or a frame less than two lines of its font high.
+    static func holdsOneLine(_ element: StudioElement, rect: Rect) -> Bool {
+        element.lines == 1 || rect.height < 2 * (element.fontSize ?? 17)
     }
 
     /// What a label whose text comes from the app shows on the composed screen.
@@ -124,7 +129,7 @@ enum StudioScreenBuilder {
                 copy.y = container.y + (content.y - other.y)
                 copy.width = min(content.width, container.x + container.width - copy.x)
                 copy.contrast = nil
-                copy.text = content.lines == 1 ? sampleLine : "On my way, ten minutes."
+                copy.text = content.text == sampleLine ? sampleLine : "On my way, ten minutes."
                 copies.append(copy)
                 break
             }
