@@ -6,14 +6,18 @@ import LiveryXML
 /// holds the file is copied to a temporary folder (its files and assets; parents are found where
 /// they are), validated once with the file as it is and once with the file as the edit leaves it,
 /// and the errors that only the edited file has are the edit's. Nothing in the studio's folders
-/// is touched; the temporary folder is removed when the check ends.
+/// is touched; the temporary folder is removed when the check ends. The errors of the folder as it
+/// is can be given (`before`): the session keeps those of the last edit's result, so an edit
+/// usually validates once.
 struct EditCheck {
     /// Folders searched for parent themes, as the session's workspace searches them.
     let searchPaths: [String]
 
     /// The errors the edit brings: findings of severity error that `after` has and `before` has
     /// not, located relative to the theme folder (`Constants.xml:12:5`).
-    func newErrors(themeFolder: String, file name: String, before: [UInt8]?, after: [UInt8]) throws -> [Diagnostic] {
+    func newErrors(
+        themeFolder: String, file name: String, before: [UInt8]?, after: [UInt8], known: Errors? = nil
+    ) throws -> (new: [Diagnostic], after: Errors) {
         let staging = FileManager.default.temporaryDirectory.appendingPathComponent(
             "livery-studio-check-\(UUID().uuidString)"
         ).path
@@ -22,7 +26,7 @@ struct EditCheck {
         try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
         try Self.copyTheme(themeFolder, to: copy, skipping: name)
 
-        func errors(_ bytes: [UInt8]?) throws -> [String: Diagnostic] {
+        func errors(_ bytes: [UInt8]?) throws -> Errors {
             let path = copy + "/" + name
             if let bytes {
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -41,18 +45,22 @@ struct EditCheck {
                         file: Self.relative(location.file, to: copy), line: location.line, column: location.column)
                 }
                 // Compared without the line: an inserted override moves what follows it.
-                let key = [relative.code.rawValue, relative.location?.file ?? "", relative.message].joined(
-                    separator: "\u{1}")
+                let message = relative.message.replacingOccurrences(of: staging, with: "")
+                let key = [relative.code.rawValue, relative.location?.file ?? "", message].joined(separator: "\u{1}")
                 result[key] = relative
             }
             return result
         }
-        let old = try errors(before)
+        let old = try known ?? errors(before)
         let new = try errors(after)
-        return new.filter { old[$0.key] == nil }.map(\.value).sorted {
+        let brought = new.filter { old[$0.key] == nil }.map(\.value).sorted {
             ($0.location?.line ?? 0, $0.code.rawValue) < ($1.location?.line ?? 0, $1.code.rawValue)
         }
+        return (brought, new)
     }
+
+    /// The errors of a theme folder by code, file (relative to the folder) and message.
+    typealias Errors = [String: Diagnostic]
 
     static func relative(_ path: String, to folder: String) -> String {
         path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : (path as NSString).lastPathComponent

@@ -29,6 +29,14 @@ public actor StudioSession {
     private var folderList:
         (signature: [String: SourceSnapshot.Stamp], folders: [(folder: String, id: String, name: String)])?
 
+    /// The errors `EditCheck` found in a theme folder after the last edit written, and the stamps of
+    /// the folder's files then: while they are the same, the next check starts from them.
+    private var checked: (folder: String, stamps: [String: SourceSnapshot.Stamp], errors: EditCheck.Errors)?
+
+    func stamps(of folder: String) -> [String: SourceSnapshot.Stamp] {
+        snapshot.files.filter { $0.key.hasPrefix(folder + "/") }
+    }
+
     /// One write: the file before (nil: it did not exist) and after.
     struct Step {
         var path: String
@@ -539,10 +547,13 @@ public actor StudioSession {
             }
             // The rules of `validate`, before anything is written.
             let name = (path as NSString).lastPathComponent
-            let errors = try StudioTrace.measure("edit.check") {
+            let themeFolder = (path as NSString).deletingLastPathComponent
+            let known = checked.flatMap {
+                $0.folder == themeFolder && $0.stamps == stamps(of: themeFolder) ? $0.errors : nil
+            }
+            let (errors, afterErrors) = try StudioTrace.measure("edit.check") {
                 try EditCheck(searchPaths: workspace.searchPaths).newErrors(
-                    themeFolder: (path as NSString).deletingLastPathComponent, file: name, before: current,
-                    after: after)
+                    themeFolder: themeFolder, file: name, before: current, after: after, known: known)
             }
             if let first = errors.first {
                 let shown = (target.file as NSString).deletingLastPathComponent
@@ -563,7 +574,9 @@ public actor StudioSession {
                 "\(target.file): \(target.operation ?? target.ownerName ?? "value") \(request.slot) = \(request.text)"
             undoSteps.append(Step(path: path, before: current, after: after, description: description))
             redoSteps = []
-            return finish("wrote " + description, file: target.file)
+            let result = finish("wrote " + description, file: target.file)
+            checked = (themeFolder, stamps(of: themeFolder), afterErrors)
+            return result
         } catch let error as StudioEditError {
             return refuse(error)
         } catch {
