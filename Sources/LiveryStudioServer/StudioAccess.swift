@@ -128,7 +128,13 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
 
     let access: StudioAccess
     /// Set once a request was refused: its body parts are dropped until the connection closes.
-    private var refused = false
+    /// Read from the server's task too (`QuietWhenRefused`), hence the lock.
+    private let lock = NSLock()
+    private var _refused = false
+    var refused: Bool {
+        get { lock.withLock { _refused } }
+        set { lock.withLock { _refused = newValue } }
+    }
 
     init(access: StudioAccess) { self.access = access }
 
@@ -162,9 +168,16 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
+extension UpgradeGate: @unchecked Sendable {}
+
 /// The server library's HTTP/1 channel with WebSocket upgrade, with an `UpgradeGate` in front.
 struct GatedUpgradeChannel: ServerChildChannel {
-    typealias Value = HTTP1WebSocketUpgradeChannel.Value
+    struct Value: ServerChildChannelValue {
+        let inner: HTTP1WebSocketUpgradeChannel.Value
+        let gate: UpgradeGate
+        var channel: any Channel { inner.channel }
+    }
+
     let inner: HTTP1WebSocketUpgradeChannel
     let access: StudioAccess
 
@@ -172,12 +185,44 @@ struct GatedUpgradeChannel: ServerChildChannel {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let decoder = try channel.pipeline.syncOperations.handler(
                 type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try channel.pipeline.syncOperations.addHandler(UpgradeGate(access: access), position: .after(decoder))
-            return value
+            let gate = UpgradeGate(access: access)
+            try channel.pipeline.syncOperations.addHandler(gate, position: .after(decoder))
+            return Value(inner: value, gate: gate)
         }
     }
 
-    func handle(value: Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
+    /// A connection the gate refused and closed ends, in the server library, with an error logged
+    /// about the upgrade it never saw: that connection logs nothing.
+    func handle(value: Value, logger: Logger) async {
+        let quiet = Logger(label: logger.label) { _ in QuietWhenRefused(base: logger.handler, gate: value.gate) }
+        await inner.handle(value: value.inner, logger: quiet)
+    }
+}
+
+/// Passes log records to `base` unless the gate refused the connection.
+struct QuietWhenRefused: LogHandler {
+    var base: any LogHandler
+    let gate: UpgradeGate
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        guard !gate.refused else { return }
+        base.log(event: event)
+    }
 }
 
 func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
