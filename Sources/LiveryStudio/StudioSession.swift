@@ -137,6 +137,17 @@ public actor StudioSession {
         return (folder as NSString).lastPathComponent + "/" + (path as NSString).lastPathComponent
     }
 
+    /// A message as the page shows it: the paths in it from the given folders' names on, as
+    /// `display` shows them (messages of the file layer and the front end name absolute paths).
+    func relativeText(_ text: String) -> String {
+        var result = text
+        for root in (roots + readOnlyRoots).sorted(by: { $0.count > $1.count }) {
+            let parent = (root as NSString).deletingLastPathComponent
+            if parent.count > 1 { result = result.replacingOccurrences(of: parent + "/", with: "") }
+        }
+        return result
+    }
+
     /// The absolute path of a page path; checked for reading or writing by `ThemeFiles`.
     func absolute(_ shown: String) throws -> String {
         let first = shown.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
@@ -271,7 +282,7 @@ public actor StudioSession {
         StudioDiagnostic(
             file: finding.location.map { display($0.file) }, line: finding.location?.line,
             column: finding.location?.column,
-            severity: finding.severity.rawValue, code: finding.code.rawValue, message: finding.message)
+            severity: finding.severity.rawValue, code: finding.code.rawValue, message: relativeText(finding.message))
     }
 
     // MARK: - Explain
@@ -284,7 +295,7 @@ public actor StudioSession {
         guard let explanation = result.value else {
             throw StudioEditError(
                 .notFound,
-                result.diagnostics.first(where: { $0.severity == .error })?.description
+                result.diagnostics.first(where: { $0.severity == .error }).map { relativeText($0.description) }
                     ?? "no instance '\(id)' in \(themeID) with these traits")
         }
         let schema = workspace.schema(forThemeAt: folder)
@@ -697,8 +708,9 @@ public actor StudioSession {
     }
 
     private func refuse(_ error: StudioEditError) -> StudioEditResult {
-        lastMessage = error.message
+        let message = relativeText(error.message)
+        lastMessage = message
         return StudioEditResult(
-            ok: false, message: error.message, refusal: error.kind.rawValue, file: nil, generation: generation)
+            ok: false, message: message, refusal: error.kind.rawValue, file: nil, generation: generation)
     }
 }

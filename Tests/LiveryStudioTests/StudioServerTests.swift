@@ -205,6 +205,7 @@ final class RunningStudio: @unchecked Sendable {
             let result = await session.edit(StudioEditRequest(target: target, slot: "content", text: "#102030"))
             #expect(!result.ok)
             #expect(result.refusal == "read-only")
+            #expect(!result.message.contains(parents.path), "an absolute path in: \(result.message)")
         }
         #expect(try parents.bytes("Base.theme/Classes.xml") + parents.bytes("Base.theme/Constants.xml") == before)
     }
