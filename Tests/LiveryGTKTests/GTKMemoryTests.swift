@@ -24,12 +24,18 @@ import Testing
         let entry = gtk_entry_new()!
         gtk_entry_set_placeholder_text(livery_entry(entry), "Placeholder")
         return [
-            (gtk_label_new("Label")!, instance("label", "uilabel", [op("textColor", .color(text)), op("font", .font(font))])),
+            (
+                gtk_label_new("Label")!,
+                instance("label", "uilabel", [op("textColor", .color(text)), op("font", .font(font))])
+            ),
             (
                 gtk_button_new_with_label("Button")!,
                 instance("button", "uibutton", [op("titleColor", .color(text)), op("title", .string("Send"))])
             ),
-            (gtk_picture_new()!, instance("picture", "uiimageview", [op("contentMode", .enumeration("scaleAspectFit"))])),
+            (
+                gtk_picture_new()!,
+                instance("picture", "uiimageview", [op("contentMode", .enumeration("scaleAspectFit"))])
+            ),
             (gtk_switch_new()!, instance("switch", "uiswitch", [op("onTintColor", .color(text))])),
             (
                 gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 0.1)!,
@@ -46,7 +52,10 @@ import Testing
                 textView,
                 instance(
                     "textView", "uitextview",
-                    [op("textColor", .color(text)), op("font", .font(font)), op("textAlignment", .enumeration("center"))])
+                    [
+                        op("textColor", .color(text)), op("font", .font(font)),
+                        op("textAlignment", .enumeration("center")),
+                    ])
             ),
             (gtk_header_bar_new()!, instance("headerBar", "uinavigationbar", [op("barTintColor", .color(color))])),
             (gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!, instance("view", "uiview", [op("alpha", .float(0.9))])),
