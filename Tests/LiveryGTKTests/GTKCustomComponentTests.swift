@@ -29,7 +29,8 @@ import Testing
             theme(
                 "t",
                 [
-                    ResolvedInstance(id: "plain", component: "uilabel", operations: [op("backgroundColor", .color(yellow))]),
+                    ResolvedInstance(
+                        id: "plain", component: "uilabel", operations: [op("backgroundColor", .color(yellow))]),
                     ResolvedInstance(
                         id: "badge", component: "badge",
                         operations: [
