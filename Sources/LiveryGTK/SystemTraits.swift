@@ -240,11 +240,12 @@ struct SignalHandlers {
         _ instance: UnsafeMutableRawPointer, _ signal: String, _ action: @escaping @MainActor () -> Void
     ) {
         let box = Unmanaged.passRetained(CallbackBox(action)).toOpaque()
-        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) ->
-            Void = { _, _, box in
-                let box = Unmanaged<CallbackBox>.fromOpaque(box!).takeUnretainedValue()
-                MainActor.assumeIsolated { box.action() }
-            }
+        let callback:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) ->
+                Void = { _, _, box in
+                    let box = Unmanaged<CallbackBox>.fromOpaque(box!).takeUnretainedValue()
+                    MainActor.assumeIsolated { box.action() }
+                }
         let id = g_signal_connect_data(
             instance, signal, unsafeBitCast(callback, to: GCallback.self), box,
             { box, _ in Unmanaged<CallbackBox>.fromOpaque(box!).release() }, GConnectFlags(0))

@@ -30,7 +30,8 @@ import Testing
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets {
             let color =
-                traits.contrast != nil ? yellow : traits.appearance == .dark ? blue : traits.textSize != nil ? green : red
+                traits.contrast != nil
+                ? yellow : traits.appearance == .dark ? blue : traits.textSize != nil ? green : red
             variants[traits] = instances(color)
         }
         variants[.none] = instances(red)
