@@ -30,7 +30,9 @@ let window = gtk_window_new()!
 gtk_window_set_title(livery_window(window), "Hello, Livery")
 gtk_window_set_default_size(livery_window(window), 320, 160)
 let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-for margin in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+for margin in [
+    gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end,
+] {
     margin(column, 16)
 }
 let title = gtk_label_new("Hello")!
