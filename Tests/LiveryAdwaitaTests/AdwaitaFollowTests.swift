@@ -23,6 +23,8 @@ import Testing
             bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
             bus.arguments = ["--session", "--print-address", "--nofork"]
             bus.standardOutput = busOutput
+            // Not the test's own output: a process holding it would keep `swift test` waiting.
+            bus.standardError = FileHandle.nullDevice
             try bus.run()
             let address = try #require(Self.line(busOutput.fileHandleForReading), "dbus-daemon printed no address")
             setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
@@ -58,8 +60,9 @@ import Testing
         deinit {
             try? portalInput.fileHandleForWriting.close()
             // Not waited for: Foundation reports the exit on the main queue, which this test holds.
+            // The portal exits at the end of its input; dbus-daemon ignores SIGTERM.
             portal.terminate()
-            bus.terminate()
+            kill(bus.processIdentifier, SIGKILL)
         }
     }
 
@@ -70,7 +73,8 @@ import Testing
                     id: "send", component: "uibutton",
                     operations: [
                         ResolvedOperation(
-                            name: "backgroundColor", state: .normal, params: [Param(name: "color", value: .color(color))])
+                            name: "backgroundColor", state: .normal,
+                            params: [Param(name: "color", value: .color(color))])
                     ])
             ]
         }
@@ -79,7 +83,8 @@ import Testing
         axes.insert(TraitSet(contrast: .highcontrast))
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets {
-            variants[traits] = button(traits.contrast != nil ? Self.yellow : traits.appearance == .dark ? Self.blue : Self.red)
+            variants[traits] = button(
+                traits.contrast != nil ? Self.yellow : traits.appearance == .dark ? Self.blue : Self.red)
         }
         variants[.none] = button(Self.red)
         return LoadedTheme(
@@ -109,7 +114,9 @@ import Testing
     /// filtered to this suite), and passes when that process does.
     @Test func theWindowFollowsLibadwaitasDarkModeAndHighContrastFromTheSettingsPortal() throws {
         guard ProcessInfo.processInfo.environment["LIVERY_ADWAITA_PROCESS"] != nil else {
-            let arguments = [CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", "AdwaitaFollowTests"]
+            let arguments = [
+                CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", "AdwaitaFollowTests",
+            ]
             let pointers = arguments.map { strdup($0) } + [nil]
             defer { pointers.forEach { free($0) } }
             setenv("LIVERY_ADWAITA_PROCESS", "1", 1)
@@ -127,7 +134,8 @@ import Testing
 
     func followInItsOwnProcess() throws {
         let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
-        try #require(!display.isEmpty, "DISPLAY is unset: run through Scripts/test.sh or after `source Scripts/xvfb.sh`")
+        try #require(
+            !display.isEmpty, "DISPLAY is unset: run through Scripts/test.sh or after `source Scripts/xvfb.sh`")
         let desktop = try Desktop()
         setenv("GSK_RENDERER", "cairo", 0)
         try #require(gtk_init_check() != 0)
