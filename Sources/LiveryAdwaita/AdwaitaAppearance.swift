@@ -27,13 +27,14 @@ public final class AdwaitaAppearance: SystemAppearanceSource {
     public func startObserving(_ changed: @escaping @MainActor () -> Void) {
         stopObserving()
         self.changed = changed
-        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) ->
-            Void = { _, _, data in
-                nonisolated(unsafe) let data = data
-                MainActor.assumeIsolated {
-                    Unmanaged<AdwaitaAppearance>.fromOpaque(data!).takeUnretainedValue().changed?()
+        let callback:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) ->
+                Void = { _, _, data in
+                    nonisolated(unsafe) let data = data
+                    MainActor.assumeIsolated {
+                        Unmanaged<AdwaitaAppearance>.fromOpaque(data!).takeUnretainedValue().changed?()
+                    }
                 }
-            }
         for signal in ["notify::dark", "notify::high-contrast"] {
             handlers.append(
                 livery_signal_connect(
