@@ -187,7 +187,10 @@ let package = Package(
         // follows a running `livery studio`.
         .executableTarget(
             name: "livery-gtk-demo",
-            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryGTK", "CGTK", "LiveryStudioClient"],
+            dependencies: [
+                "Livery", "LiveryModel", "LiveryDevelopment", "LiveryGTK", "CGTK", "LiveryStudioClient",
+                "LiveryAdwaita",
+            ],
             path: "Examples/GTKDemo",
             exclude: ["Livery.xml"]
         ),

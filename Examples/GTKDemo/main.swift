@@ -1,6 +1,7 @@
 import CGTK
 import Foundation
 import Livery
+import LiveryAdwaita
 import LiveryDevelopment
 import LiveryGTK
 
@@ -12,6 +13,8 @@ import LiveryGTK
 //   swift run livery-gtk-demo --follow URL           # follow a running `livery studio` (its follow URL)
 //         [--follow-screenshots DIR]                 # ... and write the window to PNG after each change
 //   swift run livery-gtk-demo --system-screenshots DIR   # the window following desktop changes, to PNG
+//   swift run livery-gtk-demo --adwaita ...          # as a libadwaita app: dark mode and high contrast
+//                                                    # from AdwStyleManager (the settings portal)
 //
 // The window follows the desktop's dark mode, high contrast, text scaling and scale factor
 // (GTKSystemTraits); a checked toggle is the app's override, an unchecked one follows the desktop.
@@ -26,6 +29,7 @@ let screenshotFolder = option("--screenshots")
 let followURL = option("--follow")
 let followScreenshots = option("--follow-screenshots")
 let systemScreenshots = option("--system-screenshots")
+let usesAdwaita = arguments.contains("--adwaita")
 if [screenshotFolder, followURL, followScreenshots, systemScreenshots].contains("") {
     print(
         "usage: livery-gtk-demo [--screenshots DIR | --system-screenshots DIR | --follow URL [--follow-screenshots DIR]] [configuration.xml]"
@@ -45,6 +49,7 @@ guard gtk_init_check() != 0 else {
 // GLib's loop runs this thread from here on: let it drain the main queue too (the preloading
 // task below, and live reload, are scheduled there).
 GLibMainQueue.install()
+if usesAdwaita { adw_init() }
 
 let manager: ThemeManager
 if let followURL {
@@ -130,7 +135,8 @@ enum Controls {
 }
 Controls.build(in: controls)
 // The desktop's dark mode, high contrast, text scaling and the window's scale factor, live.
-let system = GTKSystemTraits.follow(manager, window: window)
+let system = GTKSystemTraits.follow(
+    manager, window: window, appearanceSource: usesAdwaita ? AdwaitaAppearance() : nil)
 
 /// The trait sets the screenshots show: light, dark, high contrast, large text.
 let traitSets: [(name: String, traits: TraitSet, textScale: Double)] = [
@@ -181,11 +187,27 @@ if let folder = systemScreenshots {
     ]
     var written = 0
     for step in steps {
-        step.change()
+        var name = step.name
+        if usesAdwaita {
+            // libadwaita reads dark mode and high contrast from the settings portal: whoever runs
+            // the demo (Scripts/gtk-adwaita-screenshots.py) changes it, then answers with a line.
+            name = "adwaita" + step.name.dropFirst("system".count)
+            FileHandle.standardOutput.write(Data("change \(name)\n".utf8))
+            _ = readLine()
+            let settled = Date().addingTimeInterval(0.5)
+            while Date() < settled {
+                g_main_context_iteration(nil, 0)
+                g_usleep(1000)
+            }
+            // Text scaling is GTK's own setting in a libadwaita app too.
+            if step.name == "system-largetext" { step.change() }
+        } else {
+            step.change()
+        }
         GTKBindings.flushStyles()
         Offscreen.waitForFrames(of: window, count: 2)
-        if Offscreen.savePNG(screen.root, to: folder + "/" + step.name + ".png") { written += 1 }
-        print("\(step.name): traits \(manager.traits), text scale \(manager.textScale)")
+        if Offscreen.savePNG(screen.root, to: folder + "/" + name + ".png") { written += 1 }
+        print("\(name): traits \(manager.traits), text scale \(manager.textScale)")
     }
     print("wrote \(written) screenshots to \(folder)")
     gtk_window_destroy(livery_window(window))
