@@ -10,6 +10,7 @@ public protocol SystemAppearanceSource: AnyObject {
     /// Whether the desktop asks for high contrast now.
     var prefersHighContrast: Bool { get }
     /// Calls `changed` after every change of either, until `stopObserving()`.
+    /// - Parameter changed: what to call; the source reads the new values from itself.
     func startObserving(_ changed: @escaping @MainActor () -> Void)
     /// Stops calling the closure given to `startObserving(_:)`.
     func stopObserving()
@@ -131,6 +132,11 @@ public final class GTKSystemTraits {
     /// Starts following: applies the desktop's settings now and after every change, as long as
     /// the returned object is kept. `window` gives the scale factor; `appearanceSource` defaults
     /// to `GTKSettingsAppearance`. Call it after GTK is initialised.
+    /// - Parameters:
+    ///   - manager: the manager whose traits, text scale and scale follow the desktop.
+    ///   - window: the window whose scale factor is followed; nil leaves the scale at 1.
+    ///   - aspects: what is followed; the others are the app's.
+    ///   - appearanceSource: where dark mode and high contrast come from.
     public static func follow(
         _ manager: ThemeManager, window: UnsafeMutablePointer<GtkWidget>? = nil, aspects: Aspects = .all,
         appearanceSource: (any SystemAppearanceSource)? = nil
