@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LiveryDevelopment", targets: ["LiveryDevelopment"]),
         .library(name: "LiveryHeadless", targets: ["LiveryHeadless"]),
         .library(name: "LiveryGTK", targets: ["LiveryGTK"]),
+        .library(name: "LiveryAdwaita", targets: ["LiveryAdwaita"]),
         .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
         .library(name: "LiveryStore", targets: ["LiveryStore"]),
         .library(name: "LiveryTokens", targets: ["LiveryTokens"]),
@@ -51,6 +52,12 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
+        // libadwaita, for LiveryAdwaita only: an app that does not use libadwaita never needs it.
+        .systemLibrary(
+            name: "CAdwaita",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev"])]
+        ),
         // Values only, no dependencies: what every other module speaks.
         .target(name: "LiveryModel"),
         // The XML front end: parse, validate and resolve `.theme` folders.
@@ -78,6 +85,8 @@ let package = Package(
         .target(name: "LiveryHeadless", dependencies: ["Livery", "LiveryModel"]),
         // The GTK 4 adapter: the standard schema bound to real widgets, styled through GTK's CSS.
         .target(name: "LiveryGTK", dependencies: ["Livery", "LiveryModel", "CGTK"]),
+        // Dark mode and high contrast as libadwaita decides them, for GTKSystemTraits.
+        .target(name: "LiveryAdwaita", dependencies: ["LiveryGTK", "CAdwaita"]),
         // Designer and reviewer tools behind the CLI: preview pages, diffs, provenance text, Swift
         // identifiers, SARIF, file watching. A library so every one of them is testable.
         .target(name: "LiveryTooling", dependencies: ["LiveryModel", "LiveryXML", "LiveryBinary"]),
@@ -180,7 +189,10 @@ let package = Package(
         // follows a running `livery studio`.
         .executableTarget(
             name: "livery-gtk-demo",
-            dependencies: ["Livery", "LiveryModel", "LiveryDevelopment", "LiveryGTK", "CGTK", "LiveryStudioClient"],
+            dependencies: [
+                "Livery", "LiveryModel", "LiveryDevelopment", "LiveryGTK", "CGTK", "LiveryStudioClient",
+                "LiveryAdwaita",
+            ],
             path: "Examples/GTKDemo",
             exclude: ["Livery.xml"]
         ),
@@ -228,6 +240,10 @@ let package = Package(
         .testTarget(
             name: "LiveryGTKTests", dependencies: ["LiveryGTK", "Livery", "LiveryModel", "CGTK", "LiveryHeadless"]),
         .testTarget(name: "LiveryTokensTests", dependencies: ["LiveryTokens", "LiveryModel"]),
+        // libadwaita followed through a private session bus and a settings portal stand-in.
+        .testTarget(
+            name: "LiveryAdwaitaTests", dependencies: ["LiveryAdwaita", "LiveryGTK", "Livery", "CAdwaita"],
+            exclude: ["settings-portal.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

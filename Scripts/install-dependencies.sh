@@ -26,6 +26,11 @@ if ! $themes_only; then
     # package, not whatever `convert` a machine may already have on its PATH).
     if ! dpkg -s imagemagick >/dev/null 2>&1; then missing+=(imagemagick); fi
     if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
+    # LiveryAdwaita and its test: libadwaita, a private D-Bus session bus, and the settings portal
+    # stand-in (Tests/LiveryAdwaitaTests/settings-portal.py, run by Debian's python3 with its dbus and gi).
+    if ! pkg-config --exists libadwaita-1 2>/dev/null; then missing+=(libadwaita-1-dev); fi
+    if ! command -v dbus-daemon >/dev/null 2>&1; then missing+=(dbus-daemon); fi
+    if ! /usr/bin/python3 -c "import dbus, gi" 2>/dev/null; then missing+=(python3-dbus python3-gi); fi
 fi
 if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive

@@ -32,6 +32,11 @@ if grep -E '(Compiling|Emitting module) _?C?(NIO|Hummingbird)' "$plugin_log"; th
 fi
 swift run --skip-build --package-path Examples/PluginExample PluginExample
 
+# A GTK app as its own package (Examples/GTKApp): depends on the LiveryGTK product alone for GTK,
+# builds from its own Package.swift and renders its window once on the test display.
+swift build --package-path Examples/GTKApp
+swift run --skip-build --package-path Examples/GTKApp GTKApp --screenshot "${TMPDIR:-/tmp}/livery-gtk-app.png"
+
 # An app that links `Livery` alone, built in release, holds nothing of the XML front end, the
 # compiler or BoringSSL.
 bash Scripts/check-release-app.sh

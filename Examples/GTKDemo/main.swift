@@ -1,6 +1,7 @@
 import CGTK
 import Foundation
 import Livery
+import LiveryAdwaita
 import LiveryDevelopment
 import LiveryGTK
 
@@ -11,6 +12,12 @@ import LiveryGTK
 //   swift run livery-gtk-demo --screenshots DIR      # every sample theme in each trait set, to PNG
 //   swift run livery-gtk-demo --follow URL           # follow a running `livery studio` (its follow URL)
 //         [--follow-screenshots DIR]                 # ... and write the window to PNG after each change
+//   swift run livery-gtk-demo --system-screenshots DIR   # the window following desktop changes, to PNG
+//   swift run livery-gtk-demo --adwaita ...          # as a libadwaita app: dark mode and high contrast
+//                                                    # from AdwStyleManager (the settings portal)
+//
+// The window follows the desktop's dark mode, high contrast, text scaling and scale factor
+// (GTKSystemTraits); a checked toggle is the app's override, an unchecked one follows the desktop.
 //
 // Run from the repository root (the configuration names Themes/ relatively).
 
@@ -21,11 +28,15 @@ func option(_ name: String) -> String? {
 let screenshotFolder = option("--screenshots")
 let followURL = option("--follow")
 let followScreenshots = option("--follow-screenshots")
-if [screenshotFolder, followURL, followScreenshots].contains("") {
-    print("usage: livery-gtk-demo [--screenshots DIR | --follow URL [--follow-screenshots DIR]] [configuration.xml]")
+let systemScreenshots = option("--system-screenshots")
+let usesAdwaita = arguments.contains("--adwaita")
+if [screenshotFolder, followURL, followScreenshots, systemScreenshots].contains("") {
+    print(
+        "usage: livery-gtk-demo [--screenshots DIR | --system-screenshots DIR | --follow URL [--follow-screenshots DIR]] [configuration.xml]"
+    )
     exit(64)
 }
-let optionValues = [screenshotFolder, followURL, followScreenshots].compactMap { $0 }
+let optionValues = [screenshotFolder, followURL, followScreenshots, systemScreenshots].compactMap { $0 }
 let configuration =
     arguments.first { !$0.hasPrefix("-") && !optionValues.contains($0) } ?? "Examples/GTKDemo/Livery.xml"
 
@@ -38,6 +49,7 @@ guard gtk_init_check() != 0 else {
 // GLib's loop runs this thread from here on: let it drain the main queue too (the preloading
 // task below, and live reload, are scheduled there).
 GLibMainQueue.install()
+if usesAdwaita { adw_init() }
 
 let manager: ThemeManager
 if let followURL {
@@ -115,12 +127,16 @@ enum Controls {
     static func changed() {
         let selected = Int(gtk_drop_down_get_selected(OpaquePointer(picker)))
         if selected < themeIDs.count { manager.activate(themeID: themeIDs[selected]) }
-        manager.setTraits(
-            TraitSet(appearance: isOn(dark) ? .dark : nil, contrast: isOn(highContrast) ? .highcontrast : nil))
-        manager.setTextSize(scale: isOn(largeText) ? 1.5 : 1, largeText: isOn(largeText))
+        // A checked toggle overrides the desktop; an unchecked one follows it.
+        system.appearanceOverride = isOn(dark) ? .dark : nil
+        system.highContrastOverride = isOn(highContrast) ? true : nil
+        system.textScaleOverride = isOn(largeText) ? 1.5 : nil
     }
 }
 Controls.build(in: controls)
+// The desktop's dark mode, high contrast, text scaling and the window's scale factor, live.
+let system = GTKSystemTraits.follow(
+    manager, window: window, appearanceSource: usesAdwaita ? AdwaitaAppearance() : nil)
 
 /// The trait sets the screenshots show: light, dark, high contrast, large text.
 let traitSets: [(name: String, traits: TraitSet, textScale: Double)] = [
@@ -145,7 +161,62 @@ if let followURL {
         url: followURL, manager: manager, window: window, root: screen.root, screenshots: followScreenshots)
 }
 
+if let folder = systemScreenshots {
+    // The desktop changing, as GTK sees it: the same GtkSettings properties a settings daemon
+    // (XSETTINGS, the settings portal) sets, set here in the process.
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let settings = UnsafeMutableRawPointer(gtk_settings_get_default()!)
+    livery_set_int_property(settings, "gtk-xft-dpi", 96 * 1024)
+    let steps: [(name: String, change: () -> Void)] = [
+        ("system-before", {}),
+        ("system-dark", { livery_set_bool_property(settings, "gtk-application-prefer-dark-theme", 1) }),
+        (
+            "system-highcontrast",
+            {
+                livery_set_bool_property(settings, "gtk-application-prefer-dark-theme", 0)
+                livery_set_string_property(settings, "gtk-theme-name", "HighContrast")
+            }
+        ),
+        (
+            "system-largetext",
+            {
+                livery_set_string_property(settings, "gtk-theme-name", "Default")
+                livery_set_int_property(settings, "gtk-xft-dpi", 144 * 1024)
+            }
+        ),
+    ]
+    var written = 0
+    for step in steps {
+        var name = step.name
+        if usesAdwaita {
+            // libadwaita reads dark mode and high contrast from the settings portal: whoever runs
+            // the demo (Scripts/gtk-adwaita-screenshots.py) changes it, then answers with a line.
+            name = "adwaita" + step.name.dropFirst("system".count)
+            FileHandle.standardOutput.write(Data("change \(name)\n".utf8))
+            _ = readLine()
+            let settled = Date().addingTimeInterval(0.5)
+            while Date() < settled {
+                g_main_context_iteration(nil, 0)
+                g_usleep(1000)
+            }
+            // Text scaling is GTK's own setting in a libadwaita app too.
+            if step.name == "system-largetext" { step.change() }
+        } else {
+            step.change()
+        }
+        GTKBindings.flushStyles()
+        Offscreen.waitForFrames(of: window, count: 2)
+        if Offscreen.savePNG(screen.root, to: folder + "/" + name + ".png") { written += 1 }
+        print("\(name): traits \(manager.traits), text scale \(manager.textScale)")
+    }
+    print("wrote \(written) screenshots to \(folder)")
+    gtk_window_destroy(livery_window(window))
+    exit(written == steps.count ? 0 : 1)
+}
+
 if let folder = screenshotFolder {
+    // The screenshots set their own traits: the desktop's are not followed.
+    system.stop()
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     // The preloading task finishing shows that the main queue runs under GLib's loop.
     let deadline = Date().addingTimeInterval(20)

@@ -45,6 +45,34 @@ static inline gulong livery_signal_connect(gpointer instance, const gchar *signa
     return g_signal_connect_data(instance, signal, handler, data, NULL, (GConnectFlags)0);
 }
 
+// Properties by name: g_object_get and g_object_set are variadic, which Swift does not import.
+/// A boolean property of `object` (FALSE when it has none of that name and type).
+static inline gboolean livery_get_bool_property(gpointer object, const gchar *name) {
+    gboolean value = FALSE;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+static inline gint livery_get_int_property(gpointer object, const gchar *name) {
+    gint value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+/// A string property, newly allocated (free it with g_free), or NULL.
+static inline gchar *livery_get_string_property(gpointer object, const gchar *name) {
+    gchar *value = NULL;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+static inline void livery_set_bool_property(gpointer object, const gchar *name, gboolean value) {
+    g_object_set(object, name, value, NULL);
+}
+static inline void livery_set_int_property(gpointer object, const gchar *name, gint value) {
+    g_object_set(object, name, value, NULL);
+}
+static inline void livery_set_string_property(gpointer object, const gchar *name, const gchar *value) {
+    g_object_set(object, name, value, NULL);
+}
+
 // libdispatch's entry points for an event loop other than its own (CoreFoundation's run loop uses
 // them): the main queue signals this file descriptor when it has work, and the callback drains it.
 // LiveryGTK watches the descriptor from GLib's loop, so work scheduled on the main queue (and the

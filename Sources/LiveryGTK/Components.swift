@@ -73,13 +73,20 @@ public final class Button: Widget {
             label: UnsafeMutablePointer<GtkWidget>
         )?
 
+    private var stateHandler: gulong = 0
+
+    override func widgetWillDetach(from widget: UnsafeMutablePointer<GtkWidget>) {
+        g_signal_handler_disconnect(widget, stateHandler)
+    }
+
     override public func didAttach(to widget: UnsafeMutablePointer<GtkWidget>) {
         let callback: @convention(c) (UnsafeMutableRawPointer?, GtkStateFlags, UnsafeMutableRawPointer?) -> Void = {
             _, _, data in
             MainActor.assumeIsolated { Unmanaged<Button>.fromOpaque(data!).takeUnretainedValue().showCurrentState() }
         }
-        // The handle lives as long as the widget, which disconnects its handlers when disposed.
-        livery_signal_connect(
+        // The handle lives as long as the widget, which disconnects its handlers when disposed;
+        // a handle replacing this one disconnects it first (`widgetWillDetach`).
+        stateHandler = livery_signal_connect(
             widget, "state-flags-changed", unsafeBitCast(callback, to: GCallback.self),
             Unmanaged.passUnretained(self).toOpaque())
     }
@@ -125,12 +132,12 @@ public final class Button: Widget {
         gtk_widget_set_visible(content.label, (title ?? originalTitle) == nil ? 0 : 1)
         let icon = (images[state] ?? images[.normal]).flatMap(Texture.of)
         gtk_picture_set_paintable(
-            livery_picture(content.icon), icon.map { livery_paintable(UnsafeMutableRawPointer($0.gdkTexture)) })
+            livery_picture(content.icon), icon.map { livery_paintable(UnsafeMutableRawPointer($0.paintable)) })
         gtk_widget_set_visible(content.icon, icon == nil ? 0 : 1)
         let background = (backgroundImages[state] ?? backgroundImages[.normal]).flatMap(Texture.of)
         gtk_picture_set_paintable(
             livery_picture(content.background),
-            background.map { livery_paintable(UnsafeMutableRawPointer($0.gdkTexture)) })
+            background.map { livery_paintable(UnsafeMutableRawPointer($0.paintable)) })
     }
 
     /// The title the button shows now: the theme's for its state, else its own label's.
@@ -231,7 +238,7 @@ public final class Picture: Widget {
                 if let original = originalPaintable { g_object_ref(UnsafeMutableRawPointer(original)) }
             }
             let texture = Texture.of(image)
-            gtk_picture_set_paintable(picture, texture.map { livery_paintable(UnsafeMutableRawPointer($0.gdkTexture)) })
+            gtk_picture_set_paintable(picture, texture.map { livery_paintable(UnsafeMutableRawPointer($0.paintable)) })
         } else if savedPaintable {
             gtk_picture_set_paintable(picture, originalPaintable)
             if let original = originalPaintable { g_object_unref(UnsafeMutableRawPointer(original)) }

@@ -12,6 +12,11 @@ public final class Texture: @unchecked Sendable {
     public let gdkTexture: OpaquePointer
     /// The asset's scale factor (2 for `@2x`): the texture's pixels per logical pixel.
     public let scale: Int
+    /// What widgets show (a `GdkPaintable`): the texture itself at scale 1; for an `@Nx` asset,
+    /// the texture drawn into its logical size (pixels / N), so a `GtkPicture` measures and draws
+    /// it as UIKit draws `UIImage(data:scale:)`, with every pixel used on a display of scale N.
+    /// Holds one reference.
+    public let paintable: OpaquePointer
 
     /// Decodes PNG, JPEG or TIFF bytes; nil when GDK cannot read them.
     public init?(data: Data, scale: Int) {
@@ -24,6 +29,28 @@ public final class Texture: @unchecked Sendable {
         }
         gdkTexture = texture
         self.scale = max(1, scale)
+        paintable = Self.paintable(of: texture, scale: self.scale)
+    }
+
+    /// The texture at its logical size: a render node of the texture in a rectangle of
+    /// pixels / scale, whose paintable reports that size as its intrinsic size.
+    private static func paintable(of texture: OpaquePointer, scale: Int) -> OpaquePointer {
+        let raw = UnsafeMutableRawPointer(texture)
+        guard scale > 1, let snapshot = gtk_snapshot_new() else {
+            g_object_ref(raw)
+            return livery_paintable(raw)
+        }
+        var size = graphene_size_t(
+            width: Float(gdk_texture_get_width(texture)) / Float(scale),
+            height: Float(gdk_texture_get_height(texture)) / Float(scale))
+        var bounds = graphene_rect_t(origin: graphene_point_t(x: 0, y: 0), size: size)
+        gtk_snapshot_append_texture(snapshot, texture, &bounds)
+        // Transfers the snapshot; an empty one gives nil, which a texture's node never is.
+        guard let paintable = gtk_snapshot_free_to_paintable(snapshot, &size) else {
+            g_object_ref(raw)
+            return livery_paintable(raw)
+        }
+        return paintable
     }
 
     /// The texture of a theme image: the one the image decoder made, else one made now.
@@ -34,12 +61,17 @@ public final class Texture: @unchecked Sendable {
     public var pixelWidth: Int { Int(gdk_texture_get_width(gdkTexture)) }
     public var pixelHeight: Int { Int(gdk_texture_get_height(gdkTexture)) }
 
-    /// The size the image covers on screen, in logical pixels (an `@2x` image's pixels halved).
-    var logicalSize: (width: Int32, height: Int32) {
-        (Int32((Double(pixelWidth) / Double(scale)).rounded()), Int32((Double(pixelHeight) / Double(scale)).rounded()))
+    /// The size the image covers on screen, in logical pixels (an `@2x` image's pixels halved):
+    /// the intrinsic size of `paintable`.
+    public var logicalSize: (width: Int, height: Int) {
+        (
+            Int(gdk_paintable_get_intrinsic_width(livery_paintable(UnsafeMutableRawPointer(paintable)))),
+            Int(gdk_paintable_get_intrinsic_height(livery_paintable(UnsafeMutableRawPointer(paintable))))
+        )
     }
 
     deinit {
+        g_object_unref(UnsafeMutableRawPointer(paintable))
         g_object_unref(UnsafeMutableRawPointer(gdkTexture))
     }
 }

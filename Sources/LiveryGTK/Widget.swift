@@ -26,22 +26,29 @@ open class Widget {
     /// Whether `style` changed since the style sheet last saw it.
     var needsStyleUpdate = false
 
-    private static let handleQuark = g_quark_from_static_string("livery-widget-handle")
+    /// The key of the handle in the widget's object data. `g_quark_from_string` copies the name:
+    /// GLib keeps a quark's string for the life of the process and compares it on every lookup by
+    /// name (`g_object_get_data`), and a Swift string argument is a temporary, so the
+    /// `_static_string` variant would leave GLib a dangling pointer.
+    static let handleKey = "livery-widget-handle"
+    private static let handleQuark = g_quark_from_string(handleKey)
 
     /// Attaches a new handle to `widget`; `wrapping(_:)` is the public way in.
+    ///
+    /// A widget has one handle. Attaching to a widget that already has one (the plain `Widget`
+    /// an earlier `applicator.style` made, before the app attached its own component type)
+    /// replaces it: the old handle lets go of the widget (its generated CSS class is removed,
+    /// so its CSS-backed look goes), the applicator forgets it, and the app styles the widget
+    /// again through the new handle. A diagnostic-free, documented replace, never a crash.
     public required init(attachingTo widget: UnsafeMutablePointer<GtkWidget>) {
         gtkWidget = widget
         let object = livery_object(widget)
-        precondition(g_object_get_qdata(object, Self.handleQuark) == nil, "a GTK widget has one Livery handle")
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        g_object_weak_ref(
-            object,
-            { data, _ in
-                MainActor.assumeIsolated {
-                    Unmanaged<Widget>.fromOpaque(data!).takeUnretainedValue().widgetWasDisposed()
-                }
-            }, me)
-        // The widget owns its handle: the handle is released when the widget is finalized.
+        if let existing = g_object_get_qdata(object, Self.handleQuark) {
+            Unmanaged<Widget>.fromOpaque(existing).takeUnretainedValue().detach()
+        }
+        g_object_weak_ref(object, Self.widgetDisposed, Unmanaged.passUnretained(self).toOpaque())
+        // The widget owns its handle: the handle is released when the widget is finalized, or
+        // when another handle replaces it (GLib calls the destroy function of the old data).
         g_object_set_qdata_full(
             object, Self.handleQuark, Unmanaged.passRetained(self).toOpaque(),
             { data in
@@ -49,6 +56,29 @@ open class Widget {
             })
         didAttach(to: widget)
     }
+
+    /// The weak-reference callback; with the handle as data it identifies the reference.
+    private static let widgetDisposed: GWeakNotify = { data, _ in
+        nonisolated(unsafe) let data = data
+        MainActor.assumeIsolated {
+            Unmanaged<Widget>.fromOpaque(data!).takeUnretainedValue().widgetWasDisposed()
+        }
+    }
+
+    /// Lets go of the widget for a handle replacing this one: no weak reference, no class.
+    private func detach() {
+        guard let widget = gtkWidget else { return }
+        g_object_weak_unref(livery_object(widget), Self.widgetDisposed, Unmanaged.passUnretained(self).toOpaque())
+        if let entry = cssClass {
+            gtk_widget_remove_css_class(widget, entry.name)
+        }
+        widgetWillDetach(from: widget)
+        widgetWasDisposed()
+    }
+
+    /// Subclasses disconnect the signal handlers they connected in `didAttach(to:)` (their data
+    /// is the handle, which a replaced handle no longer outlives).
+    func widgetWillDetach(from widget: UnsafeMutablePointer<GtkWidget>) {}
 
     /// The handle of `widget`: the one already attached, or a new one of the class that matches
     /// its GType (`Label` for a `GtkLabel`, `Widget` for a widget outside the standard schema).
@@ -107,6 +137,38 @@ open class Widget {
     public var cssPadding: Insets? {
         get { style.padding }
         set { setStyle(\.padding, newValue) }
+    }
+
+    /// The widget's text colour through GTK's CSS (what `textColor` sets on labels), for the
+    /// bindings of an app's own component types. Nil leaves GTK's own.
+    public var cssTextColor: Color? {
+        get { style.textColor }
+        set { setStyle(\.textColor, newValue) }
+    }
+
+    /// The widget's font through GTK's CSS (family, size in CSS pixels, weight, letter spacing,
+    /// line height; what `font` sets on labels), sized for the text scale by the runtime.
+    public var cssFont: Font? {
+        get { style.font }
+        set { setStyle(\.font, newValue) }
+    }
+
+    /// The widget's border colour (what `borderColor` sets).
+    public var cssBorderColor: Color? {
+        get { style.borderColor }
+        set { setStyle(\.borderColor, newValue) }
+    }
+
+    /// The widget's solid border width in pixels (what `borderWidth` sets).
+    public var cssBorderWidth: Double? {
+        get { style.borderWidth }
+        set { setStyle(\.borderWidth, newValue) }
+    }
+
+    /// The widget's corner radius in pixels (what `cornerRadius` sets).
+    public var cssCornerRadius: Double? {
+        get { style.cornerRadius }
+        set { setStyle(\.cornerRadius, newValue) }
     }
 
     /// The CSS rules the theme gives this widget now, with `%C` for its class selector; nil when

@@ -81,11 +81,16 @@ struct WidgetStyle: Hashable, Sendable {
             }
         case .headerBar:
             var title: [String] = []
-            if let textColor { title.append("color: \(Self.css(textColor))") }
+            // GTK dims an unfocused window's title (`headerbar:backdrop .title { filter:
+            // opacity(0.5) }`): the theme's colour is the colour on screen.
+            if let textColor { title += ["color: \(Self.css(textColor))", "filter: none"] }
             if let font { title += Self.declarations(of: font) }
             rules.add("%C .title", title)
         case .entry:
-            if let placeholderColor { rules.add("%C > text > placeholder", ["color: \(Self.css(placeholderColor))"]) }
+            // GTK dims the placeholder (`opacity: 0.55`): the theme's colour is the colour on screen.
+            if let placeholderColor {
+                rules.add("%C > text > placeholder", ["color: \(Self.css(placeholderColor))", "opacity: 1"])
+            }
         case .toggle:
             if let fillColor { rules.add("%C:checked", Self.fill(fillColor)) }
             if let thumbColor { rules.add("%C > slider", Self.fill(thumbColor)) }
