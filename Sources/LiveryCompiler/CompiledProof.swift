@@ -77,7 +77,8 @@ struct CompiledProof {
                 ("version", stored.version, source.version), ("parent", stored.parent ?? "", source.parent ?? ""),
                 ("description", stored.description ?? "", source.description ?? ""),
             ] where !Self.same(a, b) || (field == "parent" && (stored.parent == nil) != (source.parent == nil)) {
-                return "the compiled theme's \(field) of '\(source.id)' is \(Self.quoted(a)), the folder's \(Self.quoted(b))"
+                return
+                    "the compiled theme's \(field) of '\(source.id)' is \(Self.quoted(a)), the folder's \(Self.quoted(b))"
             }
         }
         return nil
@@ -94,7 +95,8 @@ struct CompiledProof {
                 continue
             }
             guard let source = byID[Array(stored.id.utf8)] else {
-                return "the compiled theme has instance \(Self.quoted(stored.id)) for \(traits), which the folder does not define there"
+                return
+                    "the compiled theme has instance \(Self.quoted(stored.id)) for \(traits), which the folder does not define there"
             }
             found += 1
             if let mismatch = Self.compare(stored, source) { return "for \(traits): \(mismatch)" }
@@ -119,14 +121,17 @@ struct CompiledProof {
         }
         for (index, (a, b)) in zip(stored.operations, source.operations).enumerated() {
             guard same(a.name, b.name), same(a.state.rawValue, b.state.rawValue) else {
-                return "operation \(index + 1) of instance \(id) is \(quoted(a.name)) (\(a.state)) compiled, \(quoted(b.name)) (\(b.state)) in the folder"
+                return
+                    "operation \(index + 1) of instance \(id) is \(quoted(a.name)) (\(a.state)) compiled, \(quoted(b.name)) (\(b.state)) in the folder"
             }
             guard a.params.count == b.params.count else {
-                return "operation \(quoted(b.name)) of instance \(id) has \(a.params.count) params compiled, \(b.params.count) in the folder"
+                return
+                    "operation \(quoted(b.name)) of instance \(id) has \(a.params.count) params compiled, \(b.params.count) in the folder"
             }
             for (x, y) in zip(a.params, b.params) {
                 guard same(x.name, y.name), same(x.value, y.value) else {
-                    return "param \(quoted(y.name)) of operation \(quoted(b.name)) of instance \(id) is \(text(x.value)) compiled, \(text(y.value)) in the folder"
+                    return
+                        "param \(quoted(y.name)) of operation \(quoted(b.name)) of instance \(id) is \(text(x.value)) compiled, \(text(y.value)) in the folder"
                 }
             }
         }
@@ -147,7 +152,8 @@ struct CompiledProof {
         let source = folder.assets
         var names: [[UInt8]: String] = [:]
         for variant in stored.variants + source.variants { names[Array(variant.name.utf8)] = variant.name }
-        let present = Set(compiled.assets.map { Array($0.variant.fileKey.themeID.utf8) + [0] + Array($0.variant.file.utf8) })
+        let present = Set(
+            compiled.assets.map { Array($0.variant.fileKey.themeID.utf8) + [0] + Array($0.variant.file.utf8) })
         for name in names.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }).map({ names[$0]! }) {
             for traits in TraitAxes.all.traitSets {
                 for scale in Self.scales {
@@ -156,7 +162,8 @@ struct CompiledProof {
                     guard Self.same(a?.themeID ?? "", b?.themeID ?? ""), Self.same(a?.file ?? "", b?.file ?? ""),
                         (a == nil) == (b == nil)
                     else {
-                        return "asset \(Self.quoted(name)) for \(traits) at scale \(scale) is \(a.map { "\($0.themeID):\($0.file)" } ?? "missing") compiled, \(b.map { "\($0.themeID):\($0.file)" } ?? "missing") in the folder"
+                        return
+                            "asset \(Self.quoted(name)) for \(traits) at scale \(scale) is \(a.map { "\($0.themeID):\($0.file)" } ?? "missing") compiled, \(b.map { "\($0.themeID):\($0.file)" } ?? "missing") in the folder"
                     }
                     if let a, !present.contains(Array(a.themeID.utf8) + [0] + Array(a.file.utf8)) {
                         return "asset file \(a.file) of \(a.themeID) has no bytes in the compiled theme"

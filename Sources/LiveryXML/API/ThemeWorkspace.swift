@@ -284,24 +284,64 @@ public final class ThemeWorkspace: @unchecked Sendable {
 
     /// The theme for every trait set it distinguishes: what the compiler stores.
     public func variants(ofThemeAt path: String) -> Checked<ThemeVariants> {
-        guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
+        guard let resolution = resolution(ofThemeAt: path), let value = resolution.variants else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
-        let axes = resolver.axes
-        if checksContrast {
+        var all = (resolution.loadDiagnostics + resolution.notedDiagnostics).mergingNotes()
+        if all.hasErrors { all = Self.onePerPlace(all.filter { $0.code != .contrastLow }) }
+        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
+        return Checked(value: value, diagnostics: all)
+    }
+
+    /// A theme resolved for every trait set it distinguishes, with what resolving it found:
+    /// what `validate`, `variants` and so `compile` and its proof all start from.
+    struct Resolution {
+        /// Reading the chain's files and building its schema.
+        var loadDiagnostics: [Diagnostic]
+        var resolverDiagnostics: [Diagnostic]
+        /// `resolverDiagnostics` with the trait sets of partial findings in notes.
+        var notedDiagnostics: [Diagnostic]
+        var findings: TraitSetFindings
+        /// Nil when the theme's Info.xml cannot be read.
+        var variants: ThemeVariants?
+    }
+
+    /// The last few themes resolved, so that a tool that validates, compiles and proves one
+    /// theme resolves it once (`recentCapacity` of them: the themes in flight, not every theme).
+    private var recent: [(key: String, contrast: Bool, chain: [String], resolution: Resolution)] = []
+    private let recentCapacity = 16
+
+    func resolution(ofThemeAt path: String) -> Resolution? {
+        let key = canonical(path)
+        let contrast = checksContrast
+        if let known = locked({ recent.first { $0.key == key && $0.contrast == contrast }?.resolution }) {
+            return known
+        }
+        guard let (resolver, diagnostics) = resolver(forThemeAt: path) else { return nil }
+        if contrast {
             resolver.contrast = ContrastCheck(
                 schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
         }
+        let axes = resolver.axes
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
-        var all = (diagnostics + resolver.notedDiagnostics).mergingNotes()
-        if all.hasErrors { all = Self.onePerPlace(all.filter { $0.code != .contrastLow }) }
-        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
-        let value = ThemeVariants(
-            info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
-            variants: variants, assets: resolver.assets)
-        return Checked(value: value, diagnostics: all)
+        let resolution = Resolution(
+            loadDiagnostics: diagnostics, resolverDiagnostics: resolver.diagnostics,
+            notedDiagnostics: resolver.notedDiagnostics,
+            findings: TraitSetFindings(traitSets: resolver.traitSets, resolved: resolver.resolvedTraitSets),
+            variants: resolver.chain.last?.info.map { info in
+                ThemeVariants(
+                    info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
+                    variants: variants, assets: resolver.assets)
+            })
+        let chain = resolver.chain.map { canonical($0.path) }
+        locked {
+            recent.removeAll { $0.key == key && $0.contrast == contrast }
+            if recent.count >= recentCapacity { recent.removeFirst() }
+            recent.append((key, contrast, chain, resolution))
+        }
+        return resolution
     }
 
     /// The theme as an app running with `traits` sees it. With `keepingWhatResolves`, a theme
@@ -378,21 +418,15 @@ public final class ThemeWorkspace: @unchecked Sendable {
     // MARK: - Loading
 
     private func validateTheme(at path: String) -> ThemeValidation {
-        guard let (resolver, diagnostics) = resolver(forThemeAt: path) else {
+        guard let resolution = resolution(ofThemeAt: path) else {
             return ThemeValidation(diagnostics: loadFailure(path), findings: nil)
         }
-        if checksContrast {
-            resolver.contrast = ContrastCheck(
-                schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
-        }
-        for traits in resolver.axes.traitSets { _ = resolver.resolve(traits) }
-        resolver.finish()
-        let all = diagnostics + resolver.diagnostics
+        let all = resolution.loadDiagnostics + resolution.resolverDiagnostics
         // Contrast is judged on the theme as meant: with an error, what resolves is not that
         // theme (a colour dropped, a class lost), and its contrast follows from the error.
         return ThemeValidation(
             diagnostics: all.hasErrors ? all.filter { $0.code != .contrastLow } : all,
-            findings: TraitSetFindings(traitSets: resolver.traitSets, resolved: resolver.resolvedTraitSets))
+            findings: resolution.findings)
     }
 
     /// A resolver for the theme's chain, or nil when the chain cannot be formed; the diagnostics
@@ -456,13 +490,14 @@ public final class ThemeWorkspace: @unchecked Sendable {
     /// forgetting a parent is seen by all of them.
     public func forget(themeAt path: String) {
         let folder = FileSystem.parent(of: path)
-        let entry = indexEntry(forThemeAt: path)
+        let entry = indexEntry(forThemeAt: path, readingAgain: true)
         locked {
             canonicalPaths[path] = nil
             let key = canonicalLocked(path)
             themes[key] = nil
             infos[key] = nil
             schemas = schemas.filter { !$0.key.contains(key) }
+            recent.removeAll { $0.chain.contains(key) }
             let folderKey = canonicalLocked(folder)
             indexes[folderKey]?.remove(path: path)
             if let entry { indexes[folderKey]?.insert(entry) }
@@ -562,11 +597,13 @@ public final class ThemeWorkspace: @unchecked Sendable {
 
     /// The index entry of a theme folder as it is on disk now; nil when it is not a theme folder.
     /// Reads Info.xml without keeping it: an index of ten thousand themes holds their ids only.
-    private func indexEntry(forThemeAt path: String) -> SearchFolderIndex.Entry? {
+    /// `readingAgain` ignores what was read from the folder before (for `forget(themeAt:)`).
+    private func indexEntry(forThemeAt path: String, readingAgain: Bool = false) -> SearchFolderIndex.Entry? {
         guard isThemeFolder(path), FileSystem.kind(of: path) == .directory else { return nil }
-        let key = canonical(path)
+        let key = readingAgain ? FileSystem.canonical(path) : canonical(path)
+        let known = readingAgain ? nil : locked({ themes[key]?.header ?? infos[key]?.0 })
         let id =
-            locked({ themes[key]?.header ?? infos[key]?.0 })?.info.id
+            known?.info.id
             ?? ThemeFolderReader(limits: limits).readInfo(folder: path).0?.info.id
         return .init(path: path, canonical: key, id: id)
     }
