@@ -153,11 +153,21 @@ def table(rows):
         lines.append(f"| {r['n']:,} | {r['row']}{status} | {seconds(r['wall'])} | {seconds(r['cpu'])} | {rss} | "
                      f"{ratio} | {r.get('written', '') if r['wall'] is not None else ''} |")
     lines.append("")
+    def ratio(a, b):
+        return f"{a / b:.1f}x" if a and b else "n/a"
+
     for n, validate in sorted(validates.items()):
         cold = next((r for r in rows if r["n"] == n and r["row"] == "build (cold)"), None)
-        if cold and cold["wall"] and validate["wall"]:
-            lines.append(f"- {n:,} themes: cold build / validate {cold['wall'] / validate['wall']:.1f}x (wall), "
-                         f"validate / floor {validate['wall'] / floors[n]['wall']:.0f}x (wall)")
+        floor = floors[n]
+        line = (f"- {n:,} themes: validate / floor {ratio(validate['wall'], floor['wall'])} wall, "
+                f"{ratio(validate['cpu'], floor['cpu'])} CPU")
+        if cold and cold["wall"]:
+            line += (f"; cold build / validate {ratio(cold['wall'], validate['wall'])} wall, "
+                     f"{ratio(cold['cpu'], validate['cpu'])} CPU")
+        lines.append(line)
+    lines.append("")
+    lines.append("On a shared machine (2 cores): wall times include waiting for a core, CPU times (user + "
+                 "system) do not.")
     return "\n".join(lines) + "\n"
 
 
@@ -179,6 +189,7 @@ def main():
                               stdout=subprocess.PIPE, text=True).stdout.strip()
         binary = os.path.join(path, "livery-build-tool")
     rows = []
+    load_before = load_average()
     with tempfile.TemporaryDirectory(prefix="livery-brands-") as scratch:
         floor = build_floor(scratch)
         for count in sizes:
@@ -191,7 +202,7 @@ def main():
     with open(os.path.join(arguments.out, "brands.json"), "w") as handle:
         json.dump({"binary": os.path.basename(binary), "cores": os.cpu_count(), "rows": rows}, handle, indent=1,
                   default=str)
-    markdown = table(rows)
+    markdown = table(rows) + f"({load_before} before the run, {load_average()} after.)\n"
     with open(os.path.join(arguments.out, "brands.md"), "w") as handle:
         handle.write(markdown)
     print(markdown)

@@ -146,7 +146,8 @@ struct CompiledProof {
     }
 
     /// Each image's file, as chosen at each scale for each trait set (traits as the app runs
-    /// with them: an asset's qualifiers may name values no configuration file does).
+    /// with them: an asset's qualifiers may name values no configuration file does, so the
+    /// assets' own axes are used, not the theme's).
     private func compareAssets() -> String? {
         let stored = compiled.assetCatalog
         let source = folder.assets
@@ -154,8 +155,14 @@ struct CompiledProof {
         for variant in stored.variants + source.variants { names[Array(variant.name.utf8)] = variant.name }
         let present = Set(
             compiled.assets.map { Array($0.variant.fileKey.themeID.utf8) + [0] + Array($0.variant.file.utf8) })
+        // A trait value no asset's qualifiers name behaves as no value in its dimension (a file
+        // applies when each of its tags is active), so the trait sets of the assets' own axes
+        // stand for all 96.
+        var axes = TraitAxes()
+        for variant in stored.variants + source.variants { axes.insert(variant.qualifiers) }
+        let traitSets = axes.traitSets
         for name in names.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }).map({ names[$0]! }) {
-            for traits in TraitAxes.all.traitSets {
+            for traits in traitSets {
                 for scale in Self.scales {
                     let a = stored.select(name, traits: traits, scale: scale)
                     let b = source.select(name, traits: traits, scale: scale)
