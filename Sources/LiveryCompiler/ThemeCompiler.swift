@@ -16,7 +16,9 @@ extension DiagnosticCode {
 
 /// A theme compiled: its bytes and the resolution they were written from.
 public struct Compilation: Sendable {
+    /// The compiled file, as `compile(themeAt:workspace:)` returns it.
     public var bytes: [UInt8]
+    /// The front end's resolution the bytes were encoded from: what the proof compares them with.
     public var variants: ThemeVariants
 }
 
