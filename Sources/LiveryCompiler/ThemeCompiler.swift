@@ -14,12 +14,27 @@ extension DiagnosticCode {
     public static let compiledInvalid: DiagnosticCode = "compiled-invalid"
 }
 
+/// A theme compiled: its bytes and the resolution they were written from.
+public struct Compilation: Sendable {
+    /// The compiled file, as `compile(themeAt:workspace:)` returns it.
+    public var bytes: [UInt8]
+    /// The front end's resolution the bytes were encoded from: what the proof compares them with.
+    public var variants: ThemeVariants
+}
+
 /// Theme folder in, compiled bytes out: the glue between the XML front end and the binary format,
 /// plus the source digests that tell a stale compiled file.
 public enum ThemeCompiler {
     /// Validates and resolves the theme at `path` for every trait set, then encodes it with its
     /// assets and a digest of each theme of its chain. `value` is nil when there are errors.
     public static func compile(themeAt path: String, workspace: ThemeWorkspace) -> Checked<[UInt8]> {
+        let result = compilation(themeAt: path, workspace: workspace)
+        return Checked(value: result.value?.bytes, diagnostics: result.diagnostics)
+    }
+
+    /// `compile(themeAt:workspace:)` with the resolved theme the bytes were written from: what
+    /// `firstMismatch(_:variants:)` proves them against without resolving the folder again.
+    public static func compilation(themeAt path: String, workspace: ThemeWorkspace) -> Checked<Compilation> {
         let variants = workspace.variants(ofThemeAt: path)
         guard let theme = variants.value else { return Checked(value: nil, diagnostics: variants.diagnostics) }
         let chain = workspace.chain(ofThemeAt: path)
@@ -76,7 +91,8 @@ public enum ThemeCompiler {
         }
         guard !diagnostics.hasErrors else { return Checked(value: nil, diagnostics: diagnostics) }
         do {
-            return Checked(value: try ThemeWriter.encode(contents), diagnostics: diagnostics)
+            return Checked(
+                value: Compilation(bytes: try ThemeWriter.encode(contents), variants: theme), diagnostics: diagnostics)
         } catch {
             diagnostics.append(.error(.compileUnencodable, error.description, at: SourceLocation(file: path)))
             return Checked(value: nil, diagnostics: diagnostics)

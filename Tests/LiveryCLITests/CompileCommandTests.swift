@@ -17,7 +17,7 @@ import Testing
         #expect(compile.status == 0, "\(compile.stderr)")
         #expect(
             compile.stdout
-                == "verified: 96 trait sets x 3 scales and 3 text scales dump identically from the folder and the compiled file\n"
+                == "verified: 96 trait sets read back value for value as the folder resolves them (every text scale), and every image picks the same file at scales 1-3\n"
         )
         #expect(compile.stderr.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Dark.livery"])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LiveryModel
 import LiveryTooling
 import LiveryXML
@@ -25,10 +26,20 @@ package struct Validate: ParsableCommand {
     )
     var output: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Check up to N themes at a time, on as many threads (default: the number of cores). The findings and their order do not depend on N.",
+            valueName: "N"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    package func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
     package func run() throws {
         let workspace = themes.workspace()
         let progress = ProgressLine.forStandardError()
-        let found = workspace.validate(paths: paths) { done, total, path in
+        let found = workspace.validate(paths: paths, jobs: jobs) { done, total, path in
             if total > 1 { progress.update(done, of: total, "validating \(path)") }
         }
         progress.finish()

@@ -1,3 +1,4 @@
+import Foundation
 import LiveryModel
 
 /// A theme folder as found on disk: what discovery, compiled-file digests and tools need.
@@ -9,21 +10,41 @@ public struct ThemeFolder: Hashable, Sendable {
 }
 
 /// The themes the engine can see (folders on search paths) and the schema they are checked
-/// against: the entry point of the XML front end. Folders are read once and cached, so
-/// validating a folder of themes reads a shared parent only once. Not thread-safe: use one
-/// workspace per thread.
-public final class ThemeWorkspace {
+/// against: the entry point of the XML front end.
+///
+/// Work is done once per workspace: a folder is read and decoded once, the theme ids of each
+/// search folder are indexed once, and what a parent contributes to its children (the schema,
+/// the schema checks of its operations) is worked out once however many children share it.
+/// `forget(themeAt:)` drops what was read from a folder and everything worked out from it.
+///
+/// Safe to share between threads: the caches are behind a lock, folders are read outside it,
+/// and what is shared once read (decoded folders) is immutable.
+public final class ThemeWorkspace: @unchecked Sendable {
     public let searchPaths: [String]
     public let themeExtensions: [String]
     public let limits: FrontEndLimits
     private let schemaFiles: [String]
-    private var reader: ThemeFolderReader
+    /// Interned operation identities, shared by every folder read, whichever thread reads it.
+    private let identities = IdentityTable()
+    private let lock = NSLock()
+    /// Everything below is read and written under `lock`.
     private var themes: [String: DecodedThemeFolder] = [:]
     private var infos: [String: (InfoDecoder.Decoded?, [Diagnostic])] = [:]
-    private lazy var baseSchema: Checked<Schema> = loadSchemaFiles()
+    /// Theme folders of each searched folder, by canonical path: listed once, not per lookup.
+    private var indexes: [String: SearchFolderIndex] = [:]
+    private var canonicalPaths: [String: String] = [:]
+    /// The next serial a folder's operations are moved to (`DecodedThemeFolder.rebase`).
+    private var nextSerial = 0
+    private var loadedBaseSchema: Checked<Schema>?
+    /// By the canonical paths of the chain's folders that carry components.
+    private var schemas: [[String]: SharedSchema] = [:]
+    private var checksContrastValue = true
     /// Whether `validate` and `variants` run the contrast checks (format 1.1, 7.3). An app that
     /// loads themes at run time turns them off: they are for review, and cost launch time.
-    public var checksContrast = true
+    public var checksContrast: Bool {
+        get { locked { checksContrastValue } }
+        set { locked { checksContrastValue = newValue } }
+    }
 
     /// - Parameters:
     ///   - searchPaths: folders searched for parent themes, besides each theme's own folder.
@@ -37,7 +58,12 @@ public final class ThemeWorkspace {
         self.schemaFiles = schemaFiles
         self.themeExtensions = themeExtensions
         self.limits = limits
-        self.reader = ThemeFolderReader(limits: limits)
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     // MARK: - Public operations
@@ -45,50 +71,123 @@ public final class ThemeWorkspace {
     /// Checks theme folders, or folders of theme folders, for every trait set. Findings are
     /// deduplicated and sorted by place. `progress` hears (themes done, themes in all, the theme
     /// about to be checked) before each theme, for a progress line on a terminal.
-    public func validate(paths: [String], progress: ((Int, Int, String) -> Void)? = nil) -> [Diagnostic] {
+    ///
+    /// `jobs` themes are checked at a time, on as many threads; the findings are the same, in the
+    /// same order, whatever `jobs` is (`progress` may then be called from any of the threads,
+    /// one call at a time).
+    public func validate(paths: [String], jobs: Int = 1, progress: ((Int, Int, String) -> Void)? = nil)
+        -> [Diagnostic]
+    {
+        /// What the serial walk finds, in order: findings of the walk itself, and themes to check.
+        enum Step {
+            case found([Diagnostic])
+            case clash(String, Diagnostic)
+            case theme(String)
+        }
+        var steps: [Step] = []
+        for path in paths {
+            switch FileSystem.kind(of: path) {
+            case .missing:
+                steps.append(.found([.error(.pathNotFound, "no such file or folder", at: SourceLocation(file: path))]))
+            case .directory where isNamedTheme(path):
+                steps.append(.theme(path))
+            case .directory:
+                let folders = themeFolders(in: path)
+                if folders.isEmpty {
+                    steps.append(
+                        .found([
+                            .error(
+                                .noThemes,
+                                "no theme folders (\(themeExtensions.map { "*.\($0)" }.joined(separator: ", "))) here",
+                                at: SourceLocation(file: path))
+                        ]))
+                }
+                for (id, finding) in duplicateIDs(among: folders) { steps.append(.clash(id, finding)) }
+                steps.append(.found(misplacedThemeEntries(in: path)))
+                for folder in folders { steps.append(.theme(folder)) }
+            default:
+                steps.append(
+                    .found([
+                        .error(
+                            .pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: path))
+                    ]))
+            }
+        }
+        let themePaths = steps.compactMap { step -> String? in
+            if case .theme(let path) = step { return path }
+            return nil
+        }
+        let progressLock = NSLock()
+        var done = 0
+        let checked = Self.inParallel(themePaths.count, jobs: jobs) { index -> ThemeValidation in
+            if let progress {
+                progressLock.lock()
+                progress(done, themePaths.count, themePaths[index])
+                done += 1
+                progressLock.unlock()
+            }
+            return self.validateTheme(at: themePaths[index])
+        }
         var diagnostics: [Diagnostic] = []
         var resolution = ResolutionFindings()
         /// Clashing theme ids, to the index of their finding.
         var clashes: [String: Int] = [:]
-        var done = 0
-        let total =
-            progress == nil
-            ? 0
-            : paths.reduce(0) { count, path in
-                count + (isThemeFolder(path) ? 1 : themeFolders(in: path).count)
-            }
-        func validateTheme(at path: String) -> [Diagnostic] {
-            progress?(done, total, path)
-            done += 1
-            return self.validateTheme(at: path, into: &resolution)
-        }
-        for path in paths {
-            switch FileSystem.kind(of: path) {
-            case .missing:
-                diagnostics.append(.error(.pathNotFound, "no such file or folder", at: SourceLocation(file: path)))
-            case .directory where isNamedTheme(path):
-                diagnostics += validateTheme(at: path)
-            case .directory:
-                let folders = themeFolders(in: path)
-                if folders.isEmpty {
-                    diagnostics.append(
-                        .error(
-                            .noThemes,
-                            "no theme folders (\(themeExtensions.map { "*.\($0)" }.joined(separator: ", "))) here",
-                            at: SourceLocation(file: path)))
-                }
-                for (id, finding) in duplicateIDs(among: folders) where clashes[id] == nil {
-                    clashes[id] = diagnostics.count
-                    diagnostics.append(finding)
-                }
-                diagnostics += misplacedThemeEntries(in: path)
-                for folder in folders { diagnostics += validateTheme(at: folder) }
-            default:
-                diagnostics.append(
-                    .error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: path)))
+        var next = 0
+        for step in steps {
+            switch step {
+            case .found(let found):
+                diagnostics += found
+            case .clash(let id, let finding):
+                guard clashes[id] == nil else { continue }
+                clashes[id] = diagnostics.count
+                diagnostics.append(finding)
+            case .theme(let path):
+                let result = checked[next]
+                next += 1
+                if let findings = result.findings { resolution.add(findings, theme: path) }
+                diagnostics += result.diagnostics
             }
         }
         return Self.onePerPlace(resolution.noted(Self.noting(clashes, in: diagnostics)).mergingNotes())
+    }
+
+    /// `body(0..<count)` on up to `jobs` threads, the results in index order. `body` must be
+    /// safe to call from several threads at once.
+    static func inParallel<T>(_ count: Int, jobs: Int, _ body: @escaping (Int) -> T) -> [T] {
+        let workers = min(max(jobs, 1), count)
+        guard workers > 1 else { return (0..<count).map(body) }
+        let work = ParallelWork(count: count, body: body)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in work.run() }
+        return work.results.map { $0! }
+    }
+
+    /// The shared state of `inParallel`: the next index to take and the results, behind a lock.
+    private final class ParallelWork<T>: @unchecked Sendable {
+        let lock = NSLock()
+        let count: Int
+        let body: (Int) -> T
+        var next = 0
+        var results: [T?]
+
+        init(count: Int, body: @escaping (Int) -> T) {
+            self.count = count
+            self.body = body
+            self.results = Array(repeating: nil, count: count)
+        }
+
+        func run() {
+            while true {
+                lock.lock()
+                let index = next
+                next += 1
+                lock.unlock()
+                guard index < count else { return }
+                let result = body(index)
+                lock.lock()
+                results[index] = result
+                lock.unlock()
+            }
+        }
     }
 
     /// A child whose parent id is one of clashing ids cannot be resolved: that is a consequence
@@ -140,6 +239,19 @@ public final class ThemeWorkspace {
         return result
     }
 
+    /// What one theme's check found, kept until the findings of every theme are put in order.
+    struct ThemeValidation {
+        var diagnostics: [Diagnostic]
+        /// Nil when the theme's chain could not be formed.
+        var findings: TraitSetFindings?
+    }
+
+    /// The trait sets each finding of one theme's resolution was seen with, and those resolved.
+    struct TraitSetFindings {
+        var traitSets: [Diagnostic: Set<TraitSet>]
+        var resolved: Set<TraitSet>
+    }
+
     /// Where each finding of resolution was seen, over every theme validated: a finding in a
     /// parent's file is found once per child theme and per trait set, and reported once, with
     /// the themes and trait sets in notes.
@@ -149,11 +261,11 @@ public final class ThemeWorkspace {
         /// Seen in only some of the trait sets of some theme.
         var partial: Set<Diagnostic> = []
 
-        mutating func add(_ resolver: ThemeResolver, theme: String) {
-            for (diagnostic, sets) in resolver.traitSets {
+        mutating func add(_ findings: TraitSetFindings, theme: String) {
+            for (diagnostic, sets) in findings.traitSets {
                 themes[diagnostic, default: []].append(FileSystem.lastComponent(of: theme))
                 traitSets[diagnostic, default: []].formUnion(sets)
-                if !resolver.resolvedTraitSets.isSubset(of: sets) { partial.insert(diagnostic) }
+                if !findings.resolved.isSubset(of: sets) { partial.insert(diagnostic) }
             }
         }
 
@@ -172,24 +284,64 @@ public final class ThemeWorkspace {
 
     /// The theme for every trait set it distinguishes: what the compiler stores.
     public func variants(ofThemeAt path: String) -> Checked<ThemeVariants> {
-        guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
+        guard let resolution = resolution(ofThemeAt: path), let value = resolution.variants else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
-        let axes = resolver.axes
-        if checksContrast {
+        var all = (resolution.loadDiagnostics + resolution.notedDiagnostics).mergingNotes()
+        if all.hasErrors { all = Self.onePerPlace(all.filter { $0.code != .contrastLow }) }
+        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
+        return Checked(value: value, diagnostics: all)
+    }
+
+    /// A theme resolved for every trait set it distinguishes, with what resolving it found:
+    /// what `validate`, `variants` and so `compile` and its proof all start from.
+    struct Resolution {
+        /// Reading the chain's files and building its schema.
+        var loadDiagnostics: [Diagnostic]
+        var resolverDiagnostics: [Diagnostic]
+        /// `resolverDiagnostics` with the trait sets of partial findings in notes.
+        var notedDiagnostics: [Diagnostic]
+        var findings: TraitSetFindings
+        /// Nil when the theme's Info.xml cannot be read.
+        var variants: ThemeVariants?
+    }
+
+    /// The last few themes resolved, so that a tool that validates, compiles and proves one
+    /// theme resolves it once (`recentCapacity` of them: the themes in flight, not every theme).
+    private var recent: [(key: String, contrast: Bool, chain: [String], resolution: Resolution)] = []
+    private let recentCapacity = 16
+
+    func resolution(ofThemeAt path: String) -> Resolution? {
+        let key = canonical(path)
+        let contrast = checksContrast
+        if let known = locked({ recent.first { $0.key == key && $0.contrast == contrast }?.resolution }) {
+            return known
+        }
+        guard let (resolver, diagnostics) = resolver(forThemeAt: path) else { return nil }
+        if contrast {
             resolver.contrast = ContrastCheck(
                 schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
         }
+        let axes = resolver.axes
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
-        var all = (diagnostics + resolver.notedDiagnostics).mergingNotes()
-        if all.hasErrors { all = Self.onePerPlace(all.filter { $0.code != .contrastLow }) }
-        guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
-        let value = ThemeVariants(
-            info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
-            variants: variants, assets: resolver.assets)
-        return Checked(value: value, diagnostics: all)
+        let resolution = Resolution(
+            loadDiagnostics: diagnostics, resolverDiagnostics: resolver.diagnostics,
+            notedDiagnostics: resolver.notedDiagnostics,
+            findings: TraitSetFindings(traitSets: resolver.traitSets, resolved: resolver.resolvedTraitSets),
+            variants: resolver.chain.last?.info.map { info in
+                ThemeVariants(
+                    info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
+                    variants: variants, assets: resolver.assets)
+            })
+        let chain = resolver.chain.map { canonical($0.path) }
+        locked {
+            recent.removeAll { $0.key == key && $0.contrast == contrast }
+            if recent.count >= recentCapacity { recent.removeFirst() }
+            recent.append((key, contrast, chain, resolution))
+        }
+        return resolution
     }
 
     /// The theme as an app running with `traits` sees it. With `keepingWhatResolves`, a theme
@@ -231,10 +383,12 @@ public final class ThemeWorkspace {
         var folders = [path]
         var current = path
         while let parentID = info(at: current).0?.info.parent, folders.count <= limits.maxReferenceDepth {
-            let candidates = searchFolders(for: path).flatMap(themeFolders)
+            let candidates = searchFolders(for: path).map(index(of:))
             guard
-                let parent = candidates.first(where: { info(at: $0).0?.info.id == parentID })
-                    ?? candidates.first(where: { info(at: $0).0 == nil && claimsID(parentID, folder: $0) }),
+                let parent = candidates.lazy.flatMap({ $0.folders(withID: parentID) }).first?.path
+                    ?? candidates.lazy.flatMap(\.entries).first(where: {
+                        $0.id == nil && self.claimsID(parentID, folder: $0.path)
+                    })?.path,
                 !folders.contains(parent)
             else { break }
             folders.append(parent)
@@ -263,19 +417,16 @@ public final class ThemeWorkspace {
 
     // MARK: - Loading
 
-    private func validateTheme(at path: String, into findings: inout ResolutionFindings) -> [Diagnostic] {
-        guard let (resolver, diagnostics) = resolver(forThemeAt: path) else { return loadFailure(path) }
-        if checksContrast {
-            resolver.contrast = ContrastCheck(
-                schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
+    private func validateTheme(at path: String) -> ThemeValidation {
+        guard let resolution = resolution(ofThemeAt: path) else {
+            return ThemeValidation(diagnostics: loadFailure(path), findings: nil)
         }
-        for traits in resolver.axes.traitSets { _ = resolver.resolve(traits) }
-        resolver.finish()
-        findings.add(resolver, theme: path)
-        let all = diagnostics + resolver.diagnostics
+        let all = resolution.loadDiagnostics + resolution.resolverDiagnostics
         // Contrast is judged on the theme as meant: with an error, what resolves is not that
         // theme (a colour dropped, a class lost), and its contrast follows from the error.
-        return all.hasErrors ? all.filter { $0.code != .contrastLow } : all
+        return ThemeValidation(
+            diagnostics: all.hasErrors ? all.filter { $0.code != .contrastLow } : all,
+            findings: resolution.findings)
     }
 
     /// A resolver for the theme's chain, or nil when the chain cannot be formed; the diagnostics
@@ -283,15 +434,44 @@ public final class ThemeWorkspace {
     func resolver(forThemeAt path: String) -> (ThemeResolver, [Diagnostic])? {
         let (chain, diagnostics) = loadChain(path)
         guard let chain else { return nil }
-        var schema = baseSchema.value ?? StandardSchema.schema
-        var schemaDiagnostics = baseSchema.diagnostics
-        for theme in chain {
-            for component in theme.schemaComponents { schema.add(component) }
-        }
-        schemaDiagnostics += SchemaIntegrity.check(schema, fallback: chain.last.map { SourceLocation(file: $0.path) })
+        let (schema, schemaDiagnostics) = schema(of: chain)
         let resolver = ThemeResolver(chain: chain, schema: schema)
         resolver.maxReferenceDepth = limits.maxReferenceDepth
         return (resolver, diagnostics + schemaDiagnostics)
+    }
+
+    /// The schema a chain is checked against and the findings of its integrity check, worked
+    /// out once per set of folders that carry components (usually the root alone), not once per
+    /// child: adding a component rebuilds the schema's tables.
+    private func schema(of chain: [DecodedThemeFolder]) -> (Schema, [Diagnostic]) {
+        let carriers = chain.filter { !$0.schemaComponents.isEmpty }
+        let key = carriers.map { canonical($0.path) }
+        if let known = locked({ schemas[key] }) {
+            return (known.schema, known.findings ?? integrity(of: known.schema, chain: chain))
+        }
+        let baseSchema = self.baseSchema
+        var schema = baseSchema.value ?? StandardSchema.schema
+        for theme in carriers {
+            for component in theme.schemaComponents { schema.add(component) }
+        }
+        // Findings at a component's own place are the same for every chain; one that falls back
+        // to the theme's folder is worked out per theme.
+        var findings: [Diagnostic]? = baseSchema.diagnostics + SchemaIntegrity.check(schema, fallback: nil)
+        if findings!.contains(where: { $0.location == nil }) { findings = nil }
+        let known = SharedSchema(schema: schema, findings: findings)
+        locked { schemas[key] = known }
+        return (schema, findings ?? integrity(of: schema, chain: chain))
+    }
+
+    private func integrity(of schema: Schema, chain: [DecodedThemeFolder]) -> [Diagnostic] {
+        baseSchema.diagnostics
+            + SchemaIntegrity.check(schema, fallback: chain.last.map { SourceLocation(file: $0.path) })
+    }
+
+    struct SharedSchema {
+        var schema: Schema
+        /// Nil when a finding has no place of its own (see `schema(of:)`).
+        var findings: [Diagnostic]?
     }
 
     func loadFailure(_ path: String) -> [Diagnostic] {
@@ -302,28 +482,144 @@ public final class ThemeWorkspace {
     }
 
     /// Drops what was read from a theme folder, so that the next operation reads it again (a
-    /// tool that edits one theme keeps the others it has read).
-    func forget(themeAt path: String) {
+    /// tool that edits one theme keeps the others it has read; a tool going through many themes
+    /// forgets each one it is done with, and holds only those in flight). What was worked out
+    /// from the folder goes too: its entry in the index of the folder holding it is read again
+    /// (its id may have changed, or the folder be new or gone), and the schema of every chain it
+    /// is in is built again. Children are resolved from their parents' folders each time, so
+    /// forgetting a parent is seen by all of them.
+    public func forget(themeAt path: String) {
+        let folder = FileSystem.parent(of: path)
+        let entry = indexEntry(forThemeAt: path, readingAgain: true)
+        locked {
+            canonicalPaths[path] = nil
+            let key = canonicalLocked(path)
+            themes[key] = nil
+            infos[key] = nil
+            schemas = schemas.filter { !$0.key.contains(key) }
+            recent.removeAll { $0.chain.contains(key) }
+            let folderKey = canonicalLocked(folder)
+            indexes[folderKey]?.remove(path: path)
+            if let entry { indexes[folderKey]?.insert(entry) }
+        }
+    }
+
+    /// `FileSystem.canonical`, remembered: it stats every component of the path.
+    func canonical(_ path: String) -> String {
+        if let known = locked({ canonicalPaths[path] }) { return known }
         let key = FileSystem.canonical(path)
-        themes[key] = nil
-        infos[key] = nil
+        locked { canonicalPaths[path] = key }
+        return key
+    }
+
+    private func canonicalLocked(_ path: String) -> String {
+        if let known = canonicalPaths[path] { return known }
+        let key = FileSystem.canonical(path)
+        canonicalPaths[path] = key
+        return key
     }
 
     private func theme(at path: String) -> DecodedThemeFolder {
-        let key = FileSystem.canonical(path)
-        if let theme = themes[key] { return theme }
-        let theme = reader.read(folder: path)
-        themes[key] = theme
-        return theme
+        let key = canonical(path)
+        if let theme = locked({ themes[key] }) { return theme }
+        // Read outside the lock, so other threads read other folders meanwhile; the first
+        // folder kept wins if two threads read the same one.
+        var reader = ThemeFolderReader(limits: limits)
+        reader.identities = identities
+        let read = reader.read(folder: path)
+        return locked {
+            if let theme = themes[key] { return theme }
+            read.rebase(by: nextSerial)
+            nextSerial = read.serials.upperBound
+            themes[key] = read
+            return read
+        }
     }
 
     private func info(at path: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
-        let key = FileSystem.canonical(path)
-        if let known = themes[key] { return (known.header, []) }
-        if let known = infos[key] { return known }
-        let result = reader.readInfo(folder: path)
-        infos[key] = result
-        return result
+        let key = canonical(path)
+        if let known = locked({ themes[key].map { ($0.header, [Diagnostic]()) } ?? infos[key] }) { return known }
+        let result = ThemeFolderReader(limits: limits).readInfo(folder: path)
+        return locked {
+            if let known = infos[key] { return known }
+            infos[key] = result
+            return result
+        }
+    }
+
+    /// The theme folders of a searched folder with their ids, listed and read once, then kept up
+    /// to date one folder at a time by `forget(themeAt:)`.
+    struct SearchFolderIndex {
+        struct Entry {
+            var path: String
+            var canonical: String
+            /// Nil when the folder's Info.xml cannot be read.
+            var id: String?
+        }
+        /// Sorted by path, as `themeFolders(in:)` lists them.
+        private(set) var entries: [Entry] = []
+        /// In path order.
+        private var byID: [String: [Entry]] = [:]
+
+        func folders(withID id: String) -> [Entry] { byID[id] ?? [] }
+
+        mutating func insert(_ entry: Entry) {
+            remove(path: entry.path)
+            entries.insert(entry, at: Self.position(of: entry.path, in: entries))
+            if let id = entry.id {
+                var list = byID[id] ?? []
+                list.insert(entry, at: Self.position(of: entry.path, in: list))
+                byID[id] = list
+            }
+        }
+
+        /// The first position whose path is not below `path` (entries are sorted by path).
+        static func position(of path: String, in entries: [Entry]) -> Int {
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[middle].path < path { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        mutating func remove(path: String) {
+            let at = Self.position(of: path, in: entries)
+            guard at < entries.count, entries[at].path == path else { return }
+            if let id = entries[at].id {
+                byID[id]?.removeAll { $0.path == path }
+                if byID[id]?.isEmpty == true { byID[id] = nil }
+            }
+            entries.remove(at: at)
+        }
+    }
+
+    /// The index entry of a theme folder as it is on disk now; nil when it is not a theme folder.
+    /// Reads Info.xml without keeping it: an index of ten thousand themes holds their ids only.
+    /// `readingAgain` ignores what was read from the folder before (for `forget(themeAt:)`).
+    private func indexEntry(forThemeAt path: String, readingAgain: Bool = false) -> SearchFolderIndex.Entry? {
+        guard isThemeFolder(path), FileSystem.kind(of: path) == .directory else { return nil }
+        let key = readingAgain ? FileSystem.canonical(path) : canonical(path)
+        let known = readingAgain ? nil : locked({ themes[key]?.header ?? infos[key]?.0 })
+        let id =
+            known?.info.id
+            ?? ThemeFolderReader(limits: limits).readInfo(folder: path).0?.info.id
+        return .init(path: path, canonical: key, id: id)
+    }
+
+    private func index(of folder: String) -> SearchFolderIndex {
+        let key = canonical(folder)
+        if let known = locked({ indexes[key] }) { return known }
+        var index = SearchFolderIndex()
+        for path in themeFolders(in: folder) {
+            if let entry = indexEntry(forThemeAt: path) { index.insert(entry) }
+        }
+        return locked {
+            if let known = indexes[key] { return known }
+            indexes[key] = index
+            return index
+        }
     }
 
     /// The theme and its ancestors, root first; nil when the chain cannot be formed (missing or
@@ -347,23 +643,23 @@ public final class ThemeWorkspace {
                 return (nil, diagnostics)
             }
             let folders = searchFolders(for: path)
-            let matches = folders.flatMap(themeFolders).filter { info(at: $0).0?.info.id == parentID }
-            var unique: [String] = []
-            for match in matches
-            where !unique.contains(where: { FileSystem.canonical($0) == FileSystem.canonical(match) }) {
+            let indexes = folders.map(index(of:))
+            var unique: [SearchFolderIndex.Entry] = []
+            for match in indexes.flatMap({ $0.folders(withID: parentID) })
+            where !unique.contains(where: { $0.canonical == match.canonical }) {
                 unique.append(match)
             }
-            guard let parentPath = unique.first else {
-                let candidates = folders.flatMap(themeFolders)
+            guard let parentPath = unique.first?.path else {
+                let candidates = indexes.flatMap(\.entries)
                 // The parent exists but its Info.xml is broken: that is the one finding, where it is.
-                if let broken = candidates.first(where: { info(at: $0).0 == nil && claimsID(parentID, folder: $0) }) {
-                    let infoFile = FileSystem.join(broken, "Info.xml")
-                    diagnostics += theme(at: broken).diagnostics.filter { $0.location?.file == infoFile }
+                if let broken = candidates.first(where: { $0.id == nil && claimsID(parentID, folder: $0.path) }) {
+                    let infoFile = FileSystem.join(broken.path, "Info.xml")
+                    diagnostics += theme(at: broken.path).diagnostics.filter { $0.location?.file == infoFile }
                     return (nil, diagnostics)
                 }
                 let list = folders.map { $0.hasSuffix("/") ? $0 : $0 + "/" }.joined(separator: ", ")
                 // the theme itself and its descendants on the way here would make a cycle: not suggested
-                let ids = candidates.compactMap { info(at: $0).0?.info.id }.filter { !seen.contains($0) }
+                let ids = candidates.compactMap(\.id).filter { !seen.contains($0) }
                 let (hint, fix) = Suggestions.suggest(parentID, in: ids)
                 diagnostics.append(
                     .error(
@@ -376,7 +672,7 @@ public final class ThemeWorkspace {
                 diagnostics.append(
                     .error(
                         .themeDuplicate,
-                        "\(Self.ambiguousParentPrefix(parentID)): \(unique.joined(separator: ", ")); ids must be unique",
+                        "\(Self.ambiguousParentPrefix(parentID)): \(unique.map(\.path).joined(separator: ", ")); ids must be unique",
                         at: header.parentLocation))
                 return (nil, diagnostics)
             }
@@ -426,7 +722,7 @@ public final class ThemeWorkspace {
     private func searchFolders(for themePath: String) -> [String] {
         var folders: [String] = []
         for folder in [FileSystem.parent(of: themePath)] + searchPaths
-        where !folders.contains(where: { FileSystem.canonical($0) == FileSystem.canonical(folder) }) {
+        where !folders.contains(where: { canonical($0) == canonical(folder) }) {
             folders.append(folder)
         }
         return folders
@@ -478,6 +774,16 @@ public final class ThemeWorkspace {
             }
         }
         return diagnostics
+    }
+
+    private var baseSchema: Checked<Schema> {
+        if let loaded = locked({ loadedBaseSchema }) { return loaded }
+        let loaded = loadSchemaFiles()
+        return locked {
+            if let known = loadedBaseSchema { return known }
+            loadedBaseSchema = loaded
+            return loaded
+        }
     }
 
     private func loadSchemaFiles() -> Checked<Schema> {

@@ -16,12 +16,28 @@ final class DecodedThemeFolder {
     /// what they define is unknown.
     let unreadFiles: [String]
 
+    /// The serials of the folder's operations, `lowerBound..<upperBound` (see `rebase`).
+    private(set) var serials: Range<Int>
+
     var info: ThemeInfo? { header?.info }
+
+    /// Moves every operation's serial up by `offset`: folders are read with serials from 0, on
+    /// any thread, and the workspace gives each one a range of its own before sharing it.
+    func rebase(by offset: Int) {
+        guard offset != 0 else { return }
+        for file in files {
+            for instance in file.instances { for operation in instance.operations { operation.rebase(by: offset) } }
+            for definition in file.classes { for operation in definition.operations { operation.rebase(by: offset) } }
+        }
+        serials = (serials.lowerBound + offset)..<(serials.upperBound + offset)
+    }
 
     init(
         path: String, header: InfoDecoder.Decoded?, files: [ConfigurationFile], schemaComponents: [ComponentSchema],
-        assets: [AssetVariant], sourceFiles: [String], diagnostics: [Diagnostic], unreadFiles: [String] = []
+        assets: [AssetVariant], sourceFiles: [String], diagnostics: [Diagnostic], unreadFiles: [String] = [],
+        serials: Range<Int> = 0..<0
     ) {
+        self.serials = serials
         self.path = path
         self.header = header
         self.files = files.sorted {

@@ -4,22 +4,24 @@ import Foundation
 enum FileSystem {
     enum Kind { case file, directory, link, missing, other }
 
+    /// One `lstat`: a final symbolic link is reported as a link, not followed. (Foundation's
+    /// attributes dictionary cost more than the parse of a small theme file.)
     static func kind(of path: String) -> Kind {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let type = attributes[.type] as? FileAttributeType
-        else { return .missing }
-        switch type {
-        case .typeRegular: return .file
-        case .typeDirectory: return .directory
-        case .typeSymbolicLink: return .link
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .link
         default: return .other
         }
     }
 
     /// The size of a file in bytes, without following a final symbolic link (nil if unknown).
     static func size(of path: String) -> Int? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return (attributes[.size] as? NSNumber)?.intValue
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
     }
 
     /// Entry names, sorted, hidden ones (`.DS_Store`, `.git`) left out.

@@ -4,11 +4,12 @@ import LiveryModel
 /// and the files under `assets/`. Collects every problem instead of stopping at the first.
 struct ThemeFolderReader {
     var limits: FrontEndLimits
-    /// Numbers operations uniquely across everything a workspace reads.
+    /// Numbers operations uniquely across everything this reader reads (a workspace reads each
+    /// folder with a reader of its own, then rebases the serials: `DecodedThemeFolder.rebase`).
     var nextSerial = 0
     /// Instances read so far from the theme being read (`maxInstances`).
     var instanceCount = 0
-    let identities = IdentityTable()
+    var identities = IdentityTable()
 
     /// Reads just `Info.xml`, which is all discovery needs.
     func readInfo(folder: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
@@ -62,6 +63,7 @@ struct ThemeFolderReader {
 
     mutating func read(folder: String) -> DecodedThemeFolder {
         instanceCount = 0
+        let firstSerial = nextSerial
         let (header, infoDiagnostics) = readInfo(folder: folder)
         var diagnostics = infoDiagnostics
         var files: [ConfigurationFile] = []
@@ -124,7 +126,7 @@ struct ThemeFolderReader {
         return DecodedThemeFolder(
             path: folder, header: header, files: files, schemaComponents: components,
             assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
-            unreadFiles: unreadFiles)
+            unreadFiles: unreadFiles, serials: firstSerial..<nextSerial)
     }
 
     private mutating func readConfiguration(

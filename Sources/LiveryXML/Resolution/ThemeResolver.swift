@@ -46,8 +46,20 @@ final class ThemeResolver {
         var results: [CheckResult]
         init(count: Int) { results = Array(repeating: .unchecked, count: count) }
     }
-    /// One more than the highest operation serial in the chain: the size of per-serial caches.
+    /// Operations in the chain: the size of per-operation caches, indexed by `slot(of:)`.
     let serialCount: Int
+    /// Each folder's serials and where they start among the slots: serials are unique in a
+    /// workspace, so they grow with the themes it has read, while a chain's slots do not.
+    private let serialRanges: [(serials: Range<Int>, firstSlot: Int)]
+
+    /// An operation's index in the per-operation caches, from 0 to `serialCount`.
+    @inline(__always) func slot(of operation: OperationSyntax) -> Int {
+        let serial = operation.serial
+        for entry in serialRanges where entry.serials.contains(serial) {
+            return serial - entry.serials.lowerBound + entry.firstSlot
+        }
+        preconditionFailure("operation \(operation.name) (serial \(serial)) is not from a folder of the chain")
+    }
     /// Longest chain of constants referring to constants, or of classes including classes: each
     /// link is a nested call, so a hostile chain of thousands would overflow the stack.
     var maxReferenceDepth = FrontEndLimits.default.maxReferenceDepth
@@ -67,12 +79,14 @@ final class ThemeResolver {
         self.assets = AssetCatalog(
             searchOrder: chain.reversed().compactMap(\.info?.id),
             variants: chain.flatMap(\.assets))
-        var highest = -1
-        for file in chain.flatMap(\.files) {
-            for operation in file.instances.flatMap(\.operations) { highest = max(highest, operation.serial) }
-            for operation in file.classes.flatMap(\.operations) { highest = max(highest, operation.serial) }
+        var ranges: [(serials: Range<Int>, firstSlot: Int)] = []
+        var count = 0
+        for theme in chain {
+            ranges.append((theme.serials, count))
+            count += theme.serials.count
         }
-        self.serialCount = highest + 1
+        self.serialRanges = ranges
+        self.serialCount = count
         self.incomplete = chain.contains { !$0.unreadFiles.isEmpty || $0.files.contains(where: \.incomplete) }
         self.brokenConstants = Set(chain.flatMap(\.files).flatMap(\.brokenConstants))
         self.brokenClasses = Set(chain.flatMap(\.files).flatMap(\.brokenClasses))
@@ -336,7 +350,7 @@ final class ThemeResolver {
         }
 
         private mutating func paramsIgnoringErrors(_ operation: OperationSyntax) -> [Param]? {
-            if let cached = resolvedParams[operation.serial] { return cached }
+            if let cached = resolvedParams[resolver.slot(of: operation)] { return cached }
             var values: [Param] = []
             for param in operation.params {
                 guard let value = value(of: param.object) else { return nil }
@@ -384,7 +398,7 @@ final class ThemeResolver {
         }
 
         mutating func params(of operation: OperationSyntax, component: String) -> [Param]? {
-            if let cached = resolvedParams[operation.serial] { return cached }
+            if let cached = resolvedParams[resolver.slot(of: operation)] { return cached }
             let signature = resolver.schema.operation(operation.name, of: component)
             var result: [Param]? = []
             for param in operation.params {
@@ -398,7 +412,7 @@ final class ThemeResolver {
                 }
                 result?.append(Param(name: param.name, value: value))
             }
-            resolvedParams[operation.serial] = result
+            resolvedParams[resolver.slot(of: operation)] = result
             return result
         }
 
@@ -549,13 +563,14 @@ final class ThemeResolver {
             table = CheckTable(count: serialCount)
             checked[component] = table
         }
-        switch table.results[operation.serial] {
+        let slot = slot(of: operation)
+        switch table.results[slot] {
         case .valid: return true
         case .invalid: return false
         case .unchecked: break
         }
         let valid = SchemaChecker.check(operation, component: component, schema: schema, report: { report($0) })
-        table.results[operation.serial] = valid ? .valid : .invalid
+        table.results[slot] = valid ? .valid : .invalid
         return valid
     }
 }

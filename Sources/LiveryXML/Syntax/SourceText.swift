@@ -1,10 +1,15 @@
+import Foundation
 import LiveryModel
 
 /// The bytes of one source file and its display path. Nodes keep byte offsets only; lines and
 /// columns are computed here when a diagnostic needs them, so parsing stays cheap.
-final class SourceText {
+///
+/// A parent's files are shared by the children validated on several threads: the line table and
+/// the column cache, built when first asked, are behind a lock.
+final class SourceText: @unchecked Sendable {
     let path: String
     let bytes: [UInt8]
+    private let lock = NSLock()
     private lazy var lineStarts: [Int] = {
         var starts = [0]
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
@@ -23,6 +28,8 @@ final class SourceText {
 
     /// Line and column (1-based; the column counts characters, not bytes) of a byte offset.
     func location(at offset: Int) -> SourceLocation {
+        lock.lock()
+        defer { lock.unlock() }
         let offset = min(max(offset, 0), bytes.count)
         var low = 0
         var high = lineStarts.count - 1
@@ -51,6 +58,9 @@ final class SourceText {
     /// Where the start tag `<name` is on a 1-based line (the last one on it), or the line alone:
     /// libxml2 gives only the line of an element it reports as still open.
     func location(ofStartTag name: String, onLine line: Int) -> SourceLocation {
+        lock.lock()
+        let lineStarts = self.lineStarts
+        lock.unlock()
         guard line >= 1, line <= lineStarts.count else { return fileLocation }
         let start = lineStarts[line - 1]
         let end = line < lineStarts.count ? lineStarts[line] : bytes.count

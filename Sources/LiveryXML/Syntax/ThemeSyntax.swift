@@ -1,3 +1,4 @@
+import Foundation
 import LiveryModel
 
 /// A typed object as written in a file: a literal, a `ref` to a constant, or an array.
@@ -51,7 +52,7 @@ struct ParamSyntax {
 final class OperationSyntax {
     // Stored compactly, in an order that leaves no padding: there is one of these per operation
     // of every theme file, the largest item of the front end's peak memory.
-    private let serialNumber: Int32
+    private var serialNumber: Int32
     private let identityNumber: Int32
     let name: String
     let params: ParamList
@@ -59,8 +60,12 @@ final class OperationSyntax {
     private let stateIndex: UInt8
     let mark: SourceMark
 
-    /// Unique within a workspace, numbered from 0: indexes the caches of checks done once.
+    /// Unique within a workspace: each folder's operations are numbered from 0 as it is read,
+    /// then moved past every folder read before (`rebase`) when the workspace keeps it.
     var serial: Int { Int(serialNumber) }
+
+    /// Only before the folder holding the operation is shared (`DecodedThemeFolder.rebase`).
+    func rebase(by offset: Int) { serialNumber += Int32(offset) }
     /// `(name, state)` interned to a number, so identity comparisons hash one integer.
     var identity: Int { Int(identityNumber) }
     var state: ControlState { ControlState.all[Int(stateIndex)] }
@@ -130,11 +135,17 @@ struct ParamList: RandomAccessCollection {
     }
 }
 
-/// Numbers each distinct (operation name, state) pair.
-final class IdentityTable {
+/// Numbers each distinct (operation name, state) pair. Shared by every folder a workspace
+/// reads, on whichever thread reads it: the numbering is behind a lock.
+final class IdentityTable: @unchecked Sendable {
+    private let lock = NSLock()
     private var numbering = OperationKeyNumbering()
 
-    func number(_ key: OperationKey) -> Int { Int(numbering.number(key)) }
+    func number(_ key: OperationKey) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return Int(numbering.number(key))
+    }
 }
 
 final class ConstantSyntax {

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Hundreds of brands: `validate` and `build` of N operator themes (brands.py), children of the
+sample Base, against the floor measured in the same run (libxml2 parsing every XML file of the
+tree in one process, parse-floor.c).
+
+For each N: the floor; cold `validate` with `--jobs 1` and with the default (every core); cold
+`build` (empty output folder) with `--jobs 1` and the default; a second `build` with nothing
+changed; `build` after one brand changed; `build` after the base changed. Each row is one run
+under /usr/bin/time -v: wall time, CPU time (user + system), peak RSS, and for builds how many
+compiled files were written (a file whose modification time or bytes changed).
+
+A row whose flag the binary does not offer (`--jobs` of build, say) is reported as n/a, so the
+script runs against any build of the tool.
+
+    python3 Benchmarks/Scripts/bench-brands.py                 N = 10, 100, 1000
+    python3 Benchmarks/Scripts/bench-brands.py --sizes 10,100  other sizes
+    python3 Benchmarks/Scripts/bench-brands.py --ten-thousand  N = 10, 100, 1000, 10000
+    python3 Benchmarks/Scripts/bench-brands.py --bin PATH      an already built livery-build-tool
+
+Writes Benchmarks/results/brands.json and brands.md (docs/Performance.md includes the table);
+--out DIR writes them elsewhere.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.normpath(os.path.join(here, "..", ".."))
+sys.path.insert(0, here)
+import brands  # noqa: E402
+
+
+def run_timed(command, cwd=None):
+    """(wall s, cpu s, peak RSS KiB, exit status, stdout) of one run under /usr/bin/time -v."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        process = subprocess.run(
+            ["/usr/bin/time", "-v", "-o", report.name] + command, cwd=cwd, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        text = open(report.name).read()
+
+    def field(name):
+        match = re.search(re.escape(name) + r":\s*(.+)", text)
+        return match.group(1).strip() if match else None
+
+    clock = field("Elapsed (wall clock) time (h:mm:ss or m:ss)") or "0:0"
+    seconds = 0.0
+    for part in clock.split(":"):
+        seconds = seconds * 60 + float(part)
+    cpu = float(field("User time (seconds)") or 0) + float(field("System time (seconds)") or 0)
+    rss = int(field("Maximum resident set size (kbytes)") or 0)
+    return seconds, cpu, rss, process.returncode, process.stdout, process.stderr
+
+
+def supports(binary, command, flag):
+    help_text = subprocess.run([binary, command, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True).stdout
+    return flag in help_text
+
+
+def snapshot(folder):
+    """Each compiled file's (modification time, bytes)."""
+    if not os.path.isdir(folder):
+        return {}
+    result = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".livery"):
+            path = os.path.join(folder, name)
+            result[name] = (os.stat(path).st_mtime_ns, open(path, "rb").read())
+    return result
+
+
+def written(before, after):
+    return sum(1 for name, state in after.items() if before.get(name) != state)
+
+
+def build_floor(scratch):
+    floor = os.path.join(scratch, "parse-floor")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libxml-2.0"], stdout=subprocess.PIPE, text=True,
+                           check=True).stdout.split()
+    subprocess.run(["cc", "-O2", os.path.join(here, "parse-floor.c")] + flags + ["-o", floor], check=True)
+    return floor
+
+
+def measure(binary, floor, tree, count, scratch):
+    os.makedirs(scratch, exist_ok=True)
+    rows = []
+    xml_files = sorted(os.path.join(folder, name) for folder, _, names in os.walk(tree) for name in names
+                       if name.endswith(".xml"))
+    listing = os.path.join(scratch, "xml-files.txt")
+    open(listing, "w").write("\n".join(xml_files) + "\n")
+    wall, cpu, rss, status, out, err = run_timed(["sh", "-c", f"'{floor}' < '{listing}'"])
+    assert status == 0, err
+    rows.append({"n": count, "row": "floor: libxml2 parses every XML file", "wall": wall, "cpu": cpu, "rss": rss,
+                 "files": len(xml_files)})
+    build_jobs = supports(binary, "build", "--jobs")
+    validate_jobs = supports(binary, "validate", "--jobs")
+
+    def row(name, command, needs=True, output=None, prepare=None):
+        if not needs:
+            rows.append({"n": count, "row": name, "wall": None, "cpu": None, "rss": None})
+            return
+        if prepare:
+            prepare()
+        before = snapshot(output) if output else None
+        wall, cpu, rss, status, out, err = run_timed([binary] + command)
+        entry = {"n": count, "row": name, "wall": wall, "cpu": cpu, "rss": rss, "status": status}
+        if output:
+            entry["written"] = written(before, snapshot(output))
+        if status != 0:
+            entry["error"] = err.strip().splitlines()[-1:] if err.strip() else out.strip().splitlines()[-1:]
+        rows.append(entry)
+
+    row("validate --jobs 1", ["validate", tree, "--jobs", "1"], needs=validate_jobs)
+    row("validate", ["validate", tree])
+    output = os.path.join(scratch, "out")
+    cold = lambda: shutil.rmtree(output, ignore_errors=True)  # noqa: E731
+    row("build --jobs 1 (cold)", ["build", tree, "--output", output, "--jobs", "1"], needs=build_jobs,
+        output=output, prepare=cold)
+    row("build (cold)", ["build", tree, "--output", output], output=output, prepare=cold)
+    row("build, nothing changed", ["build", tree, "--output", output], output=output)
+    row("build, one brand changed", ["build", tree, "--output", output], output=output,
+        prepare=lambda: brands.change_brand(tree, max(count // 2, 1), salt=5))
+    row("build, base changed", ["build", tree, "--output", output], output=output,
+        prepare=lambda: brands.change_base(tree, salt=5))
+    return rows
+
+
+def seconds(value):
+    if value is None:
+        return "n/a"
+    return f"{value:.2f} s" if value >= 0.1 else f"{value * 1000:.0f} ms"
+
+
+def table(rows):
+    floors = {r["n"]: r for r in rows if r["row"].startswith("floor")}
+    validates = {r["n"]: r for r in rows if r["row"] == "validate"}
+    lines = [
+        "| themes | run | wall | CPU | peak RSS | wall / floor | written |",
+        "|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        floor = floors.get(r["n"])
+        ratio = "n/a"
+        if r["wall"] is not None and floor and floor["wall"]:
+            ratio = f"{r['wall'] / floor['wall']:.0f}x" if not r["row"].startswith("floor") else "1x"
+        rss = f"{r['rss'] / 1024:.0f} MiB" if r.get("rss") else "n/a"
+        status = "" if r.get("status", 0) == 0 else " (failed)"
+        lines.append(f"| {r['n']:,} | {r['row']}{status} | {seconds(r['wall'])} | {seconds(r['cpu'])} | {rss} | "
+                     f"{ratio} | {r.get('written', '') if r['wall'] is not None else ''} |")
+    lines.append("")
+    def ratio(a, b):
+        return f"{a / b:.1f}x" if a and b else "n/a"
+
+    for n, validate in sorted(validates.items()):
+        cold = next((r for r in rows if r["n"] == n and r["row"] == "build (cold)"), None)
+        floor = floors[n]
+        line = (f"- {n:,} themes: validate / floor {ratio(validate['wall'], floor['wall'])} wall, "
+                f"{ratio(validate['cpu'], floor['cpu'])} CPU")
+        if cold and cold["wall"]:
+            line += (f"; cold build / validate {ratio(cold['wall'], validate['wall'])} wall, "
+                     f"{ratio(cold['cpu'], validate['cpu'])} CPU")
+        lines.append(line)
+    lines.append("")
+    lines.append("On a shared machine (2 cores): wall times include waiting for a core, CPU times (user + "
+                 "system) do not.")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--ten-thousand", action="store_true", help="add N = 10,000")
+    parser.add_argument("--bin", help="livery-build-tool (or livery) to measure; built in release when absent")
+    parser.add_argument("--out", default=os.path.join(root, "Benchmarks", "results"))
+    arguments = parser.parse_args()
+    sizes = [int(size) for size in arguments.sizes.split(",")]
+    if arguments.ten_thousand and 10000 not in sizes:
+        sizes.append(10000)
+    binary = arguments.bin
+    if not binary:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "livery-build-tool"], cwd=root, check=True,
+                       stdout=sys.stderr)
+        path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=root, check=True,
+                              stdout=subprocess.PIPE, text=True).stdout.strip()
+        binary = os.path.join(path, "livery-build-tool")
+    rows = []
+    load_before = load_average()
+    with tempfile.TemporaryDirectory(prefix="livery-brands-") as scratch:
+        floor = build_floor(scratch)
+        for count in sizes:
+            tree = os.path.join(scratch, f"brands-{count}")
+            brands.generate(tree, count)
+            print(f"N = {count}: {load_average()}", file=sys.stderr)
+            rows += measure(binary, floor, tree, count, os.path.join(scratch, f"work-{count}"))
+            shutil.rmtree(tree)
+    os.makedirs(arguments.out, exist_ok=True)
+    with open(os.path.join(arguments.out, "brands.json"), "w") as handle:
+        json.dump({"binary": os.path.basename(binary), "cores": os.cpu_count(), "rows": rows}, handle, indent=1,
+                  default=str)
+    markdown = table(rows) + f"({load_before} before the run, {load_average()} after.)\n"
+    with open(os.path.join(arguments.out, "brands.md"), "w") as handle:
+        handle.write(markdown)
+    print(markdown)
+
+
+def load_average():
+    try:
+        return "load average " + " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return ""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Generates a tree of N operator themes, children of the sample Themes/Base.theme, as a brand
+team makes them: Info.xml, Brand.xml (the 18 brand colours of Base redefined, two fonts, the
+navigation bar's background image set to the brand's logo), Brand~ipad.xml (larger fonts on
+iPad) and the logo at three scales (assets/logo.png, logo@2x.png, logo@3x.png).
+
+    python3 Benchmarks/Scripts/brands.py OUT N        writes OUT/Base.theme and OUT/Operator0001.theme ...
+
+bench-brands.py imports `generate`, `change_brand` and `change_base`.
+"""
+import os
+import shutil
+import struct
+import sys
+import zlib
+
+here = os.path.dirname(os.path.abspath(__file__))
+base_theme = os.path.join(here, "..", "..", "Themes", "Base.theme")
+
+# Base's colour constants, in the order Constants.xml defines them.
+COLOURS = [
+    "brand", "brandPressed", "accent", "bubbleOutgoing", "onAccent", "accentStrong", "background", "surface",
+    "textPrimary", "textSecondary", "separator", "bubbleIncoming", "bubblePressed", "shadow", "danger",
+    "dangerPressed", "success", "disabledText",
+]
+# Base's values, each brand nudges them a little so the contrast checks still pass.
+BASE_VALUES = {
+    "brand": 0x007AFF, "brandPressed": 0x0062CC, "accent": 0x007AFF, "bubbleOutgoing": 0x007AFF,
+    "onAccent": 0xFFFFFF, "accentStrong": 0x0062CC, "background": 0xF2F2F7, "surface": 0xFFFFFF,
+    "textPrimary": 0x1C1C1E, "textSecondary": 0x3C3C43, "separator": 0x3C3C43, "bubbleIncoming": 0xE5E5EA,
+    "bubblePressed": 0xD1D1D6, "shadow": 0x000000, "danger": 0xD70015, "dangerPressed": 0xA50011,
+    "success": 0x34C759, "disabledText": 0x8E8E93,
+}
+FAMILIES = ["Avenir Next", "Gill Sans", "Futura", "Optima", "Palatino", "Georgia", "Verdana", "Trebuchet MS"]
+
+
+def name(index):
+    return f"Operator{index:04d}"
+
+
+def colour(value, index, salt=0):
+    """`value` with its low bits varied per brand: distinct brands, the same contrast class."""
+    channels = [(value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF]
+    shift = (index * 7 + salt) % 9 - 4
+    channels = [min(max(c + shift, 0), 255) for c in channels]
+    return "#%02X%02X%02X" % tuple(channels)
+
+
+def png(width, height, seed):
+    """A valid RGBA PNG of one colour, different per seed."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    pixel = bytes([seed & 0xFF, (seed >> 8) & 0xFF, 0x80, 0xFF])
+    raw = b"".join(b"\x00" + pixel * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def write(path, data):
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with open(path, mode) as handle:
+        handle.write(data)
+
+
+def brand_files(index, salt=0):
+    colours = "\n".join(
+        f'    <color name="{c}">{colour(BASE_VALUES[c], index, salt)}</color>' for c in COLOURS)
+    title = FAMILIES[index % len(FAMILIES)]
+    body = FAMILIES[(index // len(FAMILIES) + 1) % len(FAMILIES)]
+    brand = f"""<?xml version="1.0" encoding="UTF-8"?>
+<theme>
+  <constants>
+{colours}
+    <font name="fontTitle" family="{title}" size="20" weight="semibold" max-size="28" line-height="1.2"/>
+    <font name="fontBody" family="{body}" size="16" max-size="34" line-height="1.35"/>
+  </constants>
+  <instances>
+    <uinavigationbar id="nav_bar_main">
+      <operation name="backgroundImage">
+        <param name="image"><image>logo</image></param>
+      </operation>
+    </uinavigationbar>
+  </instances>
+</theme>
+"""
+    ipad = f"""<?xml version="1.0" encoding="UTF-8"?>
+<theme>
+  <constants>
+    <font name="fontTitle" family="{title}" size="24" weight="semibold" max-size="32" line-height="1.2"/>
+    <font name="fontBody" family="{body}" size="19" max-size="38" line-height="1.35"/>
+  </constants>
+</theme>
+"""
+    return brand, ipad
+
+
+def write_operator(out, index, salt=0):
+    folder = os.path.join(out, name(index) + ".theme")
+    os.makedirs(os.path.join(folder, "assets"), exist_ok=True)
+    write(os.path.join(folder, "Info.xml"), f"""<?xml version="1.0" encoding="UTF-8"?>
+<theme-info id="com.operator.o{index:04d}" name="Operator {index}" version="1.0.0" parent="com.livery.base"/>
+""")
+    brand, ipad = brand_files(index, salt)
+    write(os.path.join(folder, "Brand.xml"), brand)
+    write(os.path.join(folder, "Brand~ipad.xml"), ipad)
+    for scale, suffix in [(1, ""), (2, "@2x"), (3, "@3x")]:
+        write(os.path.join(folder, "assets", f"logo{suffix}.png"), png(4 * scale, 2 * scale, index))
+
+
+def generate(out, count):
+    """OUT/Base.theme (a copy of the sample) and `count` operator themes beside it."""
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    shutil.copytree(base_theme, os.path.join(out, "Base.theme"))
+    for index in range(1, count + 1):
+        write_operator(out, index)
+
+
+def change_brand(out, index, salt):
+    """One brand's colours changed, as a designer's edit would."""
+    brand, _ = brand_files(index, salt)
+    write(os.path.join(out, name(index) + ".theme", "Brand.xml"), brand)
+
+
+def change_base(out, salt):
+    """The base's primary colour changed: every child's inputs change."""
+    path = os.path.join(out, "Base.theme", "Constants.xml")
+    text = open(path, encoding="utf-8").read()
+    start = text.index('<color name="brandPressed">') + len('<color name="brandPressed">')
+    write(path, text[:start] + colour(0x0062CC, 3, salt) + text[start + 7:])
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: brands.py OUT N")
+    generate(sys.argv[1], int(sys.argv[2]))
