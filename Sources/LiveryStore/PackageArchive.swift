@@ -148,9 +148,10 @@ public struct PackageArchive {
             }
             guard
                 file.path.hasPrefix(PackageManifest.contentFolder + "/")
+                    || file.path.hasPrefix(PackageManifest.compiledFolder + "/")
                     || file.path.hasPrefix(PackageManifest.storeFolder + "/")
             else {
-                throw StoreError.invalidPackage("'\(file.path)' is outside content/ and store/")
+                throw StoreError.invalidPackage("'\(file.path)' is outside content/, compiled/ and store/")
             }
         }
         for entry in files {

@@ -57,7 +57,9 @@ public struct ProductInstaller: Sendable {
         self.bundledSearchPaths = bundledSearchPaths
         self.handlers = handlers
         self.limits = limits
-        for folder in [workFolder, stagingFolder, trashFolder, downloadsFolder, workFolder + "/manifests", parkedFolder] {
+        for folder in [
+            workFolder, stagingFolder, trashFolder, downloadsFolder, workFolder + "/manifests", parkedFolder,
+        ] {
             do {
                 try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
@@ -359,7 +361,9 @@ public struct ProductInstaller: Sendable {
                 let name = (parked.path as NSString).lastPathComponent
                 let journal = Journal(
                     id: id, staging: stagingFolder + "/" + UUID().uuidString,
-                    steps: [.removeFile(Self.workFolderName + "/parked/" + name), .removeFile(Self.manifestPath(of: id))])
+                    steps: [
+                        .removeFile(Self.workFolderName + "/parked/" + name), .removeFile(Self.manifestPath(of: id)),
+                    ])
                 try journal.write(to: journalPath)
                 try fault("journal written")
                 try rollForward(journal)

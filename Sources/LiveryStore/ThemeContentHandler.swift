@@ -66,7 +66,8 @@ public struct ThemeContentHandler: ContentHandler {
         do {
             return Self.sources(of: try CompiledTheme(contentsOf: path, limits: limits))
         } catch {
-            throw StoreError.missingDependency("the app's copy of the parent '\(id)' cannot be read (\(path): \(error))")
+            throw StoreError.missingDependency(
+                "the app's copy of the parent '\(id)' cannot be read (\(path): \(error))")
         }
     }
 

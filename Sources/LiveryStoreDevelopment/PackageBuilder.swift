@@ -111,7 +111,8 @@ public enum PackageBuilder {
             }
             guard chain.last == ownSources.last else {
                 return failure(
-                    "the compiled file is \(chain.last?.description ?? "no theme"), not \(ownSources.last!.description)", file)
+                    "the compiled file is \(chain.last?.description ?? "no theme"), not \(ownSources.last!.description)",
+                    file)
             }
             compiledFiles.append((data, version, chain))
         }
@@ -136,7 +137,8 @@ public enum PackageBuilder {
             parent: parent, files: files, compiled: compiled)
         do {
             contents[PackageManifest.fileName] = try manifest.encoded()
-            try PackageWriter.write(entries: [PackageManifest.fileName] + files.map(\.path), contents: contents, to: output)
+            try PackageWriter.write(
+                entries: [PackageManifest.fileName] + files.map(\.path), contents: contents, to: output)
         } catch {
             return failure("cannot write the package: \(error)", output)
         }

@@ -34,7 +34,9 @@ enum Repository {
             guard let bytes = compiled.value else { fatalError("\(name) does not compile: \(compiled.diagnostics)") }
             try! Data(bytes).write(to: URL(fileURLWithPath: folder + "/\(name).livery"))
         }
-        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "livery-store-bundled-\(getpid())") }
+        atexit {
+            try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "livery-store-bundled-\(getpid())")
+        }
         return folder
     }()
 }

@@ -185,7 +185,8 @@ import Testing
         #expect(outcome.replacedVersion == "1.0.0")
         #expect(try fixture.snapshot().keys.sorted() == ["com.acme.sea.livery"])
         #expect(installer.installed().map(\.id) == ["com.acme.sea"])
-        #expect(installer.parked().map { "\($0.id) \($0.version)" } == ["com.acme.ripple 1.0.0", "com.acme.wave 1.0.0"])
+        #expect(
+            installer.parked().map { "\($0.id) \($0.version)" } == ["com.acme.ripple 1.0.0", "com.acme.wave 1.0.0"])
         #expect(fixture.workFolderIsClean())
 
         // Compiled against sea 1.1.0, they come back (and leave the parked folder).

@@ -93,7 +93,8 @@ import Testing
             try Self.compile(sea1, against: [Self.parent(of: sea1)], to: oldApp + "/Sea.livery")
             let chosen = try ThemeContentHandler().select(
                 from: v2.compiled, product: "wave", parent: v2.parent,
-                context: InstallContext(installedFolder: fixture.root + "/nothing", bundledSearchPaths: [oldApp], installed: []))
+                context: InstallContext(
+                    installedFolder: fixture.root + "/nothing", bundledSearchPaths: [oldApp], installed: []))
             #expect(chosen.parents.map(\.version) == ["1.0.0"])
             #expect(chosen.path != v2.compiled?.first?.path)
         }
