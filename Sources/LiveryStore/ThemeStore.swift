@@ -61,7 +61,8 @@ public actor ThemeStore {
     ///   - trust: required with a catalog: `.signed(rootKeys:)` with the store's root public key
     ///     (what apps ship), or `.unsignedForDevelopment`.
     ///   - bundledSearchPaths: folders with the app's own compiled themes (parents of downloaded
-    ///     ones); by default the manager's other search paths.
+    ///     ones); by default the manager's other search paths. With a manager or these, the
+    ///     store parks installed themes that no longer fit the app's parents (docs/Packages.md).
     public init(
         installedFolder: String, catalogURL: String? = nil, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
         bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
@@ -95,8 +96,10 @@ public actor ThemeStore {
         self.installer = installer
         self.client = catalogURL.map { CatalogClient(catalogURL: $0, timeouts: timeouts) }
         self.manager = manager
-        // Recovery first, then what no longer fits the app's parents leaves before anything shows it.
-        self.recoveryActions = installer.recover() + installer.parkMismatched()
+        // Recovery first, then what no longer fits the app's parents leaves before anything shows
+        // it; only a store that knows the app's themes (a manager, or bundled paths) can tell.
+        let knowsAppThemes = manager != nil || bundledSearchPaths != nil
+        self.recoveryActions = installer.recover() + (knowsAppThemes ? installer.parkMismatched() : [])
         self.purchases = Self.loadPurchases(installer.workFolder + "/purchases.json")
         if manager != nil, !recoveryActions.isEmpty {
             await MainActor.run { manager?.reloadThemes() }

@@ -86,7 +86,7 @@ struct Install: AsyncParsableCommand {
                 : .signed(rootKeys: try rootKey.map { try StoreKeyFiles.publicKey($0).base64 })
             store = try await ThemeStore(
                 installedFolder: into, catalogURL: isCatalog ? source : nil, trust: isCatalog ? trust : nil,
-                bundledSearchPaths: bundled, handlers: StoreLayout.handlers(compiled: compiled),
+                bundledSearchPaths: bundled.isEmpty ? nil : bundled, handlers: StoreLayout.handlers(compiled: compiled),
                 timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout)))
             for action in store.recoveryActions { print("recovered: \(action)") }
             if isCatalog, let id {
