@@ -101,6 +101,26 @@ import Testing
         #expect(fixture.workFolderIsClean())
     }
 
+    /// A store that does not know the app's themes (no manager, no bundled paths: `livery list`)
+    /// cannot tell a changed parent from an unknown one, and parks nothing; one that does, parks.
+    @Test func onlyAStoreThatKnowsTheAppsThemesParks() async throws {
+        let fixture = try Fixture()
+        let store = try await fixture.makeStore(manager: nil)
+        try await store.installPackage(at: fixture.pack(fixture.makeTheme(id: "com.acme.ocean")))
+        let blind = try await ThemeStore(installedFolder: fixture.installed)
+        #expect(blind.recoveryActions.isEmpty)
+        #expect(blind.installer.installed().map(\.id) == ["com.acme.ocean"])
+        // Told of a folder without Base, the store parks the child of a parent the app lacks.
+        let empty = fixture.root + "/no-themes"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let told = try await ThemeStore(installedFolder: fixture.installed, bundledSearchPaths: [empty])
+        #expect(
+            told.recoveryActions == [
+                "parked com.acme.ocean 1.0.0: its parent 'com.livery.base' is no longer in the app"
+            ])
+        #expect(told.installer.installed().isEmpty)
+    }
+
     /// Same parent id and version, other sources (a parent edited without a version bump): the
     /// digests tell them apart, and the child is refused.
     @Test func aChildCompiledAgainstAnotherCopyOfItsParentIsRefused() async throws {
