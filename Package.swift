@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "LiveryAdwaita", targets: ["LiveryAdwaita"]),
         .library(name: "LiveryTooling", targets: ["LiveryTooling"]),
         .library(name: "LiveryStore", targets: ["LiveryStore"]),
+        .library(name: "LiveryStoreDevelopment", targets: ["LiveryStoreDevelopment"]),
         .library(name: "LiveryTokens", targets: ["LiveryTokens"]),
         .library(name: "LiveryServe", targets: ["LiveryServe"]),
         .library(name: "LiveryStudio", targets: ["LiveryStudio"]),
@@ -94,16 +95,26 @@ let package = Package(
         // downloads, install / update / uninstall, recovery, content-type handlers. HTTP through
         // AsyncHTTPClient (NIO): its response bodies are read only as fast as they are consumed,
         // so the download caps bound the bytes read and the memory (docs/Packages.md).
+        // Themes are installed from the compiled file a package carries, checked by the runtime's
+        // own verifier: nothing of the XML front end or the compiler (Scripts/check-release-app.sh).
         .target(
             name: "LiveryStore",
             dependencies: [
-                "LiveryModel", "LiveryXML", "LiveryCompiler", "Livery",
+                "LiveryModel", "LiveryBinary", "Livery",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]),
+        // What tools and development builds add to the store: `livery pack` (validate, compile,
+        // package) and installing a theme from its sources (compiled on the machine, children
+        // compiled again when a parent is updated).
+        .target(
+            name: "LiveryStoreDevelopment",
+            dependencies: [
+                "LiveryStore", "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler",
             ]),
         // `livery serve`: a catalog folder over HTTP (Hummingbird), kept out of LiveryStore so
         // apps do not link a server.
@@ -162,7 +173,7 @@ let package = Package(
             name: "livery",
             dependencies: [
                 "LiveryThemeCommands", "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling",
-                "LiveryStore", "LiveryServe", "LiveryTokens", "LiveryStudioServer",
+                "LiveryStore", "LiveryStoreDevelopment", "LiveryServe", "LiveryTokens", "LiveryStudioServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"
@@ -220,7 +231,8 @@ let package = Package(
         .testTarget(
             name: "LiveryStoreTests",
             dependencies: [
-                "LiveryStore", "LiveryServe", "Livery", "LiveryModel", "LiveryCompiler", "LiveryDevelopment",
+                "LiveryStore", "LiveryStoreDevelopment", "LiveryServe", "Livery", "LiveryModel", "LiveryBinary",
+                "LiveryCompiler", "LiveryDevelopment",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

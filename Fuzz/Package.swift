@@ -37,7 +37,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzPackage",
             dependencies: [
-                .product(name: "LiveryStore", package: "Livery")
+                .product(name: "LiveryStore", package: "Livery"),
+                .product(name: "LiveryStoreDevelopment", package: "Livery"),
             ]),
         // (5) Bytes as what `livery tokens import` reads: a tokens file, or a resolver document
         // whose combinations are imported; every error located, nothing read beyond a fixed set.

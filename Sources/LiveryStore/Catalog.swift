@@ -86,13 +86,16 @@ public struct CatalogProduct: Codable, Hashable, Sendable, Identifiable {
     public var detailsURL: String
     /// The product this one builds on (a theme's parent), with its minimum version.
     public var parent: PackageManifest.Dependency?
+    /// The compiled files the package carries (a theme's): format version, size, SHA-256 and the
+    /// parent chain each was made from. The store picks the one the app reads before downloading.
+    public var compiled: [PackageManifest.CompiledFile]?
 
     public var isFree: Bool { price == nil }
 
     public init(
         id: String, name: String, type: String, version: String, price: Price?, packageURL: String,
         packageSize: Int64, sha256: String, thumbnailURL: String?, detailsURL: String,
-        parent: PackageManifest.Dependency? = nil
+        parent: PackageManifest.Dependency? = nil, compiled: [PackageManifest.CompiledFile]? = nil
     ) {
         self.id = id
         self.name = name
@@ -105,6 +108,7 @@ public struct CatalogProduct: Codable, Hashable, Sendable, Identifiable {
         self.thumbnailURL = thumbnailURL
         self.detailsURL = detailsURL
         self.parent = parent
+        self.compiled = compiled
     }
 }
 
@@ -293,7 +297,8 @@ public enum CatalogBuilder {
                 CatalogProduct(
                     id: id, name: manifest.name, type: manifest.type, version: manifest.version, price: prices[id],
                     packageURL: url(encode(entry)), packageSize: size, sha256: digest, thumbnailURL: thumbnail,
-                    detailsURL: url("details/" + encode(id) + ".json"), parent: manifest.parent))
+                    detailsURL: url("details/" + encode(id) + ".json"), parent: manifest.parent,
+                    compiled: manifest.compiled))
         }
         guard let signing, newestRoot != nil else {
             let catalog = Catalog(products: products)

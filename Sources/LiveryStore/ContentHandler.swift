@@ -56,9 +56,26 @@ public protocol ContentHandler: Sendable {
     /// installed folder with the new version in place. Throws when the product no longer works
     /// with it; the update is then refused.
     func rederive(contentAt folder: String, context: InstallContext) throws -> [String: Data]
+
+    /// The one file of the package installed as `<id>.<folderExtension>` in place of the
+    /// `content/` folder (a theme's compiled file), or nil to install the content folder. Throws
+    /// to refuse the package (e.g. it has no compiled file this app can read).
+    func installedFile(of manifest: PackageManifest, context: InstallContext) throws -> String?
+
+    /// Why the installed product at `path` can no longer be shown with the products it builds on
+    /// as `context` has them (a compiled theme made from another copy of its parent), or nil.
+    /// The store then parks it: moves it out of the installed folder into its own `parked/`.
+    func mismatch(ofInstalledAt path: String, context: InstallContext) -> String?
 }
 
 extension ContentHandler {
+    /// The `content/` folder is installed.
+    public func installedFile(of manifest: PackageManifest, context: InstallContext) throws -> String? { nil }
+
+    /// Nothing to check: the product's files do not depend on the products it builds on, or are
+    /// derived again when those change.
+    public func mismatch(ofInstalledAt path: String, context: InstallContext) -> String? { nil }
+
     /// Nothing to derive again: the product's files do not depend on the products it builds on.
     public func rederive(contentAt folder: String, context: InstallContext) throws -> [String: Data] { [:] }
 }

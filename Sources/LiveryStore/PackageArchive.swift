@@ -148,9 +148,10 @@ public struct PackageArchive {
             }
             guard
                 file.path.hasPrefix(PackageManifest.contentFolder + "/")
+                    || file.path.hasPrefix(PackageManifest.compiledFolder + "/")
                     || file.path.hasPrefix(PackageManifest.storeFolder + "/")
             else {
-                throw StoreError.invalidPackage("'\(file.path)' is outside content/ and store/")
+                throw StoreError.invalidPackage("'\(file.path)' is outside content/, compiled/ and store/")
             }
         }
         for entry in files {
@@ -180,43 +181,64 @@ public struct PackageArchive {
         for entry in fileEntries {
             let name = entry.path.split(separator: "/").joined(separator: "/")
             guard name.hasPrefix(prefix), let expected = digests[name] else { continue }
-            let relative = String(name.dropFirst(prefix.count))
-            let target = folder + "/" + relative
+            let target = folder + "/" + String(name.dropFirst(prefix.count))
             let parent = (target as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw StoreError.io("cannot create \(target): \(String(cString: strerror(errno)))")
-            }
-            var hasher = SHA256()
-            var written: Int64 = 0
-            do {
-                defer { close(descriptor) }
-                _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                    written += Int64(chunk.count)
-                    total += Int64(chunk.count)
-                    guard written <= expected.size else {
-                        throw StoreError.invalidPackage("'\(name)' unpacks to more bytes than its header says")
-                    }
-                    guard total <= limits.maxTotalBytes else {
-                        throw StoreError.invalidPackage("the files unpack to more than \(limits.maxTotalBytes) bytes")
-                    }
-                    hasher.update(data: chunk)
-                    try chunk.withUnsafeBytes { try writeAll($0, to: descriptor, path: target) }
+            try write(entry, named: name, expected: expected, to: target, total: &total)
+        }
+    }
+
+    /// Writes the one file at `path` in the package to `target` (which must not exist), checked
+    /// like `extract(into:only:)`.
+    public func extract(file path: String, to target: String) throws {
+        guard let entry = fileEntries.first(where: { $0.path.split(separator: "/").joined(separator: "/") == path }),
+            let expected = manifest.files.first(where: { $0.path == path })
+        else {
+            throw StoreError.invalidPackage("no '\(path)' in the package")
+        }
+        var total: Int64 = 0
+        try write(entry, named: path, expected: expected, to: target, total: &total)
+    }
+
+    /// Writes one entry to `target`, counting bytes (`total` across entries, against the cap) and
+    /// checking its size and SHA-256 against the manifest.
+    private func write(
+        _ entry: Entry, named name: String, expected: PackageManifest.File, to target: String, total: inout Int64
+    ) throws {
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StoreError.io("cannot create \(target): \(String(cString: strerror(errno)))")
+        }
+        var hasher = SHA256()
+        var written: Int64 = 0
+        var runningTotal = total
+        do {
+            defer { close(descriptor) }
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                written += Int64(chunk.count)
+                runningTotal += Int64(chunk.count)
+                guard written <= expected.size else {
+                    throw StoreError.invalidPackage("'\(name)' unpacks to more bytes than its header says")
                 }
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                throw StoreError.invalidPackage("'\(name)' cannot be unpacked: \(error)")
+                guard runningTotal <= limits.maxTotalBytes else {
+                    throw StoreError.invalidPackage("the files unpack to more than \(limits.maxTotalBytes) bytes")
+                }
+                hasher.update(data: chunk)
+                try chunk.withUnsafeBytes { try writeAll($0, to: descriptor, path: target) }
             }
-            guard written == expected.size else {
-                throw StoreError.invalidPackage(
-                    "'\(name)' unpacks to \(written) bytes, the manifest says \(expected.size)")
-            }
-            let digest = Hashing.hex(hasher.finalize())
-            guard digest == expected.sha256.lowercased() else {
-                throw StoreError.invalidPackage("'\(name)' has SHA-256 \(digest), the manifest says \(expected.sha256)")
-            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.invalidPackage("'\(name)' cannot be unpacked: \(error)")
+        }
+        total = runningTotal
+        guard written == expected.size else {
+            throw StoreError.invalidPackage(
+                "'\(name)' unpacks to \(written) bytes, the manifest says \(expected.size)")
+        }
+        let digest = Hashing.hex(hasher.finalize())
+        guard digest == expected.sha256.lowercased() else {
+            throw StoreError.invalidPackage("'\(name)' has SHA-256 \(digest), the manifest says \(expected.sha256)")
         }
     }
 

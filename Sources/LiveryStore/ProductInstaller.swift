@@ -8,10 +8,12 @@ import Foundation
 ///
 /// Layout of the installed folder:
 /// ```
-/// com.acme.ocean.purchasedTheme/   the theme (the commit point: present = installed)
-/// com.acme.ocean.livery            compiled, derived from the folder
+/// com.acme.ocean.livery            the theme's compiled file (the commit point: present = installed)
+/// com.acme.reef.purchasedTheme/    a product installed as a folder (other types; themes
+/// com.acme.reef.livery             installed from sources in development, compiled file beside)
 /// .liverystore/                    the store's own files, never seen by the theme manager
-///   lock  journal.json  purchases.json  downloads/  staging/  trash/
+///   lock  journal.json  purchases.json  downloads/  staging/  trash/  manifests/
+///   parked/                        products moved out because what they build on changed
 /// ```
 ///
 /// An install unpacks and checks everything in `staging/`, then writes a journal, then moves
@@ -37,6 +39,7 @@ public struct ProductInstaller: Sendable {
     var trashFolder: String { workFolder + "/trash" }
     var downloadsFolder: String { workFolder + "/downloads" }
     var journalPath: String { workFolder + "/journal.json" }
+    var parkedFolder: String { workFolder + "/parked" }
 
     public init(
         installedFolder: String, bundledSearchPaths: [String] = [], handlers: ContentHandlers = ContentHandlers(),
@@ -54,7 +57,9 @@ public struct ProductInstaller: Sendable {
         self.bundledSearchPaths = bundledSearchPaths
         self.handlers = handlers
         self.limits = limits
-        for folder in [workFolder, stagingFolder, trashFolder, downloadsFolder, workFolder + "/manifests"] {
+        for folder in [
+            workFolder, stagingFolder, trashFolder, downloadsFolder, workFolder + "/manifests", parkedFolder,
+        ] {
             do {
                 try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
@@ -162,16 +167,21 @@ public struct ProductInstaller: Sendable {
                 "'\(manifest.id)' is installed as a \(old.type), the package is a \(manifest.type)")
         }
         try checkVersion(of: manifest, replacing: old, installed: current, allowDowngrade: expectation.allowDowngrade)
+        let context = InstallContext(
+            installedFolder: installedFolder, bundledSearchPaths: bundledSearchPaths, installed: current)
+        let installedFile = try handler.installedFile(of: manifest, context: context)
         try fault("checked")
 
         let name = manifest.id + "." + handler.folderExtension
         let content = staging + "/" + name
-        try createFolder(content)
-        try archive.extract(into: content)
+        if let installedFile {
+            try archive.extract(file: installedFile, to: content)
+        } else {
+            try createFolder(content)
+            try archive.extract(into: content)
+        }
         try fault("extracted")
 
-        let context = InstallContext(
-            installedFolder: installedFolder, bundledSearchPaths: bundledSearchPaths, installed: current)
         let derived = try handler.prepare(contentAt: content, manifest: manifest, context: context)
         var steps: [Journal.Step] = [.placeFolder(name: name, inode: try Self.inode(of: content))]
         var derivedNames: [String] = []
@@ -188,6 +198,10 @@ public struct ProductInstaller: Sendable {
             steps.append(.removeFile(manifest.id + "." + ext))
         }
         steps += try rederiveDescendants(of: manifest, stagedAt: content, installed: current, staging: staging)
+        // A parked copy of this product is replaced by the one installed now.
+        if FileManager.default.fileExists(atPath: parkedFolder + "/" + name) {
+            steps.append(.removeFile(Self.workFolderName + "/parked/" + name))
+        }
         try Self.writeDurably(try manifest.encoded(), to: staging + "/" + PackageManifest.fileName)
         steps.append(.placeFile(staged: PackageManifest.fileName, target: Self.manifestPath(of: manifest.id)))
         try fault("staged")
@@ -269,8 +283,20 @@ public struct ProductInstaller: Sendable {
         let context = InstallContext(
             installedFolder: view, bundledSearchPaths: bundledSearchPaths, installed: installed)
         var steps: [Journal.Step] = []
+        var parked: Set<String> = []
         for child in descendants {
             let handler = try handlers.handler(for: child.type)
+            let name = (child.path as NSString).lastPathComponent
+            // What cannot be derived again (a compiled theme) and no longer fits leaves the
+            // installed folder in this same transaction, with whatever builds on it.
+            let mismatch =
+                child.parent.map { parked.contains($0) } == true
+                ? "what it builds on is parked" : handler.mismatch(ofInstalledAt: view + "/" + name, context: context)
+            if mismatch != nil {
+                parked.insert(child.id)
+                steps.append(.parkFolder(name))
+                continue
+            }
             let derived: [String: Data]
             do {
                 derived = try handler.rederive(
@@ -293,6 +319,17 @@ public struct ProductInstaller: Sendable {
     /// the file system refuses links).
     static func linkFolder(_ source: String, into destination: String) throws {
         let files = FileManager.default
+        var isSourceFolder: ObjCBool = false
+        if files.fileExists(atPath: source, isDirectory: &isSourceFolder), !isSourceFolder.boolValue {
+            if link(source, destination) != 0 {
+                do {
+                    try files.copyItem(atPath: source, toPath: destination)
+                } catch {
+                    throw StoreError.io("cannot prepare \(destination): \(error.localizedDescription)")
+                }
+            }
+            return
+        }
         do {
             try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
             guard let enumerator = files.enumerator(atPath: source) else { return }
@@ -318,7 +355,20 @@ public struct ProductInstaller: Sendable {
     public func uninstall(id: String) throws -> InstalledProduct {
         try withLock {
             let all = installed()
-            guard let product = all.first(where: { $0.id == id }) else { throw StoreError.notInstalled(id) }
+            guard let product = all.first(where: { $0.id == id }) else {
+                // A parked product is removed from the work folder, with its manifest.
+                guard let parked = parked().first(where: { $0.id == id }) else { throw StoreError.notInstalled(id) }
+                let name = (parked.path as NSString).lastPathComponent
+                let journal = Journal(
+                    id: id, staging: stagingFolder + "/" + UUID().uuidString,
+                    steps: [
+                        .removeFile(Self.workFolderName + "/parked/" + name), .removeFile(Self.manifestPath(of: id)),
+                    ])
+                try journal.write(to: journalPath)
+                try fault("journal written")
+                try rollForward(journal)
+                return parked
+            }
             let dependents = all.filter { $0.parent == id }.map(\.id)
             guard dependents.isEmpty else {
                 throw StoreError.refused(
@@ -338,6 +388,54 @@ public struct ProductInstaller: Sendable {
             try rollForward(journal)
             return product
         }
+    }
+
+    // MARK: Parking
+
+    /// Products moved out of the installed folder because what they build on changed (the app's
+    /// copy of a compiled theme's parent): never shown, installed again from the catalog.
+    public func parked() -> [InstalledProduct] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: parkedFolder)) ?? []
+        return entries.sorted().flatMap { entry in
+            handlers.all.filter { $0.folderExtension == (entry as NSString).pathExtension }.compactMap {
+                $0.describe(installedFolder: parkedFolder + "/" + entry)
+            }
+        }
+    }
+
+    /// Parks every installed product that no longer fits what it builds on (`ContentHandler.mismatch`):
+    /// after an app update changed a bundled parent, a compiled child made from the old one is
+    /// moved to `parked/` before the theme manager can show it. Call at start, after `recover()`;
+    /// returns what it did, for logs.
+    @discardableResult
+    public func parkMismatched() -> [String] {
+        (try? withLock { () -> [String] in
+            var actions: [String] = []
+            // Parents before children: a child of a parked product is parked too.
+            var parkedIDs: Set<String> = []
+            let all = installed()
+            let roots = all.filter { product in !all.contains { $0.id == product.parent } }
+            let ordered = roots + roots.flatMap { Self.descendants(of: $0.id, in: all) }
+            var steps: [Journal.Step] = []
+            let context = InstallContext(
+                installedFolder: installedFolder, bundledSearchPaths: bundledSearchPaths, installed: all)
+            for product in ordered {
+                guard let handler = try? handlers.handler(for: product.type) else { continue }
+                let reason =
+                    product.parent.map { parkedIDs.contains($0) } == true
+                    ? "what it builds on is parked" : handler.mismatch(ofInstalledAt: product.path, context: context)
+                guard let reason else { continue }
+                parkedIDs.insert(product.id)
+                steps.append(.parkFolder((product.path as NSString).lastPathComponent))
+                actions.append("parked \(product.id) \(product.version): \(reason)")
+            }
+            guard !steps.isEmpty else { return [] }
+            let journal = Journal(id: "parking", staging: stagingFolder + "/" + UUID().uuidString, steps: steps)
+            try journal.write(to: journalPath)
+            try fault("journal written")
+            try rollForward(journal)
+            return actions
+        }) ?? []
     }
 
     // MARK: Recovery
@@ -407,6 +505,8 @@ public struct ProductInstaller: Sendable {
             case removeFile(String)
             /// `installed/name` (a folder) leaves for the trash in one rename.
             case removeFolder(String)
+            /// `installed/name` moves to `parked/name` in one rename (replacing a parked older one).
+            case parkFolder(String)
         }
 
         var id: String
@@ -465,6 +565,14 @@ public struct ProductInstaller: Sendable {
             if files.fileExists(atPath: folder) {
                 try move(folder, to: trashFolder + "/" + UUID().uuidString + "-" + name)
             }
+        case .parkFolder(let name):
+            let item = installedFolder + "/" + name
+            guard files.fileExists(atPath: item) else { return }
+            let parked = parkedFolder + "/" + name
+            if files.fileExists(atPath: parked) {
+                try move(parked, to: trashFolder + "/" + UUID().uuidString + "-" + name)
+            }
+            try move(item, to: parked)
         }
     }
 

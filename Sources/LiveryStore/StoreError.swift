@@ -24,6 +24,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidContent(String)
     /// A theme the content depends on is neither installed nor bundled, or too old.
     case missingDependency(String)
+    /// The package offers no compiled file of the format version this app reads (`offered` is
+    /// empty when it carries none): the store has to publish one compiled for this app.
+    case unreadableFormat(product: String, offered: [Int], reads: Int)
     /// No handler is registered for the product's type.
     case unsupportedType(String)
     /// The operation is not allowed now (e.g. uninstalling a theme another one inherits from).
@@ -48,6 +51,12 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidPackage(let message): "invalid package: \(message)"
         case .invalidContent(let message): "invalid content: \(message)"
         case .missingDependency(let message): "missing dependency: \(message)"
+        case .unreadableFormat(let product, let offered, let reads):
+            "\(product) offers "
+                + (offered.isEmpty
+                    ? "no compiled file"
+                    : "compiled format version\(offered.count == 1 ? "" : "s") \(offered.map(String.init).joined(separator: ", "))")
+                + "; this app reads version \(reads): the store must publish the theme compiled for it (livery pack), or the app must be updated"
         case .unsupportedType(let type): "no handler is registered for products of type '\(type)'"
         case .refused(let message): "refused: \(message)"
         case .notInstalled(let id): "nothing is installed with id '\(id)'"

@@ -14,6 +14,9 @@ public struct ProductState: Sendable, Hashable {
     public var isInUse: Bool
     /// The catalog has a newer version than the installed one.
     public var isUpdateAvailable: Bool
+    /// The version parked because what it builds on changed (a compiled theme made from another
+    /// copy of its parent): not shown; installing the product again from the catalog restores it.
+    public var parkedVersion: String? = nil
 
     public var isInstalled: Bool { installedVersion != nil }
     public var isDownloading: Bool { task.map { !$0.isTerminal } ?? false }
@@ -52,12 +55,14 @@ public actor ThemeStore {
     ///
     /// - Parameters:
     ///   - installedFolder: where products are installed; must be one of the manager's search
-    ///     paths, with the handlers' folder extensions (`purchasedTheme`) among its theme extensions.
+    ///     paths (themes are installed as compiled `<id>.livery` files, which the manager finds; a
+    ///     handler that installs folders needs their extension among its theme extensions).
     ///   - catalogURL: the store's `catalog.json`; nil for a store that installs files only.
     ///   - trust: required with a catalog: `.signed(rootKeys:)` with the store's root public key
     ///     (what apps ship), or `.unsignedForDevelopment`.
-    ///   - bundledSearchPaths: folders with the app's own themes (parents of downloaded ones);
-    ///     by default the manager's other search paths.
+    ///   - bundledSearchPaths: folders with the app's own compiled themes (parents of downloaded
+    ///     ones); by default the manager's other search paths. With a manager or these, the
+    ///     store parks installed themes that no longer fit the app's parents (docs/Packages.md).
     public init(
         installedFolder: String, catalogURL: String? = nil, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
         bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
@@ -91,7 +96,10 @@ public actor ThemeStore {
         self.installer = installer
         self.client = catalogURL.map { CatalogClient(catalogURL: $0, timeouts: timeouts) }
         self.manager = manager
-        self.recoveryActions = installer.recover()
+        // Recovery first, then what no longer fits the app's parents leaves before anything shows
+        // it; only a store that knows the app's themes (a manager, or bundled paths) can tell.
+        let knowsAppThemes = manager != nil || bundledSearchPaths != nil
+        self.recoveryActions = installer.recover() + (knowsAppThemes ? installer.parkMismatched() : [])
         self.purchases = Self.loadPurchases(installer.workFolder + "/purchases.json")
         if manager != nil, !recoveryActions.isEmpty {
             await MainActor.run { manager?.reloadThemes() }
@@ -183,7 +191,8 @@ public actor ThemeStore {
             installedVersion: installed?.version,
             task: tasks[product.id]?.state,
             isInUse: current == product.id,
-            isUpdateAvailable: installed.map { ThemeVersion.isNewer(product.version, than: $0.version) } ?? false)
+            isUpdateAvailable: installed.map { ThemeVersion.isNewer(product.version, than: $0.version) } ?? false,
+            parkedVersion: installer.parked().first { $0.id == product.id }?.version)
     }
 
     public func installed() -> [InstalledProduct] { installer.installed() }
@@ -213,6 +222,21 @@ public actor ThemeStore {
             task.update(
                 .failed(.untrusted("'\(product.id)' is not as the verified catalog lists it; refresh the catalog")))
             return task
+        }
+        // An app installs compiled files: what it cannot read, or what was made from another copy
+        // of a parent than the app's, is refused before anything is downloaded.
+        if let handler = try? installer.handlers.handler(for: product.type) as? ThemeContentHandler {
+            do {
+                let context = InstallContext(
+                    installedFolder: installer.installedFolder, bundledSearchPaths: installer.bundledSearchPaths,
+                    installed: installer.installed())
+                _ = try handler.select(
+                    from: product.compiled, product: "'\(product.id)' \(product.version)", parent: product.parent,
+                    context: context)
+            } catch {
+                task.update(.failed((error as? StoreError) ?? .io("\(error)")))
+                return task
+            }
         }
         let installer = self.installer
         let manager = self.manager

@@ -14,7 +14,7 @@ import Testing
         try Data(
             """
             <livery-configuration default-theme="com.livery.light">
-              <search-path>\(Repository.themes)</search-path>
+              <search-path>\(Repository.compiledThemes)</search-path>
               <search-path>\(fixture.installed)</search-path>
               <theme-extension>purchasedTheme</theme-extension>
             \(store)
@@ -63,7 +63,7 @@ import Testing
             let configuration = try #require(LiveryConfiguration.load(path: path).value)
             let store = try await ThemeStore(
                 configuration: configuration, installedFolder: signed.fixture.installed,
-                bundledSearchPaths: [Repository.themes])
+                bundledSearchPaths: [Repository.compiledThemes])
             await #expect {
                 try await store.refreshCatalog()
             } throws: { error in

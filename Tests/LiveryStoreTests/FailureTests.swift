@@ -1,5 +1,6 @@
 import Foundation
 import Livery
+import LiveryBinary
 import Testing
 import ZIPFoundation
 
@@ -24,7 +25,7 @@ import ZIPFoundation
         try publish(fixture)
         let before = try fixture.snapshot()
         let themesBefore = await MainActor.run { Set(manager.themes.keys) }
-        #expect(before.keys.contains("com.acme.ocean.purchasedTheme/Info.xml"))
+        #expect(before.keys.contains("com.acme.ocean.livery"))
 
         try await TestServer.withServer(folder: fixture.packages) { base in
             let catalog = try fixture.catalog(baseURL: base)
@@ -121,51 +122,96 @@ import ZIPFoundation
 
     // MARK: Content
 
-    @Test func invalidThemeInsideAValidZip() async throws {
+    /// A package of sources only (made before packages carried compiled files), and one whose
+    /// only compiled file is of another format version: refused before the download, naming the
+    /// versions offered and the one the app reads; the same from a file.
+    @Test func aPackageWithoutACompiledFileTheAppReadsIsRefused() async throws {
+        let reads = CompiledTheme.readableFormatVersion
         try await expectUnchanged(publish: { fixture in
             try fixture.handMadePackage(
-                name: "broken.liverypkg", id: "com.acme.broken",
+                name: "sources.liverypkg", id: "com.acme.sources",
                 parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"),
                 content: [
                     "Info.xml":
-                        #"<theme-info id="com.acme.broken" name="Broken" version="1.0.0" parent="com.livery.base"/>"#,
-                    "Chat.xml":
-                        #"<theme><instances><uibutton id="b"><operation name="backgroundColour"/></uibutton></instances></theme>"#,
+                        #"<theme-info id="com.acme.sources" name="Sources" version="1.0.0" parent="com.livery.base"/>"#
                 ])
+            let real = try Data(contentsOf: URL(fileURLWithPath: Repository.compiledThemes + "/Dark.livery"))
+            try fixture.handMadePackage(
+                name: "future.liverypkg", id: "com.acme.future",
+                parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), content: [:],
+                compiled: ["compiled/v\(reads + 1).livery": (reads + 1, real)])
         }) { store, catalog, _ in
-            let product = try #require(catalog.product(id: "com.acme.broken"))
+            let sources = try #require(catalog.product(id: "com.acme.sources"))
+            let future = try #require(catalog.product(id: "com.acme.future"))
+            let task = await store.install(sources)
+            var seen: [ProductTaskState] = []
+            for await state in task.states() { seen.append(state) }
+            #expect(
+                seen.last == .failed(.unreadableFormat(product: "'com.acme.sources' 1.0.0", offered: [], reads: reads)))
+            // Refused before anything was downloaded.
+            #expect(!seen.contains { if case .downloading = $0 { true } else { false } }, "\(seen)")
+            #expect(
+                await failure(store, future)
+                    == .unreadableFormat(product: "'com.acme.future' 1.0.0", offered: [reads + 1], reads: reads))
+            #expect(
+                StoreError.unreadableFormat(product: "'com.acme.future' 1.0.0", offered: [reads + 1], reads: reads)
+                    .description.contains(
+                        "offers compiled format version \(reads + 1); this app reads version \(reads)"))
+            // Installed from the file, the installer refuses it the same way.
+            await #expect(
+                throws: StoreError.unreadableFormat(
+                    product: "'com.acme.future' 1.0.0", offered: [reads + 1], reads: reads)
+            ) {
+                try await store.installPackage(at: store.installer.installedFolder + "/../packages/future.liverypkg")
+            }
+        }
+    }
+
+    /// Tampered compiled bytes whose digests were made to match (a dishonest packer, or a package
+    /// damaged before it was signed): only the runtime's verifier can tell, and it does.
+    @Test func aDamagedCompiledFileIsRefusedByTheVerifier() async throws {
+        let reads = CompiledTheme.readableFormatVersion
+        try await expectUnchanged(publish: { fixture in
+            let folder = try fixture.makeTheme(id: "com.acme.damaged")
+            let packed = try fixture.pack(folder, name: "damaged-source.liverypkg")
+            let archive = try PackageArchive(path: packed)
+            let compiled = try #require(archive.manifest.compiled?.first)
+            var bytes = [UInt8](try archive.data(of: compiled.path))
+            bytes[bytes.count / 2] ^= 0x5A
+            try FileManager.default.removeItem(atPath: packed)
+            try fixture.handMadePackage(
+                name: "damaged.liverypkg", id: "com.acme.damaged",
+                parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), content: [:],
+                compiled: [compiled.path: (reads, Data(bytes))])
+        }) { store, catalog, _ in
+            let product = try #require(catalog.product(id: "com.acme.damaged"))
             let error = await failure(store, product)
             guard case .invalidContent(let message) = error else {
                 Issue.record("got \(String(describing: error))")
                 return
             }
-            #expect(message.contains("backgroundColour"))
+            #expect(message.hasPrefix("the compiled theme does not verify"), "\(message)")
         }
     }
 
     @Test func missingOrOutdatedParent() async throws {
         try await expectUnchanged(publish: { fixture in
-            try fixture.handMadePackage(
-                name: "orphan.liverypkg", id: "com.acme.orphan",
-                parent: .init(id: "com.acme.nowhere", minimumVersion: "1.0.0"),
-                content: [
-                    "Info.xml":
-                        #"<theme-info id="com.acme.orphan" name="Orphan" version="1.0.0" parent="com.acme.nowhere"/>"#
-                ])
-            try fixture.handMadePackage(
-                name: "picky.liverypkg", id: "com.acme.picky",
-                parent: .init(id: "com.acme.ocean", minimumVersion: "3.0"),
-                content: [
-                    "Info.xml":
-                        #"<theme-info id="com.acme.picky" name="Picky" version="1.0.0" parent="com.acme.ocean"/>"#
-                ])
+            // Compiled against a parent the app does not have.
+            try fixture.makeTheme(id: "com.acme.nowhere", parent: nil)
+            try fixture.pack(
+                fixture.makeTheme(id: "com.acme.orphan", parent: "com.acme.nowhere"), name: "orphan.liverypkg")
+            // Compiled against the installed ocean, but asking for a newer one.
+            try fixture.pack(
+                fixture.makeTheme(id: "com.acme.picky", parent: "com.acme.ocean"), name: "picky.liverypkg",
+                parentMinimumVersion: "3.0")
         }) { store, catalog, _ in
             let orphan = try #require(catalog.product(id: "com.acme.orphan"))
             let picky = try #require(catalog.product(id: "com.acme.picky"))
             #expect(
                 await failure(store, orphan)
                     == .missingDependency(
-                        "the theme's parent 'com.acme.nowhere' is neither installed nor bundled; install it first"))
+                        "the theme's parent 'com.acme.nowhere' is neither installed nor bundled as a compiled theme; install it first"
+                    ))
             #expect(
                 await failure(store, picky)
                     == .missingDependency(
@@ -268,8 +314,7 @@ import ZIPFoundation
     @Test func zipBombByTotalSizeAndLyingHeaders() async throws {
         try await expectRefusedPackage("more than 262144 bytes", limits: ExtractionLimits(maxTotalBytes: 256 << 10)) {
             zip in
-            zip.add("content/Info.xml", Fixture.validInfo)
-            zip.add("content/assets/big.png", Data(count: 300 << 10))
+            zip.add("compiled/v4.livery", Data(count: 300 << 10))
         }
         // A deflated entry whose headers claim 10 bytes but that inflates to 1 MiB: it passes
         // the header checks, and is caught while extracting, before 11 bytes are written.
@@ -277,31 +322,38 @@ import ZIPFoundation
             store, _, _ in
             await #expect(
                 throws: StoreError.invalidPackage(
-                    "'content/assets/liar.png' unpacks to more bytes than its header says")
+                    "'compiled/v4.livery' unpacks to more bytes than its header says")
             ) {
                 try await store.installPackage(at: store.installer.installedFolder + "/../packages/liar.liverypkg")
             }
         }
-        try await expectRefusedPackage("more than 3 entries", limits: ExtractionLimits(maxEntries: 3)) { zip in
+        // (The ocean package installed first has 4 entries: manifest, 2 sources, the compiled file.)
+        try await expectRefusedPackage("more than 4 entries", limits: ExtractionLimits(maxEntries: 4)) { zip in
             zip.add("content/Info.xml", Fixture.validInfo)
             for index in 0..<4 { zip.add("content/assets/\(index).png", "x") }
         }
     }
 
-    /// A valid package whose one deflated asset lies about its size in both zip headers.
+    /// A valid package whose deflated compiled file lies about its size in both zip headers.
     static func lyingPackage(_ path: String) throws {
         let info = Data(Fixture.validInfo.utf8)
         let zeros = Data(count: 1 << 20)
+        let liar = PackageManifest.File(path: "compiled/v4.livery", size: 10, sha256: Hashing.sha256(zeros.prefix(10)))
         let manifest = PackageManifest(
             type: "theme", id: "com.acme.hostile", name: "Hostile", version: "1.0.0",
             parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"),
-            files: [
-                .init(path: "content/Info.xml", size: Int64(info.count), sha256: Hashing.sha256(info)),
-                .init(path: "content/assets/liar.png", size: 10, sha256: Hashing.sha256(zeros.prefix(10))),
+            files: [.init(path: "content/Info.xml", size: Int64(info.count), sha256: Hashing.sha256(info)), liar],
+            compiled: [
+                .init(
+                    path: liar.path, formatVersion: CompiledTheme.readableFormatVersion, size: liar.size,
+                    sha256: liar.sha256,
+                    sources: try Fixture.baseSources() + [
+                        .init(id: "com.acme.hostile", version: "1.0.0", sourceDigest: "00")
+                    ])
             ])
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
         for (name, data) in [
-            ("manifest.json", try manifest.encoded()), ("content/Info.xml", info), ("content/assets/liar.png", zeros),
+            ("manifest.json", try manifest.encoded()), ("content/Info.xml", info), ("compiled/v4.livery", zeros),
         ] {
             try archive.addEntry(
                 with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate
@@ -310,7 +362,7 @@ import ZIPFoundation
             }
         }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let name = Array("content/assets/liar.png".utf8)
+        let name = Array("compiled/v4.livery".utf8)
         func patch(signature: [UInt8], nameOffset: Int, sizeOffset: Int) {
             for index in 0..<(bytes.count - nameOffset - name.count)
             where Array(bytes[index..<index + 4]) == signature

@@ -1,7 +1,10 @@
 import Foundation
 import Hummingbird
 import Livery
+import LiveryBinary
+import LiveryCompiler
 import LiveryDevelopment
+import LiveryStoreDevelopment
 import LiveryXML
 import Logging
 import NIOCore
@@ -18,6 +21,24 @@ enum Repository {
         return components.joined(separator: "/")
     }()
     static let themes = root + "/Themes"
+
+    /// The sample themes compiled, as an app bundles them (`<Name>.livery`): the parents the
+    /// store's compiled installs are checked against. Compiled once per test process.
+    static let compiledThemes: String = {
+        let folder = NSTemporaryDirectory() + "livery-store-bundled-\(getpid())"
+        try? FileManager.default.removeItem(atPath: folder)
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let workspace = ThemeWorkspace(searchPaths: [themes])
+        for name in ["Base", "Dark", "HighContrast", "Light", "Tokens"] {
+            let compiled = ThemeCompiler.compile(themeAt: themes + "/\(name).theme", workspace: workspace)
+            guard let bytes = compiled.value else { fatalError("\(name) does not compile: \(compiled.diagnostics)") }
+            try! Data(bytes).write(to: URL(fileURLWithPath: folder + "/\(name).livery"))
+        }
+        atexit {
+            try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "livery-store-bundled-\(getpid())")
+        }
+        return folder
+    }()
 }
 
 /// A scratch world for one test: theme sources, a packages folder served over HTTP, an
@@ -27,6 +48,8 @@ final class Fixture: @unchecked Sendable {
     var sources: String { root + "/sources" }
     var packages: String { root + "/packages" }
     var installed: String { root + "/installed" }
+    /// The folder holding the newest source made of each theme id (what children are packed against).
+    private var newestSource: [String: String] = [:]
 
     init() throws {
         root = NSTemporaryDirectory() + "livery-store-\(UUID().uuidString)"
@@ -49,6 +72,7 @@ final class Fixture: @unchecked Sendable {
         let folder = sources + "/\(id)-\(version)/\(id).theme"
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        newestSource[id] = (folder as NSString).deletingLastPathComponent
         let parentAttribute = parent.map { " parent=\"\($0)\"" } ?? ""
         try write(
             """
@@ -69,36 +93,54 @@ final class Fixture: @unchecked Sendable {
         return folder
     }
 
-    /// Packs a theme with `livery pack`'s code into the packages folder.
+    /// Packs a theme with `livery pack`'s code into the packages folder: compiled against the
+    /// sample themes and the newest source made of every other test theme.
     @discardableResult
-    func pack(_ folder: String, name: String? = nil) throws -> String {
+    func pack(
+        _ folder: String, name: String? = nil, alsoCompiled: [String] = [], parentMinimumVersion: String? = nil
+    ) throws -> String {
         let output =
             packages + "/"
             + (name ?? (((folder as NSString).deletingLastPathComponent) as NSString).lastPathComponent + ".liverypkg")
+        let own = (folder as NSString).deletingLastPathComponent
         let workspace = ThemeWorkspace(
-            searchPaths: [Repository.themes, installed],
+            searchPaths: [Repository.themes] + newestSource.values.filter { $0 != own }.sorted(),
             themeExtensions: ["theme", "purchasedTheme"])
-        let result = PackageBuilder.pack(themeAt: folder, workspace: workspace, output: output)
+        let result = PackageBuilder.pack(
+            themeAt: folder, workspace: workspace, output: output, parentMinimumVersion: parentMinimumVersion,
+            alsoCompiled: alsoCompiled)
         try #require(result.value != nil, "\(result.diagnostics)")
         return output
     }
 
-    /// A package written by hand: content files with a correct manifest (for contents that
-    /// `livery pack` would refuse, such as an invalid theme or a missing parent).
+    /// A package written by hand: content files and compiled files (`compiled/v4.livery` →
+    /// format version and bytes) with a correct manifest (for contents that `livery pack` would
+    /// refuse, such as an invalid theme, a damaged compiled file or another format version).
+    /// Compiled files declare the sample Base then the theme itself as what they were made from.
     @discardableResult
     func handMadePackage(
         name: String, type: String = "theme", id: String, version: String = "1.0.0",
-        parent: PackageManifest.Dependency? = nil, content: [String: String]
+        parent: PackageManifest.Dependency? = nil, content: [String: String],
+        compiled: [String: (formatVersion: Int, bytes: Data)] = [:]
     ) throws -> String {
         var zip = RawZip()
         var files: [PackageManifest.File] = []
-        for (path, text) in content.sorted(by: { $0.key < $1.key }) {
-            let data = Data(text.utf8)
-            files.append(.init(path: "content/" + path, size: Int64(data.count), sha256: Hashing.sha256(data)))
+        var entries: [(String, Data)] = content.sorted(by: { $0.key < $1.key }).map { ("content/" + $0, Data($1.utf8)) }
+        entries += compiled.sorted(by: { $0.key < $1.key }).map { ($0, $1.bytes) }
+        for (path, data) in entries {
+            files.append(.init(path: path, size: Int64(data.count), sha256: Hashing.sha256(data)))
         }
-        let manifest = PackageManifest(type: type, id: id, name: id, version: version, parent: parent, files: files)
+        let compiledFiles = try compiled.sorted(by: { $0.key < $1.key }).map { path, file in
+            PackageManifest.CompiledFile(
+                path: path, formatVersion: file.formatVersion, size: Int64(file.bytes.count),
+                sha256: Hashing.sha256(file.bytes),
+                sources: try Self.baseSources() + [.init(id: id, version: version, sourceDigest: "00")])
+        }
+        let manifest = PackageManifest(
+            type: type, id: id, name: id, version: version, parent: parent, files: files,
+            compiled: compiled.isEmpty ? nil : compiledFiles)
         zip.add("manifest.json", try manifest.encoded())
-        for (path, text) in content.sorted(by: { $0.key < $1.key }) { zip.add("content/" + path, text) }
+        for (path, data) in entries { zip.add(path, data) }
         let output = packages + "/" + name
         try zip.bytes().write(to: URL(fileURLWithPath: output))
         return output
@@ -119,15 +161,26 @@ final class Fixture: @unchecked Sendable {
                     path: entry.name, size: Int64(entry.declaredSize.map(Int.init) ?? entry.data.count),
                     sha256: Hashing.sha256(entry.data)))
         }
+        let compiled = try files.filter { $0.path.hasPrefix("compiled/") }.map {
+            PackageManifest.CompiledFile(
+                path: $0.path, formatVersion: CompiledTheme.readableFormatVersion, size: $0.size, sha256: $0.sha256,
+                sources: try Self.baseSources() + [.init(id: id, version: "1.0.0", sourceDigest: "00")])
+        }
         let manifest = PackageManifest(
             type: "theme", id: id, name: id, version: "1.0.0",
-            parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), files: files)
+            parent: .init(id: "com.livery.base", minimumVersion: "1.0.0"), files: files,
+            compiled: compiled.isEmpty ? nil : compiled)
         var zip = RawZip()
         zip.add("manifest.json", try manifest.encoded())
         zip.entries += entries.entries
         let output = root + "/hostile/" + name
         try zip.bytes().write(to: URL(fileURLWithPath: output))
         return output
+    }
+
+    /// The chain the bundled compiled Base records (what a child of Base is compiled against).
+    static func baseSources() throws -> [PackageManifest.CompiledSource] {
+        ThemeContentHandler.sources(of: try CompiledTheme(contentsOf: Repository.compiledThemes + "/Base.livery"))
     }
 
     static var validInfo: String {
@@ -138,13 +191,19 @@ final class Fixture: @unchecked Sendable {
         try CatalogBuilder.build(packagesIn: packages, baseURL: baseURL)
     }
 
+    /// The product as the catalog last written in the packages folder lists it.
+    func catalogProduct(_ id: String) throws -> CatalogProduct? {
+        let data = try Data(contentsOf: URL(fileURLWithPath: packages + "/catalog.json"))
+        return try JSONDecoder().decode(LiveryStore.Catalog.self, from: data).product(id: id)
+    }
+
     // MARK: Runtime
 
     @MainActor
     func makeManager() -> ThemeManager {
         ThemeManager.development(
             configuration: LiveryConfiguration(
-                defaultThemeID: "com.livery.light", searchPaths: [Repository.themes, installed],
+                defaultThemeID: "com.livery.light", searchPaths: [Repository.compiledThemes, installed],
                 themeExtensions: ["theme", "purchasedTheme"]))
     }
 
@@ -156,7 +215,7 @@ final class Fixture: @unchecked Sendable {
     ) async throws -> ThemeStore {
         try await ThemeStore(
             installedFolder: installed, catalogURL: catalogURL, trust: trust, manager: manager,
-            bundledSearchPaths: [Repository.themes], handlers: handlers, timeouts: timeouts, limits: limits)
+            bundledSearchPaths: [Repository.compiledThemes], handlers: handlers, timeouts: timeouts, limits: limits)
     }
 
     // MARK: Snapshots

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryStore
+import LiveryStoreDevelopment
 import LiveryXML
 import Testing
 

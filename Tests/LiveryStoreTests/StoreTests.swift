@@ -52,13 +52,17 @@ import Testing
         #expect(manager.activate(themeID: "com.acme.ocean"))
         #expect(manager.currentTheme?.info.id == "com.acme.ocean")
         #expect(manager.currentTheme?.instances.isEmpty == false)
-        // Installed as <id>.purchasedTheme with a verified compiled file beside it.
+        // Installed as <id>.livery alone: the package's compiled file, byte for byte, no sources.
         let installed = fixture.installed
-        #expect(FileManager.default.fileExists(atPath: installed + "/com.acme.ocean.purchasedTheme/Info.xml"))
-        let compiled = try CompiledTheme(
-            bytes: Array(Data(contentsOf: URL(fileURLWithPath: installed + "/com.acme.ocean.livery"))))
+        #expect(try fixture.snapshot().keys.sorted() == ["com.acme.ocean.livery"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: installed + "/com.acme.ocean.livery"))
+        let listed = try #require(fixture.catalogProduct("com.acme.ocean")?.compiled?.first)
+        #expect(listed.formatVersion == CompiledTheme.readableFormatVersion)
+        #expect(Int64(bytes.count) == listed.size && Hashing.sha256(bytes) == listed.sha256)
+        let compiled = try CompiledTheme(bytes: Array(bytes))
         try compiled.verifyContents()
         #expect(compiled.chain.map(\.info.id) == ["com.livery.base", "com.acme.ocean"])
+        #expect(listed.sources == ThemeContentHandler.sources(of: compiled))
         #expect(fixture.workFolderIsClean())
     }
 

@@ -36,6 +36,7 @@
 //   and leaves no journal, staging, download or trash behind.
 import Foundation
 import LiveryStore
+import LiveryStoreDevelopment
 
 enum FuzzPackageEntry {
     static let magic = Array("LIVERYFUZZ\n".utf8)
@@ -228,7 +229,10 @@ enum FuzzPackageEntry {
 
         let installer: ProductInstaller
         do {
-            installer = try ProductInstaller(installedFolder: installedFolder, bundledSearchPaths: [bundled])
+            // Theme sources through the development handler: the path that unpacks every file.
+            installer = try ProductInstaller(
+                installedFolder: installedFolder, bundledSearchPaths: [bundled],
+                handlers: ContentHandlers([SourceThemeContentHandler()]))
         } catch {
             fatalError("the installer cannot open a fresh folder: \(error)")
         }

@@ -10,7 +10,8 @@ struct Catalog: ParsableCommand {
         discussion: """
             Reads every *.liverypkg in PACKAGES_DIR (checked like an install would), and writes \
             catalog.json (id, name, type, version, price, package URL, size, SHA-256, thumbnail and \
-            details URLs), details/<id>.json (description, preview URLs, sprite) and media/<id>/. \
+            details URLs, and the compiled files the package carries: format version, size, SHA-256 \
+            and the chain of themes each was compiled from), details/<id>.json (description, preview URLs, sprite) and media/<id>/. \
             Prices come from an optional PACKAGES_DIR/prices.json: {"com.acme.ocean": {"amount": "0.99", \
             "currency": "EUR"}}; other products are free. Serve the folder with `livery serve`.
             """)

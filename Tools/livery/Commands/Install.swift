@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryStore
+import LiveryStoreDevelopment
 import LiveryThemeCommands
 
 struct Install: AsyncParsableCommand {
@@ -11,8 +12,11 @@ struct Install: AsyncParsableCommand {
             From a catalog the download's size and SHA-256 are checked against it. The package is \
             unpacked with caps into a staging folder, every file is checked against the manifest, the \
             theme is validated against its installed or bundled parent (--themes) and compiled, then \
-            moved into DIR as <id>.purchasedTheme with <id>.livery beside it. On any failure DIR is \
-            left exactly as it was. Installing a newer version updates the installed one.
+            moved into DIR as <id>.purchasedTheme with <id>.livery beside it. With --compiled, the \
+            package's compiled file is installed as an app installs it: verified, made from the very \
+            parent the app has (compiled files in --themes or DIR), moved into DIR as <id>.livery. \
+            On any failure DIR is left exactly as it was. Installing a newer version updates the \
+            installed one.
             """)
 
     @Argument(
@@ -44,6 +48,9 @@ struct Install: AsyncParsableCommand {
 
     @Flag(help: "Accept an unsigned catalog (development only: anyone on the path could then push any theme).")
     var allowUnsigned = false
+
+    @Flag(help: "Install the package's compiled file as an app does, not its sources (parents: compiled files).")
+    var compiled = false
 
     @Flag(
         help:
@@ -79,7 +86,7 @@ struct Install: AsyncParsableCommand {
                 : .signed(rootKeys: try rootKey.map { try StoreKeyFiles.publicKey($0).base64 })
             store = try await ThemeStore(
                 installedFolder: into, catalogURL: isCatalog ? source : nil, trust: isCatalog ? trust : nil,
-                bundledSearchPaths: bundled,
+                bundledSearchPaths: bundled.isEmpty ? nil : bundled, handlers: StoreLayout.handlers(compiled: compiled),
                 timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout)))
             for action in store.recoveryActions { print("recovered: \(action)") }
             if isCatalog, let id {

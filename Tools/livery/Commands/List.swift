@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryStore
+import LiveryStoreDevelopment
 import LiveryThemeCommands
 
 struct List: AsyncParsableCommand {
@@ -12,7 +13,8 @@ struct List: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let store = try await ThemeStore(installedFolder: folder)
+            let store = try await ThemeStore(
+                installedFolder: folder, handlers: StoreLayout.handlers(compiled: StoreLayout.isCompiled(folder)))
             let products = await store.installed()
             guard !products.isEmpty else {
                 print("no themes installed in \(folder)")

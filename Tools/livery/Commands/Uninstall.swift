@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import LiveryStore
+import LiveryStoreDevelopment
 import LiveryThemeCommands
 
 struct Uninstall: AsyncParsableCommand {
@@ -17,7 +19,8 @@ struct Uninstall: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let store = try await ThemeStore(installedFolder: from)
+            let store = try await ThemeStore(
+                installedFolder: from, handlers: StoreLayout.handlers(compiled: StoreLayout.isCompiled(from)))
             let removed = try await store.uninstall(id: id)
             print("uninstalled \(removed.id) \(removed.version) from \(from)")
         } catch let error as StoreError {
