@@ -157,78 +157,116 @@ import Testing
         #expect(Self.bytes(try Self.snapshot(copy.path + "/out")) == Self.bytes(try Self.snapshot(copy.path + "/cold")))
     }
 
-    /// A warning in Base that every theme shows, and an error in Light alone.
-    static func findings(_ copy: ThemesCopy) throws {
-        try ReportingTests.misspellClass(copy)
-        try copy.edit("Themes/Light.theme/Chat.xml", "<enum>left</enum>", "<enum>sideways</enum>")
+    /// A small tree of brands, cheap to build many times: Root.theme with a warning every brand
+    /// shows (an attribute the format does not have), seven brands overriding its colour, and
+    /// Brand4 with an error of its own.
+    static func brands() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-brands-\(UUID().uuidString)")
+            .path
+        func put(_ file: String, _ text: String) throws {
+            let path = folder + "/Themes/" + file
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try put("Root.theme/Info.xml", #"<theme-info id="com.brands.root" name="Root"/>"#)
+        try put(
+            "Root.theme/Screen.xml",
+            """
+            <theme>
+              <constants><color name="brand">#007AFF</color></constants>
+              <instances>
+                <uilabel id="title" note="draft">
+                  <operation name="textColor"><param name="color"><color ref="brand"/></param></operation>
+                </uilabel>
+              </instances>
+            </theme>
+            """)
+        for index in 1...7 {
+            try put(
+                "Brand\(index).theme/Info.xml",
+                #"<theme-info id="com.brands.\#(index)" name="Brand \#(index)" parent="com.brands.root"/>"#)
+            let colour = index == 4 ? "#0A84FG" : "#0\(index)84FF"
+            try put(
+                "Brand\(index).theme/Constants.xml",
+                "<theme><constants><color name=\"brand\">\(colour)</color></constants></theme>")
+        }
+        return folder
     }
 
     @Test func parallelAndShardedBuildsEqualASerialBuildByteForByte() throws {
-        let copy = try ThemesCopy()
-        try Self.findings(copy)
-        let out = copy.path + "/out"
-        for format in ["text", "json", "sarif"] {
-            let serial = try Self.build(copy, ["--jobs", "1", "--format", format])
+        let folder = try Self.brands()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func build(_ extra: [String], output: String = "out") throws -> LiveryRun {
+            try Livery.run(["build", "Themes", "-o", output] + extra, in: folder)
+        }
+        let out = folder + "/out"
+        for format in ["text", "json"] {
+            let serial = try build(["--jobs", "1", "--format", format])
             #expect(serial.status == 1)
             let serialFiles = try Self.snapshot(out)
+            #expect(serialFiles.keys.filter { $0.hasSuffix(".livery") }.count == 7)
             try FileManager.default.removeItem(atPath: out)
-            let parallel = try Self.build(copy, ["--jobs", "3", "--format", format])
+            let parallel = try build(["--jobs", "3", "--format", format])
             #expect(parallel.status == serial.status)
             #expect(parallel.stdout == serial.stdout)
             #expect(parallel.stderr == serial.stderr)
             #expect(Self.bytes(try Self.snapshot(out)) == Self.bytes(serialFiles))
             try FileManager.default.removeItem(atPath: out)
         }
-        #expect(try Self.build(copy, ["--jobs", "1"]).status == 1)
+        #expect(try build(["--jobs", "1"]).status == 1)
         let full = Self.bytes(try Self.snapshot(out))
-        #expect(full.keys.contains("Base.livery") && !full.keys.contains("Light.livery"))
+        #expect(full.keys.contains("Root.livery") && !full.keys.contains("Brand4.livery"))
         for count in [2, 3] {
             var union: [String: Data] = [:]
             var themes = 0
             for index in 1...count {
-                let run = try Self.build(copy, ["--shard", "\(index)/\(count)"], output: "shard-\(index)")
+                let run = try build(["--shard", "\(index)/\(count)"], output: "shard-\(index)")
                 // a shard fails only when it owns the broken theme
-                #expect(run.status == (run.stdout.contains("Light.theme") ? 1 : 0), "\(run.stdout)")
+                #expect(run.status == (run.stdout.contains("Brand4.theme") ? 1 : 0), "\(run.stdout)")
                 let summary = try #require(run.stdout.firstMatch(of: /shard \d\/\d: (\d) themes?:/), "\(run.stdout)")
                 themes += Int(summary.1)!
-                let files = Self.bytes(try Self.snapshot(copy.path + "/shard-\(index)"))
+                let files = Self.bytes(try Self.snapshot(folder + "/shard-\(index)"))
                 #expect(Set(files.keys).isDisjoint(with: union.keys), "shards overlap")
                 union.merge(files) { first, _ in first }
-                try FileManager.default.removeItem(atPath: copy.path + "/shard-\(index)")
             }
-            #expect(themes == 5)
+            #expect(themes == 8)
             #expect(union == full)
+            for index in 1...count { try FileManager.default.removeItem(atPath: folder + "/shard-\(index)") }
         }
-        #expect(try Self.build(copy, ["--shard", "3/2"]).status == 64)
-        #expect(try Self.build(copy, ["--jobs", "0"]).status == 64)
+        #expect(try build(["--shard", "3/2"]).status == 64)
+        #expect(try build(["--jobs", "0"]).status == 64)
     }
 
     @Test func findingsNameTheirThemesAndAFailingThemeStopsNoOther() throws {
-        let copy = try ThemesCopy()
-        try Self.findings(copy)
-        let run = try Self.build(copy)
+        let folder = try Self.brands()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try Livery.run(["build", "Themes", "-o", "out"], in: folder)
         #expect(run.status == 1)
-        var expected = Self.all("compiled")
-        expected["Light.theme"] = "failed"
-        expected["com.livery.light"] = nil
-        #expect(Self.statuses(run.stdout) == expected, "\(run.stdout)")
-        #expect(run.stdout.contains("5 themes: 4 compiled, 0 up to date, 1 failed"))
-        #expect(!FileManager.default.fileExists(atPath: copy.path + "/out/Light.livery"))
-        // Base's warning, seen through every theme: one finding, its themes listed
+        let statuses = Self.statuses(run.stdout)
+        #expect(statuses["Brand4.theme"] == "failed", "\(run.stdout)")
+        #expect(statuses.values.filter { $0 == "compiled" }.count == 7, "\(run.stdout)")
+        #expect(run.stdout.contains("8 themes: 7 compiled, 0 up to date, 1 failed"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out/Brand4.livery"))
+        #expect(run.stderr.contains("Themes/Brand4.theme/Constants.xml:1:"), "\(run.stderr)")
+        // Root's warning, seen through every theme: one finding, its themes listed
         #expect(run.stderr.components(separatedBy: "[attribute-unknown]").count == 2, "\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "note: applies to themes Base.theme, Dark.theme, HighContrast.theme, Light.theme, Tokens.theme\n"),
-            "\(run.stderr)")
+                "note: applies to themes Brand1.theme, Brand2.theme, Brand3.theme, Brand4.theme, Brand5.theme, Brand6.theme, Brand7.theme, Root.theme\n"
+            ), "\(run.stderr)")
 
-        // Again: only Light is checked, and Base's warning names the one theme it is about now.
-        let json = try Self.build(copy, ["--format", "json"])
+        // Again: only Brand4 is checked, and Root's warning names the one theme it is about now.
+        let json = try Livery.run(["build", "Themes", "-o", "out", "--format", "json"], in: folder)
         #expect(json.status == 1)
         let array = try #require(
             try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json.stdout)")
         let warning = try #require(array.first { $0["code"] as? String == "attribute-unknown" })
         let notes = (warning["notes"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
-        #expect(notes.contains("applies to theme Light.theme"), "\(notes)")
-        #expect(json.stderr.contains("5 themes: 0 compiled, 4 up to date, 1 failed"), "\(json.stderr)")
+        #expect(notes.contains("applies to theme Brand4.theme"), "\(notes)")
+        #expect(json.stderr.contains("8 themes: 0 compiled, 7 up to date, 1 failed"), "\(json.stderr)")
+        // and in SARIF, the same note on the result's message
+        let sarif = try Livery.run(["build", "Themes", "-o", "out", "--format", "sarif"], in: folder)
+        #expect(sarif.stdout.contains("applies to theme Brand4.theme"), "\(sarif.stdout)")
     }
 }

@@ -55,19 +55,7 @@ package struct Build: ParsableCommand {
 
     package func run() throws {
         let reporter = Reporter(options: report, strict: strictness.strict)
-        var diagnostics: [Diagnostic] = []
-        var paths: [String] = []
-        var isDirectory: ObjCBool = false
-        let layout = themes.workspace()
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            diagnostics.append(
-                .error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: folder)))
-        } else if layout.isNamedTheme(folder) {
-            paths = [folder]
-        } else {
-            paths = layout.themeFolders(in: folder)
-            diagnostics += reporter.configured(layout.folderFindings(in: folder), paths: [folder])
-        }
+        var (paths, diagnostics) = themePaths(reporter: reporter)
         paths = paths.filter { shard.owns(folderName: Self.folderName($0)) }
         do {
             try FileManager.default.createDirectory(
@@ -85,12 +73,10 @@ package struct Build: ParsableCommand {
             inputs: BuildInputs(
                 strict: strictness.strict, schemaFiles: themes.schemaFiles,
                 config: report.config ?? DiagnosticPolicy.find(from: folder), baseline: report.baseline))
-        // One workspace per worker, as ThemeWorkspace is not thread-safe; with a thread-safe
-        // workspace, share one: `let shared = themes.workspace(); makeWorkspace = { shared }`.
-        let makeWorkspace = themes.workspace
-        queue.run(jobs: min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(paths.count, 1))) {
-            makeWorkspace()
-        }
+        let jobs = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(paths.count, 1))
+        // One workspace per worker, as ThemeWorkspace is not thread-safe. With a thread-safe
+        // workspace, every worker shares one: `{ [shared = themes.workspace()] in shared }`.
+        queue.run(jobs: jobs) { themes.workspace() }
         let outcomes = queue.outcomes
 
         diagnostics += Self.namingThemes(outcomes)
@@ -104,6 +90,23 @@ package struct Build: ParsableCommand {
                 + "\(outcomes.count) theme\(outcomes.count == 1 ? "" : "s"): \(outcomes.count - upToDate - failed) compiled, \(upToDate) up to date, \(failed) failed; output in \(output)"
         )
         if failed > 0 || reportFailed || diagnostics.hasErrors { throw ExitCode.failure }
+    }
+
+    /// The theme folders to build and the findings about the folder as a whole (a clash of ids),
+    /// read with a workspace of their own that is gone once they are known.
+    private func themePaths(reporter: Reporter) -> ([String], [Diagnostic]) {
+        var isDirectory: ObjCBool = false
+        let layout = themes.workspace()
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return (
+                [],
+                [.error(.pathNotFound, "not a theme folder or a folder of themes", at: SourceLocation(file: folder))]
+            )
+        }
+        if layout.isNamedTheme(folder) { return ([folder], []) }
+        return (
+            layout.themeFolders(in: folder), reporter.configured(layout.folderFindings(in: folder), paths: [folder])
+        )
     }
 
     /// The findings of every theme, in theme order, each naming the themes it applies to when it

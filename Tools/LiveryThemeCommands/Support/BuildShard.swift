@@ -27,8 +27,6 @@ struct BuildShard: ExpressibleByArgument, Equatable, CustomStringConvertible {
 
     var description: String { "\(index)/\(count)" }
 
-    static var defaultValueDescription: String { "1/1" }
-
     /// Whether the theme in the folder named `folderName` (`Acme.theme`) is this shard's.
     func owns(folderName: String) -> Bool {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
