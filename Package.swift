@@ -165,6 +165,7 @@ let package = Package(
             dependencies: [
                 "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tools/LiveryThemeCommands"
         ),

@@ -31,6 +31,18 @@ if grep -E '(Compiling|Emitting module) _?C?(NIO|Hummingbird)' "$plugin_log"; th
   exit 1
 fi
 swift run --skip-build --package-path Examples/PluginExample PluginExample
+# A second build after every theme file is touched (bytes unchanged): the plugin's commands run,
+# find each compiled theme up to date and rewrite none (same modification times).
+compiled_themes() {
+  find Examples/PluginExample/.build -name '*.livery' -path '*LiveryThemePlugin*' -exec stat -c '%n %y' {} + | sort
+}
+before="$(compiled_themes)"
+find Examples/PluginExample/Sources -path '*.theme/*' -type f -exec touch {} +
+swift build --package-path Examples/PluginExample 2>&1 | tee "$plugin_log"
+if [[ -z "$before" || "$(compiled_themes)" != "$before" ]]; then
+  echo "a second build of the plugin example rewrote compiled themes (or found none): $before" >&2
+  exit 1
+fi
 
 # A GTK app as its own package (Examples/GTKApp): depends on the LiveryGTK product alone for GTK,
 # builds from its own Package.swift and renders its window once on the test display.

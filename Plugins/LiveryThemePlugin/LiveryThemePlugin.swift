@@ -1,7 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// For a target holding `.theme` folders: validates and compiles every theme, and generates
+/// For a target holding `.theme` folders: validates and compiles every theme (`build`,
+/// incrementally, with the proof that each compiled file dumps like its source), and generates
 /// Swift identifiers for their instances, classes and constants, on every build where a theme
 /// file changed. A theme with errors fails the build with `file:line:col: error: ...` lines.
 ///
@@ -32,13 +33,17 @@ struct LiveryThemePlugin: BuildToolPlugin {
                 inputFiles: inputs,
                 outputFiles: [identifiers])
         ]
+        // The incremental build, one theme per command (SwiftPM runs them in parallel): a command
+        // runs whenever any theme file changed, and then compiles only a theme whose sources,
+        // parents, schema or options changed, and rewrites its file only when its bytes change,
+        // so what depends on the compiled files (the bundle) sees nothing to do.
         for theme in themes {
             let compiled = output.appendingPathComponent(theme.deletingPathExtension().lastPathComponent + ".livery")
             commands.append(
                 .buildCommand(
-                    displayName: "Livery: compiling \(theme.lastPathComponent)",
+                    displayName: "Livery: building \(theme.lastPathComponent)",
                     executable: livery,
-                    arguments: ["compile", theme.path, "--output", compiled.path] + searchArguments,
+                    arguments: ["build", theme.path, "--output", output.path, "--jobs", "1"] + searchArguments,
                     inputFiles: inputs,
                     outputFiles: [compiled]))
         }

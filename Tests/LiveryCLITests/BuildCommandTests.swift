@@ -9,7 +9,7 @@ import Testing
         let run = try Livery.run(["build", "Themes", "--output", output])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
-        #expect(run.stdout.contains("5 of 5 themes compiled"))
+        #expect(run.stdout.contains("5 themes: 5 compiled, 0 up to date, 0 failed"))
         #expect(run.stdout.components(separatedBy: "identical").count == 6)
         for name in ["Base", "Light", "Dark", "HighContrast"] {
             let file = output + "/\(name).livery"
@@ -38,6 +38,6 @@ import Testing
         #expect(run.stderr.contains("Bad.theme/A.xml:1:35: error:"))
         #expect(FileManager.default.fileExists(atPath: output + "/Good.livery"))
         #expect(!FileManager.default.fileExists(atPath: output + "/Bad.livery"))
-        #expect(run.stdout.contains("1 of 2 themes compiled"))
+        #expect(run.stdout.contains("2 themes: 1 compiled, 0 up to date, 1 failed"))
     }
 }

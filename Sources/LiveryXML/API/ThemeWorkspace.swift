@@ -404,6 +404,21 @@ public final class ThemeWorkspace: @unchecked Sendable {
             .filter { isThemeFolder($0) && FileSystem.kind(of: $0) == .directory }
     }
 
+    /// What `validate` finds about a folder of themes as a whole, without checking any theme in
+    /// it: no theme folders, an entry named like a theme that is not a folder, two themes with
+    /// one id. For tools that check the themes one by one (`build`).
+    public func folderFindings(in folder: String) -> [Diagnostic] {
+        let folders = themeFolders(in: folder)
+        var diagnostics: [Diagnostic] = []
+        if folders.isEmpty {
+            diagnostics.append(
+                .error(
+                    .noThemes, "no theme folders (\(themeExtensions.map { "*.\($0)" }.joined(separator: ", "))) here",
+                    at: SourceLocation(file: folder)))
+        }
+        return diagnostics + duplicateIDs(among: folders).map(\.1) + misplacedThemeEntries(in: folder)
+    }
+
     /// Whether a folder someone named explicitly is a theme rather than a folder of themes: it
     /// has a theme extension, or it holds an `Info.xml` whatever its name.
     public func isNamedTheme(_ path: String) -> Bool {
