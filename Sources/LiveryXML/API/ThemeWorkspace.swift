@@ -364,7 +364,10 @@ public final class ThemeWorkspace {
                 let list = folders.map { $0.hasSuffix("/") ? $0 : $0 + "/" }.joined(separator: ", ")
                 // the theme itself and its descendants on the way here would make a cycle: not suggested
                 let ids = candidates.compactMap { info(at: $0).0?.info.id }.filter { !seen.contains($0) }
-                let (hint, fix) = Suggestions.suggest(parentID, in: ids)
+                let themes = candidates.compactMap { folder in info(at: folder).0.map { (folder, $0.info.id) } }
+                let (hint, fix) =
+                    Suggestions.parentNamedByFolder(parentID, themes: themes.filter { !seen.contains($0.1) })
+                    .map { ($0.hint, $0.fix) } ?? Suggestions.suggest(parentID, in: ids)
                 diagnostics.append(
                     .error(
                         .parentMissing,
