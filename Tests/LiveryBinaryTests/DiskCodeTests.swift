@@ -50,7 +50,8 @@ import Testing
     /// One block of variant slots is the product of the trait code counts; 48 is in every file.
     @Test func variantSlotCountIsTheProductOfTheTraitCodes() {
         #expect(Format.variantSlotCount == 48)
-        #expect(Format.variantSlotCount == TraitCodes.idiomCodes * TraitCodes.appearanceCodes * TraitCodes.contrastCodes)
+        #expect(
+            Format.variantSlotCount == TraitCodes.idiomCodes * TraitCodes.appearanceCodes * TraitCodes.contrastCodes)
         #expect(TraitCodes.textSizeCodes == 2)
         #expect(TraitCodes.idiomMaskBits == 0x7F)
         #expect(TraitCodes.appearanceMaskBits == 0x03)
