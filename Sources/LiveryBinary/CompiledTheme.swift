@@ -508,16 +508,14 @@ public final class CompiledTheme: @unchecked Sendable {
                     top: raw.f64(slot + 8), left: raw.f64(slot + 16), bottom: raw.f64(slot + 24),
                     right: raw.f64(slot + 32)))
         case .font:
-            let weights = FontWeight.allCases
-            let weight = Int(raw.u8(slot + 12))
-            let scaling = Int(raw.u8(slot + 13))
+            let weight = DiskCodes.fontWeights.value(Int(raw.u8(slot + 12)))
+            let scaling = DiskCodes.fontScalings.value(Int(raw.u8(slot + 13)))
             return .font(
                 Font(
                     family: try checkedString(raw.u32(slot + 8)), size: small == 1 ? raw.f64(slot + 16) : nil,
-                    weight: weight < weights.count ? weights[weight] : .regular,
+                    weight: weight ?? .regular,
                     maxSize: raw.u8(slot + 14) == 1 ? raw.f64(slot + 24) : nil,
-                    scaling: scaling == 0 || scaling > FontScaling.allCases.count
-                        ? nil : FontScaling.allCases[scaling - 1],
+                    scaling: scaling,
                     letterSpacing: raw.u8(slot + 15) & 1 != 0 ? raw.f64(slot + 32) : nil,
                     lineHeight: raw.u8(slot + 15) & 2 != 0 ? raw.f64(slot + 40) : nil))
         case .image: return .image(ImageReference(name: try checkedString(raw.u32(slot + 8)), cache: small == 1))

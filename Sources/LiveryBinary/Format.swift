@@ -28,8 +28,10 @@ enum Format {
     static let operationRecordSize = 16
     static let valueSlotSize = 48
     static let assetRecordSize = 40
-    /// 8 idiom codes (none + 7) x 3 appearance codes x 2 contrast codes: one block of slots.
-    static let variantSlotCount = 48
+    /// 8 idiom codes (none + 7) x 3 appearance codes x 2 contrast codes: one block of slots,
+    /// derived from the code tables (`Codes.swift`) so the two cannot disagree; a test holds it
+    /// at 48, since a new trait value changes the layout of every file.
+    static let variantSlotCount = TraitCodes.idiomCodes * TraitCodes.appearanceCodes * TraitCodes.contrastCodes
     /// A theme that distinguishes text size (`~largetext`, format 1.1) stores one block of slots
     /// per text-size code; one that does not stores one block, laid out as before 1.1.
     static func variantSlotCount(textSizeMask: UInt8) -> Int {
@@ -76,28 +78,39 @@ func sectionKindName(_ raw: UInt32) -> String {
 }
 
 /// The tag byte of a value slot.
-enum ValueTag: UInt8 {
-    case float = 1, integer, bool, string, color, point, size, rect, insets, font, image, enumeration, array
+/// Each tag is written down: the codes are the file format, not the order of the cases.
+enum ValueTag: UInt8, CaseIterable {
+    case float = 1
+    case integer = 2
+    case bool = 3
+    case string = 4
+    case color = 5
+    case point = 6
+    case size = 7
+    case rect = 8
+    case insets = 9
+    case font = 10
+    case image = 11
+    case enumeration = 12
+    case array = 13
 }
 
-/// Trait values as small codes: 0 is "no value in this dimension", then 1 + index in `allCases`.
+/// Trait values as small codes (`Codes.swift`): 0 is "no value in this dimension".
 enum TraitCodes {
-    static func code(_ idiom: Idiom?) -> Int { idiom.map { Idiom.allCases.firstIndex(of: $0)! + 1 } ?? 0 }
-    static func code(_ appearance: Appearance?) -> Int {
-        appearance.map { Appearance.allCases.firstIndex(of: $0)! + 1 } ?? 0
-    }
-    static func code(_ contrast: Contrast?) -> Int { contrast.map { Contrast.allCases.firstIndex(of: $0)! + 1 } ?? 0 }
-    static func code(_ textSize: TextSize?) -> Int { textSize.map { TextSize.allCases.firstIndex(of: $0)! + 1 } ?? 0 }
+    static func code(_ idiom: Idiom?) -> Int { Int(idiom?.diskCode ?? 0) }
+    static func code(_ appearance: Appearance?) -> Int { Int(appearance?.diskCode ?? 0) }
+    static func code(_ contrast: Contrast?) -> Int { Int(contrast?.diskCode ?? 0) }
+    static func code(_ textSize: TextSize?) -> Int { Int(textSize?.diskCode ?? 0) }
 
-    static func idiom(_ code: Int) -> Idiom? { code == 0 ? nil : Idiom.allCases[code - 1] }
-    static func appearance(_ code: Int) -> Appearance? { code == 0 ? nil : Appearance.allCases[code - 1] }
-    static func contrast(_ code: Int) -> Contrast? { code == 0 ? nil : Contrast.allCases[code - 1] }
-    static func textSize(_ code: Int) -> TextSize? { code == 0 ? nil : TextSize.allCases[code - 1] }
+    static func idiom(_ code: Int) -> Idiom? { DiskCodes.idioms.value(code) }
+    static func appearance(_ code: Int) -> Appearance? { DiskCodes.appearances.value(code) }
+    static func contrast(_ code: Int) -> Contrast? { DiskCodes.contrasts.value(code) }
+    static func textSize(_ code: Int) -> TextSize? { DiskCodes.textSizes.value(code) }
 
-    static let idiomCodes = Idiom.allCases.count + 1
-    static let appearanceCodes = Appearance.allCases.count + 1
-    static let contrastCodes = Contrast.allCases.count + 1
-    static let textSizeCodes = TextSize.allCases.count + 1
+    static let idiomCodes = DiskCodes.idioms.codeCount
+    static let appearanceCodes = DiskCodes.appearances.codeCount
+    static let contrastCodes = DiskCodes.contrasts.codeCount
+    static let textSizeCodes = DiskCodes.textSizes.codeCount
 
     /// The text-size code picks a block of `Format.variantSlotCount` slots, so a trait set without
     /// text size has the slot it had before format 1.1.
@@ -121,34 +134,28 @@ enum TraitCodes {
     }
 
     static func masks(_ axes: TraitAxes) -> (UInt8, UInt8, UInt8, UInt8) {
-        var idioms: UInt8 = 0, appearances: UInt8 = 0, contrasts: UInt8 = 0, textSizes: UInt8 = 0
-        for (index, idiom) in Idiom.allCases.enumerated() where axes.idioms.contains(idiom) { idioms |= 1 << index }
-        for (index, value) in Appearance.allCases.enumerated() where axes.appearances.contains(value) {
-            appearances |= 1 << index
+        func mask<Value>(_ values: Set<Value>, _ code: (Value) -> UInt8) -> UInt8 {
+            values.reduce(0) { $0 | 1 << (code($1) - 1) }
         }
-        for (index, value) in Contrast.allCases.enumerated() where axes.contrasts.contains(value) {
-            contrasts |= 1 << index
-        }
-        for (index, value) in TextSize.allCases.enumerated() where axes.textSizes.contains(value) {
-            textSizes |= 1 << index
-        }
-        return (idioms, appearances, contrasts, textSizes)
+        return (
+            mask(axes.idioms, \.diskCode), mask(axes.appearances, \.diskCode), mask(axes.contrasts, \.diskCode),
+            mask(axes.textSizes, \.diskCode)
+        )
     }
 
     static func axes(idioms: UInt8, appearances: UInt8, contrasts: UInt8, textSizes: UInt8) -> TraitAxes {
-        TraitAxes(
-            idioms: Set(Idiom.allCases.enumerated().filter { idioms & (1 << $0.offset) != 0 }.map(\.element)),
-            appearances: Set(
-                Appearance.allCases.enumerated().filter { appearances & (1 << $0.offset) != 0 }
-                    .map(\.element)),
-            contrasts: Set(Contrast.allCases.enumerated().filter { contrasts & (1 << $0.offset) != 0 }.map(\.element)),
-            textSizes: Set(TextSize.allCases.enumerated().filter { textSizes & (1 << $0.offset) != 0 }.map(\.element)))
+        func values<Value>(_ mask: UInt8, _ table: DiskCodeTable<Value>) -> Set<Value> {
+            Set((1..<table.codeCount).filter { mask & 1 << ($0 - 1) != 0 }.compactMap(table.value))
+        }
+        return TraitAxes(
+            idioms: values(idioms, DiskCodes.idioms), appearances: values(appearances, DiskCodes.appearances),
+            contrasts: values(contrasts, DiskCodes.contrasts), textSizes: values(textSizes, DiskCodes.textSizes))
     }
 
-    static let idiomMaskBits: UInt8 = (1 << Idiom.allCases.count) - 1
-    static let appearanceMaskBits: UInt8 = (1 << Appearance.allCases.count) - 1
-    static let contrastMaskBits: UInt8 = (1 << Contrast.allCases.count) - 1
-    static let textSizeMaskBits: UInt8 = (1 << TextSize.allCases.count) - 1
+    static let idiomMaskBits = DiskCodes.idioms.maskBits
+    static let appearanceMaskBits = DiskCodes.appearances.maskBits
+    static let contrastMaskBits = DiskCodes.contrasts.maskBits
+    static let textSizeMaskBits = DiskCodes.textSizes.maskBits
 }
 
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): the checksum zlib and PNG use, so

@@ -551,12 +551,12 @@ enum Verifier {
             case .color, .rect, .insets: try finite(4)
             case .font:
                 try stringIndex(raw, slot + 8, layout)
-                guard Int(raw.u8(slot + 12)) < FontWeight.allCases.count else {
+                guard DiskCodes.fontWeights.value(Int(raw.u8(slot + 12))) != nil else {
                     throw fail(slot + 12, "unknown font weight \(raw.u8(slot + 12))")
                 }
                 try flag()
                 if small == 1, !raw.f64(slot + 16).isFinite { throw fail(slot + 16, "font size is not finite") }
-                guard Int(raw.u8(slot + 13)) <= FontScaling.allCases.count else {
+                guard raw.u8(slot + 13) == 0 || DiskCodes.fontScalings.value(Int(raw.u8(slot + 13))) != nil else {
                     throw fail(slot + 13, "unknown font scaling \(raw.u8(slot + 13))")
                 }
                 guard raw.u8(slot + 14) <= 1 else { throw fail(slot + 14, "max-size flag is \(raw.u8(slot + 14))") }

@@ -507,9 +507,9 @@ private struct EncoderState {
         case .font(let font):
             tag = .font
             buffer.u32(string(font.family))
-            buffer.u8(UInt8(FontWeight.allCases.firstIndex(of: font.weight)!))
+            buffer.u8(font.weight.diskCode)
             // Format 1.1: scaling code (0 = not given) and a has-max-size flag; zero in 1.0 fonts.
-            buffer.u8(font.scaling.map { UInt8(FontScaling.allCases.firstIndex(of: $0)! + 1) } ?? 0)
+            buffer.u8(font.scaling?.diskCode ?? 0)
             buffer.u8(font.maxSize == nil ? 0 : 1)
             // Format 1.2: which typography numbers are given (bit 0 letter spacing, bit 1 line
             // height); a number not given is stored as 0.

@@ -77,8 +77,13 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             }
             for start in from...(characters.count - target.count)
             where Array(characters[start..<(start + target.count)]) == target {
-                let before = start == 0 ? " " : characters[start - 1]
-                let after = start + target.count == characters.count ? " " : characters[start + target.count]
+                // Not inside a word: an end of `replaced` that is a letter or digit must not
+                // continue one (`&nbsp;` may touch the word after it; `red` not `reddish`).
+                let before = start == 0 || !(target[0].isLetter || target[0].isNumber) ? " " : characters[start - 1]
+                let after =
+                    start + target.count == characters.count
+                        || !(target[target.count - 1].isLetter || target[target.count - 1].isNumber)
+                    ? " " : characters[start + target.count]
                 guard !(before.isLetter || before.isNumber), !(after.isLetter || after.isNumber) else { continue }
                 return start..<(start + target.count)
             }

@@ -13,11 +13,13 @@ public struct TokenTheme: Sendable {
     public var sources: [String]
     /// Constants made from `$root` tokens, kept in `TokenRoots.fileName` for export.
     public var roots: Set<String>
+    /// Float constants made from `number` tokens, kept in `TokenRoots.fileName` for export.
+    public var numbers: Set<String>
 
     public init(
         id: String, name: String, parent: String?, layers: [(fileName: String, constants: [ThemeConstant])],
         sources: [String],
-        roots: Set<String> = []
+        roots: Set<String> = [], numbers: Set<String> = []
     ) {
         self.id = id
         self.name = name
@@ -25,6 +27,7 @@ public struct TokenTheme: Sendable {
         self.layers = layers
         self.sources = sources
         self.roots = roots
+        self.numbers = numbers
     }
 
     public var files: [(name: String, text: String)] {
@@ -46,7 +49,7 @@ public struct TokenTheme: Sendable {
             text += "  </constants>\n</theme>\n"
             result.append((layer.fileName, text))
         }
-        if let roots = TokenRoots.text(roots) { result.append((TokenRoots.fileName, roots)) }
+        if let record = TokenRoots.text(roots, numbers: numbers) { result.append((TokenRoots.fileName, record)) }
         return result
     }
 }
@@ -129,19 +132,28 @@ public enum ThemeFolderWriter {
 public enum TokenRoots {
     public static let fileName = "Tokens.roots.json"
 
-    /// The file's text, or nil when no constant came from a `$root` token.
-    static func text(_ roots: Set<String>) -> String? {
-        guard !roots.isEmpty else { return nil }
-        return JSONValue.object([("roots", .array(roots.sorted().map(JSONValue.string)))]).rendered() + "\n"
+    /// The file's text, or nil when no constant came from a `$root` token or a fractional
+    /// `number` token: `{"roots": [...], "numbers": [...]}`, an empty list left out.
+    static func text(_ roots: Set<String>, numbers: Set<String> = []) -> String? {
+        var members: [(String, JSONValue)] = []
+        if !roots.isEmpty { members.append(("roots", .array(roots.sorted().map(JSONValue.string)))) }
+        if !numbers.isEmpty { members.append(("numbers", .array(numbers.sorted().map(JSONValue.string)))) }
+        guard !members.isEmpty else { return nil }
+        return JSONValue.object(members).rendered() + "\n"
     }
 
     /// The names recorded in `themeFolder`; empty when there is no such file, or it is not one
     /// an import wrote (export then follows the naming rule alone).
-    public static func read(themeFolder: String) -> Set<String> {
+    public static func read(themeFolder: String) -> Set<String> { names("roots", themeFolder: themeFolder) }
+
+    /// The float constants recorded as `number` tokens in `themeFolder` (see `TokenImporter.numberNames`).
+    public static func numbers(themeFolder: String) -> Set<String> { names("numbers", themeFolder: themeFolder) }
+
+    private static func names(_ member: String, themeFolder: String) -> Set<String> {
         let path = (themeFolder as NSString).appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: path),
             let root = try? TokenSource.read(path, bytes: [UInt8](data)).root,
-            let names = root["roots"]?.array
+            let names = root[member]?.array
         else { return [] }
         return Set(names.compactMap(\.string))
     }

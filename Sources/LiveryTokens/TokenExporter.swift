@@ -107,10 +107,12 @@ public struct TokenExporter {
     /// The DTCG document of `constants` (sorted by name). `elsewhere` are constants written to
     /// another file of the same resolver (a layer's file refers to the base file's tokens).
     /// `roots` names constants that were `$root` tokens when imported (`TokenRoots`): they are
-    /// written as `$root` again even where no other name continues them.
+    /// written as `$root` again even where no other name continues them. `numbers` names float
+    /// constants that were `number` tokens (`TokenRoots.numbers`): they are `number` again, not
+    /// a `dimension` in px.
     public mutating func document(
         _ constants: [ExportedConstant], elsewhere: [ExportedConstant] = [],
-        roots: Set<String> = []
+        roots: Set<String> = [], numbers: Set<String> = []
     ) -> JSONValue {
         let sorted = constants.sorted { $0.name < $1.name }
         let byName = Dictionary(
@@ -127,7 +129,10 @@ public struct TokenExporter {
         }
         let paths = Self.paths(Array(byName.keys), roots: roots)
         for constant in exported {
-            guard let (type, literal) = Self.token(constant.value), let path = paths[constant.name] else { continue }
+            guard var (type, literal) = Self.token(constant.value), let path = paths[constant.name] else { continue }
+            if case .float(let number) = constant.value, numbers.contains(constant.name) {
+                (type, literal) = (.number, .number(Self.round(number)))
+            }
             var value = literal
             var members: [(String, JSONValue)] = []
             if let target = constant.reference, let targetPath = paths[target], byName[target] != nil {

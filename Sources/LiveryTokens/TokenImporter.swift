@@ -16,6 +16,9 @@ public struct TokenImporter {
     /// The constants made from `$root` tokens (`color.bg.$root` is `color.bg`): export needs them
     /// to write `$root` again, since the constant name no longer says so.
     public private(set) var rootNames: Set<String> = []
+    /// Constants made from `number` tokens with a fraction: floats, like dimensions, so the
+    /// record (`TokenRoots`) tells export to write them as `number` again.
+    public private(set) var numberNames: Set<String> = []
 
     public init(options: Options = Options()) { self.options = options }
 
@@ -55,6 +58,7 @@ public struct TokenImporter {
             }
             names[name] = (token.raw.key, token.raw.location)
             if token.path.count > 1, token.path.last == "$root" { rootNames.insert(name) }
+            if case .number(let number) = token.value, Self.numberType(number) == .float { numberNames.insert(name) }
             var made = constants(for: token, named: name, byPath: byPath)
             if !made.isEmpty {
                 var lines: [String] = []

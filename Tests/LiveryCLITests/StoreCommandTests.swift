@@ -4,6 +4,33 @@ import Testing
 /// `livery pack`, `catalog`, `serve`, `install`, `list`, `uninstall`: the README's path, run as a
 /// newcomer would, against `livery serve` on a free loopback port.
 @Suite struct StoreCommandTests {
+    /// A store folder is the folder a catalog is written to and served from (`catalog.json` or
+    /// `roots/1.json`, or packages in the key's own folder): a key below one is refused; a
+    /// package downloaded somewhere above the key makes no store.
+    @Test func keysGenerateRefusesAKeyInsideAStoreFolderOnly() throws {
+        let home = NSTemporaryDirectory() + "livery-keys-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let manager = FileManager.default
+        for folder in ["keys", "project/src", "project/keys", "project/packages", "store/private"] {
+            try manager.createDirectory(atPath: home + "/" + folder, withIntermediateDirectories: true)
+        }
+        try Data("downloaded".utf8).write(to: URL(fileURLWithPath: home + "/ocean.liverypkg"))
+        try Data("built".utf8).write(to: URL(fileURLWithPath: home + "/project/packages/ocean.liverypkg"))
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: home + "/store/catalog.json"))
+
+        let beside = try Livery.run(["keys", "generate", "--output", home + "/keys/root.key"])
+        #expect(beside.status == 0, "a package in the home folder makes no store: \(beside.stderr)")
+        #expect(manager.fileExists(atPath: home + "/keys/root.key"))
+        let project = try Livery.run(["keys", "generate", "--output", home + "/project/keys/catalog.key"])
+        #expect(project.status == 0, "\(project.stderr)")
+
+        let inPackages = try Livery.run(["keys", "generate", "--output", home + "/project/packages/oops.key"])
+        #expect(inPackages.status == 64 && inPackages.stderr.contains("looks like a store folder"))
+        let inStore = try Livery.run(["keys", "generate", "--output", home + "/store/private/oops.key"])
+        #expect(inStore.status == 64 && inStore.stderr.contains("\(home)/store looks like a store folder"))
+        #expect(!manager.fileExists(atPath: home + "/store/private/oops.key"))
+    }
+
     @Test func packCatalogServeInstallListUninstall() throws {
         let scratch = NSTemporaryDirectory() + "livery-store-cli-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -48,17 +75,17 @@ import Testing
         let inStore = try Livery.run(["keys", "generate", "--output", scratch + "/store/oops.key"])
         #expect(inStore.status == 64 && inStore.stderr.contains("looks like a store folder"))
         #expect(!FileManager.default.fileExists(atPath: scratch + "/store/oops.key"))
-        // Every level of the store is checked, not only its top.
-        try FileManager.default.createDirectory(atPath: scratch + "/store/private", withIntermediateDirectories: true)
-        let nested = try Livery.run(["keys", "generate", "--output", scratch + "/store/private/new.key"])
-        #expect(nested.status == 64 && nested.stderr.contains("looks like a store folder"), "\(nested.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: scratch + "/store/private/new.key"))
         let root = try Livery.run([
             "keys", "root", scratch + "/store", "--root-key", keys + "/root.key", "--catalog-key",
             keys + "/catalog.key.pub",
         ])
         #expect(root.status == 0, "\(root.stderr)")
         #expect(root.stdout.hasPrefix("wrote \(scratch)/store/roots/1.json"))
+        // Every level of the store is checked, not only its top.
+        try FileManager.default.createDirectory(atPath: scratch + "/store/private", withIntermediateDirectories: true)
+        let nested = try Livery.run(["keys", "generate", "--output", scratch + "/store/private/new.key"])
+        #expect(nested.status == 64 && nested.stderr.contains("looks like a store folder"), "\(nested.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/store/private/new.key"))
 
         // A catalog no client would accept is not published.
         let expired = try Livery.run([

@@ -142,6 +142,29 @@ import Testing
         }
     }
 
+    /// A `number` with a fraction (the format suite's 1.5) comes back as a `number`, not a `dimension`;
+    /// whole numbers stay numbers and dimensions stay dimensions.
+    @Test func fractionalNumbersComeBackAsNumbers() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(
+            #"{"ratio": {"$type": "number", "$value": 1.5}, "count": {"$type": "number", "$value": 4}, "gap": {"$type": "dimension", "$value": {"value": 0.5, "unit": "px"}}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: folder + "/n.json"))
+        let imported = try Livery.run(["tokens", "import", "n.json", "--output", "N.theme", "--id", "t.n"], in: folder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = try Livery.run(["tokens", "export", "N.theme", "--output", "out.json"], in: folder)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/out.json")))
+                as? [String: Any])
+        let ratio = try #require(root["ratio"] as? [String: Any])
+        #expect(ratio["$type"] as? String == "number")
+        #expect((ratio["$value"] as? NSNumber)?.doubleValue == 1.5)
+        #expect((root["count"] as? [String: Any])?["$type"] as? String == "number")
+        #expect((root["gap"] as? [String: Any])?["$type"] as? String == "dimension")
+    }
+
     /// Format 1.2, section 8: typography tokens and `$root` tokens survive import then export.
     @Test func typographyAndRootTokensComeBackFromExport() throws {
         let folder = try scratch()

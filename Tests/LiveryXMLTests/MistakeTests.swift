@@ -232,4 +232,87 @@ import Testing
             findings.first?.message.hasSuffix("; add its folder with --themes DIR") == true,
             "\(findings.map(\.description))")
     }
+
+    // MARK: Hints that lead to a valid theme
+
+    @Test func commentingOutABlockThatHoldsACommentSaysCommentsDoNotNest() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit(
+            "Base.theme/Chat.xml",
+            replacing:
+                "<operation name=\"numberOfLines\">\n        <param name=\"count\"><integer>0</integer></param>  <!-- 0: as many lines as needed -->\n      </operation>",
+            with:
+                "<!-- <operation name=\"numberOfLines\">\n        <param name=\"count\"><integer>0</integer></param>  <!-- 0: as many lines as needed -->\n      </operation> -->"
+        )
+        let findings = copy.validate()
+        #expect(
+            findings.map(\.description) == [
+                "Base.theme/Chat.xml:74:7: error: comments do not nest: this comment holds another <!-- (line 75), and ends at that comment's -->; remove the inner comment's <!-- and -->, or end this comment before it [xml-syntax]"
+            ])
+        #expect(
+            findings.first?.notes.map(\.description) == [
+                "Base.theme/Chat.xml:75:59: note: the inner comment opens here"
+            ])
+        // following the advice gives a valid file (the operation is then commented out)
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<!-- 0: as many lines as needed -->", with: "0: as many lines as needed")
+        #expect(copy.validate().allSatisfy { $0.code != .xmlSyntax })
+    }
+
+    @Test func anUnclosedCommentIsReportedWhereItOpens() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Base.theme/Settings.xml", replacing: "</theme>", with: "<!-- unfinished\n</theme>")
+        let findings = copy.validate()
+        let lines = try String(contentsOfFile: copy.path + "/Base.theme/Settings.xml", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.hasPrefix("<!-- unfinished") }) + 1
+        #expect(
+            findings.map(\.description) == [
+                "Base.theme/Settings.xml:\(line):1: error: this comment is never closed; end it with --> where the commented-out part ends [xml-syntax]"
+            ])
+        #expect(findings.first?.notes.first?.message == "the file ends here, still inside the comment")
+        #expect((findings.first?.notes.first?.location?.line ?? 0) > line)
+    }
+
+    @Test func aCSSLineHeightSuggestsTheMultipleMeant() throws {
+        for (written, meant) in [("120%", "1.2"), ("1.2em", "1.2"), ("24px", "1.2")] {
+            let copy = try SampleThemeCopy()
+            try copy.edit(
+                "Base.theme/Constants.xml", replacing: "line-height=\"1.2\"", with: "line-height=\"\(written)\"")
+            let findings = copy.validate()
+            #expect(findings.count == 1, "\(findings.map(\.description))")
+            #expect(
+                findings.first?.message.hasPrefix("line-height is a multiple of the font's size, not a CSS length")
+                    == true)
+            #expect(findings.first?.fix == Diagnostic.Fix(replacing: written, with: meant))
+            #expect(findings.first?.location?.line == 32)
+        }
+    }
+
+    @Test func aConstantAmongTheInstancesIsOneFindingAndItsUsesResolve() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "  <instances>\n",
+            with: "  <instances>\n    <color name=\"notice\">#FFAA00</color>\n")
+        try copy.edit(
+            "Base.theme/Chat.xml", replacing: "<param name=\"color\"><color>#FFFFFFF2</color></param>",
+            with: "<param name=\"color\"><color ref=\"notice\"/></param>")
+        let findings = copy.validate()
+        #expect(
+            findings.map(\.description) == [
+                "Base.theme/Chat.xml:6:5: error: <color name=\"notice\"> defines a constant, and constants belong in <constants>, not <instances>; move it into <constants> [element-unknown]"
+            ])
+    }
+
+    @Test func aParentNamedByItsFolderSuggestsItsID() throws {
+        let copy = try SampleThemeCopy()
+        try copy.edit("Dark.theme/Info.xml", replacing: "parent=\"com.livery.base\"", with: "parent=\"Base.theme\"")
+        let findings = copy.validate()
+        #expect(findings.count == 1, "\(findings.map(\.description))")
+        #expect(
+            findings.first?.message.hasSuffix(
+                "'Base.theme' names the folder Base.theme, and a parent is named by the id in its Info.xml: write 'com.livery.base'"
+            ) == true, "\(findings.map(\.description))")
+        #expect(findings.first?.fix == Diagnostic.Fix(replacing: "Base.theme", with: "com.livery.base"))
+    }
 }

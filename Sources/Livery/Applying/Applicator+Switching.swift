@@ -16,7 +16,7 @@ extension Applicator {
     /// changed. The manager's observers call it; apps rarely need to.
     public func refresh() {
         originals.enterPass()
-        defer { originals.leavePass() }
+        defer { endPass() }
         counters = ApplyStatistics()
         var themeChanged = false
         var targets: [(ScopeID, PreparedTheme)] = []

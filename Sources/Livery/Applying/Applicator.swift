@@ -123,10 +123,18 @@ public final class Applicator {
         style(component, as: identifier, scope: .root)
     }
 
+    /// Ends a pass begun with `originals.enterPass()`. After the outermost, debug builds check
+    /// every invariant of the registry and the originals (`assert` compiles out in release).
+    @inline(__always)
+    func endPass() {
+        originals.leavePass()
+        assert(originals.isInPass || registry.verifyInvariants())
+    }
+
     /// Stops styling `component` and puts back every original value the theme replaced.
     public func unstyle(_ component: AnyObject) {
         originals.enterPass()
-        defer { originals.leavePass() }
+        defer { endPass() }
         guard let slot = registry.liveSlot(of: component) else { return }
         counters = ApplyStatistics()
         counters.operationsReverted += originals.revertAll(slot, object: component)
@@ -173,7 +181,7 @@ public final class Applicator {
 
     func style(_ component: AnyObject, as identifier: String, scope: ScopeID) {
         originals.enterPass()
-        defer { originals.leavePass() }
+        defer { endPass() }
         let group = registry.group(scope: scope, identifier: registry.identifiers.number(identifier))
         counters = ApplyStatistics()
         if let existing = registry.liveSlot(of: component) {

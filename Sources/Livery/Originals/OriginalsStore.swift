@@ -20,7 +20,7 @@ final class OriginalsStore {
     private let storage: OriginalsStorage
     /// `storage.slots`, held here too so that the apply path reaches a slot's record in as few
     /// loads as the registry does (`livery-bench runtime` warm switches).
-    private let slots: SlotStorage
+    private let slots: SlotOriginals
     /// How many passes that call app code are running (they nest when a setter re-enters), and
     /// the memory of originals given back meanwhile, freed when the outermost ends.
     // Invariant that makes the unchecked accesses safe: main actor only, and no access spans a
@@ -32,7 +32,7 @@ final class OriginalsStore {
     private let operationKeys: OperationKeys
 
     /// The originals of the components in `slots` (the registry's: see `SlotStorage`).
-    init(slots: SlotStorage, operationKeys: OperationKeys) {
+    init(slots: SlotOriginals, operationKeys: OperationKeys) {
         storage = OriginalsStorage(slots: slots)
         self.slots = slots
         self.operationKeys = operationKeys
@@ -43,17 +43,20 @@ final class OriginalsStore {
 
     /// Changes whenever the slot's originals are dropped or replaced.
     @inline(__always)
-    func generation(of slot: ComponentSlot) -> UInt32 { slots.base[slot.index].originals.generation }
+    func generation(of slot: ComponentSlot) -> UInt32 { slots[slot.index].pointee.generation }
 
     /// The slot's block, nil without one.
     @inline(__always)
-    func block(of slot: ComponentSlot) -> UnsafeMutableRawPointer? { slots.base[slot.index].originals.block }
+    func block(of slot: ComponentSlot) -> UnsafeMutableRawPointer? { slots[slot.index].pointee.block }
 
     /// Brackets work that calls app code (see the type's invariants).
     @inline(__always)
     func enterPass() {
         passDepth += 1
     }
+
+    /// Whether a pass is running (between the outermost `enterPass` and its `leavePass`).
+    var isInPass: Bool { passDepth > 0 }
 
     @inline(__always)
     func leavePass() {
@@ -71,13 +74,13 @@ final class OriginalsStore {
     /// False, allocating nothing, when the component has originals after all.
     @inline(__always)
     func prepareBlock(_ slot: ComponentSlot, layout: LayoutID?) -> Bool {
-        guard slots.base[slot.index].originals.isEmpty, slots.base[slot.index].originals.block == nil else {
+        guard slots[slot.index].pointee.isEmpty, slots[slot.index].pointee.block == nil else {
             return false
         }
         guard let layout else { return true }
-        slots.base[slot.index].originals.block = storage.memory.allocate(
+        slots[slot.index].pointee.block = storage.memory.allocate(
             size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
-        slots.base[slot.index].originals.layout = layout.rawValue
+        slots[slot.index].pointee.layout = layout.rawValue
         return true
     }
 
@@ -85,7 +88,7 @@ final class OriginalsStore {
     // on the list if a setter other than the layout's records it. (A new binding reverts the
     // component in full first, so no path does; the lookups stay consistent anyway.)
     func hasOriginal(_ slot: ComponentSlot, key: Int32) -> Bool {
-        let originals = slots.base[slot.index].originals
+        let originals = slots[slot.index].pointee
         if let layout = originals.layoutID, let entry = storage.layouts.layouts[layout.index].entry(of: key),
             originals.present & (1 << UInt64(entry)) != 0
         {
@@ -105,16 +108,16 @@ final class OriginalsStore {
         object: AnyObject
     ) {
         if hasOriginal(slot, key: key) { return }
-        let generation = slots.base[slot.index].originals.generation
-        let originals = slots.base[slot.index].originals
+        let generation = slots[slot.index].pointee.generation
+        let originals = slots[slot.index].pointee
         if let layout = originals.layoutID, let block = originals.block,
             let entry = storage.layouts.layouts[layout.index].entry(of: key),
             storage.layouts.layouts[layout.index].entries[entry].setter.toOpaque() == setter.toOpaque()
         {
             let memory = block + Int(storage.layouts.layouts[layout.index].entries[entry].offset)
             setter.withGuaranteedSetter { $0.capture(object, state, memory) }
-            if slots.base[slot.index].originals.generation == generation {
-                slots.base[slot.index].originals.present |= 1 << UInt64(entry)
+            if slots[slot.index].pointee.generation == generation {
+                slots[slot.index].pointee.present |= 1 << UInt64(entry)
             } else {
                 setter.withGuaranteedSetter { $0.discard(memory) }
             }
@@ -123,14 +126,14 @@ final class OriginalsStore {
         let (size, alignment) = setter.withGuaranteedSetter { ($0.originalSize, $0.originalAlignment) }
         let memory = storage.memory.allocate(size: size, alignment: alignment)
         setter.withGuaranteedSetter { $0.capture(object, state, memory) }
-        guard slots.base[slot.index].originals.generation == generation else {
+        guard slots[slot.index].pointee.generation == generation else {
             setter.withGuaranteedSetter { $0.discard(memory) }
             release(memory, size: size, alignment: alignment)
             return
         }
         let record = OverflowOriginal(
             setter: setter, key: key, memory: memory,
-            next: slots.base[slot.index].originals.overflow)
+            next: slots[slot.index].pointee.overflow)
         let position: Int32
         if let free = storage.freeOverflow.popLast() {
             position = free
@@ -139,18 +142,18 @@ final class OriginalsStore {
             position = Int32(storage.overflow.count)
             storage.overflow.append(record)
         }
-        slots.base[slot.index].originals.overflow = position
+        slots[slot.index].pointee.overflow = position
     }
 
     /// Marks the block entry a recording step just filled (`PlanStep.Kind.setRecording`).
     @inline(__always)
     func markRecorded(_ slot: ComponentSlot, entry: UInt8) {
-        slots.base[slot.index].originals.present |= 1 << UInt64(entry)
+        slots[slot.index].pointee.present |= 1 << UInt64(entry)
     }
 
     /// Puts the original of `key` back; false when there is none.
     func revert(_ slot: ComponentSlot, key: Int32, object: AnyObject) -> Bool {
-        let originals = slots.base[slot.index].originals
+        let originals = slots[slot.index].pointee
         if let layout = originals.layoutID, let block = originals.block,
             let entry = storage.layouts.layouts[layout.index].entry(of: key),
             originals.present & (1 << UInt64(entry)) != 0
@@ -166,20 +169,20 @@ final class OriginalsStore {
     /// Puts back every recorded original, newest first (the order that undoes the writes):
     /// the overflow list, then the block from its last entry. Leaves the component with none.
     func revertAll(_ slot: ComponentSlot, object: AnyObject) -> Int {
-        let generation = slots.base[slot.index].originals.generation
+        let generation = slots[slot.index].pointee.generation
         var reverted = 0
         while let record = takeOverflow(slot, key: nil) {
             restore(record, on: object)
             reverted += 1
-            if slots.base[slot.index].originals.generation != generation { return reverted }
+            if slots[slot.index].pointee.generation != generation { return reverted }
         }
         while true {
-            let originals = slots.base[slot.index].originals
+            let originals = slots[slot.index].pointee
             guard originals.present != 0, let block = originals.block, let layout = originals.layoutID else { break }
             let entry = 63 - originals.present.leadingZeroBitCount
             restoreBlockEntry(entry, slot: slot, block: block, layout: layout, object: object)
             reverted += 1
-            if slots.base[slot.index].originals.generation != generation { return reverted }
+            if slots[slot.index].pointee.generation != generation { return reverted }
         }
         dropBlock(slot)
         return reverted
@@ -192,7 +195,7 @@ final class OriginalsStore {
             record.setter.withGuaranteedSetter { $0.discard(record.memory) }
             releaseMemory(of: record)
         }
-        let originals = slots.base[slot.index].originals
+        let originals = slots[slot.index].pointee
         if let block = originals.block, originals.present != 0, let layout = originals.layoutID {
             for (index, entry) in storage.layouts.layouts[layout.index].entries.enumerated()
             where originals.present & (1 << UInt64(index)) != 0 {
@@ -202,6 +205,59 @@ final class OriginalsStore {
             }
         }
         dropBlock(slot)
+    }
+
+    // MARK: Invariants
+
+    /// Whether the slot holds no original and no block (a free slot's state).
+    func hasNone(_ slot: ComponentSlot) -> Bool {
+        slots[slot.index].pointee.isEmpty && slots[slot.index].pointee.block == nil
+    }
+
+    /// The first invariant of this type that does not hold between passes, described; nil when
+    /// all hold. O(slots + overflow originals); `ComponentRegistry.verifyInvariants` runs it.
+    func brokenInvariant() -> String? {
+        guard passDepth == 0, retiredMemory.isEmpty else { return "memory is retired outside a pass" }
+        var onList = [Bool](repeating: false, count: storage.overflow.count)
+        for free in storage.freeOverflow {
+            guard free >= 0, Int(free) < onList.count, !onList[Int(free)] else {
+                return "overflow entry \(free) is free twice"
+            }
+            onList[Int(free)] = true
+        }
+        for index in 0..<slots.count {
+            let originals = slots[index].pointee
+            guard (originals.block == nil) == (originals.layoutID == nil) else {
+                return "slot \(index) has a block without a layout, or a layout without a block"
+            }
+            if let layout = originals.layoutID {
+                guard layout.index < storage.layouts.layouts.count else { return "slot \(index)'s layout is unknown" }
+                let entries = storage.layouts.layouts[layout.index].entries.count
+                guard entries >= 64 || originals.present >> UInt64(entries) == 0 else {
+                    return "slot \(index) marks an entry its layout does not have"
+                }
+            } else if originals.present != 0 {
+                return "slot \(index) marks originals present without a block"
+            }
+            var keys: Set<Int32> = []
+            var cursor = originals.overflow
+            while cursor != OriginalsStorage.none {
+                guard cursor >= 0, Int(cursor) < onList.count, !onList[Int(cursor)] else {
+                    return "slot \(index)'s overflow list reaches entry \(cursor), free or on another list"
+                }
+                onList[Int(cursor)] = true
+                let key = storage.overflow[Int(cursor)].key
+                guard keys.insert(key).inserted else { return "slot \(index) has two originals of key \(key)" }
+                if let layout = originals.layoutID, let entry = storage.layouts.layouts[layout.index].entry(of: key),
+                    originals.present & (1 << UInt64(entry)) != 0
+                {
+                    return "slot \(index) has an original of key \(key) in its block and on its list"
+                }
+                cursor = storage.overflow[Int(cursor)].next
+            }
+        }
+        guard onList.allSatisfy({ $0 }) else { return "an overflow entry is neither free nor on a slot's list" }
+        return nil
     }
 
     // MARK: Internals
@@ -220,7 +276,7 @@ final class OriginalsStore {
         _ entry: Int, slot: ComponentSlot, block: UnsafeMutableRawPointer,
         layout: LayoutID, object: AnyObject
     ) {
-        slots.base[slot.index].originals.present &= ~(1 << UInt64(entry))
+        slots[slot.index].pointee.present &= ~(1 << UInt64(entry))
         let record = storage.layouts.layouts[layout.index].entries[entry]
         let state = operationKeys.numbering.keys[Int(record.key)].state
         record.setter.withGuaranteedSetter { $0.restore(object, state, block + Int(record.offset)) }
@@ -241,14 +297,14 @@ final class OriginalsStore {
     /// list.
     private func takeOverflow(_ slot: ComponentSlot, key: Int32?) -> OverflowOriginal? {
         var previous: Int32?
-        var cursor = slots.base[slot.index].originals.overflow
+        var cursor = slots[slot.index].pointee.overflow
         while cursor != OriginalsStorage.none {
             let next = storage.overflow[Int(cursor)].next
             if key == nil || storage.overflow[Int(cursor)].key == key {
                 if let previous {
                     storage.overflow[Int(previous)].next = next
                 } else {
-                    slots.base[slot.index].originals.overflow = next
+                    slots[slot.index].pointee.overflow = next
                 }
                 storage.freeOverflow.append(cursor)
                 return storage.overflow[Int(cursor)]
@@ -261,13 +317,13 @@ final class OriginalsStore {
 
     /// Frees the block (its entries must be restored or discarded) and starts a new generation.
     private func dropBlock(_ slot: ComponentSlot) {
-        let originals = slots.base[slot.index].originals
+        let originals = slots[slot.index].pointee
         if let block = originals.block, let layout = originals.layoutID {
             release(block, size: storage.layouts.layouts[layout.index].size, alignment: OriginalLayouts.blockAlignment)
         }
         let generation = originals.generation &+ 1
-        slots.base[slot.index].originals = ComponentOriginals()
-        slots.base[slot.index].originals.generation = generation
+        slots[slot.index].pointee = ComponentOriginals()
+        slots[slot.index].pointee.generation = generation
     }
 }
 
@@ -310,19 +366,19 @@ final class OriginalsStorage {
     static let none: Int32 = -1
 
     /// The slots whose `originals` fields are the store's (see `SlotStorage`).
-    let slots: SlotStorage
+    let slots: SlotOriginals
     let layouts = OriginalLayouts()
     @exclusivity(unchecked) var memory = OriginalMemory()
     /// Originals outside the blocks, in lists per slot, and the free entries.
     @exclusivity(unchecked) var overflow: ContiguousArray<OverflowOriginal> = []
     @exclusivity(unchecked) var freeOverflow: [Int32] = []
 
-    init(slots: SlotStorage) {
+    init(slots: SlotOriginals) {
         self.slots = slots
     }
 
     deinit {
-        for index in 0..<slots.count { discard(slots.base[index].originals) }
+        for index in 0..<slots.count { discard(slots[index].pointee) }
         memory.releaseAll()
     }
 

@@ -34,7 +34,7 @@ final class ComponentRegistry {
     init(operationKeys: OperationKeys) {
         let slots = SlotStorage()
         self.slots = slots
-        originals = OriginalsStore(slots: slots, operationKeys: operationKeys)
+        originals = OriginalsStore(slots: SlotOriginals(slots), operationKeys: operationKeys)
     }
 
     private struct Group {
@@ -168,7 +168,7 @@ final class ComponentRegistry {
     /// whose address was reused by `component` is freed here.
     func liveSlot(of component: AnyObject) -> ComponentSlot? {
         guard let slot = slotByObject[ObjectIdentifier(component)] else { return nil }
-        if slots.base[slot.index].held.load() === component { return slot }
+        if slots.membership(slot.index).pointee.held.load() === component { return slot }
         release(slot)
         return nil
     }
@@ -182,22 +182,22 @@ final class ComponentRegistry {
         } else {
             slot = slots.append()
         }
-        slots.base[slot.index].held = HeldComponent(component)
-        slots.base[slot.index].objectID = ObjectIdentifier(component)
+        slots.membership(slot.index).pointee.held = HeldComponent(component)
+        slots.membership(slot.index).pointee.objectID = ObjectIdentifier(component)
         slotByObject.set(slot, for: ObjectIdentifier(component))
         link(slot, into: group)
         return slot
     }
 
-    func group(of slot: ComponentSlot) -> GroupID { GroupID(rawValue: slots.base[slot.index].group) }
+    func group(of slot: ComponentSlot) -> GroupID { GroupID(rawValue: slots.membership(slot.index).pointee.group) }
 
     /// Whether the group's binding takes the slot's component (a mismatch is reported, never
     /// applied).
     @inline(__always)
-    func isAccepted(_ slot: ComponentSlot) -> Bool { slots.base[slot.index].accepted }
+    func isAccepted(_ slot: ComponentSlot) -> Bool { slots.membership(slot.index).pointee.accepted }
 
     func setAccepted(_ accepted: Bool, _ slot: ComponentSlot) {
-        slots.base[slot.index].accepted = accepted
+        slots.membership(slot.index).pointee.accepted = accepted
     }
 
     /// Moves a slot to another group.
@@ -212,8 +212,8 @@ final class ComponentRegistry {
     func forEachLiveMember(of group: GroupID, _ body: (_ slot: ComponentSlot, _ object: AnyObject) -> Void) {
         var slot = groups[group.index].head
         while slot != SlotStorage.none {
-            let next = slots.base[Int(slot)].next
-            if let object = slots.base[Int(slot)].held.load() {
+            let next = slots.membership(Int(slot)).pointee.next
+            if let object = slots.membership(Int(slot)).pointee.held.load() {
                 body(ComponentSlot(rawValue: slot), object)
             } else {
                 release(ComponentSlot(rawValue: slot))
@@ -224,20 +224,97 @@ final class ComponentRegistry {
 
     /// Frees a slot; its originals are dropped (the component is gone or was just reverted).
     func release(_ slot: ComponentSlot) {
-        guard let objectID = slots.base[slot.index].objectID else { return }
+        guard let objectID = slots.membership(slot.index).pointee.objectID else { return }
         unlink(slot)
         if slotByObject[objectID] == slot { slotByObject.remove(objectID) }
-        slots.base[slot.index].held = HeldComponent()
-        slots.base[slot.index].objectID = nil
-        slots.base[slot.index].accepted = false
+        slots.membership(slot.index).pointee.held = HeldComponent()
+        slots.membership(slot.index).pointee.objectID = nil
+        slots.membership(slot.index).pointee.accepted = false
         originals.discard(slot)
         freeSlots.append(slot)
     }
 
     func releaseDeadSlots() {
-        for index in 0..<slots.count where slots.base[index].objectID != nil && slots.base[index].held.isReleased {
+        for index in 0..<slots.count
+        where slots.membership(index).pointee.objectID != nil && slots.membership(index).pointee.held.isReleased {
             release(ComponentSlot(index))
         }
+    }
+
+    // MARK: Invariants
+
+    /// Checks every invariant stated on this type and on `OriginalsStore`, in O(slots + groups
+    /// + originals); stops the program naming the first broken one. For
+    /// `assert(registry.verifyInvariants())` after each pass, so release builds never run it.
+    func verifyInvariants() -> Bool {
+        guard let broken = brokenInvariant() else { return true }
+        preconditionFailure("ComponentRegistry: \(broken)")
+    }
+
+    /// The first invariant that does not hold, described; nil when all hold.
+    func brokenInvariant() -> String? {
+        var free = [Bool](repeating: false, count: slots.count)
+        for slot in freeSlots {
+            guard slot.index < slots.count, !free[slot.index] else { return "slot \(slot.index) is free twice" }
+            free[slot.index] = true
+            let member = slots.membership(slot.index).pointee
+            guard member.objectID == nil, member.held.isReleased, member.group == SlotStorage.none,
+                member.previous == SlotStorage.none, member.next == SlotStorage.none, !member.accepted
+            else { return "free slot \(slot.index) holds a component, a group or a link" }
+            guard originals.hasNone(slot) else { return "free slot \(slot.index) has originals" }
+        }
+        var inUse = 0
+        for index in 0..<slots.count where !free[index] {
+            let member = slots.membership(index).pointee
+            guard let objectID = member.objectID else { return "slot \(index) is neither free nor in use" }
+            guard member.group >= 0, Int(member.group) < groups.count else {
+                return "slot \(index) is in use but in no group"
+            }
+            if !member.held.isReleased, slotByObject[objectID] != ComponentSlot(index) {
+                return "slot \(index)'s live component is not found at its address"
+            }
+            inUse += 1
+        }
+        guard slotByObject.count <= inUse else { return "the address index has more entries than slots in use" }
+        var members = 0
+        for (index, group) in groups.enumerated() {
+            var slot = group.head
+            var previous = SlotStorage.none
+            var count = 0
+            while slot != SlotStorage.none {
+                guard slot >= 0, Int(slot) < slots.count, count < group.count else {
+                    return "group \(index)'s list is longer than its count \(group.count)"
+                }
+                let member = slots.membership(Int(slot)).pointee
+                guard member.group == Int32(index), member.previous == previous else {
+                    return "group \(index)'s list links slot \(slot), which is not linked back as its member"
+                }
+                count += 1
+                previous = slot
+                slot = member.next
+            }
+            guard count == group.count else {
+                return "group \(index) links \(count) slots, its count is \(group.count)"
+            }
+            members += count
+            guard group.scope.index < scopes.count,
+                group.identifier.index < scopes[group.scope.index].groupByIdentifier.count,
+                scopes[group.scope.index].groupByIdentifier[group.identifier.index] == Int32(index)
+            else { return "group \(index) is not found by its identifier in its scope" }
+        }
+        guard members == inUse else { return "groups link \(members) slots, \(inUse) are in use" }
+        guard scopes.reduce(0, { $0 + $1.groups.count }) == groups.count,
+            scopes.indices.allSatisfy({ scope in
+                scopes[scope].groups.allSatisfy { groups[$0.index].scope.index == scope }
+            })
+        else { return "a scope's groups are not exactly the groups of that scope" }
+        return originals.brokenInvariant()
+    }
+
+    /// Breaks the invariant "a group's list links exactly its `count` slots" on purpose, for
+    /// the test that shows `brokenInvariant` finds it.
+    func breakGroupCountForTesting(_ group: GroupID) {
+        groups[group.index].count += 1
     }
 
     // MARK: Internals
@@ -245,29 +322,29 @@ final class ComponentRegistry {
     private func link(_ slot: ComponentSlot, into group: GroupID) {
         // At the head, so a component styled by a setter during a pass is not visited twice.
         let head = groups[group.index].head
-        slots.base[slot.index].group = group.rawValue
-        slots.base[slot.index].previous = SlotStorage.none
-        slots.base[slot.index].next = head
-        if head != SlotStorage.none { slots.base[Int(head)].previous = slot.rawValue }
+        slots.membership(slot.index).pointee.group = group.rawValue
+        slots.membership(slot.index).pointee.previous = SlotStorage.none
+        slots.membership(slot.index).pointee.next = head
+        if head != SlotStorage.none { slots.membership(Int(head)).pointee.previous = slot.rawValue }
         groups[group.index].head = slot.rawValue
         groups[group.index].count += 1
     }
 
     private func unlink(_ slot: ComponentSlot) {
-        let group = slots.base[slot.index].group
+        let group = slots.membership(slot.index).pointee.group
         guard group != SlotStorage.none else { return }
-        let previous = slots.base[slot.index].previous
-        let next = slots.base[slot.index].next
+        let previous = slots.membership(slot.index).pointee.previous
+        let next = slots.membership(slot.index).pointee.next
         if previous != SlotStorage.none {
-            slots.base[Int(previous)].next = next
+            slots.membership(Int(previous)).pointee.next = next
         } else {
             groups[Int(group)].head = next
         }
-        if next != SlotStorage.none { slots.base[Int(next)].previous = previous }
+        if next != SlotStorage.none { slots.membership(Int(next)).pointee.previous = previous }
         groups[Int(group)].count -= 1
-        slots.base[slot.index].group = SlotStorage.none
-        slots.base[slot.index].previous = SlotStorage.none
-        slots.base[slot.index].next = SlotStorage.none
+        slots.membership(slot.index).pointee.group = SlotStorage.none
+        slots.membership(slot.index).pointee.previous = SlotStorage.none
+        slots.membership(slot.index).pointee.next = SlotStorage.none
     }
 
     /// Frees released components' slots when the table is full, before it grows; grows it at
@@ -293,15 +370,20 @@ final class ComponentRegistry {
 /// decides which slots exist; `OriginalsStore` owns `originals`, which the registry only
 /// initialises (a new slot has none) and never reads.
 final class SlotStorage {
-    /// One slot. Group and links are compact numbers, `none` when absent; `ComponentRegistry`
-    /// turns them into typed values.
+    /// One slot: the registry's part and the store's, side by side in 64 bytes.
     struct Slot {
-        // Fields ordered largest first, so that a slot is 64 bytes.
+        var membership = Membership()
+        /// `OriginalsStore`'s.
+        var originals = ComponentOriginals()
+    }
+
+    /// `ComponentRegistry`'s part of a slot. Group and links are compact numbers, `none` when
+    /// absent; `ComponentRegistry` turns them into typed values.
+    struct Membership {
+        // Fields ordered largest first, so that they take 32 bytes and a slot 64.
         /// Holds no object when the slot is free.
         var held = HeldComponent()
         var objectID: ObjectIdentifier?
-        /// `OriginalsStore`'s.
-        var originals = ComponentOriginals()
         var group: Int32 = SlotStorage.none
         var previous: Int32 = SlotStorage.none
         var next: Int32 = SlotStorage.none
@@ -314,7 +396,9 @@ final class SlotStorage {
     // Invariant that makes the unchecked access safe: `base` is written only by `append` and
     // `grow`, never while another access to it is under way (callers read it, index, and
     // finish before calling out).
-    @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<Slot>
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<Slot>
+    /// Where a slot's `originals` sit within it.
+    private static let originalsOffset = MemoryLayout<Slot>.offset(of: \.originals)!
     private(set) var count = 0
     private(set) var capacity = 64
 
@@ -325,6 +409,20 @@ final class SlotStorage {
     deinit {
         base.deinitialize(count: count)
         base.deallocate()
+    }
+
+    /// The registry's part of slot `index` (`index < count`), in place: valid until the next
+    /// `append` or `grow`.
+    @inline(__always)
+    func membership(_ index: Int) -> UnsafeMutablePointer<Membership> {
+        UnsafeMutableRawPointer(base + index).assumingMemoryBound(to: Membership.self)
+    }
+
+    /// The store's part of slot `index` (`index < count`), in place: valid until the next
+    /// `append` or `grow`. `OriginalsStore` reaches it through `SlotOriginals` only.
+    @inline(__always)
+    fileprivate func originals(_ index: Int) -> UnsafeMutablePointer<ComponentOriginals> {
+        (UnsafeMutableRawPointer(base + index) + Self.originalsOffset).assumingMemoryBound(to: ComponentOriginals.self)
     }
 
     /// Appends a free slot and returns it; amortised O(1).
@@ -352,4 +450,21 @@ final class SlotStorage {
         base = grown
         capacity = newCapacity
     }
+}
+
+/// What `OriginalsStore` may reach of the slots: each one's `originals`, nothing of the
+/// registry's part.
+struct SlotOriginals {
+    private let storage: SlotStorage
+
+    init(_ storage: SlotStorage) {
+        self.storage = storage
+    }
+
+    /// How many slots exist (the registry decides).
+    var count: Int { storage.count }
+
+    /// The originals of slot `index`, in place (see `SlotStorage.originals`).
+    @inline(__always)
+    subscript(index: Int) -> UnsafeMutablePointer<ComponentOriginals> { storage.originals(index) }
 }

@@ -675,7 +675,10 @@ public final class ThemeWorkspace: @unchecked Sendable {
                 let list = folders.map { $0.hasSuffix("/") ? $0 : $0 + "/" }.joined(separator: ", ")
                 // the theme itself and its descendants on the way here would make a cycle: not suggested
                 let ids = candidates.compactMap(\.id).filter { !seen.contains($0) }
-                let (hint, fix) = Suggestions.suggest(parentID, in: ids)
+                let themes = candidates.compactMap { entry in entry.id.map { (entry.path, $0) } }
+                let (hint, fix) =
+                    Suggestions.parentNamedByFolder(parentID, themes: themes.filter { !seen.contains($0.1) })
+                    .map { ($0.hint, $0.fix) } ?? Suggestions.suggest(parentID, in: ids)
                 diagnostics.append(
                     .error(
                         .parentMissing,

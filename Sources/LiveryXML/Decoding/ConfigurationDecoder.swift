@@ -42,7 +42,7 @@ struct ConfigurationDecoder {
             context.checkNoText(in: section)
             switch section.name {
             case "constants":
-                file.constants = section.children.compactMap { constant($0, broken: &file.brokenConstants) }
+                file.constants += section.children.compactMap { constant($0, broken: &file.brokenConstants) }
             case "classes":
                 file.classes = section.children.compactMap { element in
                     if let definition = classDefinition(element) { return definition }
@@ -53,7 +53,19 @@ struct ConfigurationDecoder {
                 }
             default:
                 file.instances = section.children.compactMap { element in
-                    instance(element)
+                    if isMisplacedConstant(element) {
+                        // One mistake, one finding: the definition is read as the constant it is,
+                        // so its uses resolve, and only where it stands is reported.
+                        context.error(
+                            .elementUnknown,
+                            "<\(element.name) name=\"\(element.attribute("name") ?? "")\"> defines a constant, and constants belong in <constants>, not <instances>; move it into <constants>",
+                            at: context.location(element))
+                        if let definition = constant(element, broken: &file.brokenConstants) {
+                            file.constants.append(definition)
+                        }
+                        return nil
+                    }
+                    return instance(element)
                         ?? {
                             context.mention(everythingIn: element)
                             return nil
@@ -66,6 +78,12 @@ struct ConfigurationDecoder {
         file.mentionedClasses = context.mentionedClasses
         file.mentionedAssets = context.mentionedAssets
         return file
+    }
+
+    /// A typed object with a name and no id among the instances (`<color name="brand">`): a
+    /// constant written in the wrong section.
+    private func isMisplacedConstant(_ element: XMLElement) -> Bool {
+        ValueType(rawValue: element.name) != nil && element.attribute("name") != nil && element.attribute("id") == nil
     }
 
     private mutating func constant(_ element: XMLElement, broken: inout Set<String>) -> ConstantSyntax? {

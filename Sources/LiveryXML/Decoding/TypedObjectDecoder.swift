@@ -44,6 +44,17 @@ extension DecodingContext {
                     at: here.location)
                 return nil
             }
+            if let (name, origin) = Self.referenceFromElsewhere(reference) {
+                // One finding; read as the constant meant, so its uses resolve.
+                diagnostics.append(
+                    .error(
+                        .attributeInvalid,
+                        "'\(reference)' is \(origin); a ref names a constant of the theme: write ref=\"\(name)\"",
+                        at: source.location(ofAttribute: "ref", in: element),
+                        fix: Diagnostic.Fix(replacing: reference, with: name)))
+                mentionedConstants.insert(name)
+                return TypedObject(type: type, content: .reference(name), mark: here)
+            }
             guard checkName(reference, of: element, attribute: "ref") else { return nil }
             return TypedObject(type: type, content: .reference(reference), mark: here)
         }
@@ -86,8 +97,17 @@ extension DecodingContext {
         let text = element.text
         let parsed: ValueSyntax.Parsed<Value> =
             switch type {
-            case .float: ValueSyntax.float(text).map(Value.float)
-            case .integer: ValueSyntax.integer(text).map(Value.integer)
+            case .float:
+                ValueSyntax.float(text).map(Value.float).mapError {
+                    ValueSyntax.plainNumber(text, for: "a float") ?? $0
+                }
+            case .integer:
+                ValueSyntax.integer(text).map(Value.integer).mapError { problem in
+                    guard let plain = ValueSyntax.plainNumber(text, for: "an integer"),
+                        case .success = ValueSyntax.integer(plain.fix?.replacement ?? "")
+                    else { return problem }
+                    return plain
+                }
             case .bool: ValueSyntax.bool(text).map(Value.bool)
             case .string: .success(.string(text))
             case .color:
@@ -109,12 +129,16 @@ extension DecodingContext {
                 switch type {
                 case .font where problem.message.contains("max-size"):
                     attributeLocation("max-size", of: element, allowed: allowed)
+                case .font where problem.message.hasPrefix("unknown font weight"):
+                    attributeLocation("weight", of: element, allowed: allowed)
+                case .font where problem.message.hasPrefix("a font's size"):
+                    attributeLocation("size", of: element, allowed: allowed)
                 case .font where problem.message.hasPrefix("unknown font scaling"):
                     attributeLocation("scaling", of: element, allowed: allowed)
-                case .font where problem.message.hasPrefix("letter-spacing:"):
+                case .font where problem.message.hasPrefix("letter-spacing"):
                     attributeLocation("letter-spacing", of: element, allowed: allowed)
                 case .font
-                where problem.message.hasPrefix("line-height:") || problem.message.hasPrefix("a font's line-height"):
+                where problem.message.hasPrefix("line-height") || problem.message.hasPrefix("a font's line-height"):
                     attributeLocation("line-height", of: element, allowed: allowed)
                 case .font: here.location
                 case .color where problem.message.hasPrefix("unknown color format"):
@@ -126,11 +150,42 @@ extension DecodingContext {
                 mentionedAssets.insert(fileName.asset)
                 return nil
             }
-            error(
-                type == .image && !problem.message.hasPrefix("cache") ? .assetName : .valueInvalid, problem.message,
-                at: at)
+            diagnostics.append(
+                .error(
+                    type == .image && !problem.message.hasPrefix("cache") ? .assetName : .valueInvalid,
+                    problem.message, at: at, fix: problem.fix))
             return nil
         }
+    }
+
+    /// A reference written the way another system writes one: an Android resource
+    /// (`@color/brand`) or theme attribute (`?attr/brand`), a CSS custom property
+    /// (`var(--brand)`), a design-token alias (`{brand}`), a Sass variable (`$brand`). The
+    /// constant name meant, and what the text is.
+    static func referenceFromElsewhere(_ reference: String) -> (name: String, origin: String)? {
+        func plain(_ name: Substring) -> String? {
+            let name = String(name)
+            return !name.isEmpty && name.allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) }) ? name : nil
+        }
+        if reference.hasPrefix("@"), let slash = reference.firstIndex(of: "/"),
+            let name = plain(reference[reference.index(after: slash)...])
+        {
+            return (name, "an Android resource reference")
+        }
+        if reference.hasPrefix("?") {
+            let rest = reference.dropFirst()
+            let name = rest.lastIndex(of: "/").map { rest[rest.index(after: $0)...] } ?? rest
+            if let name = plain(name) { return (name, "an Android theme attribute") }
+        }
+        if reference.hasPrefix("var(--"), reference.hasSuffix(")"), let name = plain(reference.dropFirst(6).dropLast())
+        {
+            return (name, "a CSS custom property")
+        }
+        if reference.hasPrefix("{"), reference.hasSuffix("}"), let name = plain(reference.dropFirst().dropLast()) {
+            return (name, "a design-token alias")
+        }
+        if reference.hasPrefix("$"), let name = plain(reference.dropFirst()) { return (name, "a Sass variable") }
+        return nil
     }
 
     /// Where an attribute is, or the typo written for it.

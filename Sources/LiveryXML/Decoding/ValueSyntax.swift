@@ -7,6 +7,53 @@ enum ValueSyntax {
 
     struct Problem: Error, Equatable {
         var message: String
+        /// The text to write instead, when the value meant is known (`120%` -> `1.2`).
+        var fix: Diagnostic.Fix?
+
+        init(message: String, fix: Diagnostic.Fix? = nil) {
+            self.message = message
+            self.fix = fix
+        }
+    }
+
+    /// A number followed by a unit from CSS or Android resources (`120%`, `24px`, `1.5em`,
+    /// `16dp`, `14sp`, `12pt`): the habits a designer brings to a theme, whose numbers are plain.
+    struct UnitNumber: Equatable {
+        var number: Double
+        var unit: String
+        var written: String
+
+        static let units = ["%", "px", "pt", "em", "rem", "dp", "dip", "sp"]
+
+        init?(_ text: some StringProtocol) {
+            let body = ValueSyntax.trimmed(String(text))
+            guard
+                let unit = Self.units.sorted(by: { $0.count > $1.count }).first(where: {
+                    body.lowercased().hasSuffix($0)
+                }),
+                case .success(let number) = ValueSyntax.float(body.dropLast(unit.count))
+            else { return nil }
+            self.number = number
+            self.unit = unit
+            self.written = String(body)
+        }
+
+        /// Points and pixels (and Android's density-independent units) are a theme's plain numbers.
+        var isLength: Bool { ["px", "pt", "dp", "dip", "sp"].contains(unit) }
+    }
+
+    /// A number for a fix: at most three decimals, as a designer would write it.
+    static func written(_ value: Double) -> String {
+        ValueText.number((value * 1000).rounded() / 1000)
+    }
+
+    /// `24px` where a plain number of points is meant: the number, said and offered as the fix.
+    static func plainNumber(_ text: String, for name: String) -> Problem? {
+        guard let value = UnitNumber(text), value.isLength else { return nil }
+        let plain = written(value.number)
+        return Problem(
+            message: "\(name) is a plain number of points, without a unit: write \(plain), not '\(value.written)'",
+            fix: Diagnostic.Fix(replacing: value.written, with: plain))
     }
 
     /// The text without XML white space at either end. Works on UTF-8 bytes: white space is
@@ -81,6 +128,7 @@ enum ValueSyntax {
             }
             valid = digits() > 0
         }
+        if let comma = decimalComma(String(body)) { return .failure(comma) }
         guard valid, index == bytes.count else {
             return .failure(
                 Problem(
@@ -111,7 +159,20 @@ enum ValueSyntax {
         switch trimmed(text) {
         case "true": .success(true)
         case "false": .success(false)
-        case let other: .failure(Problem(message: "'\(other)' is not a bool; write true or false"))
+        case let other:
+            switch other.lowercased() {
+            case "true", "yes", "on", "1":
+                .failure(
+                    Problem(
+                        message: "'\(other)' is not a bool; write true",
+                        fix: Diagnostic.Fix(replacing: String(other), with: "true")))
+            case "false", "no", "off", "0":
+                .failure(
+                    Problem(
+                        message: "'\(other)' is not a bool; write false",
+                        fix: Diagnostic.Fix(replacing: String(other), with: "false")))
+            default: .failure(Problem(message: "'\(other)' is not a bool; write true or false"))
+            }
         }
     }
 
@@ -234,6 +295,7 @@ enum ValueSyntax {
 
     static func slowHexColor(_ text: String) -> Parsed<Color> {
         let body = trimmed(text)
+        if let meant = cssColor(String(body)) ?? hexWithoutHash(String(body)) { return .failure(meant) }
         let problem = Problem(message: "'\(body)' is not a hex color; write #RGB, #RRGGBB or #RRGGBBAA")
         let bytes = body.utf8
         guard bytes.first == UInt8(ascii: "#"), [4, 7, 9].contains(bytes.count) else { return .failure(problem) }
@@ -330,13 +392,23 @@ enum ValueSyntax {
             case .success(let value) where value > 0: points = value
             case .success:
                 return .failure(Problem(message: "a font size must be greater than 0, found '\(trimmed(size))'"))
-            case .failure(let problem): return .failure(Problem(message: "size: \(problem.message)"))
+            case .failure(let problem):
+                if let plain = plainNumber(size, for: "a font's size") { return .failure(plain) }
+                return .failure(Problem(message: "size: \(problem.message)", fix: problem.fix))
             }
         }
         var fontWeight = FontWeight.regular
         if let weight {
             guard let parsed = FontWeight(rawValue: String(trimmed(weight))) else {
                 let names = FontWeight.allCases.map(\.rawValue).joined(separator: ", ")
+                if let number = Int(trimmed(weight)), number >= 100, number <= 900, number % 100 == 0 {
+                    let meant = cssWeights[number / 100 - 1]
+                    return .failure(
+                        Problem(
+                            message:
+                                "unknown font weight '\(weight)': weights are named, and CSS's \(number) is \(meant.rawValue); write \(meant.rawValue)",
+                            fix: Diagnostic.Fix(replacing: String(trimmed(weight)), with: meant.rawValue)))
+                }
                 return .failure(Problem(message: "unknown font weight '\(weight)'; use one of \(names)"))
             }
             fontWeight = parsed
@@ -354,7 +426,9 @@ enum ValueSyntax {
             case .success:
                 return .failure(
                     Problem(message: "a font's max-size must be greater than 0, found '\(trimmed(maxSize))'"))
-            case .failure(let problem): return .failure(Problem(message: "max-size: \(problem.message)"))
+            case .failure(let problem):
+                if let plain = plainNumber(maxSize, for: "max-size") { return .failure(plain) }
+                return .failure(Problem(message: "max-size: \(problem.message)", fix: problem.fix))
             }
         }
         var fontScaling: FontScaling?
@@ -370,7 +444,17 @@ enum ValueSyntax {
         if let letterSpacing {
             switch float(letterSpacing) {
             case .success(let value): spacing = value
-            case .failure(let problem): return .failure(Problem(message: "letter-spacing: \(problem.message)"))
+            case .failure(let problem):
+                if let plain = plainNumber(letterSpacing, for: "letter-spacing") { return .failure(plain) }
+                if let value = UnitNumber(letterSpacing), value.unit == "em", let points {
+                    let meant = written(value.number * points)
+                    return .failure(
+                        Problem(
+                            message:
+                                "letter-spacing is in points, not em: \(value.written) of a \(ValueText.number(points))-point font is \(meant); write \(meant)",
+                            fix: Diagnostic.Fix(replacing: value.written, with: meant)))
+                }
+                return .failure(Problem(message: "letter-spacing: \(problem.message)", fix: problem.fix))
             }
         }
         var multiple: Double?
@@ -383,13 +467,103 @@ enum ValueSyntax {
                         message:
                             "a font's line-height is a multiple of its size and cannot be negative, found '\(trimmed(lineHeight))'; use e.g. 1.2, or leave it out for the platform's default"
                     ))
-            case .failure(let problem): return .failure(Problem(message: "line-height: \(problem.message)"))
+            case .failure(let problem):
+                if let meant = lineHeightMeant(lineHeight, size: points) { return .failure(meant) }
+                return .failure(Problem(message: "line-height: \(problem.message)", fix: problem.fix))
             }
         }
         return .success(
             Font(
                 family: String(trimmed(family)), size: points, weight: fontWeight, maxSize: limit,
                 scaling: fontScaling, letterSpacing: spacing, lineHeight: multiple))
+    }
+}
+
+extension ValueSyntax {
+    /// CSS's numeric weights 100-900, in order.
+    static let cssWeights: [FontWeight] = [
+        .ultralight, .thin, .light, .regular, .medium, .semibold, .bold, .heavy, .black,
+    ]
+
+    /// `0,5`, a decimal comma where the point is meant.
+    static func decimalComma(_ body: String) -> Problem? {
+        let parts = body.split(separator: ",", omittingEmptySubsequences: false)
+        let digit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
+        guard parts.count == 2, let whole = parts.first, let fraction = parts.last, !fraction.isEmpty,
+            whole.drop(while: { $0 == "-" }).allSatisfy(digit), !whole.drop(while: { $0 == "-" }).isEmpty,
+            fraction.allSatisfy(digit)
+        else { return nil }
+        let meant = "\(whole).\(fraction)"
+        return Problem(
+            message: "'\(body)' is not a number: a number takes a decimal point, not a comma; write \(meant)",
+            fix: Diagnostic.Fix(replacing: body, with: meant))
+    }
+
+    /// `rgb(0, 98, 204)` or `rgba(0, 98, 204, 0.5)`, CSS's colour functions (0-255, alpha 0-1):
+    /// the hex colour they mean.
+    static func cssColor(_ body: String) -> Problem? {
+        let lowered = body.lowercased()
+        guard lowered.hasPrefix("rgb(") || lowered.hasPrefix("rgba("), body.hasSuffix(")"),
+            let open = body.firstIndex(of: "(")
+        else { return nil }
+        let parts = body[body.index(after: open)..<body.index(before: body.endIndex)]
+            .split(separator: ",").map { String($0).trimmingCharacters(in: " ") }
+        guard parts.count == 3 || parts.count == 4 else { return nil }
+        var channels: [Int] = []
+        for part in parts.prefix(3) {
+            guard let value = Int(part), (0...255).contains(value) else { return nil }
+            channels.append(value)
+        }
+        if parts.count == 4 {
+            guard case .success(let alpha) = float(parts[3]), (0...1).contains(alpha) else { return nil }
+            channels.append(Int((alpha * 255).rounded()))
+        }
+        let hex =
+            "#" + channels.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        return Problem(
+            message: "'\(body)' is CSS; a hex color is written #RRGGBB or #RRGGBBAA: write \(hex)",
+            fix: Diagnostic.Fix(replacing: body, with: hex))
+    }
+
+    /// `0062CC`: hex digits without the `#`.
+    static func hexWithoutHash(_ body: String) -> Problem? {
+        guard [3, 6, 8].contains(body.utf8.count), body.utf8.allSatisfy({ ASCII.hexValue($0) != nil }),
+            body.utf8.contains(where: { !ASCII.isDigit($0) }) || body.utf8.count == 6
+        else { return nil }
+        return Problem(
+            message: "'\(body)' is missing its '#'; write #\(body)",
+            fix: Diagnostic.Fix(replacing: body, with: "#" + body))
+    }
+
+    /// A CSS line height where Livery's multiple of the size is meant: `120%` is 1.2, `1.2em`
+    /// is 1.2, `24px` of a 20-point font is 1.2. Nil when the text is no such habit, or a length
+    /// has no size to divide by.
+    static func lineHeightMeant(_ text: String, size: Double?) -> Problem? {
+        guard let value = UnitNumber(text) else { return nil }
+        let multiple: Double
+        let reason: String
+        switch value.unit {
+        case "%":
+            multiple = value.number / 100
+            reason = "\(value.written) is \(written(multiple)) times the size"
+        case "em", "rem":
+            multiple = value.number
+            reason = "\(value.written) is \(written(multiple)) times the size"
+        default:
+            guard let size, size > 0 else {
+                return Problem(
+                    message:
+                        "line-height is a multiple of the font's size, not a length; divide \(value.written) by the size, e.g. 1.2"
+                )
+            }
+            multiple = value.number / size
+            reason = "\(value.written) of a \(ValueText.number(size))-point font is \(written(multiple)) times its size"
+        }
+        guard multiple >= 0 else { return nil }
+        let meant = written(multiple)
+        return Problem(
+            message: "line-height is a multiple of the font's size, not a CSS length: \(reason); write \(meant)",
+            fix: Diagnostic.Fix(replacing: value.written, with: meant))
     }
 }
 

@@ -108,4 +108,69 @@ enum LibXMLMessages {
         }
         return (message, [])
     }
+
+    /// HTML's named characters a designer pastes (`&nbsp;`), which XML does not know, by name:
+    /// the character reference to write instead.
+    static let htmlEntities: [String: Int] = [
+        "nbsp": 160, "copy": 169, "reg": 174, "trade": 8482, "mdash": 8212, "ndash": 8211, "hellip": 8230,
+        "lsquo": 8216, "rsquo": 8217, "ldquo": 8220, "rdquo": 8221, "bull": 8226, "middot": 183, "euro": 8364,
+        "times": 215, "deg": 176,
+    ]
+
+    /// A message and a text fix for the errors whose cause shows on the line libxml2 reports:
+    /// an HTML entity, an end tag an editor doubled, an attribute value without quotes or in
+    /// typographic quotes. Nil when the line shows no such cause.
+    /// `from` is the 1-based column to look for the replaced text from.
+    static func fix(_ error: xmlError, line: String) -> (message: String, fix: Diagnostic.Fix, from: Int)? {
+        let first = error.str1.map { String(cString: $0) }
+        let second = error.str2.map { String(cString: $0) }
+        switch xmlParserErrors(rawValue: UInt32(error.code)) {
+        case XML_ERR_UNDECLARED_ENTITY:
+            guard let name = first, let code = htmlEntities[name] else { return nil }
+            return (
+                "&\(name); is an HTML entity, which XML does not know; write the character, or &#\(code);",
+                Diagnostic.Fix(replacing: "&\(name);", with: "&#\(code);"), 1
+            )
+        case XML_ERR_TAG_NAME_MISMATCH:
+            guard let close = second else { return nil }
+            let end = "</\(close)>"
+            guard let doubled = line.firstMatch(of: try! Regex(escapedForRegex(end) + "[ \\t]*" + escapedForRegex(end)))
+            else { return nil }
+            // The second end tag, removed: located at it, so the fix finds it there.
+            let second = line[doubled.range].ranges(of: end).last!.lowerBound
+            return (
+                "a second \(end) closes nothing (an editor may have added it when the first was typed); remove it",
+                Diagnostic.Fix(replacing: end, with: ""), line.distance(from: line.startIndex, to: second) + 1
+            )
+        case XML_ERR_ATTRIBUTE_NOT_STARTED, XML_ERR_ATTRIBUTE_WITHOUT_VALUE:
+            if let quoted = line.firstMatch(
+                of: try! Regex(
+                    "=([\u{201C}\u{201D}\u{2018}\u{2019}\u{201E}])([^\u{201C}\u{201D}\u{2018}\u{2019}\"'<>]*)[\u{201C}\u{201D}\u{2018}\u{2019}]"
+                )),
+                let value = quoted.output[2].substring
+            {
+                let written = String(line[quoted.range].dropFirst())
+                return (
+                    "an attribute value is quoted with typographic quotes (\(written.prefix(1))...\(written.suffix(1))), which XML does not read as quotes; write \"\(value)\"",
+                    Diagnostic.Fix(replacing: written, with: "\"\(value)\""), 1
+                )
+            }
+            if let bare = line.firstMatch(of: try! Regex("[ \t]([A-Za-z][A-Za-z0-9-]*)=([^\"' \t/>]+)")),
+                let name = bare.output[1].substring, let value = bare.output[2].substring
+            {
+                return (
+                    "an attribute value needs quotes: write \(name)=\"\(value)\"",
+                    Diagnostic.Fix(replacing: "\(name)=\(value)", with: "\(name)=\"\(value)\""), 1
+                )
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// `text` with the regular-expression metacharacters it holds escaped.
+    private static func escapedForRegex(_ text: String) -> String {
+        text.map { "\\^$.|?*+()[]{}/".contains($0) ? "\\" + String($0) : String($0) }.joined()
+    }
 }

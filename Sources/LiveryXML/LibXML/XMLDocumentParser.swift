@@ -380,7 +380,25 @@ private final class TreeBuilder {
         // still open, each end tag after it): the first is the cause, the rest is noise.
         guard severity == .warning || !diagnostics.hasErrors else { return }
         let (plain, notes) = LibXMLMessages.translate(error, message: message, source: source)
-        let diagnostic = Diagnostic(severity, .xmlSyntax, plain, at: location, notes: notes)
+        var diagnostic = Diagnostic(severity, .xmlSyntax, plain, at: location, notes: notes)
+        // A cause the line shows (an HTML entity, a doubled end tag, unquoted values): said, with
+        // the fix, located where the fix applies.
+        if line > 0, let text = source.text(ofLine: line),
+            let (message, fix, from) = LibXMLMessages.fix(error, line: text),
+            let range = fix.range(inLine: text, from: from)
+        {
+            diagnostic = Diagnostic(
+                severity, .xmlSyntax, message,
+                at: SourceLocation(file: source.path, line: line, column: range.lowerBound + 1),
+                fix: fix)
+        }
+        // A nested or unclosed comment: located at the <!-- to fix, not where libxml2 noticed.
+        if error.code == Int32(XML_ERR_HYPHEN_IN_COMMENT.rawValue)
+            || error.code == Int32(XML_ERR_COMMENT_NOT_FINISHED.rawValue),
+            let problem = CommentCheck.firstProblem(in: source.bytes)
+        {
+            diagnostic = CommentCheck.diagnostic(problem, in: source)
+        }
         guard !stopped, reported.insert(diagnostic).inserted else { return }
         guard reported.count <= limits.maxXMLErrorsPerFile else {
             stop(

@@ -55,6 +55,15 @@ final class SourceText: @unchecked Sendable {
         return SourceLocation(file: path, line: low + 1, column: column)
     }
 
+    /// The text of a 1-based line, without its end; nil past the file.
+    func text(ofLine line: Int) -> String? {
+        guard line >= 1, line <= lineStarts.count else { return nil }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] : bytes.count
+        while end > start, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
     /// Where the start tag `<name` is on a 1-based line (the last one on it), or the line alone:
     /// libxml2 gives only the line of an element it reports as still open.
     func location(ofStartTag name: String, onLine line: Int) -> SourceLocation {

@@ -16,6 +16,27 @@ public enum Suggestions {
         return ("; did you mean '\(best)'?", Diagnostic.Fix(replacing: name, with: best))
     }
 
+    /// A parent named by its theme's folder (`Base.theme`, `Base`, `Themes/Base.theme`) rather
+    /// than by the id in that folder's Info.xml: the sentence ending and the fix to the id.
+    /// `themes` are (folder path, id) of the themes that could be the parent.
+    static func parentNamedByFolder(_ parent: String, themes: [(folder: String, id: String)]) -> (
+        hint: String, fix: Diagnostic.Fix
+    )? {
+        let written = parent.hasSuffix("/") ? String(parent.dropLast()) : parent
+        let name = String(written.split(separator: "/").last ?? "")
+        guard !name.isEmpty else { return nil }
+        let matches = themes.filter { theme in
+            let folder = String(theme.folder.split(separator: "/").last ?? "")
+            return folder == name || folder == name + ".theme"
+        }
+        guard matches.count == 1, let match = matches.first else { return nil }
+        let folder = String(match.folder.split(separator: "/").last ?? "")
+        return (
+            "; '\(parent)' names the folder \(folder), and a parent is named by the id in its Info.xml: write '\(match.id)'",
+            Diagnostic.Fix(replacing: parent, with: match.id)
+        )
+    }
+
     /// Past this many candidates no suggestion is made: a hostile theme with thousands of
     /// unknown references among thousands of names would otherwise cost their product in edit
     /// distances (docs/Security.md).

@@ -27,11 +27,43 @@ enum MutationKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case selfParent = "theme its own parent"
     case mutualParent = "themes each other's parent"
     case renamedFile = "file renamed"
+    // Hints that must lead to a valid theme.
+    case nestedComment = "comment holding a comment"
+    case unclosedComment = "comment never closed"
+    case cssLineHeight = "CSS line height"
+    case constantInInstances = "constant among the instances"
+    case parentNamedByFolder = "parent named by its folder"
+    // Everyday habits from CSS, HTML, Android resources and editors.
+    case unquotedAttribute = "attribute value without quotes"
+    case smartQuotes = "attribute value in typographic quotes"
+    case cssColorFunction = "CSS colour function"
+    case hexWithoutHash = "hex colour without #"
+    case androidResourceReference = "Android resource reference"
+    case androidThemeAttribute = "Android theme attribute"
+    case cssVariable = "CSS custom property"
+    case htmlEntity = "HTML entity"
+    case doubledEndTag = "end tag doubled by the editor"
+    case decimalComma = "decimal comma"
+    case unitOnNumber = "unit on a plain number"
+    case cssFontWeight = "numeric CSS font weight"
+    case boolWord = "yes or no for a bool"
 
     var description: String { rawValue }
 
     /// Misspelled names are errors: each changes what the theme means.
     var severity: Severity { .error }
+
+    /// Kinds whose finding must carry a fix (the value meant is known), which the test applies.
+    var requiresFix: Bool {
+        switch self {
+        case .nestedComment, .unclosedComment, .constantInInstances: false
+        case .cssLineHeight, .parentNamedByFolder, .unquotedAttribute, .smartQuotes, .cssColorFunction,
+            .hexWithoutHash, .androidResourceReference, .androidThemeAttribute, .cssVariable, .htmlEntity,
+            .doubledEndTag, .decimalComma, .unitOnNumber, .cssFontWeight, .boolWord:
+            true
+        default: false
+        }
+    }
 }
 
 /// One mistake, made at one place.
@@ -372,6 +404,168 @@ struct SampleThemeTexts {
                     places: [.init(file: renamed, line: nil)])
             }
             return infos + configurations
+        case .nestedComment:
+            // a line holding a comment, commented out whole: `<!-- <param>...</param> <!-- note --> -->`
+            return configuration.flatMap { file in
+                lines(of: file).enumerated().compactMap { index, line -> Mutation? in
+                    guard line.contains("<!--"), !line.trimmingCharacters(in: .whitespaces).hasPrefix("<!--") else {
+                        return nil
+                    }
+                    return lineEdit(file, index, "<!-- " + line + " -->", kind: kind)
+                }
+            }
+        case .unclosedComment:
+            // `<!--` before an instance after which the file has no comment
+            return configuration.flatMap { file in
+                let all = lines(of: file)
+                return all.enumerated().compactMap { index, line -> Mutation? in
+                    guard line.range(of: "^ *<[a-z][A-Za-z0-9]* id=\"", options: .regularExpression) != nil,
+                        !all[index...].joined().contains("<!--")
+                    else { return nil }
+                    return lineEdit(file, index, "<!--" + line, kind: kind)
+                }
+            }
+        case .cssLineHeight:
+            return sites(" line-height=\"([^\"]+)\"", in: configuration).flatMap { site -> [Mutation] in
+                let value = Double(site.text)!
+                return [
+                    rename(site, to: String(format: "%g%%", value * 100), kind: kind),
+                    rename(site, to: site.text + "em", kind: kind),
+                ]
+            }
+        case .constantInInstances:
+            return constantsMovedToInstances()
+        case .parentNamedByFolder:
+            return sites(" parent=\"([^\"]+)\"", in: infoFiles).compactMap { site in
+                guard let folder = themes.first(where: { $0.value.id == site.text })?.key else { return nil }
+                return rename(site, to: folder, kind: kind)
+            }
+        case .unquotedAttribute:
+            return sites(" ([a-z-]+=\"[^\" <>&]+\")", in: configuration).map { site in
+                rename(site, to: site.text.replacingOccurrences(of: "\"", with: ""), kind: kind)
+            }
+        case .smartQuotes:
+            return sites(" [a-z-]+=(\"[^\" <>&]+\")", in: configuration).map { site in
+                rename(site, to: "\u{201C}" + site.text.dropFirst().dropLast() + "\u{201D}", kind: kind)
+            }
+        case .cssColorFunction:
+            return sites("<color>(#[0-9A-Fa-f]{6}(?:[0-9A-Fa-f]{2})?)</color>", in: configuration).map { site in
+                let hex = Array(site.text.dropFirst())
+                let channels = stride(from: 0, to: hex.count, by: 2).map { Int(String(hex[$0...$0 + 1]), radix: 16)! }
+                let css =
+                    channels.count == 3
+                    ? "rgb(\(channels[0]), \(channels[1]), \(channels[2]))"
+                    : "rgba(\(channels[0]), \(channels[1]), \(channels[2]), \(String(format: "%.2f", Double(channels[3]) / 255)))"
+                return rename(site, to: css, kind: kind)
+            }
+        case .hexWithoutHash:
+            return sites("<color>#([0-9A-Fa-f]{6}(?:[0-9A-Fa-f]{2})?)</color>", in: configuration).map { site in
+                var mutation = rename(site, to: site.text, kind: kind)
+                let text = texts[site.file]!
+                let hash = text.index(before: site.range.lowerBound)
+                mutation.changes = [
+                    .write(file: site.file, contents: replacing(site.file, [(hash..<site.range.upperBound, site.text)]))
+                ]
+                mutation.summary = "\(site.file):\(site.line): #\(site.text) -> \(site.text)"
+                return mutation
+            }
+        case .androidResourceReference:
+            return sites("<([a-z]+) ref=\"([^\"]+)\"", in: configuration).compactMap { site in
+                referenceSite(site).map {
+                    rename($0, to: "@\(site.text == "float" ? "dimen" : site.text)/\($0.text)", kind: kind)
+                }
+            }
+        case .androidThemeAttribute:
+            return sites(" ref=\"([^\"]+)\"", in: configuration).map { rename($0, to: "?attr/" + $0.text, kind: kind) }
+        case .cssVariable:
+            return sites(" ref=\"([^\"]+)\"", in: configuration).map { rename($0, to: "var(--\($0.text))", kind: kind) }
+        case .htmlEntity:
+            return
+                (sites("<string>([^<]+)</string>", in: configuration)
+                + sites("<description>([^<]+)</description>", in: infoFiles))
+                .flatMap { site in
+                    [
+                        rename(site, to: site.text + " &mdash; more", kind: kind),
+                        rename(site, to: "&nbsp;" + site.text, kind: kind),
+                    ]
+                }
+        case .doubledEndTag:
+            return sites(
+                "<[a-z]+>[^<]*(</(?:color|float|integer|string|bool|enum|insets|rect|size|point|image)>)",
+                in: configuration
+            )
+            .map { rename($0, to: $0.text + $0.text, kind: kind) }
+        case .decimalComma:
+            return sites("<float>(-?[0-9]+\\.[0-9]+)</float>", in: configuration).map {
+                rename($0, to: $0.text.replacingOccurrences(of: ".", with: ","), kind: kind)
+            }
+        case .unitOnNumber:
+            return sites("<float>([0-9.]+)</float>", in: configuration).map {
+                rename($0, to: $0.text + "px", kind: kind)
+            }
+                + sites("<font [^>]*size=\"([0-9.]+)\"", in: configuration).map {
+                    rename($0, to: $0.text + "pt", kind: kind)
+                }
+        case .cssFontWeight:
+            let weights = ["ultralight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"]
+            return sites(" weight=\"([a-z]+)\"", in: configuration).compactMap { site in
+                weights.firstIndex(of: site.text).map { rename(site, to: String(($0 + 1) * 100), kind: kind) }
+            }
+        case .boolWord:
+            return sites("<bool>(true|false)</bool>", in: configuration).map {
+                rename($0, to: $0.text == "true" ? "yes" : "no", kind: kind)
+            }
+        }
+    }
+
+    /// The lines of `file`.
+    func lines(of file: String) -> [String] {
+        texts[file]!.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Line `index` (0-based) of `file` replaced by `line`; the finding is expected there.
+    func lineEdit(_ file: String, _ index: Int, _ line: String, kind: MutationKind) -> Mutation {
+        var all = lines(of: file)
+        let old = all[index]
+        all[index] = line
+        return Mutation(
+            kind: kind,
+            summary:
+                "\(file):\(index + 1): \(old.trimmingCharacters(in: .whitespaces)) -> \(line.trimmingCharacters(in: .whitespaces))",
+            changes: [.write(file: file, contents: all.joined(separator: "\n"))],
+            places: [.init(file: file, line: index + 1)])
+    }
+
+    /// The ref value's site of a `<type ref="...">` match (whose first group is the type).
+    func referenceSite(_ site: Site) -> Site? {
+        let text = texts[site.file]!
+        guard let open = text[site.range.upperBound...].range(of: "ref=\"") else { return nil }
+        let start = open.upperBound
+        guard let end = text[start...].firstIndex(of: "\"") else { return nil }
+        return Site(file: site.file, range: start..<end, text: String(text[start..<end]), line: site.line)
+    }
+
+    /// A constant taken out of `<constants>` and written as the first child of `<instances>` in
+    /// the same file: the finding is at its new line.
+    func constantsMovedToInstances() -> [Mutation] {
+        configurationFiles.filter { texts[$0]!.contains("<instances>") && texts[$0]!.contains("<constants>") }.flatMap {
+            file -> [Mutation] in
+            let all = lines(of: file)
+            guard let instancesLine = all.firstIndex(where: { $0.contains("<instances>") }) else { return [] }
+            return all.enumerated().compactMap { index, line -> Mutation? in
+                guard index < instancesLine,
+                    line.range(of: "^ *<[a-z]+ name=\"[^\"]+\".*(/>|</[a-z]+>) *$", options: .regularExpression) != nil
+                else { return nil }
+                var moved = all
+                moved.remove(at: index)
+                // after the removal, <instances> is one line up; the constant goes right below it
+                moved.insert(line, at: instancesLine)
+                return Mutation(
+                    kind: .constantInInstances,
+                    summary: "\(file):\(index + 1): \(line.trimmingCharacters(in: .whitespaces)) -> <instances>",
+                    changes: [.write(file: file, contents: moved.joined(separator: "\n"))],
+                    places: [.init(file: file, line: instancesLine + 1)])
+            }
         }
     }
 

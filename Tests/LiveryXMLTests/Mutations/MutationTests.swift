@@ -165,7 +165,11 @@ final class MutationBench {
             guard findings.hasErrors == (finding.severity == .error) else {
                 return .failed("\(mutation): exit status does not follow the severity")
             }
-            guard let fix = finding.fix, let location = finding.location else { return .passed(fixApplied: false) }
+            guard let fix = finding.fix, let location = finding.location else {
+                // a hint that knows the value meant must offer it as the fix
+                if mutation.kind.requiresFix { return .failed("\(mutation): no fix offered:\n\(listing)") }
+                return .passed(fixApplied: false)
+            }
             // the fix, applied as an editor would, must leave a theme that validates clean
             let file = location.file
             let text = try String(contentsOfFile: path(file), encoding: .utf8)

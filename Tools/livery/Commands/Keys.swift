@@ -117,16 +117,18 @@ enum StoreKeyFiles {
         }
     }
 
-    /// Refuses a key file anywhere inside a folder that looks like a store (a catalog, packages
-    /// or roots): the key's own folder and every folder above it are checked.
+    /// Refuses a key file inside a store folder: the folder a catalog is written to and served
+    /// from, with everything below it. A folder is a store folder when it holds `catalog.json`
+    /// or `roots/1.json` (what `livery catalog` and `livery keys root` write). The key's own
+    /// folder is one too when it holds packages, since `livery catalog` makes a store of the
+    /// packages in the folder it is given. A package elsewhere above the key (one downloaded to
+    /// the home folder) does not make a store.
     static func refuseInsideStore(_ keyPath: String) throws {
         let absolute = keyPath.hasPrefix("/") ? keyPath : FileManager.default.currentDirectoryPath + "/" + keyPath
-        var folder = ((absolute as NSString).standardizingPath as NSString).deletingLastPathComponent
+        let keyFolder = ((absolute as NSString).standardizingPath as NSString).deletingLastPathComponent
+        var folder = keyFolder
         while true {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            if entries.contains("catalog.json") || entries.contains("roots")
-                || entries.contains(where: { $0.hasSuffix(".liverypkg") })
-            {
+            if isStoreFolder(folder, holdingKey: folder == keyFolder) {
                 throw ValidationError(
                     "\(folder) looks like a store folder (it is served to everyone) and \(keyPath) is inside it; write private keys elsewhere"
                 )
@@ -134,6 +136,18 @@ enum StoreKeyFiles {
             guard folder != "/", !folder.isEmpty else { return }
             folder = (folder as NSString).deletingLastPathComponent
         }
+    }
+
+    /// See `refuseInsideStore`.
+    static func isStoreFolder(_ folder: String, holdingKey: Bool) -> Bool {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: folder + "/catalog.json") || manager.fileExists(atPath: folder + "/roots/1.json")
+        {
+            return true
+        }
+        guard holdingKey else { return false }
+        let entries = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
+        return entries.contains { $0.hasSuffix("." + CatalogBuilder.packageExtension) }
     }
 
     private static func real(_ path: String) -> String {

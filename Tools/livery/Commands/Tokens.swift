@@ -115,7 +115,7 @@ struct Tokens: ParsableCommand {
             let theme = TokenTheme(
                 id: id, name: name ?? folderName, parent: parent, layers: layers,
                 sources: sources.map { ($0 as NSString).lastPathComponent },
-                roots: tokenImport.importer.rootNames)
+                roots: tokenImport.importer.rootNames, numbers: tokenImport.importer.numberNames)
             let searchPaths = themes.themeFolders + [(output as NSString).deletingLastPathComponent]
             let written = ThemeFolderWriter.write(theme, to: output) { staged in
                 // The theme's own constants are used by its children, not by itself: "never
@@ -193,7 +193,8 @@ struct Tokens: ParsableCommand {
             var exporter = TokenExporter()
             let generic = try constants(base)
             let roots = TokenRoots.read(themeFolder: theme)
-            var files: [(String, JSONValue)] = [(output, exporter.document(generic, roots: roots))]
+            let numbers = TokenRoots.numbers(themeFolder: theme)
+            var files: [(String, JSONValue)] = [(output, exporter.document(generic, roots: roots, numbers: numbers))]
             var dropped: [String] = []
             if let resolver {
                 guard let variants = workspace.variants(ofThemeAt: theme).value else {
@@ -212,7 +213,8 @@ struct Tokens: ParsableCommand {
                     }
                     let file = stem + "~" + traits.tags[0] + ".json"
                     var layerExporter = TokenExporter()
-                    files.append((file, layerExporter.document(differing, elsewhere: generic, roots: roots)))
+                    files.append(
+                        (file, layerExporter.document(differing, elsewhere: generic, roots: roots, numbers: numbers)))
                     layers.append((traits, (file as NSString).lastPathComponent))
                 }
                 files.append(
