@@ -24,6 +24,8 @@ public final class ThemeWorkspace {
     /// Whether `validate` and `variants` run the contrast checks (format 1.1, 7.3). An app that
     /// loads themes at run time turns them off: they are for review, and cost launch time.
     public var checksContrast = true
+    /// Unsaved contents read instead of the files on disk (a language server's open buffers).
+    public let overlay: SourceOverlay?
 
     /// - Parameters:
     ///   - searchPaths: folders searched for parent themes, besides each theme's own folder.
@@ -31,13 +33,15 @@ public final class ThemeWorkspace {
     ///   - themeExtensions: folder extensions that mark a theme (downloaded themes may use others).
     public init(
         searchPaths: [String] = [], schemaFiles: [String] = [], themeExtensions: [String] = ["theme"],
-        limits: FrontEndLimits = .default
+        limits: FrontEndLimits = .default, overlay: SourceOverlay? = nil
     ) {
         self.searchPaths = searchPaths
         self.schemaFiles = schemaFiles
         self.themeExtensions = themeExtensions
         self.limits = limits
         self.reader = ThemeFolderReader(limits: limits)
+        self.overlay = overlay
+        self.reader.overlay = overlay
     }
 
     // MARK: - Public operations
@@ -303,7 +307,7 @@ public final class ThemeWorkspace {
 
     /// Drops what was read from a theme folder, so that the next operation reads it again (a
     /// tool that edits one theme keeps the others it has read).
-    func forget(themeAt path: String) {
+    public func forget(themeAt path: String) {
         let key = FileSystem.canonical(path)
         themes[key] = nil
         infos[key] = nil
@@ -415,7 +419,10 @@ public final class ThemeWorkspace {
     /// Whether a folder's Info.xml, unreadable as a whole, still says `id="<id>"`: enough to know
     /// a child's parent is that broken theme rather than missing.
     private func claimsID(_ id: String, folder: String) -> Bool {
-        guard let bytes = FileSystem.read(FileSystem.join(folder, "Info.xml"), limit: limits.maxFileBytes) else {
+        guard
+            let bytes = FileSystem.read(
+                FileSystem.join(folder, "Info.xml"), limit: limits.maxFileBytes, overlay: overlay)
+        else {
             return false
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -478,6 +485,12 @@ public final class ThemeWorkspace {
             }
         }
         return diagnostics
+    }
+
+    /// The findings of themes in `folder` that share an id (what `validate` reports for a folder
+    /// of themes): one per clashing id, with a note where the first folder has it.
+    public func duplicateIDFindings(inFolder folder: String) -> [Diagnostic] {
+        duplicateIDs(among: themeFolders(in: folder)).map(\.1)
     }
 
     private func loadSchemaFiles() -> Checked<Schema> {
