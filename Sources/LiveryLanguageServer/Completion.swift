@@ -34,7 +34,8 @@ extension LanguageServer {
                 replaceStart = element.start + 1
                 replaceEnd = element.nameEnd
                 candidates = elementCandidates(
-                    parent: element.parent, scan: scan, path: path, schema: schema, closed: element.closed || !element.attributes.isEmpty)
+                    parent: element.parent, scan: scan, path: path, schema: schema,
+                    closed: element.closed || !element.attributes.isEmpty)
             } else if let attribute = element.attributes.first(where: {
                 $0.hasValue && $0.valueStart <= offset && offset <= $0.valueEnd
             }) {
@@ -75,9 +76,12 @@ extension LanguageServer {
                 candidates = elementCandidates(parent: nil, scan: scan, path: path, schema: schema, closed: false)
             }
         }
-        let range = TextRange(start: document.position(ofOffset: replaceStart), end: document.position(ofOffset: max(replaceEnd, offset)))
+        let range = TextRange(
+            start: document.position(ofOffset: replaceStart), end: document.position(ofOffset: max(replaceEnd, offset)))
         // an edit must stay on the cursor's line
-        let safeRange = range.start.line == range.end.line ? range : TextRange(start: range.start, end: document.position(ofOffset: offset))
+        let safeRange =
+            range.start.line == range.end.line
+            ? range : TextRange(start: range.start, end: document.position(ofOffset: offset))
         return .object([
             ("isIncomplete", .bool(false)),
             (
@@ -90,12 +94,17 @@ extension LanguageServer {
                             ("detail", candidate.detail.map(JSONValue.string)),
                             (
                                 "documentation",
-                                candidate.documentation.map { .object([("kind", .string("markdown")), ("value", .string($0))]) }
+                                candidate.documentation.map {
+                                    .object([("kind", .string("markdown")), ("value", .string($0))])
+                                }
                             ),
                             ("sortText", .string(String(format: "%05d", index))),
                             ("filterText", .string(candidate.label)),
                             ("insertTextFormat", .int(candidate.isSnippet ? 2 : 1)),
-                            ("textEdit", .object([("range", Self.json(safeRange)), ("newText", .string(candidate.text))])),
+                            (
+                                "textEdit",
+                                .object([("range", Self.json(safeRange)), ("newText", .string(candidate.text))])
+                            ),
                         ])
                     })
             ),
@@ -110,7 +119,8 @@ extension LanguageServer {
         -> [CompletionCandidate]
     {
         func element(_ name: String, _ snippet: String, detail: String? = nil, kind: Int = 10) -> CompletionCandidate {
-            CompletionCandidate(label: name, kind: kind, detail: detail, text: closed ? name : snippet, isSnippet: !closed)
+            CompletionCandidate(
+                label: name, kind: kind, detail: detail, text: closed ? name : snippet, isSnippet: !closed)
         }
         guard let parent else {
             if FileSystemPaths.isInfoFile(path) {
@@ -142,7 +152,8 @@ extension LanguageServer {
             }
         case "operation":
             let operation = parentElement.attribute("name")?.value ?? ""
-            let params = operationSchema(operation, owner: scan.owner(of: parent), scan: scan, schema: schema)?.params ?? []
+            let params =
+                operationSchema(operation, owner: scan.owner(of: parent), scan: scan, schema: schema)?.params ?? []
             return params.map { param in
                 CompletionCandidate(
                     label: "param \(param.name)", kind: 10, detail: param.type.rawValue,
@@ -161,7 +172,9 @@ extension LanguageServer {
                     CompletionCandidate(
                         label: param.type.rawValue, kind: 10, detail: "the value \(paramName) takes",
                         text: closed ? param.type.rawValue : String(snippet.dropFirst()), isSnippet: !closed),
-                    element(param.type.rawValue + " ref", "\(param.type.rawValue) ref=\"$1\"/>", detail: "a constant of type \(param.type.rawValue)"),
+                    element(
+                        param.type.rawValue + " ref", "\(param.type.rawValue) ref=\"$1\"/>",
+                        detail: "a constant of type \(param.type.rawValue)"),
                 ]
             }
             return Self.typeNames.map { element($0, "\($0)>$0</\($0)>") }
@@ -227,11 +240,13 @@ extension LanguageServer {
         case "param": names = ["name"]
         case "class": names = ["name", "class"]
         case "color": names = ["name", "ref", "format"]
-        case "font": names = ["name", "ref", "family", "size", "weight", "max-size", "scaling", "letter-spacing", "line-height"]
+        case "font":
+            names = ["name", "ref", "family", "size", "weight", "max-size", "scaling", "letter-spacing", "line-height"]
         case "image": names = ["name", "ref", "cache"]
         case "theme-info": names = ["id", "name", "version", "parent"]
         default:
-            names = section == "instances" && element.parent.map({ scan.elements[$0].name == "instances" }) == true
+            names =
+                section == "instances" && element.parent.map({ scan.elements[$0].name == "instances" }) == true
                 ? ["id", "class"] : ValueType(rawValue: element.name) != nil ? ["name", "ref"] : []
         }
         let present = Set(element.attributes.map(\.name))
@@ -240,7 +255,9 @@ extension LanguageServer {
         }
     }
 
-    private func valueCandidates(attribute: String, element index: Int, scan: MarkupScan, theme: String?, schema: Schema)
+    private func valueCandidates(
+        attribute: String, element index: Int, scan: MarkupScan, theme: String?, schema: Schema
+    )
         -> [CompletionCandidate]
     {
         let element = scan.elements[index]
@@ -254,18 +271,25 @@ extension LanguageServer {
                 let component = scan.elements[owner].name
                 return schema.operationNames(of: component).compactMap { name in
                     guard let operation = schema.operation(name, of: component) else { return nil }
-                    let declaredBy = schema.lineage(of: component).first { schema.components[$0]?.operations[name] != nil } ?? component
+                    let declaredBy =
+                        schema.lineage(of: component).first { schema.components[$0]?.operations[name] != nil }
+                        ?? component
                     return CompletionCandidate(
                         label: name, kind: 2, detail: Self.summary(operation, declaredBy: declaredBy), text: name)
                 }
             }
             var seen: [String: String] = [:]
             for component in schema.components.keys.sorted() {
-                for (name, _) in schema.components[component]?.operations ?? [:] where seen[name] == nil { seen[name] = component }
+                for (name, _) in schema.components[component]?.operations ?? [:] where seen[name] == nil {
+                    seen[name] = component
+                }
             }
             return seen.keys.sorted().compactMap { name in
-                guard let component = seen[name], let operation = schema.operation(name, of: component) else { return nil }
-                return CompletionCandidate(label: name, kind: 2, detail: Self.summary(operation, declaredBy: component), text: name)
+                guard let component = seen[name], let operation = schema.operation(name, of: component) else {
+                    return nil
+                }
+                return CompletionCandidate(
+                    label: name, kind: 2, detail: Self.summary(operation, declaredBy: component), text: name)
             }
         case ("operation", "state"):
             return values(ControlState.all.map(\.rawValue))
@@ -310,7 +334,9 @@ extension LanguageServer {
 
     // MARK: - Content
 
-    private func contentCandidates(container: Int, scan: MarkupScan, theme: String?, schema: Schema) -> [CompletionCandidate] {
+    private func contentCandidates(container: Int, scan: MarkupScan, theme: String?, schema: Schema)
+        -> [CompletionCandidate]
+    {
         let element = scan.elements[container]
         switch element.name {
         case "image":

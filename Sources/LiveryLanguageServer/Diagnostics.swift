@@ -33,14 +33,26 @@ extension LanguageServer {
         }
     }
 
+    static func standardizedLocation(_ location: SourceLocation) -> SourceLocation {
+        var standardized = location
+        standardized.file = LanguageServer.standardized(location.file)
+        return standardized
+    }
+
     func json(_ finding: Diagnostic, in document: TextDocument?) -> JSONValue {
-        let range = document.flatMap { self.range(of: finding, in: $0) } ?? TextRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
-        let related: [JSONValue] = finding.notes.compactMap { note in
-            guard let location = note.location, let json = self.location(location) else { return nil }
-            return .object([("location", json), ("message", .string(note.message))])
+        let range =
+            document.flatMap { self.range(of: finding, in: $0) }
+            ?? TextRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
+        var related: [JSONValue] = []
+        var unlocated: [String] = []
+        for note in finding.notes {
+            if let location = note.location.map(Self.standardizedLocation), let json = self.location(location) {
+                related.append(.object([("location", json), ("message", .string(note.message))]))
+            } else {
+                unlocated.append("note: " + note.message)
+            }
         }
-        let unlocated = finding.notes.filter { note in note.location == nil || self.location(note.location!) == nil }
-        let message = ([finding.message] + unlocated.map { "note: \($0.message)" }).joined(separator: "\n")
+        let message = ([finding.message] + unlocated).joined(separator: "\n")
         return .members([
             ("range", Self.json(range)),
             ("severity", .int(finding.severity == .error ? 1 : 2)),

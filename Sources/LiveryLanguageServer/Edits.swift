@@ -52,7 +52,9 @@ extension LanguageServer {
             first.properties.isAlphabetic || first == "_"
         else { return false }
         return name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-.".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "_-.".unicodeScalars.contains(scalar))
         }
     }
 
@@ -63,7 +65,8 @@ extension LanguageServer {
     func colorValues(in symbols: FileSymbols) -> [(color: Color, start: Int, end: Int, format: String)] {
         let scan = symbols.scan
         var result: [(Color, Int, Int, String)] = []
-        for (index, element) in scan.elements.enumerated() where element.name == "color" && element.attribute("ref") == nil {
+        for (index, element) in scan.elements.enumerated()
+        where element.name == "color" && element.attribute("ref") == nil {
             guard var (start, end) = scan.content(of: index) else { continue }
             while start < end, MarkupScan.isSpace(scan.bytes[start]) { start += 1 }
             while end > start, MarkupScan.isSpace(scan.bytes[end - 1]) { end -= 1 }
@@ -116,7 +119,9 @@ extension LanguageServer {
         }
         let editRange =
             value.map {
-                TextRange(start: symbols.document.position(ofOffset: $0.start), end: symbols.document.position(ofOffset: $0.end))
+                TextRange(
+                    start: symbols.document.position(ofOffset: $0.start),
+                    end: symbols.document.position(ofOffset: $0.end))
             } ?? range
         return .array([
             .object([

@@ -43,7 +43,9 @@ extension LanguageServer {
 
     /// A path as the workspace folder sees it.
     func relative(_ path: String) -> String {
-        for root in project?.roots ?? [] where path.hasPrefix(root + "/") { return String(path.dropFirst(root.count + 1)) }
+        for root in project?.roots ?? [] where path.hasPrefix(root + "/") {
+            return String(path.dropFirst(root.count + 1))
+        }
         return path
     }
 
@@ -54,7 +56,8 @@ extension LanguageServer {
     /// A constant's resolved value (no traits) and the chain of references it comes through.
     func constantDescription(_ name: String, theme: String) -> String? {
         guard let project,
-            let constants = project.workspace.constants(ofThemeAt: theme, traits: .none, keepingWhatResolves: true).value
+            let constants = project.workspace.constants(ofThemeAt: theme, traits: .none, keepingWhatResolves: true)
+                .value
         else { return nil }
         let byName = Dictionary(constants.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         guard let constant = byName[name] else { return nil }
@@ -85,9 +88,14 @@ extension LanguageServer {
             return "`\(Self.summary(signature, declaredBy: "the schema"))`"
         }
         let explanation = project.workspace.explain(themeAt: theme, identifier: id, traits: .none)
-        guard let explained = explanation.value?.operations.first(where: { $0.operation.name == name && $0.operation.state == state })
+        guard
+            let explained = explanation.value?.operations.first(where: {
+                $0.operation.name == name && $0.operation.state == state
+            })
         else {
-            if explanation.diagnostics.hasErrors { return "**\(name)**: the theme has errors; fix them to see the value" }
+            if explanation.diagnostics.hasErrors {
+                return "**\(name)**: the theme has errors; fix them to see the value"
+            }
             return nil
         }
         var lines = [
@@ -99,16 +107,19 @@ extension LanguageServer {
             if case .color(let color) = param.value { return color }
             return nil
         }) {
-            let background = explanation.value?.operations.first { $0.operation.name == "backgroundColor" && $0.operation.state == .normal }
-                .flatMap { explained -> Color? in
-                    if case .color(let color) = explained.operation.params.first?.value { return color }
-                    return nil
-                }
+            let background = explanation.value?.operations.first {
+                $0.operation.name == "backgroundColor" && $0.operation.state == .normal
+            }
+            .flatMap { explained -> Color? in
+                if case .color(let color) = explained.operation.params.first?.value { return color }
+                return nil
+            }
             if ["textColor", "titleColor", "placeholderColor"].contains(name), let background {
                 let ratio = ContrastRatio.ratio(foreground, on: background)
                 lines.append("")
                 lines.append(
-                    "Contrast on the background \(background.hexString): **\(ContrastRatio.text(ratio))** — \(Self.wcagLevel(ratio))")
+                    "Contrast on the background \(background.hexString): **\(ContrastRatio.text(ratio))** — \(Self.wcagLevel(ratio))"
+                )
             } else {
                 lines.append("")
                 lines.append(contrastLines(foreground))
@@ -140,7 +151,9 @@ extension LanguageServer {
         var lines = ["**\(name)**", ""]
         for file in files {
             let fileName = (file as NSString).lastPathComponent
-            let scale = fileName.range(of: "@").map { fileName[$0.upperBound...].prefix { $0.isNumber } }.map(String.init) ?? "1"
+            let scale =
+                fileName.range(of: "@").map { fileName[$0.upperBound...].prefix { $0.isNumber } }.map(String.init)
+                ?? "1"
             let size = Self.pixelSize(of: file).map { "\($0.0)×\($0.1) px" } ?? "size unknown"
             lines.append("- \(relative(file)): @\(scale.isEmpty ? "1" : scale)x, \(size)")
         }

@@ -57,7 +57,9 @@ final class Inbox: @unchecked Sendable {
     /// Whether a change to a document is waiting: work on the older text would be stale.
     var hasPendingEdit: Bool {
         condition.withLock {
-            messages.contains { ["textDocument/didChange", "textDocument/didOpen", "textDocument/didClose"].contains($0.method) }
+            messages.contains {
+                ["textDocument/didChange", "textDocument/didOpen", "textDocument/didClose"].contains($0.method)
+            }
         }
     }
 

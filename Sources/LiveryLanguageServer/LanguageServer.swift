@@ -42,6 +42,10 @@ public final class LanguageServer {
     var phase = Phase.starting
     /// Open documents by URI, as the client spelled it.
     var documents: [String: TextDocument] = [:]
+    /// The URI of each open document, by path.
+    var openURIs: [String: String] = [:]
+    /// Files read from disk while one request or one publication runs (nil between them).
+    var diskTexts: [String: TextDocument?]?
     var project: ThemeProject?
     /// Files whose diagnostics were last published non-empty, by path.
     var published: Set<String> = []
@@ -116,6 +120,8 @@ public final class LanguageServer {
             return
         }
         let result: JSONValue
+        diskTexts = [:]
+        defer { diskTexts = nil }
         do {
             result = try answer(message)
         } catch {
@@ -246,6 +252,7 @@ public final class LanguageServer {
             let path = Self.path(ofURI: uri)
         else { return }
         documents[uri] = TextDocument(text: text, version: item["version"]?.int ?? 0)
+        openURIs[path] = uri
         project?.hold(text, at: path)
     }
 
@@ -267,6 +274,7 @@ public final class LanguageServer {
             let path = Self.path(ofURI: uri)
         else { return }
         documents[uri] = nil
+        openURIs[path] = nil
         project?.release(path)
     }
 
@@ -313,6 +321,8 @@ public final class LanguageServer {
             project.markDirty(checked)
             return
         }
+        diskTexts = [:]
+        defer { diskTexts = nil }
         publish(found, files: project.files(ofThemes: checked))
     }
 
@@ -331,7 +341,7 @@ public final class LanguageServer {
 
     /// The URI the client uses for a path: its own spelling when the file is open.
     func uri(of path: String) -> String {
-        documents.keys.first { Self.path(ofURI: $0) == path } ?? Self.uri(ofPath: path)
+        openURIs[path] ?? Self.uri(ofPath: path)
     }
 
     static func position(_ json: JSONValue) -> Position? {
@@ -356,9 +366,11 @@ public final class LanguageServer {
 
     /// The text of a file: the open buffer, else the disk.
     func document(at path: String) -> TextDocument? {
-        if let open = documents.first(where: { Self.path(ofURI: $0.key) == path })?.value { return open }
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return TextDocument(bytes: [UInt8](data))
+        if let uri = openURIs[path], let open = documents[uri] { return open }
+        if let known = diskTexts?[path] { return known }
+        let read = FileManager.default.contents(atPath: path).map { TextDocument(bytes: [UInt8]($0)) }
+        diskTexts?[path] = read
+        return read
     }
 
     func location(_ location: SourceLocation) -> JSONValue? {

@@ -182,7 +182,8 @@ struct MarkupScan {
     func owner(of index: Int) -> Int? {
         ([index] + ancestors(of: index)).first { candidate in
             guard let parent = elements[candidate].parent else { return false }
-            return elements[parent].name == "instances" || (elements[parent].name == "classes" && elements[candidate].name == "class")
+            return elements[parent].name == "instances"
+                || (elements[parent].name == "classes" && elements[candidate].name == "class")
         }
     }
 

@@ -7,17 +7,17 @@ extension LanguageServer {
 
     /// A file's names, from its open buffer or the disk; cached until the text changes.
     func symbols(of path: String) -> FileSymbols? {
-        let open = documents.first { Self.path(ofURI: $0.key) == path }
+        let open = openURIs[path].flatMap { documents[$0] }
         let stamp: String
         if let open {
-            stamp = "open \(open.value.version) \(open.value.bytes.count)"
+            stamp = "open \(open.version) \(open.bytes.count)"
         } else {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
             let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
             stamp = "disk \(modified) \((attributes[.size] as? NSNumber)?.intValue ?? 0)"
         }
         if let cached = symbolCache[path], cached.stamp == stamp { return cached.symbols }
-        guard let document = open?.value ?? document(at: path) else { return nil }
+        guard let document = open ?? document(at: path) else { return nil }
         let symbols = FileSymbols(path: path, document: document)
         symbolCache[path] = (stamp, symbols)
         return symbols
@@ -52,7 +52,8 @@ extension LanguageServer {
     }
 
     /// The open file, its theme and its names, for a request.
-    func context(_ params: JSONValue) throws(ResponseError) -> (path: String, theme: String?, FileSymbols, offset: Int?) {
+    func context(_ params: JSONValue) throws(ResponseError) -> (path: String, theme: String?, FileSymbols, offset: Int?)
+    {
         let (_, path, document) = try openDocument(params)
         guard let symbols = symbols(of: path) else { throw .invalidParams("cannot read \(path)") }
         let offset = params["position"].flatMap(Self.position).map { document.offset(of: $0) }
@@ -78,21 +79,32 @@ extension LanguageServer {
                 parent.valueStart <= offset, offset <= parent.valueEnd, let project
             {
                 let matches = project.themes.filter { themeID(of: $0) == parent.value }
-                return .array(matches.map { folder in
-                    .object([
-                        ("uri", .string(uri(of: FileSystemPaths.join(folder, "Info.xml")))),
-                        ("range", Self.json(TextRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0)))),
-                    ])
-                })
+                return .array(
+                    matches.map { folder in
+                        .object([
+                            ("uri", .string(uri(of: FileSystemPaths.join(folder, "Info.xml")))),
+                            (
+                                "range",
+                                Self.json(
+                                    TextRange(
+                                        start: Position(line: 0, character: 0), end: Position(line: 0, character: 0)))
+                            ),
+                        ])
+                    })
             }
         }
         if let name = assetName(at: offset, in: scan) {
-            return .array(assetFiles(named: name, visibleFrom: theme).map { file in
-                .object([
-                    ("uri", .string(Self.uri(ofPath: file))),
-                    ("range", Self.json(TextRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0)))),
-                ])
-            })
+            return .array(
+                assetFiles(named: name, visibleFrom: theme).map { file in
+                    .object([
+                        ("uri", .string(Self.uri(ofPath: file))),
+                        (
+                            "range",
+                            Self.json(
+                                TextRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0)))
+                        ),
+                    ])
+                })
         }
         _ = path
         return .null
@@ -125,7 +137,8 @@ extension LanguageServer {
         for folder in family(of: root) {
             for file in project.files(ofThemes: [folder]) {
                 guard let symbols = symbols(of: file) else { continue }
-                for definition in symbols.definitions where definition.kind == place.kind && definition.name == place.name {
+                for definition in symbols.definitions
+                where definition.kind == place.kind && definition.name == place.name {
                     result.append((definition, true))
                 }
                 for use in symbols.uses where use.kind == place.kind && use.name == place.name {
@@ -170,7 +183,10 @@ extension LanguageServer {
                 result.append(
                     .object([
                         ("name", .string(place.name)), ("kind", .int(Self.symbolKind(place.kind))),
-                        ("containerName", .string(FileSystemPaths.parent(of: file).split(separator: "/").last.map(String.init) ?? "")),
+                        (
+                            "containerName",
+                            .string(FileSystemPaths.parent(of: file).split(separator: "/").last.map(String.init) ?? "")
+                        ),
                         (
                             "location",
                             .object([("uri", .string(uri(of: file))), ("range", Self.json(symbols.range(place)))])

@@ -96,7 +96,8 @@ final class ThemeProject {
     private func setThemes(_ found: Set<String>) {
         themes = found.sorted()
         var searchPaths: [String] = []
-        for folder in settings.themeFolders + themes.map(FileSystemPaths.parent(of:)) where !searchPaths.contains(folder) {
+        for folder in settings.themeFolders + themes.map(FileSystemPaths.parent(of:))
+        where !searchPaths.contains(folder) {
             searchPaths.append(folder)
         }
         if searchPaths != workspace.searchPaths {
@@ -110,7 +111,9 @@ final class ThemeProject {
         var folder = FileSystemPaths.parent(of: path)
         while folder != "/" && !folder.isEmpty {
             if themes.contains(folder) { return folder }
-            if folder.hasSuffix(".theme") || FileManager.default.fileExists(atPath: FileSystemPaths.join(folder, "Info.xml")) {
+            if folder.hasSuffix(".theme")
+                || FileManager.default.fileExists(atPath: FileSystemPaths.join(folder, "Info.xml"))
+            {
                 return folder
             }
             folder = FileSystemPaths.parent(of: folder)

@@ -194,19 +194,21 @@ async def test_two_themes_with_one_id(tmp_path):
 
 
 async def test_a_ten_megabyte_file(session):
-    body = "".join(
-        f'    <color name="c{i}">#{i % 0xFFFFFF:06X}</color><!-- padding padding padding padding padding -->\n'
-        for i in range(120_000)
-    )
-    text = f"<theme>\n  <constants>\n{body}  </constants>\n</theme>\n"
+    # 2,000 constants, a 10 MB comment, then a broken value on the last line of the constants
+    body = "".join(f'    <color name="c{i}" ref="brand"/>\n' for i in range(2000))
+    padding = "    <!-- " + "padding " * 1_300_000 + "-->\n"
+    text = f"<theme>\n  <constants>\n{body}{padding}    <color name=\"bad\">#GG0000</color>\n  </constants>\n</theme>\n"
     assert len(text.encode()) > 10_000_000
+    bad_line = 2 + 2000 + 1
     uri = session.open("Themes/Base.theme/Big.xml", text)
-    found = await session.diagnostics(uri, lambda d: len(d) > 0, timeout=120)
-    assert found[0].code in ("file-unreadable", "limit-exceeded", "constant-unused")
+    found = await session.diagnostics(uri, lambda d: any(x.code == "value-invalid" for x in d), timeout=120)
+    assert next(d for d in found if d.code == "value-invalid").range.start.line == bad_line
     symbols = await session.client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc(uri)))
-    assert len(symbols) == 120_000
-    session.edit(uri, (2, 0), (2, 0), "x")
-    await session.settle()
+    assert len(symbols) == 2001
+    # an incremental edit at the end of the big buffer fixes it
+    column = text.split("\n")[bad_line].index("#GG")
+    session.edit(uri, (bad_line, column + 1), (bad_line, column + 3), "FF")
+    await session.diagnostics(uri, lambda d: not any(x.code == "value-invalid" for x in d), timeout=120)
 
 
 # --- Misbehaving clients -------------------------------------------------------------------------
