@@ -28,6 +28,8 @@ if ! $themes_only; then
     if ! dpkg -s imagemagick >/dev/null 2>&1; then missing+=(imagemagick); fi
     if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
     if ! command -v nvim >/dev/null 2>&1; then missing+=(neovim); fi
+    # xterm shows Neovim on Xvfb for docs/Editors.md's screenshot (Scripts/lsp-screenshot.sh).
+    if ! command -v xterm >/dev/null 2>&1; then missing+=(xterm); fi
 fi
 if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive

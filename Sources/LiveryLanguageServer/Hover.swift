@@ -87,7 +87,8 @@ extension LanguageServer {
             guard let signature = operationSchema(name, owner: owner, scan: scan, schema: schema) else { return nil }
             return "`\(Self.summary(signature, declaredBy: "the schema"))`"
         }
-        let explanation = project.workspace.explain(themeAt: theme, identifier: id, traits: .none)
+        let explanation = project.workspace.explain(
+            themeAt: theme, identifier: id, traits: .none, keepingWhatResolves: true)
         guard
             let explained = explanation.value?.operations.first(where: {
                 $0.operation.name == name && $0.operation.state == state
@@ -101,7 +102,10 @@ extension LanguageServer {
         var lines = [
             "**\(id).\(explained.operation.key)** = `\(ValueText.describe(explained.operation.params))`", "",
         ]
-        lines += ExplainText.chain(of: explained).map { "- " + $0 }
+        lines += ExplainText.chain(of: explained).map { line in
+            // paths as the workspace folder sees them
+            "- " + (project.roots).reduce(line) { $0.replacingOccurrences(of: $1 + "/", with: "") }
+        }
         // contrast of a text colour against the instance's own background
         if let foreground = explained.operation.params.first.flatMap({ param -> Color? in
             if case .color(let color) = param.value { return color }
