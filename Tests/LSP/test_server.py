@@ -250,12 +250,13 @@ async def test_unknown_methods_and_cancelled_requests(session):
         await session.client.protocol.send_request_async("livery/noSuchMethod", {})
     assert "unsupported" in str(error.value)
     uri = session.open(CHAT)
-    # a request cancelled before it is handled is answered as cancelled (or answered in full)
-    future = session.client.protocol.send_request(
-        types.TEXT_DOCUMENT_HOVER, types.HoverParams(text_document=doc(uri), position=pos(11, 26))
-    )
-    session.client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=session.client.protocol._id_generator.__self__ if False else 0))
-    await asyncio.wait_for(asyncio.wrap_future(future), 10)
+    params = types.HoverParams(text_document=doc(uri), position=pos(25, 10))
+    # a queue of hovers; the last is cancelled while it still waits, and is answered as cancelled
+    queued = [session.client.protocol.send_request(types.TEXT_DOCUMENT_HOVER, params, msg_id=f"h{i}") for i in range(60)]
+    session.client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="h59"))
+    results = await asyncio.gather(*(asyncio.wrap_future(f) for f in queued), return_exceptions=True)
+    assert all(not isinstance(r, Exception) for r in results[:10])
+    assert isinstance(results[-1], JsonRpcException) and results[-1].code == -32800, results[-1]
 
 
 # --- Completion ----------------------------------------------------------------------------------
