@@ -511,3 +511,16 @@ async def test_document_colors_and_presentations_keep_the_notation(session):
     result = await present(rgba, types.Color(red=1.0, green=0.0, blue=0.0, alpha=0.5))
     assert result[0].text_edit.new_text == "1, 0, 0, 0.501961"
     assert result[0].text_edit.range == rgba.range
+
+
+async def test_requests_after_shutdown_are_errors_and_exit_is_clean(tmp_path):
+    root = copy_themes(tmp_path / "ws", names=("Base.theme",))
+    running = await start(root)
+    client = running.client
+    await client.shutdown_async(None)
+    with pytest.raises(JsonRpcException) as error:
+        await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="brand"))
+    assert "shutting down" in str(error.value)
+    client.exit(None)
+    assert await asyncio.wait_for(client._server.wait(), 20) == 0
+    await client.stop()
