@@ -2,7 +2,9 @@ import Foundation
 import LiveryModel
 import LiveryXML
 
-/// One completion item, as LSP's `CompletionItem`.
+/// One completion item, as LSP's `CompletionItem`. Kinds are LSP's numbers: 10 property (elements,
+/// attributes), 7 class (component types, classes), 2 method (operations), 21 constant, 12 value,
+/// 17 file (assets), 20 enum member, 9 module (theme ids).
 struct CompletionCandidate {
     var label: String
     var kind: Int
@@ -11,8 +13,6 @@ struct CompletionCandidate {
     /// Snippet text (LSP snippet syntax) replacing `range`, or plain text when `isSnippet` is false.
     var text: String
     var isSnippet = false
-
-    static let element = 10  // Property... LSP kinds: 10 property, 7 class, 2 method, 21 constant, 12 value, 17 file, 14 keyword
 }
 
 extension LanguageServer {
