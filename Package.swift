@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LiveryServe", targets: ["LiveryServe"]),
         .library(name: "LiveryStudio", targets: ["LiveryStudio"]),
         .library(name: "LiveryStudioClient", targets: ["LiveryStudioClient"]),
+        .library(name: "LiveryLanguageServer", targets: ["LiveryLanguageServer"]),
         .executable(name: "livery", targets: ["livery"]),
         .executable(name: "livery-build-tool", targets: ["livery-build-tool"]),
         .executable(name: "livery-chat-demo", targets: ["livery-chat-demo"]),
@@ -155,6 +156,10 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // `livery lsp`: the front end kept warm for editors (LSP over stdio, Foundation only).
+        .target(
+            name: "LiveryLanguageServer",
+            dependencies: ["LiveryModel", "LiveryXML", "LiveryTooling"]),
         // W3C design tokens (DTCG 2025.10) in and out: positioned JSON, validation, import to
         // theme constants, export from them. The model only: the CLI reads and validates themes.
         .target(name: "LiveryTokens", dependencies: ["LiveryModel"]),
@@ -175,6 +180,7 @@ let package = Package(
             dependencies: [
                 "LiveryThemeCommands", "LiveryModel", "LiveryXML", "LiveryBinary", "LiveryCompiler", "LiveryTooling",
                 "LiveryStore", "LiveryStoreDevelopment", "LiveryServe", "LiveryTokens", "LiveryStudioServer",
+                "LiveryLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/livery"

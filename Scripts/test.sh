@@ -80,6 +80,13 @@ rm -rf "$demo_shots"
 # The README's first command, as a designer runs it (the README test runs the others).
 bash Scripts/build-themes.sh >/dev/null
 
+# `livery lsp` end to end: pytest-lsp (and Neovim's own client) drive the built binary as editors
+# do. Exit 5 ("no tests collected") is a failure too: the suite must have run.
+swift build --product livery >/dev/null
+lsp_status=0
+(cd Tests/LSP && python3 -m pytest -q -p no:cacheprovider) || lsp_status=$?
+if [[ $lsp_status -ne 0 ]]; then echo "livery lsp tests FAILED (pytest exit $lsp_status)" >&2; exit 1; fi
+
 # The mutation tests make every kind of mistake at every distinct place of the sample themes
 # (a local `swift test` checks a dozen places per kind).
 LIVERY_MUTATIONS=all swift test

@@ -170,53 +170,12 @@ public enum ValueNotation {
             replacement: Array(" \(name)=\(q)".utf8) + escapeAttribute(text, quote: quote) + [quote])
     }
 
-    /// A colour given as `#RRGGBB[AA]` in the notation of `format`.
+    /// A colour given as `#RRGGBB[AA]` in the notation of `format` (`ColorNotation`).
     public static func colorText(_ hex: String, format: String, like old: String) throws -> String {
-        guard let color = parseHex(hex) else {
+        guard let text = ColorNotation.text(hex, format: format, like: old) else {
             throw StudioEditError(.invalid, "'\(hex)' is not a colour; give #RRGGBB or #RRGGBBAA")
         }
-        switch format {
-        case "rgb", "rgba":
-            var parts = [color.red, color.green, color.blue].map { component(Double($0) / 255) }
-            if format == "rgba" { parts.append(component(Double(color.alpha) / 255)) }
-            let separator = old.contains(", ") ? ", " : ","
-            return parts.joined(separator: separator)
-        default:
-            let lower =
-                old.contains(where: { "abcdef".contains($0) }) && !old.contains(where: { "ABCDEF".contains($0) })
-            var digits = [color.red, color.green, color.blue].map { byteHex($0) }
-            if color.alpha != 255 || old.count == 9 { digits.append(byteHex(color.alpha)) }
-            // Short notation stays short when every channel is a doubled digit.
-            var text = "#" + digits.joined()
-            if old.count == 4 || old.count == 5, digits.allSatisfy({ $0.first == $0.last }),
-                digits.count == 3 || old.count == 5
-            {
-                text = "#" + digits.map { String($0.first!) }.joined()
-            }
-            return lower ? text.lowercased() : text
-        }
-    }
-
-    static func parseHex(_ text: String) -> (red: Int, green: Int, blue: Int, alpha: Int)? {
-        let digits = Array(text.hasPrefix("#") ? text.dropFirst() : Substring(text))
-        guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit) else { return nil }
-        func byte(_ index: Int) -> Int { Int(String(digits[index..<(index + 2)]), radix: 16)! }
-        return (byte(0), byte(2), byte(4), digits.count == 8 ? byte(6) : 255)
-    }
-
-    /// A component in 0...1 with as many decimals as a byte needs, and no trailing zeros.
-    static func component(_ value: Double) -> String {
-        var text = String(Int((value * 1_000_000).rounded()))
-        while text.count < 7 { text = "0" + text }
-        let whole = text.dropLast(6)
-        var fraction = String(text.suffix(6))
-        while fraction.last == "0" { fraction.removeLast() }
-        return fraction.isEmpty ? String(whole) : "\(whole).\(fraction)"
-    }
-
-    static func byteHex(_ value: Int) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[value >> 4], digits[value & 0xF]])
+        return text
     }
 
     public static func escapeContent(_ text: String) -> [UInt8] {

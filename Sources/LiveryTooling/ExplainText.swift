@@ -18,15 +18,22 @@ public enum ExplainText {
         for (index, explained) in explanation.operations.enumerated() {
             let operation = explained.operation
             lines.append("\(index + 1). \(operation.key) = \(ValueText.describe(operation.params))")
-            lines.append("     from \(origin(explained.origin))")
-            for trail in explained.constants { lines.append("     value \(describe(trail))") }
-            for earlier in explained.overridden {
-                let value = earlier.params.map(ValueText.describe) ?? "(unresolved)"
-                lines.append("     overrides \(value) from \(origin(earlier.origin))")
-            }
+            lines += chain(of: explained).map { "     " + $0 }
         }
         if explanation.operations.isEmpty { lines.append("  (none)") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Where one effective operation comes from, a line each: the place it is written, the
+    /// constants its value comes through, what it overrode (each with `file:line`).
+    public static func chain(of explained: ExplainedOperation) -> [String] {
+        var lines = ["from \(origin(explained.origin))"]
+        for trail in explained.constants { lines.append("value \(describe(trail))") }
+        for earlier in explained.overridden {
+            let value = earlier.params.map(ValueText.describe) ?? "(unresolved)"
+            lines.append("overrides \(value) from \(origin(earlier.origin))")
+        }
+        return lines
     }
 
     static func origin(_ origin: OperationOrigin) -> String {

@@ -14,7 +14,7 @@ struct LiveryCommand: AsyncParsableCommand {
             Validate.self, Compile.self, Dump.self, Inspect.self, Build.self,
             Watch.self, Preview.self, Explain.self, Diff.self, GenerateSwift.self,
             Pack.self, Catalog.self, Serve.self, Install.self, Uninstall.self, List.self, Keys.self,
-            Tokens.self, Studio.self,
+            Tokens.self, Studio.self, LanguageServerCommand.self,
         ]
     )
 }

@@ -45,6 +45,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
         get { locked { checksContrastValue } }
         set { locked { checksContrastValue = newValue } }
     }
+    /// Unsaved contents read instead of the files on disk (a language server's open buffers).
+    public let overlay: SourceOverlay?
 
     /// - Parameters:
     ///   - searchPaths: folders searched for parent themes, besides each theme's own folder.
@@ -52,12 +54,13 @@ public final class ThemeWorkspace: @unchecked Sendable {
     ///   - themeExtensions: folder extensions that mark a theme (downloaded themes may use others).
     public init(
         searchPaths: [String] = [], schemaFiles: [String] = [], themeExtensions: [String] = ["theme"],
-        limits: FrontEndLimits = .default
+        limits: FrontEndLimits = .default, overlay: SourceOverlay? = nil
     ) {
         self.searchPaths = searchPaths
         self.schemaFiles = schemaFiles
         self.themeExtensions = themeExtensions
         self.limits = limits
+        self.overlay = overlay
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -534,14 +537,20 @@ public final class ThemeWorkspace: @unchecked Sendable {
         return key
     }
 
+    /// A reader for one folder: the shared operation identities, the editor's unsaved buffers.
+    private func folderReader() -> ThemeFolderReader {
+        var reader = ThemeFolderReader(limits: limits)
+        reader.identities = identities
+        reader.overlay = overlay
+        return reader
+    }
+
     private func theme(at path: String) -> DecodedThemeFolder {
         let key = canonical(path)
         if let theme = locked({ themes[key] }) { return theme }
         // Read outside the lock, so other threads read other folders meanwhile; the first
         // folder kept wins if two threads read the same one.
-        var reader = ThemeFolderReader(limits: limits)
-        reader.identities = identities
-        let read = reader.read(folder: path)
+        let read = folderReader().read(folder: path)
         return locked {
             if let theme = themes[key] { return theme }
             read.rebase(by: nextSerial)
@@ -554,7 +563,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
     private func info(at path: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
         let key = canonical(path)
         if let known = locked({ themes[key].map { ($0.header, [Diagnostic]()) } ?? infos[key] }) { return known }
-        let result = ThemeFolderReader(limits: limits).readInfo(folder: path)
+        let result = folderReader().readInfo(folder: path)
         return locked {
             if let known = infos[key] { return known }
             infos[key] = result
@@ -619,7 +628,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let known = readingAgain ? nil : locked({ themes[key]?.header ?? infos[key]?.0 })
         let id =
             known?.info.id
-            ?? ThemeFolderReader(limits: limits).readInfo(folder: path).0?.info.id
+            ?? folderReader().readInfo(folder: path).0?.info.id
         return .init(path: path, canonical: key, id: id)
     }
 
@@ -729,7 +738,10 @@ public final class ThemeWorkspace: @unchecked Sendable {
     /// Whether a folder's Info.xml, unreadable as a whole, still says `id="<id>"`: enough to know
     /// a child's parent is that broken theme rather than missing.
     private func claimsID(_ id: String, folder: String) -> Bool {
-        guard let bytes = FileSystem.read(FileSystem.join(folder, "Info.xml"), limit: limits.maxFileBytes) else {
+        guard
+            let bytes = FileSystem.read(
+                FileSystem.join(folder, "Info.xml"), limit: limits.maxFileBytes, overlay: overlay)
+        else {
             return false
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -802,6 +814,12 @@ public final class ThemeWorkspace: @unchecked Sendable {
             loadedBaseSchema = loaded
             return loaded
         }
+    }
+
+    /// The findings of themes in `folder` that share an id (what `validate` reports for a folder
+    /// of themes): one per clashing id, with a note where the first folder has it.
+    public func duplicateIDFindings(inFolder folder: String) -> [Diagnostic] {
+        duplicateIDs(among: themeFolders(in: folder)).map(\.1)
     }
 
     private func loadSchemaFiles() -> Checked<Schema> {

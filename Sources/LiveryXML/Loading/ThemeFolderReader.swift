@@ -10,15 +10,17 @@ struct ThemeFolderReader {
     /// Instances read so far from the theme being read (`maxInstances`).
     var instanceCount = 0
     var identities = IdentityTable()
+    /// Unsaved contents that stand in for files on disk (an editor's buffers).
+    var overlay: SourceOverlay?
 
     /// Reads just `Info.xml`, which is all discovery needs.
     func readInfo(folder: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
         var path = FileSystem.join(folder, "Info.xml")
         var misnamed: Diagnostic?
-        if FileSystem.kind(of: path) != .file {
+        if FileSystem.kind(of: path, overlay: overlay) != .file {
             // info.xml or INFO.XML: read as meant (so the themes inheriting from it resolve), and
             // one finding says to rename it
-            guard let name = Self.misnamedInfo(in: folder) else {
+            guard let name = Self.misnamedInfo(in: folder, overlay: overlay) else {
                 return (
                     nil,
                     [
@@ -46,8 +48,10 @@ struct ThemeFolderReader {
     }
 
     /// The name of an entry that is Info.xml but for its case.
-    static func misnamedInfo(in folder: String) -> String? {
-        (FileSystem.entries(of: folder) ?? []).first { $0 != "Info.xml" && $0.lowercased() == "info.xml" }
+    static func misnamedInfo(in folder: String, overlay: SourceOverlay? = nil) -> String? {
+        (FileSystem.entries(of: folder, overlay: overlay) ?? []).first {
+            $0 != "Info.xml" && $0.lowercased() == "info.xml"
+        }
     }
 
     /// A file whose extension is one typo away from `xml` (`Chat.xlm`, `Chat.xm`): meant as a
@@ -71,7 +75,7 @@ struct ThemeFolderReader {
         var assets: [AssetVariant] = []
         var sourceFiles: [String] = []
         var unreadFiles: [String] = []
-        let entries = FileSystem.entries(of: folder) ?? []
+        let entries = FileSystem.entries(of: folder, overlay: overlay) ?? []
         if entries.count > limits.maxFilesPerTheme {
             diagnostics.append(
                 .error(
@@ -80,7 +84,7 @@ struct ThemeFolderReader {
         }
         for name in entries.prefix(limits.maxFilesPerTheme) {
             let path = FileSystem.join(folder, name)
-            switch FileSystem.kind(of: path) {
+            switch FileSystem.kind(of: path, overlay: overlay) {
             case .link:
                 diagnostics.append(
                     .error(
@@ -97,7 +101,8 @@ struct ThemeFolderReader {
                         .fileIgnored, "subfolder '\(name)' is ignored; only assets/ is read from a theme's subfolders",
                         at: SourceLocation(file: path)))
             case .file
-            where name == "Info.xml" || (name.lowercased() == "info.xml" && Self.misnamedInfo(in: folder) == name):
+            where name == "Info.xml"
+                || (name.lowercased() == "info.xml" && Self.misnamedInfo(in: folder, overlay: overlay) == name):
                 sourceFiles.append(name)
             case .file where Self.nearlyXML(name) != nil:
                 let meant = Self.nearlyXML(name)!
@@ -273,7 +278,7 @@ struct ThemeFolderReader {
 
     /// nil when the file cannot be read at all; otherwise the document (nil if malformed) and findings.
     private func parse(_ path: String) -> (XMLDocument?, [Diagnostic])? {
-        guard let bytes = FileSystem.read(path, limit: limits.maxFileBytes) else { return nil }
+        guard let bytes = FileSystem.read(path, limit: limits.maxFileBytes, overlay: overlay) else { return nil }
         guard bytes.count <= limits.maxFileBytes else {
             return (
                 nil,

@@ -120,13 +120,19 @@ extension ThemeWorkspace {
     /// Why an instance looks as it does with `traits`: each effective operation with its theme,
     /// file, line, layer, the instance or class it is written in, and what it overrode.
     /// `value` is nil with no error when the theme has no such instance for these traits.
-    public func explain(themeAt path: String, identifier: String, traits: TraitSet) -> Checked<InstanceExplanation> {
+    /// With `keepingWhatResolves`, a theme with errors still explains what resolves (an editor's
+    /// hover on a half-fixed theme).
+    public func explain(
+        themeAt path: String, identifier: String, traits: TraitSet, keepingWhatResolves: Bool = false
+    ) -> Checked<InstanceExplanation> {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
         let explanation = resolver.explain(identifier, traits: traits)
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
-        guard !all.hasErrors, var explanation else { return Checked(value: nil, diagnostics: all) }
+        guard !all.hasErrors || keepingWhatResolves, var explanation else {
+            return Checked(value: nil, diagnostics: all)
+        }
         explanation.theme = info
         return Checked(value: explanation, diagnostics: all)
     }

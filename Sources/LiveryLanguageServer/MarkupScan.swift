@@ -1,0 +1,216 @@
+/// A forgiving read of XML markup for editor features: start tags with their attributes and
+/// offsets, nesting by end tags, comments and CDATA skipped. Unlike the front end's parser it
+/// never gives up: a half-typed buffer (an unclosed tag, a quote not yet closed) still yields
+/// every element before and after the damage, so completion works at the cursor.
+struct MarkupScan {
+    struct Attribute {
+        var name: String
+        var nameStart: Int
+        /// The value's bytes, inside the quotes; `valueEnd` stops at the closing quote, or at a
+        /// `<` or the end of the file when the quote is not closed yet.
+        var valueStart: Int
+        var valueEnd: Int
+        var value: String
+        var hasValue: Bool
+    }
+
+    struct Element {
+        var name: String
+        /// Offset of `<`.
+        var start: Int
+        var nameEnd: Int
+        /// Offset just past the start tag (`>`), or where a broken tag stops.
+        var tagEnd: Int
+        var selfClosing: Bool
+        /// Whether the start tag ends with `>` (false while it is being typed).
+        var closed = false
+        var attributes: [Attribute]
+        var parent: Int?
+        /// Offset of the end tag's `<` (content end); nil while unclosed.
+        var contentEnd: Int?
+
+        func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
+    }
+
+    let bytes: [UInt8]
+    private(set) var elements: [Element] = []
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        scan()
+    }
+
+    private mutating func scan() {
+        var stack: [Int] = []
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            if matches("<!--", at: index) {
+                index = after("-->", from: index + 4)
+            } else if matches("<![CDATA[", at: index) {
+                index = after("]]>", from: index + 9)
+            } else if matches("<?", at: index) {
+                index = after("?>", from: index + 2)
+            } else if matches("<!", at: index) {
+                index = after(">", from: index + 2)
+            } else if matches("</", at: index) {
+                var end = index + 2
+                let nameStart = end
+                while end < count, Self.isNameByte(bytes[end]) { end += 1 }
+                let name = String(decoding: bytes[nameStart..<end], as: UTF8.self)
+                if let open = stack.lastIndex(where: { elements[$0].name == name }) {
+                    for element in stack[open...] { elements[element].contentEnd = index }
+                    stack.removeSubrange(open...)
+                }
+                while end < count, bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "<") { end += 1 }
+                index = end < count && bytes[end] == UInt8(ascii: ">") ? end + 1 : end
+            } else {
+                let element = startTag(at: index, parent: stack.last)
+                elements.append(element)
+                // a tag still being typed (no `>` yet) holds nothing: what follows is its sibling
+                if element.closed && !element.selfClosing { stack.append(elements.count - 1) }
+                index = max(element.tagEnd, index + 1)
+            }
+        }
+    }
+
+    private func startTag(at offset: Int, parent: Int?) -> Element {
+        let count = bytes.count
+        var index = offset + 1
+        while index < count, Self.isNameByte(bytes[index]) { index += 1 }
+        let name = String(decoding: bytes[(offset + 1)..<index], as: UTF8.self)
+        var element = Element(
+            name: name, start: offset, nameEnd: index, tagEnd: count, selfClosing: false, attributes: [],
+            parent: parent)
+        while index < count {
+            let byte = bytes[index]
+            if Self.isSpace(byte) {
+                index += 1
+            } else if byte == UInt8(ascii: ">") {
+                element.tagEnd = index + 1
+                element.closed = true
+                return element
+            } else if byte == UInt8(ascii: "/"), index + 1 < count, bytes[index + 1] == UInt8(ascii: ">") {
+                element.selfClosing = true
+                element.closed = true
+                element.tagEnd = index + 2
+                return element
+            } else if byte == UInt8(ascii: "<") {
+                element.tagEnd = index
+                return element
+            } else if Self.isNameByte(byte) {
+                let nameStart = index
+                while index < count, Self.isNameByte(bytes[index]) { index += 1 }
+                var attribute = Attribute(
+                    name: String(decoding: bytes[nameStart..<index], as: UTF8.self), nameStart: nameStart,
+                    valueStart: index, valueEnd: index, value: "", hasValue: false)
+                var look = index
+                while look < count, Self.isSpace(bytes[look]) { look += 1 }
+                if look < count, bytes[look] == UInt8(ascii: "=") {
+                    look += 1
+                    while look < count, Self.isSpace(bytes[look]) { look += 1 }
+                    if look < count, bytes[look] == UInt8(ascii: "\"") || bytes[look] == UInt8(ascii: "'") {
+                        let quote = bytes[look]
+                        var end = look + 1
+                        while end < count, bytes[end] != quote, bytes[end] != UInt8(ascii: "<") { end += 1 }
+                        attribute.valueStart = look + 1
+                        attribute.valueEnd = end
+                        attribute.value = String(decoding: bytes[(look + 1)..<end], as: UTF8.self)
+                        attribute.hasValue = true
+                        index = end < count && bytes[end] == quote ? end + 1 : end
+                    } else {
+                        index = look
+                    }
+                }
+                element.attributes.append(attribute)
+            } else {
+                index += 1
+            }
+        }
+        element.tagEnd = count
+        return element
+    }
+
+    // MARK: - Questions
+
+    /// The innermost element whose start tag holds `offset` (from `<` to `>` inclusive).
+    func tag(at offset: Int) -> Int? {
+        elements.indices.last { index in
+            let element = elements[index]
+            return element.start < offset && (element.closed ? offset < element.tagEnd : offset <= element.tagEnd)
+        }
+    }
+
+    /// The innermost element whose content holds `offset` (after its start tag, before its end tag).
+    func container(of offset: Int) -> Int? {
+        elements.indices.last { index in
+            let element = elements[index]
+            return !element.selfClosing && element.tagEnd <= offset && offset <= (element.contentEnd ?? bytes.count)
+        }
+    }
+
+    /// The element's text content (between its tags), when it has no child elements.
+    func content(of index: Int) -> (start: Int, end: Int)? {
+        let element = elements[index]
+        guard !element.selfClosing, let end = element.contentEnd, end >= element.tagEnd else { return nil }
+        return (element.tagEnd, end)
+    }
+
+    /// The ancestors of an element, nearest first.
+    func ancestors(of index: Int) -> [Int] {
+        var result: [Int] = []
+        var current = elements[index].parent
+        while let parent = current {
+            result.append(parent)
+            current = elements[parent].parent
+        }
+        return result
+    }
+
+    /// The section an element stands in (`constants`, `classes`, `instances`), when its root is `<theme>`.
+    func section(of index: Int) -> String? {
+        let chain = [index] + ancestors(of: index)
+        guard chain.count >= 2, elements[chain[chain.count - 1]].name == "theme" else { return nil }
+        return elements[chain[chain.count - 2]].name
+    }
+
+    /// The instance or class element an element is inside (itself included).
+    func owner(of index: Int) -> Int? {
+        ([index] + ancestors(of: index)).first { candidate in
+            guard let parent = elements[candidate].parent else { return false }
+            return elements[parent].name == "instances"
+                || (elements[parent].name == "classes" && elements[candidate].name == "class")
+        }
+    }
+
+    // MARK: - Bytes
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":")
+            || byte == UInt8(ascii: ".") || byte >= 0x80
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    private func matches(_ text: StaticString, at index: Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        let pointer = text.utf8Start
+        for offset in 0..<count where bytes[index + offset] != pointer[offset] { return false }
+        return true
+    }
+
+    private func after(_ text: StaticString, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            if matches(text, at: index) { return index + text.utf8CodeUnitCount }
+            index += 1
+        }
+        return bytes.count
+    }
+}
