@@ -562,8 +562,8 @@ public actor StudioSession {
             let known = checked.flatMap {
                 $0.folder == themeFolder && $0.stamps == stamps(of: themeFolder) ? $0.errors : nil
             }
-            let (errors, afterErrors) = try StudioTrace.measure("edit.check") {
-                try EditCheck(searchPaths: workspace.searchPaths).newErrors(
+            let (errors, afterErrors) = StudioTrace.measure("edit.check") {
+                EditCheck(searchPaths: workspace.searchPaths).newErrors(
                     themeFolder: themeFolder, file: name, before: current, after: after, known: known)
             }
             if let first = errors.first {

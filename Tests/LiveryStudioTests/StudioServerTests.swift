@@ -28,7 +28,17 @@ final class RunningStudio: @unchecked Sendable {
     /// Sends `head` (request line and header lines, without the blank line) and `body` over a
     /// plain socket, as a hostile page or program could, and returns the response's status code
     /// (0 when the connection closed without one).
-    func raw(_ head: [String], body: [UInt8] = []) throws -> Int {
+    /// The socket blocks, so it runs off Swift's cooperative pool: that pool has one thread a core,
+    /// and the server's handlers need them while a test waits for the answer.
+    func raw(_ head: [String], body: [UInt8] = []) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.rawBlocking(head, body: body) })
+            }
+        }
+    }
+
+    private func rawBlocking(_ head: [String], body: [UInt8]) throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
         defer { close(descriptor) }
@@ -68,8 +78,8 @@ final class RunningStudio: @unchecked Sendable {
     }
 
     /// A WebSocket upgrade of `path` with these header lines.
-    func upgrade(_ path: String, _ headers: [String]) throws -> Int {
-        try raw(
+    func upgrade(_ path: String, _ headers: [String]) async throws -> Int {
+        try await raw(
             [
                 "GET \(path) HTTP/1.1", "Upgrade: websocket", "Connection: Upgrade",
                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
@@ -246,41 +256,41 @@ final class RunningStudio: @unchecked Sendable {
         let evil = "evil.example:\(studio.port)"
         // A rebound name: every route, with the token and without it, and WebSocket upgrades.
         for path in ["/?token=\(token)", "/api/state?token=\(token)", "/", "/api/state"] {
-            #expect(try studio.raw(["GET \(path) HTTP/1.1", "Host: \(evil)", "Connection: close"]) == 403, "\(path)")
+            #expect(try await studio.raw(["GET \(path) HTTP/1.1", "Host: \(evil)", "Connection: close"]) == 403, "\(path)")
         }
         for path in ["/live?token=\(token)", "/follow?token=\(token)", "/live", "/follow"] {
-            #expect(try studio.upgrade(path, ["Host: \(evil)", "Origin: http://\(evil)"]) == 403, "\(path)")
+            #expect(try await studio.upgrade(path, ["Host: \(evil)", "Origin: http://\(evil)"]) == 403, "\(path)")
         }
-        #expect(try studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Connection: close"]) == 403, "no Host")
+        #expect(try await studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Connection: close"]) == 403, "no Host")
         // A foreign origin on the studio's own host: WebSockets and edits are refused.
         for path in ["/live?token=\(token)", "/follow?token=\(token)"] {
-            #expect(try studio.upgrade(path, ["Host: \(own)", "Origin: http://evil.example"]) == 403, "\(path)")
-            #expect(try studio.upgrade(path, ["Host: \(own)", "Origin: null"]) == 403, "\(path)")
-            #expect(try studio.upgrade(path, ["Host: \(own)", "Origin: ws://evil.example"]) == 403, "\(path)")
+            #expect(try await studio.upgrade(path, ["Host: \(own)", "Origin: http://evil.example"]) == 403, "\(path)")
+            #expect(try await studio.upgrade(path, ["Host: \(own)", "Origin: null"]) == 403, "\(path)")
+            #expect(try await studio.upgrade(path, ["Host: \(own)", "Origin: ws://evil.example"]) == 403, "\(path)")
         }
         let undo = Array("{}".utf8)
         #expect(
-            try studio.raw(
+            try await studio.raw(
                 [
                     "POST /api/undo?token=\(token) HTTP/1.1", "Host: \(own)", "Origin: http://evil.example",
                     "Content-Type: application/json", "Content-Length: \(undo.count)", "Connection: close",
                 ], body: undo) == 403)
         // Without the token, on the studio's own host: 401, WebSockets too.
-        #expect(try studio.upgrade("/live", ["Host: \(own)", "Origin: http://\(own)"]) == 401)
-        #expect(try studio.upgrade("/follow", ["Host: \(own)"]) == 401)
-        #expect(try studio.raw(["GET /api/state HTTP/1.1", "Host: \(own)", "Connection: close"]) == 401)
+        #expect(try await studio.upgrade("/live", ["Host: \(own)", "Origin: http://\(own)"]) == 401)
+        #expect(try await studio.upgrade("/follow", ["Host: \(own)"]) == 401)
+        #expect(try await studio.raw(["GET /api/state HTTP/1.1", "Host: \(own)", "Connection: close"]) == 401)
         // What is allowed: the loopback names, the page's own origin, an origin given with
         // --allow-origin, and apps that send no Origin.
         for host in [own, "localhost:\(studio.port)", "LOCALHOST:\(studio.port)"] {
             #expect(
-                try studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Host: \(host)", "Connection: close"]) == 200)
+                try await studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Host: \(host)", "Connection: close"]) == 200)
         }
-        #expect(try studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://\(own)"]) == 101)
+        #expect(try await studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://\(own)"]) == 101)
         #expect(
-            try studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://designer.example:3000"]) == 101)
-        #expect(try studio.upgrade("/follow?token=\(token)", ["Host: \(own)"]) == 101)
+            try await studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://designer.example:3000"]) == 101)
+        #expect(try await studio.upgrade("/follow?token=\(token)", ["Host: \(own)"]) == 101)
         // What WebSocket client libraries (an app following the studio) send.
-        #expect(try studio.upgrade("/follow?token=\(token)", ["Host: \(own)", "Origin: ws://127.0.0.1"]) == 101)
+        #expect(try await studio.upgrade("/follow?token=\(token)", ["Host: \(own)", "Origin: ws://127.0.0.1"]) == 101)
         #expect(try studio.files() == before, "a refused request wrote something")
         await studio.stop()
     }
@@ -296,7 +306,7 @@ final class RunningStudio: @unchecked Sendable {
         let edited = try studio.copy.bytes(file)
         let own = "127.0.0.1:\(studio.port)"
         func post(_ path: String, _ body: [UInt8]) throws -> Int {
-            try studio.raw(
+            try await studio.raw(
                 [
                     "POST \(path)?token=\(studio.token) HTTP/1.1", "Host: \(own)", "Content-Type: application/json",
                     "Content-Length: \(body.count)", "Connection: close",

@@ -550,7 +550,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
         if let theme = locked({ themes[key] }) { return theme }
         // Read outside the lock, so other threads read other folders meanwhile; the first
         // folder kept wins if two threads read the same one.
-        let read = folderReader().read(folder: path)
+        var reader = folderReader()
+        let read = reader.read(folder: path)
         return locked {
             if let theme = themes[key] { return theme }
             read.rebase(by: nextSerial)
