@@ -98,7 +98,8 @@ final class StyleSheet {
         }
         let widgets = pending
         pending.removeAll(keepingCapacity: true)
-        var written: [Look: String] = [:]
+        // Per look met in this flush: its CSS and the recorded style its widgets share.
+        var written: [Look: (rules: String, style: RecordedStyle)] = [:]
         var looks: [String?] = []
         looks.reserveCapacity(widgets.count)
         // Per class left by marked widgets: the look they go to (nil once they part), how many.
@@ -113,13 +114,15 @@ final class StyleSheet {
             if widget.style.isEmpty {
                 rules = ""
             } else {
-                // Widgets styled alike (one identifier) have equal styles: their CSS is written once.
+                // Widgets styled alike (one identifier) have equal styles: their CSS is written once
+                // and they keep one copy of the style.
                 let key = Look(style: widget.style, kind: widget.kind)
                 if let known = written[key] {
-                    rules = known
+                    rules = known.rules
+                    if known.style !== widget.recordedStyle { widget.shareStyle(known.style) }
                 } else {
                     rules = widget.style.rules(kind: widget.kind)
-                    written[key] = rules
+                    written[key] = (rules, widget.recordedStyle)
                 }
             }
             looks.append(rules)
