@@ -10,7 +10,8 @@ import Livery
 /// which a provider added to one widget's style context never reaches, while a selector from a
 /// class does. Widgets that look the same share one class (the chat screen's thirty bubbles
 /// share two), so the sheet holds one rule set per look, not per widget, and a widget costs one
-/// class name. A switch that changes every widget of a class alike rewrites the class's rules
+/// class name; widgets of one look met in one catch-up also share one copy of their recorded
+/// style (`RecordedStyle`). A switch that changes every widget of a class alike rewrites the class's rules
 /// (one parse, no widget touched, as GTK's own stylesheet swap); widgets whose looks part move
 /// to another class. Looks no widget shows any more stay until they outnumber the ones in use.
 ///
