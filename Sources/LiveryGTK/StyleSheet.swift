@@ -10,7 +10,8 @@ import Livery
 /// which a provider added to one widget's style context never reaches, while a selector from a
 /// class does. Widgets that look the same share one class (the chat screen's thirty bubbles
 /// share two), so the sheet holds one rule set per look, not per widget, and a widget costs one
-/// class name. A switch that changes every widget of a class alike rewrites the class's rules
+/// class name; widgets of one look met in one catch-up also share one copy of their recorded
+/// style (`RecordedStyle`). A switch that changes every widget of a class alike rewrites the class's rules
 /// (one parse, no widget touched, as GTK's own stylesheet swap); widgets whose looks part move
 /// to another class. Looks no widget shows any more stay until they outnumber the ones in use.
 ///
@@ -98,7 +99,8 @@ final class StyleSheet {
         }
         let widgets = pending
         pending.removeAll(keepingCapacity: true)
-        var written: [Look: String] = [:]
+        // Per look met in this flush: its CSS and the recorded style its widgets share.
+        var written: [Look: (rules: String, style: RecordedStyle)] = [:]
         var looks: [String?] = []
         looks.reserveCapacity(widgets.count)
         // Per class left by marked widgets: the look they go to (nil once they part), how many.
@@ -113,13 +115,15 @@ final class StyleSheet {
             if widget.style.isEmpty {
                 rules = ""
             } else {
-                // Widgets styled alike (one identifier) have equal styles: their CSS is written once.
+                // Widgets styled alike (one identifier) have equal styles: their CSS is written once
+                // and they keep one copy of the style.
                 let key = Look(style: widget.style, kind: widget.kind)
                 if let known = written[key] {
-                    rules = known
+                    rules = known.rules
+                    if known.style !== widget.recordedStyle { widget.shareStyle(known.style) }
                 } else {
                     rules = widget.style.rules(kind: widget.kind)
-                    written[key] = rules
+                    written[key] = (rules, widget.recordedStyle)
                 }
             }
             looks.append(rules)

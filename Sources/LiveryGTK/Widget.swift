@@ -20,7 +20,10 @@ open class Widget {
     /// The widget, or nil once GTK disposed of it.
     public private(set) var gtkWidget: UnsafeMutablePointer<GtkWidget>?
     /// The CSS-backed properties the theme set; nil fields leave GTK's own style in place.
-    var style = WidgetStyle()
+    var style: WidgetStyle { recordedStyle.value }
+    /// Where `style` is kept: shared with the widgets the style sheet found styled alike, copied
+    /// on the first change after that (`setStyle`).
+    private(set) var recordedStyle = RecordedStyle.unstyled
     /// The generated CSS class the widget carries for `style`, if any.
     var cssClass: StyleSheet.Entry?
     /// Whether `style` changed since the style sheet last saw it.
@@ -110,9 +113,17 @@ open class Widget {
 
     /// Sets one CSS-backed property; the widget's class follows before the next frame.
     func setStyle<Value: Equatable>(_ field: WritableKeyPath<WidgetStyle, Value>, _ value: Value) {
-        guard style[keyPath: field] != value else { return }
-        style[keyPath: field] = value
+        guard recordedStyle.value[keyPath: field] != value else { return }
+        if !isKnownUniquelyReferenced(&recordedStyle) { recordedStyle = RecordedStyle(recordedStyle.value) }
+        recordedStyle.value[keyPath: field] = value
         styleChanged()
+    }
+
+    /// Shares `other`, whose style equals this widget's: what the style sheet does for widgets
+    /// styled alike, so that they keep one copy of their style.
+    func shareStyle(_ other: RecordedStyle) {
+        assert(other.value == recordedStyle.value, "only an equal style is shared")
+        recordedStyle = other
     }
 
     private func widgetWasDisposed() {

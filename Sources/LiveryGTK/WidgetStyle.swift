@@ -8,6 +8,20 @@ enum WidgetKind: Sendable {
     case view, label, button, picture, toggle, scale, progress, entry, textView, headerBar
 }
 
+/// A widget's recorded `WidgetStyle`, kept by reference so that widgets styled alike share one
+/// (a style is some 600 bytes; a chat screen's thirty bubbles have two). A shared one is never
+/// changed: `Widget.setStyle` copies it first, unless the widget holds the only reference.
+@MainActor
+final class RecordedStyle {
+    var value: WidgetStyle
+    /// The style of a widget the theme has not styled, shared by all of them.
+    static let unstyled = RecordedStyle(WidgetStyle())
+
+    init(_ value: WidgetStyle) {
+        self.value = value
+    }
+}
+
 /// The CSS-backed properties a theme set on one widget. Nil leaves GTK's own style (the GTK
 /// theme's, the app's CSS) in place, so reverting a property is setting it back to nil.
 ///

@@ -92,6 +92,8 @@ import Testing
         GTKBindings.flushStyles()
         let classes = Set(labels.map { LiveryGTK.Widget.wrapping($0).cssClass?.name })
         #expect(classes.count == 1 && classes.first! != nil)
+        let recorded = labels.map { ObjectIdentifier(LiveryGTK.Widget.wrapping($0).recordedStyle) }
+        #expect(Set(recorded).count == 1, "widgets styled alike keep one copy of their style")
         let sheet = StyleSheet.shared.sheetText
         #expect(sheet.contains(".\(classes.first!!) { color: rgba(17,34,51,1); }"), "\(sheet)")
         let reloads = StyleSheet.shared.reloadCount
@@ -102,6 +104,7 @@ import Testing
             "a switch that changes every widget of a class alike keeps their class")
         #expect(StyleSheet.shared.sheetText.contains(".\(classes.first!!) { color: rgba(68,85,102,1); }"))
         #expect(StyleSheet.shared.reloadCount == reloads + 1, "one parse of the sheet per switch, as GTK's own swap")
+        #expect(Set(labels.map { ObjectIdentifier(LiveryGTK.Widget.wrapping($0).recordedStyle) }).count == 1)
     }
 
     @Test func widgetsWhoseLooksPartGetClassesOfTheirOwn() throws {
@@ -126,8 +129,15 @@ import Testing
         GTKBindings.flushStyles()
         let shared = LiveryGTK.Widget.wrapping(first).cssClass
         #expect(shared != nil && shared === LiveryGTK.Widget.wrapping(second).cssClass)
+        #expect(
+            LiveryGTK.Widget.wrapping(first).recordedStyle === LiveryGTK.Widget.wrapping(second).recordedStyle,
+            "two identifiers with equal styles share one recorded style")
         manager.activate(themeID: "b")
         GTKBindings.flushStyles()
+        #expect(LiveryGTK.Widget.wrapping(first).style.textColor == rgb(0x010203))
+        #expect(
+            LiveryGTK.Widget.wrapping(second).style.textColor == rgb(0x777777),
+            "changing one widget's shared style leaves the other's as it was")
         let firstClass = try #require(LiveryGTK.Widget.wrapping(first).cssClass)
         #expect(firstClass !== shared, "the label whose look changed moved to another class")
         #expect(LiveryGTK.Widget.wrapping(second).cssClass === shared, "the other kept its class and look")

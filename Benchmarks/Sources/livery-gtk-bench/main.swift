@@ -14,7 +14,8 @@ import LiveryDevelopment
 //
 // Reported: the time from `activate(themeID:)` (or `gtk_css_provider_load_from_data`) to the end
 // of the first frame painted after it (the frame clock's `after-paint`), alternated, medians of
-// 30; where Livery's time goes; the first styling of the widgets; resident memory per widget.
+// 30; where Livery's time goes; the first styling of the widgets; resident memory per widget,
+// one-time costs apart (a further window styled once both were), and the one-time costs.
 
 setenv("GSK_RENDERER", "cairo", 0)
 guard gtk_init_check() != 0 else {
@@ -127,6 +128,35 @@ func residentBytes() -> Int {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
+/// The bytes malloc has handed out and not taken back, from glibc's `malloc_info` report (looked
+/// up at run time: Swift's Glibc module leaves malloc.h out): what the arenas hold minus their
+/// free chunks, plus the blocks mapped on their own. Unlike resident memory it does not hide
+/// allocations served from pages freed earlier. 0 when unavailable.
+@MainActor
+func heapBytes() -> Int {
+    typealias MallocInfo = @convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_info") else { return 0 }
+    var buffer: UnsafeMutablePointer<CChar>?
+    var size = 0
+    guard let stream = open_memstream(&buffer, &size) else { return 0 }
+    _ = unsafeBitCast(symbol, to: MallocInfo.self)(0, stream)
+    fclose(stream)
+    defer { free(buffer) }
+    guard let buffer else { return 0 }
+    // The totals follow the last </heap>: <total type="fast|rest|mmap" count= size=/>, then
+    // <system type="current" size=/>.
+    let text = String(cString: buffer)
+    guard let tail = text.range(of: "</heap>", options: .backwards).map({ text[$0.upperBound...] }) else { return 0 }
+    func value(_ prefix: String) -> Int {
+        guard let start = tail.range(of: prefix) else { return 0 }
+        let rest = tail[start.upperBound...]
+        guard let sizeStart = rest.range(of: "size=\"") else { return 0 }
+        return Int(rest[sizeStart.upperBound...].prefix { $0.isNumber }) ?? 0
+    }
+    return value("<system type=\"current\"") - value("<total type=\"fast\"") - value("<total type=\"rest\"")
+        + value("<total type=\"mmap\"")
+}
+
 /// Waits `frames` frames of `window` after requesting one, and returns the time of the first
 /// `after-paint` after `start`: ms from `start`.
 @MainActor
@@ -198,6 +228,7 @@ for (widget, identifier) in liveryWidgets { applicator.style(widget, as: identif
 let styleCalls = Double(now() - start) / 1e6
 GTKBindings.flushStyles()
 let firstFlush = Double(now() - start) / 1e6 - styleCalls
+let firstOwnBytes = residentBytes()
 let firstStyling = liveryClock.waitForPaint(since: start)
 liveryClock.idle(frames: 6)
 let styledBytes = residentBytes()
@@ -268,6 +299,34 @@ for _ in 0..<rounds {
     nativeTimes.append(nativeClock.waitForPaint(since: start))
 }
 
+// MARK: Memory per widget, one-time costs apart
+
+// The first styled window pays one-time costs (Livery's code paged in, the prepared theme, the
+// tables' first growth; GTK's first restyle with these styles: fonts, style caches) that the
+// native window, styled second, finds paid. A further window styled by Livery, once both were,
+// shows what each widget costs: Livery's part (handles, registry slots, the class) when the
+// style sheet has caught up, GTK's part after the paint.
+gtk_widget_set_visible(nativeWindow, 0)
+let (furtherWindow, furtherWidgets) = makeWindow()
+gtk_window_present(livery_window(furtherWindow))
+let furtherClock = PaintClock(furtherWindow)
+furtherClock.idle(frames: 6)
+let furtherUnstyledBytes = residentBytes()
+let furtherUnstyledHeap = heapBytes()
+for (widget, identifier) in furtherWidgets { applicator.style(widget, as: identifier) }
+GTKBindings.flushStyles()
+let furtherOwnBytes = residentBytes()
+let furtherOwnHeap = heapBytes()
+furtherClock.idle(frames: 6)
+let furtherStyledBytes = residentBytes()
+let perWidget = { (bytes: Int) in Double(bytes) / Double(furtherWidgets.count) }
+let liveryWidgetBytes = perWidget(furtherStyledBytes - furtherUnstyledBytes)
+let liveryOwnWidgetBytes = perWidget(furtherOwnHeap - furtherUnstyledHeap)
+let nativeWidgetBytes = perWidget(nativeStyledBytes - nativeUnstyledBytes)
+let firstWindowBytes = styledBytes - unstyledBytes
+let oneTimeBytes = firstWindowBytes - (furtherStyledBytes - furtherUnstyledBytes)
+let oneTimeLiveryBytes = (firstOwnBytes - unstyledBytes) - (furtherOwnBytes - furtherUnstyledBytes)
+
 let liveryMedian = median(liveryTimes), nativeMedian = median(nativeTimes)
 let widgetCount = liveryWidgets.count
 let statistics = GTKBindings.styleSheetStatistics
@@ -287,7 +346,8 @@ print(
 
     First styling of \(widgetCount) widgets to after-paint: \(ms(firstStyling)) (style calls \(ms(styleCalls)), style sheet \(ms(firstFlush)), the rest GTK's restyle, layout and paint).
     Style sheet: \(statistics.looks) distinct looks, parsed \(statistics.reloads) times in the whole run.
-    Resident memory: unstyled \(unstyledBytes / 1024) KiB, styled \(styledBytes / 1024) KiB: \(String(format: "%.0f", Double(styledBytes - unstyledBytes) / Double(widgetCount))) bytes per styled widget. The same look through GTK's own stylesheet on the second window: \(String(format: "%.0f", Double(nativeStyledBytes - nativeUnstyledBytes) / Double(widgetCount))) bytes per widget (GTK's computed styles). The style a handle records: \(LiveryGTK.Widget.styleStorageSize) bytes inline.
+    Resident memory per styled widget, one-time costs apart: Livery \(String(format: "%.0f", liveryWidgetBytes)) bytes on a further window of \(furtherWidgets.count) widgets styled once the first was, of which \(String(format: "%.0f", liveryOwnWidgetBytes)) bytes of heap the style calls and the style sheet's catch-up took (handles, registry slots, each widget's class) and the rest GTK's restyle; the same look through GTK's own stylesheet on its window: \(String(format: "%.0f", nativeWidgetBytes)) bytes (ratio \(String(format: "%.2f", liveryWidgetBytes / nativeWidgetBytes))). A recorded style: \(LiveryGTK.Widget.styleStorageSize) bytes, one copy per look, shared by the widgets that show it.
+    One-time costs, paid by the first styled window (unstyled \(unstyledBytes / 1024) KiB, styled \(styledBytes / 1024) KiB, \(String(format: "%.0f", Double(firstWindowBytes) / Double(widgetCount))) bytes per widget of that window): \(oneTimeBytes / 1024) KiB, of which Livery's (code paged in, prepared theme, tables' first growth) \(oneTimeLiveryBytes / 1024) KiB and GTK's first restyle with these styles (fonts, style caches) \((oneTimeBytes - oneTimeLiveryBytes) / 1024) KiB.
     """)
 // The numbers the one performance table shows (Benchmarks/Scripts/summary.py reads them).
 if let index = CommandLine.arguments.firstIndex(of: "--json"), index + 1 < CommandLine.arguments.count {
@@ -297,7 +357,10 @@ if let index = CommandLine.arguments.firstIndex(of: "--json"), index + 1 < Comma
         "css_swap_ns": nativeMedian * 1e6,
         "livery_engine_ns": (median(activateTimes) + median(flushTimes)) * 1e6,
         "first_styling_ns": firstStyling * 1e6,
-        "bytes_per_widget": Double(styledBytes - unstyledBytes) / Double(widgetCount),
+        "bytes_per_widget": liveryWidgetBytes,
+        "css_bytes_per_widget": nativeWidgetBytes,
+        "first_window_bytes_per_widget": Double(firstWindowBytes) / Double(widgetCount),
+        "one_time_bytes": oneTimeBytes,
         "rounds": rounds,
     ]
     let data = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
