@@ -256,12 +256,14 @@ final class RunningStudio: @unchecked Sendable {
         let evil = "evil.example:\(studio.port)"
         // A rebound name: every route, with the token and without it, and WebSocket upgrades.
         for path in ["/?token=\(token)", "/api/state?token=\(token)", "/", "/api/state"] {
-            #expect(try await studio.raw(["GET \(path) HTTP/1.1", "Host: \(evil)", "Connection: close"]) == 403, "\(path)")
+            #expect(
+                try await studio.raw(["GET \(path) HTTP/1.1", "Host: \(evil)", "Connection: close"]) == 403, "\(path)")
         }
         for path in ["/live?token=\(token)", "/follow?token=\(token)", "/live", "/follow"] {
             #expect(try await studio.upgrade(path, ["Host: \(evil)", "Origin: http://\(evil)"]) == 403, "\(path)")
         }
-        #expect(try await studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Connection: close"]) == 403, "no Host")
+        #expect(
+            try await studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Connection: close"]) == 403, "no Host")
         // A foreign origin on the studio's own host: WebSockets and edits are refused.
         for path in ["/live?token=\(token)", "/follow?token=\(token)"] {
             #expect(try await studio.upgrade(path, ["Host: \(own)", "Origin: http://evil.example"]) == 403, "\(path)")
@@ -283,11 +285,13 @@ final class RunningStudio: @unchecked Sendable {
         // --allow-origin, and apps that send no Origin.
         for host in [own, "localhost:\(studio.port)", "LOCALHOST:\(studio.port)"] {
             #expect(
-                try await studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Host: \(host)", "Connection: close"]) == 200)
+                try await studio.raw(["GET /api/state?token=\(token) HTTP/1.1", "Host: \(host)", "Connection: close"])
+                    == 200)
         }
         #expect(try await studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://\(own)"]) == 101)
         #expect(
-            try await studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://designer.example:3000"]) == 101)
+            try await studio.upgrade("/live?token=\(token)", ["Host: \(own)", "Origin: http://designer.example:3000"])
+                == 101)
         #expect(try await studio.upgrade("/follow?token=\(token)", ["Host: \(own)"]) == 101)
         // What WebSocket client libraries (an app following the studio) send.
         #expect(try await studio.upgrade("/follow?token=\(token)", ["Host: \(own)", "Origin: ws://127.0.0.1"]) == 101)
@@ -305,7 +309,7 @@ final class RunningStudio: @unchecked Sendable {
         #expect(await studio.session.edit(StudioEditRequest(target: target, slot: "content", text: "#102030")).ok)
         let edited = try studio.copy.bytes(file)
         let own = "127.0.0.1:\(studio.port)"
-        func post(_ path: String, _ body: [UInt8]) throws -> Int {
+        func post(_ path: String, _ body: [UInt8]) async throws -> Int {
             try await studio.raw(
                 [
                     "POST \(path)?token=\(studio.token) HTTP/1.1", "Host: \(own)", "Content-Type: application/json",
@@ -319,13 +323,13 @@ final class RunningStudio: @unchecked Sendable {
             for (body, status) in [
                 (huge, 413), (Array("{".utf8), 400), (Array("not json".utf8), 400), (Array("[1]".utf8), 400),
             ] {
-                #expect(try post(path, body) == status, "\(path) with \(body.count) bytes")
+                #expect(try await post(path, body) == status, "\(path) with \(body.count) bytes")
                 #expect(try studio.copy.bytes(file) == edited, "\(path) acted on a refused body")
             }
         }
-        #expect(try post("/api/undo", Array("{}".utf8)) == 200)
+        #expect(try await post("/api/undo", Array("{}".utf8)) == 200)
         #expect(try studio.copy.bytes(file) == original)
-        #expect(try post("/api/redo", []) == 200)
+        #expect(try await post("/api/redo", []) == 200)
         #expect(try studio.copy.bytes(file) == edited)
         await studio.stop()
     }
