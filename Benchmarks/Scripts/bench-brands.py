@@ -15,6 +15,7 @@ script runs against any build of the tool.
     python3 Benchmarks/Scripts/bench-brands.py                 N = 10, 100, 1000
     python3 Benchmarks/Scripts/bench-brands.py --sizes 10,100  other sizes
     python3 Benchmarks/Scripts/bench-brands.py --ten-thousand  N = 10, 100, 1000, 10000
+    python3 Benchmarks/Scripts/bench-brands.py --sizes 10,100,1000,3000  peak RSS at 3,000
     python3 Benchmarks/Scripts/bench-brands.py --bin PATH      an already built livery-build-tool
 
 Writes Benchmarks/results/brands.json and brands.md (docs/Performance.md includes the table);
@@ -93,8 +94,14 @@ def measure(binary, floor, tree, count, scratch):
                        if name.endswith(".xml"))
     listing = os.path.join(scratch, "xml-files.txt")
     open(listing, "w").write("\n".join(xml_files) + "\n")
-    wall, cpu, rss, status, out, err = run_timed(["sh", "-c", f"'{floor}' < '{listing}'"])
-    assert status == 0, err
+    # The floor is short, so a moment's wait for a core on a shared machine doubles it: the
+    # fastest of three runs.
+    wall, cpu, rss = None, None, None
+    for _ in range(3):
+        w, c, r, status, out, err = run_timed(["sh", "-c", f"'{floor}' < '{listing}'"])
+        assert status == 0, err
+        if wall is None or w < wall:
+            wall, cpu, rss = w, c, r
     rows.append({"n": count, "row": "floor: libxml2 parses every XML file", "wall": wall, "cpu": cpu, "rss": rss,
                  "files": len(xml_files)})
     build_jobs = supports(binary, "build", "--jobs")
@@ -111,6 +118,10 @@ def measure(binary, floor, tree, count, scratch):
         entry = {"n": count, "row": name, "wall": wall, "cpu": cpu, "rss": rss, "status": status}
         if output:
             entry["written"] = written(before, snapshot(output))
+            # build's last line: "N themes: C compiled, U up to date, F failed; output in ..."
+            summary = re.search(r"(\d+) compiled, (\d+) up to date, (\d+) failed", out + err)
+            if summary:
+                entry["compiled"], entry["up to date"], entry["failed"] = map(int, summary.groups())
         if status != 0:
             entry["error"] = err.strip().splitlines()[-1:] if err.strip() else out.strip().splitlines()[-1:]
         rows.append(entry)
@@ -140,8 +151,8 @@ def table(rows):
     floors = {r["n"]: r for r in rows if r["row"].startswith("floor")}
     validates = {r["n"]: r for r in rows if r["row"] == "validate"}
     lines = [
-        "| themes | run | wall | CPU | peak RSS | wall / floor | written |",
-        "|---:|---|---:|---:|---:|---:|---:|",
+        "| themes | run | wall | CPU | peak RSS | wall / floor | compiled | written |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         floor = floors.get(r["n"])
@@ -151,10 +162,13 @@ def table(rows):
         rss = f"{r['rss'] / 1024:.0f} MiB" if r.get("rss") else "n/a"
         status = "" if r.get("status", 0) == 0 else " (failed)"
         lines.append(f"| {r['n']:,} | {r['row']}{status} | {seconds(r['wall'])} | {seconds(r['cpu'])} | {rss} | "
-                     f"{ratio} | {r.get('written', '') if r['wall'] is not None else ''} |")
+                     f"{ratio} | {r.get('compiled', '') if r['wall'] is not None else ''} | "
+                     f"{r.get('written', '') if r['wall'] is not None else ''} |")
     lines.append("")
     def ratio(a, b):
-        return f"{a / b:.1f}x" if a and b else "n/a"
+        if not (a and b):
+            return "n/a"
+        return f"{a / b:.1f}x" if a / b >= 1 else f"{a / b:.2f}x"
 
     for n, validate in sorted(validates.items()):
         cold = next((r for r in rows if r["n"] == n and r["row"] == "build (cold)"), None)
@@ -165,6 +179,16 @@ def table(rows):
             line += (f"; cold build / validate {ratio(cold['wall'], validate['wall'])} wall, "
                      f"{ratio(cold['cpu'], validate['cpu'])} CPU")
         lines.append(line)
+        for name in ["build, nothing changed", "build, one brand changed"]:
+            later = next((r for r in rows if r["n"] == n and r["row"] == name), None)
+            if cold and later and later["wall"] is not None:
+                lines.append(f"- {n:,} themes: {name} / cold build {ratio(later['wall'], cold['wall'])} wall, "
+                             f"{ratio(later['cpu'], cold['cpu'])} CPU, {later.get('written')} file(s) rewritten")
+    colds = {r["n"]: r for r in rows if r["row"] == "build (cold)" and r.get("rss")}
+    if 100 in colds and max(colds) > 100:
+        largest = max(colds)
+        lines.append(f"- peak RSS of the cold build, {largest:,} themes / 100 themes: "
+                     f"{ratio(colds[largest]['rss'], colds[100]['rss'])}")
     lines.append("")
     lines.append("On a shared machine (2 cores): wall times include waiting for a core, CPU times (user + "
                  "system) do not.")

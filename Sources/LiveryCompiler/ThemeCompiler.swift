@@ -154,7 +154,10 @@ public enum ThemeCompiler {
 
     /// Writes to a temporary file beside `path`, flushes it, then renames it over `path`: readers
     /// see the old file or the new one, never half of one (and a mapped old file stays intact).
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    /// Without `durably`, the file is not flushed to the disk before the rename: after a power
+    /// loss it may be empty or short, so only a writer that checks what it finds before
+    /// trusting it (`build`, whose stamps vouch for a file's digest) may leave it out.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, durably: Bool = true) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -173,7 +176,7 @@ public enum ThemeCompiler {
                 written += result
             }
         }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        if failure == 0, durably, fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {

@@ -107,6 +107,11 @@ import Testing
         #expect(try Self.build(copy).status == 0)
         let out = copy.path + "/out"
         let cold = try Self.snapshot(out)
+        // The stamp records the compiled file's SHA-256 in lower-case hex, as sha256sum prints it.
+        let original = try Livery.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", "out/Base.livery"], in: copy.path
+        ).stdout.prefix(64)
+        #expect(try copy.read("out/.livery-build/Base.json").contains("\"compiled\" : \"\(original)\""))
         try FileManager.default.removeItem(atPath: out + "/Dark.livery")
         var damaged = try Data(contentsOf: URL(fileURLWithPath: out + "/HighContrast.livery"))
         damaged[damaged.count / 2] ^= 0x01

@@ -141,6 +141,20 @@ enum Repository {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.livery"])
     }
 
+    @Test func writesWithoutFlushingAreAtomicToo() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.livery"
+        try ThemeCompiler.writeAtomically([1, 2, 3], to: path, durably: false)
+        try ThemeCompiler.writeAtomically(Array(repeating: 9, count: 50_000), to: path, durably: false)
+        #expect(FileManager.default.contents(atPath: path) == Data(repeating: 9, count: 50_000))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.livery"])
+        #expect(throws: (any Error).self) {
+            try ThemeCompiler.writeAtomically([1], to: folder + "/missing/out.livery", durably: false)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.livery"])
+    }
+
     @Test func syntheticThemesAreValidAndRoundTrip() throws {
         let folder = try Repository.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
