@@ -289,7 +289,7 @@ final class BuildQueue: @unchecked Sendable {
             return ThemeOutcome(path: path, status: .upToDate, summary: stamp.summary, diagnostics: [])
         }
 
-        var diagnostics = reporter.configured(workspace.validate(paths: [path]), paths: [folder])
+        let diagnostics = reporter.configured(workspace.validate(paths: [path]), paths: [folder])
         func failed(_ more: [Diagnostic] = []) -> ThemeOutcome {
             ThemeOutcome(path: path, status: .failed, summary: nil, diagnostics: diagnostics + more)
         }
