@@ -1,4 +1,5 @@
 import Foundation
+import LiveryXML
 
 /// A position as LSP counts it: 0-based line, 0-based offset in UTF-16 code units.
 struct Position: Hashable, Comparable {
@@ -20,31 +21,24 @@ struct TextRange: Hashable {
 /// Unicode scalars) and byte offsets.
 struct TextDocument {
     private(set) var bytes: [UInt8]
-    /// Byte offset of each line's start; lines end at `\n` (a `\r` before it belongs to the line).
-    private(set) var lineStarts: [Int]
+    private(set) var lines: LineTable
+    /// Byte offset of each line's start.
+    var lineStarts: [Int] { lines.starts }
     var version: Int
 
     init(text: String, version: Int) {
         self.bytes = Array(text.utf8)
         self.version = version
-        self.lineStarts = Self.lineStarts(of: bytes)
+        self.lines = LineTable(bytes)
     }
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
         self.version = 0
-        self.lineStarts = Self.lineStarts(of: bytes)
+        self.lines = LineTable(bytes)
     }
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    private static func lineStarts(of bytes: [UInt8]) -> [Int] {
-        var starts = [0]
-        bytes.withUnsafeBufferPointer { buffer in
-            for index in 0..<buffer.count where buffer[index] == 0x0A { starts.append(index + 1) }
-        }
-        return starts
-    }
 
     var lineCount: Int { lineStarts.count }
 
@@ -77,12 +71,7 @@ struct TextDocument {
     /// The LSP position of a byte offset.
     func position(ofOffset offset: Int) -> Position {
         let offset = min(max(offset, 0), bytes.count)
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
+        let low = lines.line(containing: offset)
         var units = 0
         var index = lineStarts[low]
         while index < offset {
@@ -132,12 +121,12 @@ struct TextDocument {
     mutating func apply(_ text: String, in range: TextRange?) {
         guard let range else {
             bytes = Array(text.utf8)
-            lineStarts = Self.lineStarts(of: bytes)
+            lines = LineTable(bytes)
             return
         }
         let start = offset(of: range.start)
         let end = max(offset(of: range.end), start)
         bytes.replaceSubrange(start..<end, with: Array(text.utf8))
-        lineStarts = Self.lineStarts(of: bytes)
+        lines = LineTable(bytes)
     }
 }

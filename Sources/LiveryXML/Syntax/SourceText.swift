@@ -10,13 +10,8 @@ final class SourceText: @unchecked Sendable {
     let path: String
     let bytes: [UInt8]
     private let lock = NSLock()
-    private lazy var lineStarts: [Int] = {
-        var starts = [0]
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            starts.append(index + 1)
-        }
-        return starts
-    }()
+    private lazy var lines = LineTable(bytes)
+    private var lineStarts: [Int] { lines.starts }
 
     init(path: String, bytes: [UInt8]) {
         self.path = path
@@ -31,12 +26,7 @@ final class SourceText: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let offset = min(max(offset, 0), bytes.count)
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
+        let low = lines.line(containing: offset)
         let start = lineStarts[low]
         // Count UTF-8 lead bytes so a multi-byte character is one column. Continue from the last
         // place asked for when it is earlier on the same line: a hostile file can put everything on
