@@ -59,10 +59,4 @@ package struct Compile: ParsableCommand {
         }
         if reporter.finish(diagnostics) { throw ExitCode.failure }
     }
-
-    /// The proof, runnable by hand: nil when the compiled bytes read back as the folder resolves
-    /// (`ThemeCompiler.firstMismatch`, which `build` runs too).
-    static func firstMismatch(_ bytes: [UInt8], themeAt path: String, workspace: ThemeWorkspace) -> String? {
-        ThemeCompiler.firstMismatch(bytes, themeAt: path, workspace: workspace)
-    }
 }
