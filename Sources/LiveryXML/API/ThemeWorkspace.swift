@@ -47,6 +47,9 @@ public final class ThemeWorkspace: @unchecked Sendable {
     }
     /// Unsaved contents read instead of the files on disk (a language server's open buffers).
     public let overlay: SourceOverlay?
+    /// Whether resolutions of instances are reused across trait sets and themes (`ResolutionMemo`);
+    /// off only to check that reusing changes nothing.
+    var reusesResolutions = true
 
     /// - Parameters:
     ///   - searchPaths: folders searched for parent themes, besides each theme's own folder.
@@ -453,7 +456,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let (chain, diagnostics) = loadChain(path)
         guard let chain else { return nil }
         let (schema, schemaDiagnostics) = schema(of: chain)
-        let resolver = ThemeResolver(chain: chain, schema: schema)
+        let resolver = ThemeResolver(chain: chain, schema: schema.schema, memo: schema.memo)
         resolver.maxReferenceDepth = limits.maxReferenceDepth
         return (resolver, diagnostics + schemaDiagnostics)
     }
@@ -461,11 +464,11 @@ public final class ThemeWorkspace: @unchecked Sendable {
     /// The schema a chain is checked against and the findings of its integrity check, worked
     /// out once per set of folders that carry components (usually the root alone), not once per
     /// child: adding a component rebuilds the schema's tables.
-    private func schema(of chain: [DecodedThemeFolder]) -> (Schema, [Diagnostic]) {
+    private func schema(of chain: [DecodedThemeFolder]) -> (SharedSchema, [Diagnostic]) {
         let carriers = chain.filter { !$0.schemaComponents.isEmpty }
         let key = carriers.map { canonical($0.path) }
         if let known = locked({ schemas[key] }) {
-            return (known.schema, known.findings ?? integrity(of: known.schema, chain: chain))
+            return (known, known.findings ?? integrity(of: known.schema, chain: chain))
         }
         let baseSchema = self.baseSchema
         var schema = baseSchema.value ?? StandardSchema.schema
@@ -476,9 +479,11 @@ public final class ThemeWorkspace: @unchecked Sendable {
         // to the theme's folder is worked out per theme.
         var findings: [Diagnostic]? = baseSchema.diagnostics + SchemaIntegrity.check(schema, fallback: nil)
         if findings!.contains(where: { $0.location == nil }) { findings = nil }
-        let known = SharedSchema(schema: schema, findings: findings)
+        let known = SharedSchema(
+            schema: schema, findings: findings, memo: reusesResolutions ? ResolutionMemo() : ResolutionMemo(capacity: 0)
+        )
         locked { schemas[key] = known }
-        return (schema, findings ?? integrity(of: schema, chain: chain))
+        return (known, findings ?? integrity(of: schema, chain: chain))
     }
 
     private func integrity(of schema: Schema, chain: [DecodedThemeFolder]) -> [Diagnostic] {
@@ -490,6 +495,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
         var schema: Schema
         /// Nil when a finding has no place of its own (see `schema(of:)`).
         var findings: [Diagnostic]?
+        /// Instance resolutions of every chain checked against this schema.
+        let memo: ResolutionMemo
     }
 
     func loadFailure(_ path: String) -> [Diagnostic] {

@@ -9,6 +9,12 @@ final class ThemeResolver {
     let chain: [DecodedThemeFolder]
     let schema: Schema
     let assets: AssetCatalog
+    /// Instance resolutions to reuse: shared by the resolvers of one schema (a workspace's), or
+    /// this resolver's own.
+    let memo: ResolutionMemo
+    /// Counts findings reported, and checks answered from the cache that had findings: a
+    /// resolution during which it stays the same touched nothing that reports, so it is clean.
+    private(set) var findingEvents = 0
 
     private(set) var diagnostics: [Diagnostic] = []
     /// Set by validation (not by resolving one trait set for an app): the contrast checks.
@@ -39,7 +45,7 @@ final class ThemeResolver {
     /// Per own operation that overrode another: true while it has set the same value every time.
     private var redundant: [Int: (Bool, OperationSyntax)] = [:]
 
-    private enum CheckResult { case unchecked, valid, invalid }
+    private enum CheckResult { case unchecked, valid, validWithFindings, invalid }
 
     /// A class, so results are written in place rather than through a copied array.
     private final class CheckTable {
@@ -73,9 +79,10 @@ final class ThemeResolver {
         return Suggestions.suggest(name, in: candidates)
     }
 
-    init(chain: [DecodedThemeFolder], schema: Schema) {
+    init(chain: [DecodedThemeFolder], schema: Schema, memo: ResolutionMemo = ResolutionMemo()) {
         self.chain = chain
         self.schema = schema
+        self.memo = memo
         self.assets = AssetCatalog(
             searchOrder: chain.reversed().compactMap(\.info?.id),
             variants: chain.flatMap(\.assets))
@@ -109,6 +116,7 @@ final class ThemeResolver {
     ]
 
     func report(_ diagnostic: Diagnostic, traits: TraitSet? = nil) {
+        findingEvents += 1
         if incomplete, Self.guessesWhenIncomplete.contains(diagnostic.code) { return }
         if let traits { traitSets[diagnostic, default: []].insert(traits) }
         if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
@@ -210,6 +218,15 @@ final class ThemeResolver {
         var resolvingClasses: [String] = []
         /// Per operation serial: not yet resolved (nil), failed (.some(nil)) or the params.
         var resolvedParams: [[Param]??]
+        /// What the instance being resolved has read so far (see `ResolutionMemo`).
+        var reads = ResolutionReads()
+        /// What each resolved constant, class and operation's params read, for an instance that
+        /// finds them resolved already: per name, and per operation slot.
+        var constantReads: [String: ResolutionReads] = [:]
+        var classReads: [String: ResolutionReads] = [:]
+        var paramReads: [ResolutionReads?]
+        /// The instance's own operations that overrode another (see `noteOverride`).
+        var overrides: [(operation: OperationSyntax, same: Bool)] = []
 
         /// Reports a finding of this pass, remembering the trait set it was seen with.
         func report(_ diagnostic: Diagnostic) {
@@ -220,6 +237,7 @@ final class ThemeResolver {
             self.resolver = resolver
             self.traits = traits
             self.resolvedParams = Array(repeating: nil, count: resolver.serialCount)
+            self.paramReads = Array(repeating: nil, count: resolver.serialCount)
         }
 
         var layers: [ConfigurationFile] {
@@ -248,7 +266,47 @@ final class ThemeResolver {
             return definitions.keys.sorted().compactMap { resolveInstance(definitions[$0]!) }
         }
 
+        /// The instance as resolved before when every definition it read is the same (for
+        /// another trait set, or in another theme of the schema), else resolved afresh.
         mutating func resolveInstance(_ definitions: [InstanceSyntax]) -> ResolvedInstance? {
+            for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
+                reuse(entry)
+                return entry.instance
+            }
+            reads = ResolutionReads()
+            overrides = []
+            let before = resolver.findingEvents
+            guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
+            if reads.clean, resolver.findingEvents == before {
+                resolver.memo.insert(
+                    ResolutionMemo.Entry(
+                        definitions: definitions, reads: reads.distinct, instance: instance, sources: sources,
+                        overrides: overrides, contrast: contrast))
+            }
+            return instance
+        }
+
+        /// Whether every definition `reads` found is the one this pass finds.
+        func holds(_ reads: ResolutionReads) -> Bool {
+            reads.constants.allSatisfy { constants[$0.name] === $0.definition }
+                && reads.classes.allSatisfy { classes[$0.name] === $0.definition }
+                && reads.assets.allSatisfy { resolver.assets.contains($0, traits: traits) }
+        }
+
+        /// What resolving the entry's instance did besides its value: marking the classes and
+        /// assets it uses (every constant it names is marked where it is written), noting its
+        /// overrides, checking its contrast for these traits.
+        mutating func reuse(_ entry: ResolutionMemo.Entry) {
+            for read in entry.reads.classes { resolver.referencedClasses.insert(read.name) }
+            for asset in entry.reads.assets { resolver.referencedAssets.insert(asset) }
+            for (operation, same) in entry.overrides { resolver.noteOverride(operation, same: same) }
+            resolver.contrast?.check(entry.instance, pairs: entry.contrast, sources: entry.sources, traits: traits)
+        }
+
+        /// The instance, the syntax of its operations, and what the contrast check measures.
+        mutating func resolveAfresh(_ definitions: [InstanceSyntax]) -> (
+            ResolvedInstance, [OperationSyntax], ContrastCheck.Pairs
+        )? {
             // A definition with an unknown component type is the one finding: the others are
             // resolved with the type they agree on, and are not reported as mismatching it.
             let schema = resolver.schema
@@ -312,11 +370,12 @@ final class ThemeResolver {
                     continue
                 }
                 resolved.append(ResolvedOperation(name: operation.name, state: operation.state, params: params))
-                if resolver.contrast != nil { sources.append(operation) }
+                sources.append(operation)
             }
             let instance = ResolvedInstance(id: first.id, component: component, operations: resolved)
-            resolver.contrast?.check(instance, sources: sources, traits: traits)
-            return instance
+            let contrast = ContrastCheck.pairs(of: instance, schema: schema)
+            resolver.contrast?.check(instance, pairs: contrast, sources: sources, traits: traits)
+            return (instance, sources, contrast)
         }
 
         /// Marks what a definition that cannot be resolved uses (classes, constants, assets) as
@@ -345,8 +404,8 @@ final class ThemeResolver {
             {
                 same = old == new
             }
-            let previous = resolver.redundant[operation.serial]?.0 ?? true
-            resolver.redundant[operation.serial] = (previous && same, operation)
+            overrides.append((operation, same))
+            resolver.noteOverride(operation, same: same)
         }
 
         private mutating func paramsIgnoringErrors(_ operation: OperationSyntax) -> [Param]? {
@@ -359,19 +418,26 @@ final class ThemeResolver {
             return values.sorted { $0.name < $1.name }
         }
 
-        mutating func effectiveOperations(ofClass name: String, usedAt location: SourceLocation) -> [OperationSyntax] {
+        mutating func effectiveOperations(ofClass name: String, usedAt location: @autoclosure () -> SourceLocation)
+            -> [OperationSyntax]
+        {
             guard let definition = classes[name] else {
+                reads.clean = false
                 if resolver.brokenClasses.contains(name) { return [] }
                 let (hint, fix) = resolver.suggestion(name, in: classes.keys)
                 if let fix { resolver.suggestedClasses.insert(fix.replacement) }
                 report(
                     .error(
                         .classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)",
-                        at: location, fix: fix))
+                        at: location(), fix: fix))
                 return []
             }
             resolver.referencedClasses.insert(name)
-            if let cached = classOperations[name] { return cached }
+            reads.classes.append((name, definition))
+            if let cached = classOperations[name] {
+                if let known = classReads[name] { reads.formUnion(known) }
+                return cached
+            }
             if let start = resolvingClasses.firstIndex(of: name) {
                 let cycle = (resolvingClasses[start...] + [name]).joined(separator: " -> ")
                 report(.error(.classCycle, "class '\(name)' includes itself: \(cycle)", at: definition.location))
@@ -386,19 +452,27 @@ final class ThemeResolver {
                 return []
             }
             resolvingClasses.append(name)
+            let outer = beginReading()
             var operations = OperationList<OperationSyntax>()
             for inner in definition.classes {
                 operations.add(
                     contentsOf: effectiveOperations(ofClass: inner, usedAt: definition.location), identity: \.identity)
             }
             operations.add(contentsOf: definition.operations, identity: \.identity)
+            classReads[name] = endReading(outer)
             resolvingClasses.removeLast()
             classOperations[name] = operations.elements
             return operations.elements
         }
 
         mutating func params(of operation: OperationSyntax, component: String) -> [Param]? {
-            if let cached = resolvedParams[resolver.slot(of: operation)] { return cached }
+            let slot = resolver.slot(of: operation)
+            if let cached = resolvedParams[slot] {
+                if let known = paramReads[slot] { reads.formUnion(known) }
+                return cached
+            }
+            let outer = beginReading()
+            defer { paramReads[slot] = endReading(outer) }
             let signature = resolver.schema.operation(operation.name, of: component)
             var result: [Param]? = []
             for param in operation.params {
@@ -412,8 +486,26 @@ final class ThemeResolver {
                 }
                 result?.append(Param(name: param.name, value: value))
             }
-            resolvedParams[resolver.slot(of: operation)] = result
+            resolvedParams[slot] = result
             return result
+        }
+
+        /// Starts recording the reads of one constant, class or operation on their own: returns
+        /// the reads so far, for `endReading`.
+        mutating func beginReading() -> (reads: ResolutionReads, findingEvents: Int) {
+            let outer = (reads, resolver.findingEvents)
+            reads = ResolutionReads()
+            return outer
+        }
+
+        /// The reads since `beginReading` (not clean if anything was reported meanwhile), added
+        /// to the outer ones, which are current again.
+        mutating func endReading(_ outer: (reads: ResolutionReads, findingEvents: Int)) -> ResolutionReads {
+            var mine = reads
+            if resolver.findingEvents != outer.findingEvents { mine.clean = false }
+            reads = outer.reads
+            reads.formUnion(mine)
+            return mine
         }
 
         /// Checks that need the resolved value: enum values, array element types, assets.
@@ -451,6 +543,7 @@ final class ThemeResolver {
                     report(resolver.missingAsset(image.name, at: location))
                     return false
                 }
+                reads.assets.append(image.name)
                 return true
             case .array(let items):
                 return items.reduce(true) { checkImages(in: $1, at: location) && $0 }
@@ -473,6 +566,7 @@ final class ThemeResolver {
             case .reference(let name):
                 resolver.referencedConstants.insert(name)
                 guard let constant = constants[name] else {
+                    reads.clean = false
                     // defined but broken: reported once, where it is broken
                     if resolver.brokenConstants.contains(name) { return nil }
                     let candidates = constants.values.lazy.filter { $0.object.type == object.type }.map(\.name)
@@ -485,6 +579,7 @@ final class ThemeResolver {
                             at: object.location, fix: fix))
                     return nil
                 }
+                reads.constants.append((name, constant))
                 guard constant.object.type == object.type else {
                     report(
                         .error(
@@ -498,7 +593,10 @@ final class ThemeResolver {
         }
 
         mutating func constantValue(_ name: String) -> Value? {
-            if let cached = constantValues[name] { return cached }
+            if let cached = constantValues[name] {
+                if let known = constantReads[name] { reads.formUnion(known) }
+                return cached
+            }
             guard let constant = constants[name] else { return nil }
             if let start = resolvingConstants.firstIndex(of: name) {
                 let cycle = (resolvingConstants[start...] + [name]).joined(separator: " -> ")
@@ -514,7 +612,9 @@ final class ThemeResolver {
                 return nil
             }
             resolvingConstants.append(name)
+            let outer = beginReading()
             let value = value(of: constant.object)
+            constantReads[name] = endReading(outer)
             resolvingConstants.removeLast()
             constantValues[name] = .some(value)
             return value
@@ -554,6 +654,13 @@ final class ThemeResolver {
         return fix
     }
 
+    /// Notes whether an own operation that overrode another set the value it replaced: it is
+    /// redundant while it has every time.
+    func noteOverride(_ operation: OperationSyntax, same: Bool) {
+        let previous = redundant[operation.serial]?.0 ?? true
+        redundant[operation.serial] = (previous && same, operation)
+    }
+
     /// Checks an operation against the component's schema, once per (operation, component).
     func check(_ operation: OperationSyntax, component: String) -> Bool {
         let table: CheckTable
@@ -566,11 +673,17 @@ final class ThemeResolver {
         let slot = slot(of: operation)
         switch table.results[slot] {
         case .valid: return true
-        case .invalid: return false
+        case .validWithFindings:
+            findingEvents += 1
+            return true
+        case .invalid:
+            findingEvents += 1
+            return false
         case .unchecked: break
         }
+        let before = findingEvents
         let valid = SchemaChecker.check(operation, component: component, schema: schema, report: { report($0) })
-        table.results[slot] = valid ? .valid : .invalid
+        table.results[slot] = valid ? (findingEvents == before ? .valid : .validWithFindings) : .invalid
         return valid
     }
 }

@@ -43,9 +43,21 @@ final class ContrastCheck {
         self.themePath = themePath
     }
 
-    /// Checks one instance as resolved for `traits`; `sources` are the operations as written,
-    /// one per resolved operation, for locating a finding.
-    func check(_ instance: ResolvedInstance, sources: [OperationSyntax], traits: TraitSet) {
+    /// The text colours an instance draws and the backgrounds they are drawn on, with their
+    /// ratios: what does not depend on the trait set, worked out once per resolved instance.
+    struct Pairs {
+        struct Pair {
+            var index: Int
+            var foreground: Color
+            var background: Color
+            var backgroundOperation: String
+            var ratio: Double
+        }
+        var largeText = false
+        var pairs: [Pair] = []
+    }
+
+    static func pairs(of instance: ResolvedInstance, schema: Schema) -> Pairs {
         var texts: [(Int, Color)] = []
         var backgrounds: [ControlState: (Color, String)] = [:]
         var font: Font?
@@ -68,9 +80,9 @@ final class ContrastCheck {
                 }
             }
         }
-        guard !texts.isEmpty, !backgrounds.isEmpty else { return }
-        let largeText = ContrastRatio.isLargeText(font ?? titleFont)
-        let required = ContrastRatio.required(largeText: largeText, highContrast: traits.contrast != nil)
+        var result = Pairs()
+        guard !texts.isEmpty, !backgrounds.isEmpty else { return result }
+        result.largeText = ContrastRatio.isLargeText(font ?? titleFont)
         for (index, foreground) in texts {
             let operation = instance.operations[index]
             // WCAG exempts inactive controls.
@@ -78,18 +90,33 @@ final class ContrastCheck {
                 let (background, backgroundOperation) = backgrounds[operation.state] ?? backgrounds[.normal],
                 background.alpha >= 1
             else { continue }
-            let ratio = ContrastRatio.ratio(foreground, on: background)
-            guard ratio < required else { continue }
+            result.pairs.append(
+                Pairs.Pair(
+                    index: index, foreground: foreground, background: background,
+                    backgroundOperation: backgroundOperation,
+                    ratio: ContrastRatio.ratio(foreground, on: background)))
+        }
+        return result
+    }
+
+    /// Checks one instance as resolved for `traits`, given its `pairs`; `sources` are the
+    /// operations as written, one per resolved operation, for locating a finding.
+    func check(_ instance: ResolvedInstance, pairs: Pairs, sources: [OperationSyntax], traits: TraitSet) {
+        guard !pairs.pairs.isEmpty else { return }
+        let required = ContrastRatio.required(largeText: pairs.largeText, highContrast: traits.contrast != nil)
+        for pair in pairs.pairs where pair.ratio < required {
+            let operation = instance.operations[pair.index]
             let measure = Measure(
-                traits: traits, ratio: ratio, required: required, largeText: largeText,
-                foreground: foreground, background: background, backgroundOperation: backgroundOperation)
+                traits: traits, ratio: pair.ratio, required: required, largeText: pairs.largeText,
+                foreground: pair.foreground, background: pair.background,
+                backgroundOperation: pair.backgroundOperation)
             let key = Key(instance: instance.id, operation: operation.key)
             if var known = shortfalls[key] {
                 known.traitSets.append(traits)
                 if measure.shortness > known.worst.shortness { known.worst = measure }
                 shortfalls[key] = known
             } else {
-                shortfalls[key] = Shortfall(location: sources[index].location, traitSets: [traits], worst: measure)
+                shortfalls[key] = Shortfall(location: sources[pair.index].location, traitSets: [traits], worst: measure)
                 order.append(key)
             }
         }
