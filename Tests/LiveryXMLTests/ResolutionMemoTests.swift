@@ -70,7 +70,8 @@ import Testing
             """,
             // only on large text: a and d change there
             "Large.theme/Info.xml": TemporaryThemes.info("large", parent: "base"),
-            "Large.theme/Opacity~largetext.xml": "<theme><constants><float name=\"opacity\">0.9</float></constants></theme>",
+            "Large.theme/Opacity~largetext.xml":
+                "<theme><constants><float name=\"opacity\">0.9</float></constants></theme>",
             // the asset for every trait set: e resolves everywhere
             "Logo.theme/Info.xml": TemporaryThemes.info("logo", parent: "base"),
             "Logo.theme/assets/logo.png": "1x",
@@ -149,17 +150,23 @@ import Testing
         let tree = try Self.tree()
         let workspace = ThemeWorkspace(searchPaths: [tree.path])
         func color(_ theme: String, _ id: String, _ traits: TraitSet = TraitSet()) throws -> Color? {
-            let resolved = try workspace.resolve(themeAt: tree.theme(theme + ".theme"), traits: traits, keepingWhatResolves: true).unwrap()
+            let resolved = try workspace.resolve(
+                themeAt: tree.theme(theme + ".theme"), traits: traits, keepingWhatResolves: true
+            ).unwrap()
             let instance = try #require(resolved.instances.first { $0.id == id })
-            guard case .color(let value)? = instance.operations.first(where: { $0.name == "backgroundColor" })?
-                .params.first?.value
+            guard
+                case .color(let value)? = instance.operations.first(where: { $0.name == "backgroundColor" })?
+                    .params.first?.value
             else { return nil }
             return value
         }
         func alpha(_ theme: String, _ id: String, _ traits: TraitSet) throws -> Double? {
-            let resolved = try workspace.resolve(themeAt: tree.theme(theme + ".theme"), traits: traits, keepingWhatResolves: true).unwrap()
+            let resolved = try workspace.resolve(
+                themeAt: tree.theme(theme + ".theme"), traits: traits, keepingWhatResolves: true
+            ).unwrap()
             let instance = try #require(resolved.instances.first { $0.id == id })
-            guard case .float(let value)? = instance.operations.first(where: { $0.name == "alpha" })?.params.first?.value
+            guard
+                case .float(let value)? = instance.operations.first(where: { $0.name == "alpha" })?.params.first?.value
             else { return nil }
             return value
         }

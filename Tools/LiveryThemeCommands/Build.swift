@@ -245,7 +245,7 @@ final class BuildQueue: @unchecked Sendable {
         while let index = take() {
             let outcome = build(paths[index], workspace: workspace)
             // the theme is done: keep its parents (other themes need them), drop the theme itself
-            workspace.forget(themeAt: paths[index])
+            workspace.release(themeAt: paths[index])
             lock.withLock {
                 results[index] = outcome
                 done += 1

@@ -518,15 +518,26 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let entry = indexEntry(forThemeAt: path, readingAgain: true)
         locked {
             canonicalPaths[path] = nil
-            let key = canonicalLocked(path)
-            themes[key] = nil
-            infos[key] = nil
-            schemas = schemas.filter { !$0.key.contains(key) }
-            recent.removeAll { $0.chain.contains(key) }
+            dropLocked(canonicalLocked(path))
             let folderKey = canonicalLocked(folder)
             indexes[folderKey]?.remove(path: path)
             if let entry { indexes[folderKey]?.insert(entry) }
         }
+    }
+
+    /// Drops what was read from a theme folder that has not changed, so that a tool going
+    /// through many themes holds only those in flight: the next operation on it reads it again.
+    /// Unlike `forget(themeAt:)`, the index of the folder holding it stays as it is (a build
+    /// with nothing to do reads no file twice).
+    public func release(themeAt path: String) {
+        locked { dropLocked(canonicalLocked(path)) }
+    }
+
+    private func dropLocked(_ key: String) {
+        themes[key] = nil
+        infos[key] = nil
+        schemas = schemas.filter { !$0.key.contains(key) }
+        recent.removeAll { $0.chain.contains(key) }
     }
 
     /// `FileSystem.canonical`, remembered: it stats every component of the path.

@@ -598,6 +598,11 @@ final class ThemeResolver {
                 return cached
             }
             guard let constant = constants[name] else { return nil }
+            // A literal reads nothing (most constants are: the brands benchmark).
+            if case .literal(let value) = constant.object.content {
+                constantValues[name] = .some(value)
+                return value
+            }
             if let start = resolvingConstants.firstIndex(of: name) {
                 let cycle = (resolvingConstants[start...] + [name]).joined(separator: " -> ")
                 report(.error(.referenceCycle, "constant '\(name)' refers to itself: \(cycle)", at: constant.location))
