@@ -6,8 +6,8 @@ tree in one process, parse-floor.c).
 For each N: the floor; cold `validate` with `--jobs 1` and with the default (every core); cold
 `build` (empty output folder) with `--jobs 1` and the default; a second `build` with nothing
 changed; `build` after one brand changed; `build` after the base changed. Each row is one run
-in a fresh process: wall time, CPU time (user + system), peak RSS, and for builds how many
-compiled files were written (a file whose modification time or bytes changed).
+in a fresh process under measure.c: wall time, CPU time (user + system), peak RSS, and for builds
+how many compiled files were written (a file whose modification time or bytes changed).
 
 A row whose flag the binary does not offer (`--jobs` of build, say) is reported as n/a, so the
 script runs against any build of the tool.
@@ -31,7 +31,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, "..", ".."))
@@ -39,19 +38,16 @@ sys.path.insert(0, here)
 import brands  # noqa: E402
 
 
-def run_timed(command, cwd=None, stdin=None):
-    """(wall s, cpu s, peak RSS KiB, exit status, stdout, stderr) of one run. CPU time and peak RSS
-    are the child's own, from wait4: microseconds, where /usr/bin/time rounds to 10 ms (a floor
-    of 50 ms read as 40 or 60)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=cwd, stdin=stdin, stdout=out, stderr=err)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
+def run_timed(measure, command, cwd=None, stdin=None):
+    """(wall s, cpu s, peak RSS KiB, exit status, stdout, stderr) of one run under measure.c: the
+    command's own CPU time to the microsecond and its own peak RSS."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err, \
+            tempfile.NamedTemporaryFile("r", suffix=".measure") as report:
+        process = subprocess.run([measure, report.name] + command, cwd=cwd, stdin=stdin, stdout=out, stderr=err)
+        wall, cpu, rss = report.read().split()
         out.seek(0)
         err.seek(0)
-        return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, process.returncode, out.read(), err.read()
+        return float(wall), float(cpu), int(rss), process.returncode, out.read(), err.read()
 
 
 def supports(binary, command, flag):
@@ -76,15 +72,19 @@ def written(before, after):
     return sum(1 for name, state in after.items() if before.get(name) != state)
 
 
-def build_floor(scratch):
+def build_tools(scratch):
+    """parse-floor.c (the floor) and measure.c (what one run of a command used)."""
     floor = os.path.join(scratch, "parse-floor")
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libxml-2.0"], stdout=subprocess.PIPE, text=True,
                            check=True).stdout.split()
     subprocess.run(["cc", "-O2", os.path.join(here, "parse-floor.c")] + flags + ["-o", floor], check=True)
-    return floor
+    measure = os.path.join(scratch, "measure")
+    subprocess.run(["cc", "-O2", os.path.join(here, "measure.c"), "-o", measure], check=True)
+    return floor, measure
 
 
-def measure(binary, floor, tree, count, scratch):
+def measure(binary, tools, tree, count, scratch):
+    floor, meter = tools
     os.makedirs(scratch, exist_ok=True)
     rows = []
     xml_files = sorted(os.path.join(folder, name) for folder, _, names in os.walk(tree) for name in names
@@ -96,7 +96,7 @@ def measure(binary, floor, tree, count, scratch):
     wall, cpu, rss = None, None, None
     for _ in range(3):
         with open(listing) as files:
-            w, c, r, status, out, err = run_timed([floor], stdin=files)
+            w, c, r, status, out, err = run_timed(meter, [floor], stdin=files)
         assert status == 0, err
         if wall is None or w < wall:
             wall, cpu, rss = w, c, r
@@ -112,7 +112,7 @@ def measure(binary, floor, tree, count, scratch):
         if prepare:
             prepare()
         before = snapshot(output) if output else None
-        wall, cpu, rss, status, out, err = run_timed([binary] + command)
+        wall, cpu, rss, status, out, err = run_timed(meter, [binary] + command)
         entry = {"n": count, "row": name, "wall": wall, "cpu": cpu, "rss": rss, "status": status}
         if output:
             entry["written"] = written(before, snapshot(output))
@@ -215,12 +215,12 @@ def main():
     rows = []
     load_before = load_average()
     with tempfile.TemporaryDirectory(prefix="livery-brands-", dir=arguments.scratch) as scratch:
-        floor = build_floor(scratch)
+        tools = build_tools(scratch)
         for count in sizes:
             tree = os.path.join(scratch, f"brands-{count}")
             brands.generate(tree, count)
             print(f"N = {count}: {load_average()}", file=sys.stderr)
-            rows += measure(binary, floor, tree, count, os.path.join(scratch, f"work-{count}"))
+            rows += measure(binary, tools, tree, count, os.path.join(scratch, f"work-{count}"))
             shutil.rmtree(tree)
     os.makedirs(arguments.out, exist_ok=True)
     with open(os.path.join(arguments.out, "brands.json"), "w") as handle:

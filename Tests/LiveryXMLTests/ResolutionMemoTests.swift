@@ -144,6 +144,54 @@ import Testing
         }
     }
 
+    /// One file of a `uiview` for each id.
+    static func views(_ ids: [String]) -> String {
+        let views = ids.map { "<uiview id=\"\($0)\">\(operation("alpha", "value", "<float>0.1</float>"))</uiview>" }
+        return "<theme><instances>\(views.joined())</instances></theme>"
+    }
+
+    /// A memo shared by many themes keeps at most its capacity (what a build of thousands of
+    /// themes holds), and room for every variant of the largest chain it resolves.
+    @Test func theMemoKeepsAtMostItsCapacity() throws {
+        var files = [
+            "Base.theme/Info.xml": TemporaryThemes.info("base"),
+            "Base.theme/Screen.xml": TemporaryThemes.alpha("a", "0.5"),
+        ]
+        for index in 0..<40 {
+            files["C\(index).theme/Info.xml"] = TemporaryThemes.info("c\(index)", parent: "base")
+            files["C\(index).theme/Own.xml"] = Self.views((0..<100).map { "own\(index)_\($0)" })
+        }
+        let tree = try TemporaryThemes(files)
+        let workspace = ThemeWorkspace(searchPaths: [tree.path])
+        let memo = ResolutionMemo()
+        for index in 0..<40 {
+            let chain = try #require(workspace.resolver(forThemeAt: tree.theme("C\(index).theme"))).0.chain
+            let resolver = ThemeResolver(chain: chain, schema: StandardSchema.schema, memo: memo)
+            #expect(resolver.resolve(TraitSet()).count == 101)
+            #expect(memo.count <= memo.capacity)
+        }
+        // 40 children of 101 instances each, one entry each: more than the capacity
+        #expect(memo.capacity == 1024)
+        #expect(memo.count > 0)
+        let big = try TemporaryThemes([
+            "Big.theme/Info.xml": TemporaryThemes.info("big"),
+            "Big.theme/Screen.xml": Self.views((0..<1000).map { "i\($0)" }),
+        ])
+        let chain = try #require(workspace.resolver(forThemeAt: big.theme("Big.theme"))).0.chain
+        _ = ThemeResolver(chain: chain, schema: StandardSchema.schema, memo: memo)
+        #expect(memo.capacity == 8000)
+    }
+
+    @Test func forgettingAThemeDropsTheResolutionsKept() throws {
+        let tree = try Self.tree()
+        let workspace = ThemeWorkspace(searchPaths: [tree.path])
+        _ = workspace.validate(paths: [tree.path])
+        let memo = try #require(workspace.resolver(forThemeAt: tree.theme("Same.theme"))).0.memo
+        #expect(memo.count > 0)
+        workspace.forget(themeAt: tree.theme("Same.theme"))
+        #expect(memo.count == 0)
+    }
+
     /// The values the tree is built to change, checked directly: a memo that missed one kind of
     /// read would hand a child its parent's value.
     @Test func childrenSeeWhatTheyRedefineThroughEveryPath() throws {

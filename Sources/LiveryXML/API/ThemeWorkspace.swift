@@ -480,7 +480,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         var findings: [Diagnostic]? = baseSchema.diagnostics + SchemaIntegrity.check(schema, fallback: nil)
         if findings!.contains(where: { $0.location == nil }) { findings = nil }
         let known = SharedSchema(
-            schema: schema, findings: findings, memo: reusesResolutions ? ResolutionMemo() : ResolutionMemo(capacity: 0)
+            schema: schema, findings: findings, memo: ResolutionMemo(enabled: reusesResolutions)
         )
         locked { schemas[key] = known }
         return (known, findings ?? integrity(of: schema, chain: chain))
@@ -506,19 +506,20 @@ public final class ThemeWorkspace: @unchecked Sendable {
             : diagnostics + [.error(.pathNotFound, "not a theme folder", at: SourceLocation(file: path))]
     }
 
-    /// Drops what was read from a theme folder, so that the next operation reads it again (a
-    /// tool that edits one theme keeps the others it has read; a tool going through many themes
-    /// forgets each one it is done with, and holds only those in flight). What was worked out
-    /// from the folder goes too: its entry in the index of the folder holding it is read again
-    /// (its id may have changed, or the folder be new or gone), and the schema of every chain it
-    /// is in is built again. Children are resolved from their parents' folders each time, so
-    /// forgetting a parent is seen by all of them.
+    /// Drops what was read from a theme folder that may have changed, so that the next operation
+    /// reads it again (a tool that edits one theme keeps the others it has read). What was worked
+    /// out from the folder goes too: its entry in the index of the folder holding it is read
+    /// again (its id may have changed, or the folder be new or gone), the schema of every chain
+    /// it is in is built again, and resolutions kept for reuse are dropped. Children are resolved
+    /// from their parents' folders each time, so forgetting a parent is seen by all of them.
     public func forget(themeAt path: String) {
         let folder = FileSystem.parent(of: path)
         let entry = indexEntry(forThemeAt: path, readingAgain: true)
         locked {
             canonicalPaths[path] = nil
             dropLocked(canonicalLocked(path))
+            // what was resolved from the folder's definitions would only hold them in memory
+            for schema in schemas.values { schema.memo.removeAll() }
             let folderKey = canonicalLocked(folder)
             indexes[folderKey]?.remove(path: path)
             if let entry { indexes[folderKey]?.insert(entry) }

@@ -68,17 +68,36 @@ final class ResolutionMemo: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: [Entry]] = [:]
-    private var count = 0
+    /// Entries kept.
+    private(set) var count = 0
     /// Entries kept per set of definitions: one per distinct set of definitions read (light and
     /// dark, say), the most recent first.
-    let variantsPerInstance: Int
-    /// Entries kept in all; past it the memo starts again (a language server's edits leave
-    /// entries of definitions no theme holds any more). Zero keeps nothing.
-    let capacity: Int
+    let variantsPerInstance = 4
+    /// Whether anything is kept (off only to check that reusing changes nothing).
+    let enabled: Bool
+    /// Entries kept in all; past it the memo starts again. An entry holds the files of the
+    /// themes whose definitions it read, so this bounds what a build of thousands of themes
+    /// holds (bench-brands.py, peak RSS), and what a language server's edits leave behind.
+    private(set) var capacity = 1024
 
-    init(variantsPerInstance: Int = 4, capacity: Int = 200_000) {
-        self.variantsPerInstance = variantsPerInstance
-        self.capacity = capacity
+    init(enabled: Bool = true) {
+        self.enabled = enabled
+    }
+
+    /// Makes room for every variant of `count` instances (the chain being resolved): a theme of
+    /// many instances reuses its own resolutions across trait sets.
+    func admit(instances count: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        capacity = max(capacity, 2 * variantsPerInstance * count)
+    }
+
+    /// Drops every entry (the definitions they hold are being read again).
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        entries = [:]
+        count = 0
     }
 
     /// The entries for `definitions`, the most recent first.
@@ -93,7 +112,7 @@ final class ResolutionMemo: @unchecked Sendable {
     }
 
     func insert(_ entry: Entry) {
-        guard capacity > 0, let last = entry.definitions.last else { return }
+        guard enabled, let last = entry.definitions.last else { return }
         lock.lock()
         defer { lock.unlock() }
         if count >= capacity {

@@ -97,6 +97,7 @@ final class ThemeResolver {
         self.incomplete = chain.contains { !$0.unreadFiles.isEmpty || $0.files.contains(where: \.incomplete) }
         self.brokenConstants = Set(chain.flatMap(\.files).flatMap(\.brokenConstants))
         self.brokenClasses = Set(chain.flatMap(\.files).flatMap(\.brokenClasses))
+        memo.admit(instances: chain.reduce(0) { $0 + $1.files.reduce(0) { $0 + $1.instances.count } })
     }
 
     /// The trait values the chain's configuration files distinguish.
