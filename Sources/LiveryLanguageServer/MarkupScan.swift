@@ -26,6 +26,8 @@ struct MarkupScan {
         var closed = false
         var attributes: [Attribute]
         var parent: Int?
+        /// The ancestor (or the element itself) whose parent is the root element; nil for the root.
+        var top: Int?
         /// Offset of the end tag's `<` (content end); nil while unclosed.
         var contentEnd: Int?
 
@@ -34,6 +36,8 @@ struct MarkupScan {
 
     let bytes: [UInt8]
     private(set) var elements: [Element] = []
+    /// Elements whose start tag is still being typed (no `>`), in order.
+    private var unclosedTags: [Int] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -41,6 +45,8 @@ struct MarkupScan {
     }
 
     private mutating func scan() {
+        // an element per `<` at most: room for all of them at once, not by doubling
+        elements.reserveCapacity(bytes.withUnsafeBufferPointer { $0.reduce(0) { $0 + ($1 == 0x3C ? 1 : 0) } })
         var stack: [Int] = []
         var index = 0
         let count = bytes.count
@@ -69,8 +75,12 @@ struct MarkupScan {
                 while end < count, bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "<") { end += 1 }
                 index = end < count && bytes[end] == UInt8(ascii: ">") ? end + 1 : end
             } else {
-                let element = startTag(at: index, parent: stack.last)
+                var element = startTag(at: index, parent: stack.last)
+                if let parent = element.parent {
+                    element.top = elements[parent].top ?? elements.count
+                }
                 elements.append(element)
+                if !element.closed { unclosedTags.append(elements.count - 1) }
                 // a tag still being typed (no `>` yet) holds nothing: what follows is its sibling
                 if element.closed && !element.selfClosing { stack.append(elements.count - 1) }
                 index = max(element.tagEnd, index + 1)
@@ -137,20 +147,48 @@ struct MarkupScan {
 
     // MARK: - Questions
 
-    /// The innermost element whose start tag holds `offset` (from `<` to `>` inclusive).
-    func tag(at offset: Int) -> Int? {
-        elements.indices.last { index in
-            let element = elements[index]
-            return element.start < offset && (element.closed ? offset < element.tagEnd : offset <= element.tagEnd)
+    /// The element starting last before `offset` (elements are in order of their start).
+    private func lastElement(startingBefore offset: Int) -> Int? {
+        var low = 0
+        var high = elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if elements[middle].start < offset { low = middle + 1 } else { high = middle }
         }
+        return low == 0 ? nil : low - 1
     }
 
-    /// The innermost element whose content holds `offset` (after its start tag, before its end tag).
+    /// The innermost element whose start tag holds `offset` (from `<` to `>` inclusive). Start
+    /// tags do not overlap, so it can only be the last one starting before `offset`.
+    func tag(at offset: Int) -> Int? {
+        guard let index = lastElement(startingBefore: offset) else { return nil }
+        let element = elements[index]
+        return (element.closed ? offset < element.tagEnd : offset <= element.tagEnd) ? index : nil
+    }
+
+    /// The innermost element whose content holds `offset` (after its start tag, before its end
+    /// tag; a start tag still being typed has no end, so it holds the rest of the file), the last
+    /// in order when several do. Contents nest: every other element holding `offset` is the last
+    /// one starting before it or one of its ancestors, and the nearest of them is the last.
     func container(of offset: Int) -> Int? {
-        elements.indices.last { index in
-            let element = elements[index]
-            return !element.selfClosing && element.tagEnd <= offset && offset <= (element.contentEnd ?? bytes.count)
+        var found: Int?
+        var current = lastElement(startingBefore: offset)
+        while let index = current {
+            if holds(index, offset) {
+                found = index
+                break
+            }
+            current = elements[index].parent
         }
+        if let unclosed = unclosedTags.last(where: { holds($0, offset) }), unclosed > (found ?? -1) {
+            found = unclosed
+        }
+        return found
+    }
+
+    private func holds(_ index: Int, _ offset: Int) -> Bool {
+        let element = elements[index]
+        return !element.selfClosing && element.tagEnd <= offset && offset <= (element.contentEnd ?? bytes.count)
     }
 
     /// The element's text content (between its tags), when it has no child elements.
@@ -173,9 +211,10 @@ struct MarkupScan {
 
     /// The section an element stands in (`constants`, `classes`, `instances`), when its root is `<theme>`.
     func section(of index: Int) -> String? {
-        let chain = [index] + ancestors(of: index)
-        guard chain.count >= 2, elements[chain[chain.count - 1]].name == "theme" else { return nil }
-        return elements[chain[chain.count - 2]].name
+        guard let top = elements[index].top, let root = elements[top].parent, elements[root].name == "theme" else {
+            return nil
+        }
+        return elements[top].name
     }
 
     /// The instance or class element an element is inside (itself included).

@@ -25,18 +25,42 @@ struct FileSymbols {
     init(path: String, document: TextDocument) {
         self.document = document
         self.scan = MarkupScan(bytes: document.bytes)
-        for (index, element) in scan.elements.enumerated() {
+        let elements = scan.elements
+        for index in elements.indices {
+            // the first attribute of each name this cares about (as `attribute(_:)` finds it), in
+            // one walk, kept when it has a value
+            var ref: MarkupScan.Attribute?
+            var classes: MarkupScan.Attribute?
+            var name: MarkupScan.Attribute?
+            var id: MarkupScan.Attribute?
+            var seen = 0
+            for attribute in elements[index].attributes {
+                switch attribute.name {
+                case "ref" where seen & 1 == 0:
+                    seen |= 1
+                    ref = attribute.hasValue ? attribute : nil
+                case "class" where seen & 2 == 0:
+                    seen |= 2
+                    classes = attribute.hasValue ? attribute : nil
+                case "name" where seen & 4 == 0:
+                    seen |= 4
+                    name = attribute.hasValue ? attribute : nil
+                case "id" where seen & 8 == 0:
+                    seen |= 8
+                    id = attribute.hasValue ? attribute : nil
+                default: break
+                }
+            }
+            guard ref != nil || classes != nil || name != nil || id != nil else { continue }
+            let elementName = elements[index].name
             let section = scan.section(of: index)
-            let parent = element.parent.map { scan.elements[$0] }
-            if let ref = element.attribute("ref"), ref.hasValue {
+            if let ref {
                 uses.append(
                     NamedPlace(
-                        kind: .constant, name: ref.value, detail: element.name, file: path, start: ref.valueStart,
+                        kind: .constant, name: ref.value, detail: elementName, file: path, start: ref.valueStart,
                         end: ref.valueEnd))
             }
-            if let classes = element.attribute("class"), classes.hasValue,
-                section == "instances" || section == "classes"
-            {
+            if let classes, section == "instances" || section == "classes" {
                 for (word, start) in Self.words(classes.value) {
                     uses.append(
                         NamedPlace(
@@ -44,23 +68,22 @@ struct FileSymbols {
                             end: classes.valueStart + start + word.utf8.count))
                 }
             }
-            guard let parent else { continue }
-            if parent.name == "constants", section == "constants", let name = element.attribute("name"), name.hasValue {
+            guard let parent = elements[index].parent else { continue }
+            let parentName = elements[parent].name
+            if parentName == "constants", section == "constants", let name {
                 definitions.append(
                     NamedPlace(
-                        kind: .constant, name: name.value, detail: element.name, file: path, start: name.valueStart,
+                        kind: .constant, name: name.value, detail: elementName, file: path, start: name.valueStart,
                         end: name.valueEnd))
-            } else if parent.name == "classes", element.name == "class", let name = element.attribute("name"),
-                name.hasValue
-            {
+            } else if parentName == "classes", elementName == "class", let name {
                 definitions.append(
                     NamedPlace(
                         kind: .class, name: name.value, detail: "class", file: path, start: name.valueStart,
                         end: name.valueEnd))
-            } else if parent.name == "instances", let id = element.attribute("id"), id.hasValue {
+            } else if parentName == "instances", let id {
                 definitions.append(
                     NamedPlace(
-                        kind: .instance, name: id.value, detail: element.name, file: path, start: id.valueStart,
+                        kind: .instance, name: id.value, detail: elementName, file: path, start: id.valueStart,
                         end: id.valueEnd))
             }
         }
@@ -68,6 +91,7 @@ struct FileSymbols {
 
     /// The space-separated words of a value, with their byte offsets.
     static func words(_ value: String) -> [(String, Int)] {
+        if !value.utf8.contains(0x20) { return value.isEmpty ? [] : [(value, 0)] }
         var result: [(String, Int)] = []
         var offset = 0
         for part in value.split(separator: " ", omittingEmptySubsequences: false) {
