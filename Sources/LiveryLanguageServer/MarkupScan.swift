@@ -3,7 +3,7 @@
 /// never gives up: a half-typed buffer (an unclosed tag, a quote not yet closed) still yields
 /// every element before and after the damage, so completion works at the cursor.
 struct MarkupScan {
-    struct Attribute {
+    struct Attribute: Equatable {
         var name: String
         var nameStart: Int
         /// The value's bytes, inside the quotes; `valueEnd` stops at the closing quote, or at a
@@ -14,7 +14,7 @@ struct MarkupScan {
         var hasValue: Bool
     }
 
-    struct Element {
+    struct Element: Equatable {
         var name: String
         /// Offset of `<`.
         var start: Int
@@ -34,7 +34,7 @@ struct MarkupScan {
         func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
     }
 
-    let bytes: [UInt8]
+    private(set) var bytes: [UInt8]
     private(set) var elements: [Element] = []
     /// Elements whose start tag is still being typed (no `>`), in order.
     private var unclosedTags: [Int] = []
@@ -143,6 +143,84 @@ struct MarkupScan {
         }
         element.tagEnd = count
         return element
+    }
+
+    // MARK: - Edits
+
+    /// What an edit changed: the bytes from `start` to `oldEnd` became those from `start` to
+    /// `newEnd` (the longest common prefix and suffix of the two texts stand around it).
+    struct Change: Equatable {
+        var start: Int
+        var oldEnd: Int
+        var newEnd: Int
+        var delta: Int { newEnd - oldEnd }
+
+        init(from old: [UInt8], to new: [UInt8]) {
+            let limit = min(old.count, new.count)
+            var prefix = 0
+            var suffix = 0
+            old.withUnsafeBufferPointer { old in
+                new.withUnsafeBufferPointer { new in
+                    while prefix < limit, old[prefix] == new[prefix] { prefix += 1 }
+                    while suffix < limit - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+                        suffix += 1
+                    }
+                }
+            }
+            start = prefix
+            oldEnd = old.count - suffix
+            newEnd = new.count - suffix
+        }
+    }
+
+    /// Makes this the scan of `newBytes` when it differs from the scanned text inside one quoted
+    /// attribute value only, with neither its quote nor `<` removed or typed (typing a name or a
+    /// reference): the markup around it is the same, shifted. Returns the change and the element
+    /// whose attribute changed (nil when the texts are equal); nil, changing nothing, when the
+    /// edit may change the markup: then the text must be scanned again.
+    mutating func update(to newBytes: [UInt8]) -> (change: Change, element: Int?)? {
+        let change = Change(from: bytes, to: newBytes)
+        guard change.start < bytes.count || change.start < newBytes.count else {
+            bytes = newBytes
+            return (change, nil)
+        }
+        guard let index = lastElement(startingBefore: change.start),
+            let at = elements[index].attributes.firstIndex(where: {
+                $0.hasValue && $0.valueStart <= change.start && change.oldEnd <= $0.valueEnd
+            })
+        else { return nil }
+        let attribute = elements[index].attributes[at]
+        guard attribute.valueStart >= 1, attribute.valueEnd < bytes.count else { return nil }
+        let quote = bytes[attribute.valueStart - 1]
+        guard (quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")) && bytes[attribute.valueEnd] == quote,
+            !bytes[change.start..<change.oldEnd].contains(where: { $0 == quote || $0 == UInt8(ascii: "<") }),
+            !newBytes[change.start..<change.newEnd].contains(where: { $0 == quote || $0 == UInt8(ascii: "<") })
+        else { return nil }
+        // Every offset from the edit's end on moves by the change in length, but the value's
+        // start (an insertion at the value's start is inside the value).
+        let delta = change.delta
+        let end = change.oldEnd
+        @inline(__always) func moved(_ offset: Int) -> Int { offset >= end ? offset + delta : offset }
+        for element in elements.indices
+        where elements[element].tagEnd >= end || (elements[element].contentEnd ?? 0) >= end {
+            let tagMoves = elements[element].tagEnd >= end
+            elements[element].start = moved(elements[element].start)
+            elements[element].nameEnd = moved(elements[element].nameEnd)
+            elements[element].tagEnd = moved(elements[element].tagEnd)
+            elements[element].contentEnd = elements[element].contentEnd.map(moved)
+            guard tagMoves else { continue }
+            for other in elements[element].attributes.indices {
+                elements[element].attributes[other].nameStart = moved(elements[element].attributes[other].nameStart)
+                elements[element].attributes[other].valueStart = moved(elements[element].attributes[other].valueStart)
+                elements[element].attributes[other].valueEnd = moved(elements[element].attributes[other].valueEnd)
+            }
+        }
+        elements[index].attributes[at].valueStart = attribute.valueStart
+        let valueEnd = elements[index].attributes[at].valueEnd
+        elements[index].attributes[at].value = String(
+            decoding: newBytes[attribute.valueStart..<valueEnd], as: UTF8.self)
+        bytes = newBytes
+        return (change, index)
     }
 
     // MARK: - Questions
