@@ -24,7 +24,9 @@ import Testing
                 : quotes.randomElement(using: &generator)! + Int.random(in: -2...2, using: &generator)
             let start = min(max(at, 0), text.count)
             let end = min(start + Int.random(in: 0...2, using: &generator), text.count)
-            let typed: [[UInt8]] = [[], Array("o".utf8), Array("ab".utf8), Array("\"".utf8), Array("<".utf8), Array("é".utf8)]
+            let typed: [[UInt8]] = [
+                [], Array("o".utf8), Array("ab".utf8), Array("\"".utf8), Array("<".utf8), Array("é".utf8),
+            ]
             text.replaceSubrange(start..<end, with: typed.randomElement(using: &generator)!)
             let document = TextDocument(bytes: text)
             if symbols.update(to: document) {
@@ -63,7 +65,9 @@ import Testing
         let updated = symbols.update(to: TextDocument(bytes: edited))
         #expect(updated)
         #expect(symbols.definitions.map(\.name) == ["xa", "b"])
-        #expect(symbols.definitions[1].start == FileSymbols(path: "t.xml", document: TextDocument(bytes: edited)).definitions[1].start)
+        #expect(
+            symbols.definitions[1].start
+                == FileSymbols(path: "t.xml", document: TextDocument(bytes: edited)).definitions[1].start)
     }
 }
 

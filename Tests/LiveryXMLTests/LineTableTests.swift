@@ -6,7 +6,10 @@ import Testing
     /// texts whose lines are shorter and longer than a block, and offsets outside the text.
     @Test func findsTheLineOfEveryOffset() {
         var generator = SystemRandomNumberGenerator()
-        for lengths in [[0], [1, 1, 1], [5000, 3, 9000, 0, 4096, 4095], (0..<400).map { _ in Int.random(in: 0..<90, using: &generator) }] {
+        for lengths in [
+            [0], [1, 1, 1], [5000, 3, 9000, 0, 4096, 4095],
+            (0..<400).map { _ in Int.random(in: 0..<90, using: &generator) },
+        ] {
             var bytes: [UInt8] = []
             for length in lengths { bytes += Array(repeating: UInt8(ascii: "a"), count: length) + [UInt8(ascii: "\n")] }
             let table = LineTable(bytes)
