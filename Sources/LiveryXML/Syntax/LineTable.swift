@@ -1,10 +1,13 @@
 /// Where each line of a text starts, in bytes, and which line holds a byte offset: what turns the
 /// front end's byte offsets into lines for diagnostics and for an editor's positions. Lines end
 /// at `\n` (a `\r` before it belongs to the line).
-public struct LineTable: Sendable {
+///
+/// A class, immutable once built: a lookup (one per located value while a theme resolves) then
+/// costs one reference count, not one per table it holds.
+public final class LineTable: Sendable {
     /// The byte offset of each line's start; the first is 0.
     public let starts: [Int]
-    /// The line holding the first byte of each block of `blockSize` bytes: a lookup searches the
+    /// The line holding the first byte of each block of 4 KiB (`blockShift`): a lookup searches the
     /// few lines of one block, not all of them (every finding and every resolved value of a
     /// theme of thousands of instances is located through here).
     private let blocks: [Int]
