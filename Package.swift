@@ -259,6 +259,8 @@ let package = Package(
         .testTarget(
             name: "LiveryGTKTests", dependencies: ["LiveryGTK", "Livery", "LiveryModel", "CGTK", "LiveryHeadless"]),
         .testTarget(name: "LiveryTokensTests", dependencies: ["LiveryTokens", "LiveryModel"]),
+        // The language server's own caches (end to end: Tests/LSP, through pytest-lsp).
+        .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer"]),
         // libadwaita followed through a private session bus and a settings portal stand-in.
         .testTarget(
             name: "LiveryAdwaitaTests", dependencies: ["LiveryAdwaita", "LiveryGTK", "Livery", "CAdwaita"],

@@ -88,11 +88,11 @@ async def session(workspace, file, typo_line, typo_column, hover_at, completion_
     def has_typo(found):
         return found is not None and any(d.code == "operation-unknown" for d in found)
 
-    await until(lambda found: found is not None or True)
-    await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="-"))  # the first check is done
+    # A clean file gets no diagnostics, so nothing tells when the check of the open is done: a
+    # first typo and its undo, not measured, wait for it (else the first edit pays for it too).
     edits, completions, hovers = [], [], []
     version = 1
-    for run in range(runs):
+    for run in range(-2, runs):
         typo = run % 2 == 0
         version += 1
         start = time.perf_counter()
@@ -112,6 +112,8 @@ async def session(workspace, file, typo_line, typo_column, hover_at, completion_
             )
         )
         await until(has_typo if typo else (lambda found: found is not None and not has_typo(found)))
+        if run < 0:
+            continue
         edits.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         await client.text_document_completion_async(

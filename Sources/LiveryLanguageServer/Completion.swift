@@ -304,11 +304,12 @@ extension LanguageServer {
         case (_, "ref"):
             guard let theme else { return [] }
             var seen: Set<String> = []
+            let resolved = resolvedConstants(ofTheme: theme)
             return definitions(.constant, visibleFrom: theme).filter { $0.detail == element.name }.compactMap { place in
                 guard seen.insert(place.name).inserted else { return nil }
                 return CompletionCandidate(
                     label: place.name, kind: 21, detail: "\(place.detail) constant",
-                    documentation: constantDescription(place.name, theme: theme), text: place.name)
+                    documentation: constantDescription(place.name, theme: theme, byName: resolved), text: place.name)
             }
         case (_, "class"):
             guard let theme else { return [] }

@@ -53,13 +53,22 @@ extension LanguageServer {
         "\(relative(LanguageServer.standardized(location.file))):\(location.line.map(String.init) ?? "?")"
     }
 
+    /// The theme's constants resolved for no traits, by name (the constants alone: no instance is
+    /// resolved for them).
+    func resolvedConstants(ofTheme theme: String) -> [String: ResolvedConstant] {
+        let constants =
+            project?.workspace.constants(
+                ofThemeAt: theme, traits: .none, keepingWhatResolves: true, checkingWholeTheme: false
+            ).value ?? []
+        return Dictionary(constants.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// A constant's resolved value (no traits) and the chain of references it comes through.
-    func constantDescription(_ name: String, theme: String) -> String? {
-        guard let project,
-            let constants = project.workspace.constants(ofThemeAt: theme, traits: .none, keepingWhatResolves: true)
-                .value
-        else { return nil }
-        let byName = Dictionary(constants.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    /// `byName` is `resolvedConstants(ofTheme:)`, when the caller describes several.
+    func constantDescription(_ name: String, theme: String, byName known: [String: ResolvedConstant]? = nil)
+        -> String?
+    {
+        let byName = known ?? resolvedConstants(ofTheme: theme)
         guard let constant = byName[name] else { return nil }
         var lines = ["**\(name)** = `\(ValueText.describe(constant.value))` (\(constant.value.type.rawValue))", ""]
         var current: ResolvedConstant? = constant
@@ -88,13 +97,17 @@ extension LanguageServer {
             return "`\(Self.summary(signature, declaredBy: "the schema"))`"
         }
         let explanation = project.workspace.explain(
-            themeAt: theme, identifier: id, traits: .none, keepingWhatResolves: true)
+            themeAt: theme, identifier: id, traits: .none, keepingWhatResolves: true, checkingWholeTheme: false)
         guard
             let explained = explanation.value?.operations.first(where: {
                 $0.operation.name == name && $0.operation.state == state
             })
         else {
-            if explanation.diagnostics.hasErrors {
+            // the last check's findings tell of errors elsewhere in the theme (this explanation
+            // resolved the instance alone)
+            if explanation.diagnostics.hasErrors
+                || project.files(ofThemes: [theme]).contains(where: { findings[$0]?.hasErrors == true })
+            {
                 return "**\(name)**: the theme has errors; fix them to see the value"
             }
             return nil

@@ -254,6 +254,9 @@ public final class LanguageServer {
         documents[uri] = TextDocument(text: text, version: item["version"]?.int ?? 0)
         openURIs[path] = uri
         project?.hold(text, at: path)
+        // The buffer's markup is read now, while the first check is waiting anyway: completion
+        // and hover then find it, and typing inside a value keeps it up to date in place.
+        _ = symbols(of: path)
     }
 
     private func didChange(_ params: JSONValue) {

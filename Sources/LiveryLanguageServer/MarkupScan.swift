@@ -3,7 +3,7 @@
 /// never gives up: a half-typed buffer (an unclosed tag, a quote not yet closed) still yields
 /// every element before and after the damage, so completion works at the cursor.
 struct MarkupScan {
-    struct Attribute {
+    struct Attribute: Equatable {
         var name: String
         var nameStart: Int
         /// The value's bytes, inside the quotes; `valueEnd` stops at the closing quote, or at a
@@ -14,7 +14,7 @@ struct MarkupScan {
         var hasValue: Bool
     }
 
-    struct Element {
+    struct Element: Equatable {
         var name: String
         /// Offset of `<`.
         var start: Int
@@ -26,14 +26,18 @@ struct MarkupScan {
         var closed = false
         var attributes: [Attribute]
         var parent: Int?
+        /// The ancestor (or the element itself) whose parent is the root element; nil for the root.
+        var top: Int?
         /// Offset of the end tag's `<` (content end); nil while unclosed.
         var contentEnd: Int?
 
         func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
     }
 
-    let bytes: [UInt8]
+    private(set) var bytes: [UInt8]
     private(set) var elements: [Element] = []
+    /// Elements whose start tag is still being typed (no `>`), in order.
+    private var unclosedTags: [Int] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -41,6 +45,8 @@ struct MarkupScan {
     }
 
     private mutating func scan() {
+        // an element per `<` at most: room for all of them at once, not by doubling
+        elements.reserveCapacity(bytes.withUnsafeBufferPointer { $0.reduce(0) { $0 + ($1 == 0x3C ? 1 : 0) } })
         var stack: [Int] = []
         var index = 0
         let count = bytes.count
@@ -69,8 +75,12 @@ struct MarkupScan {
                 while end < count, bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "<") { end += 1 }
                 index = end < count && bytes[end] == UInt8(ascii: ">") ? end + 1 : end
             } else {
-                let element = startTag(at: index, parent: stack.last)
+                var element = startTag(at: index, parent: stack.last)
+                if let parent = element.parent {
+                    element.top = elements[parent].top ?? elements.count
+                }
                 elements.append(element)
+                if !element.closed { unclosedTags.append(elements.count - 1) }
                 // a tag still being typed (no `>` yet) holds nothing: what follows is its sibling
                 if element.closed && !element.selfClosing { stack.append(elements.count - 1) }
                 index = max(element.tagEnd, index + 1)
@@ -135,22 +145,128 @@ struct MarkupScan {
         return element
     }
 
-    // MARK: - Questions
+    // MARK: - Edits
 
-    /// The innermost element whose start tag holds `offset` (from `<` to `>` inclusive).
-    func tag(at offset: Int) -> Int? {
-        elements.indices.last { index in
-            let element = elements[index]
-            return element.start < offset && (element.closed ? offset < element.tagEnd : offset <= element.tagEnd)
+    /// What an edit changed: the bytes from `start` to `oldEnd` became those from `start` to
+    /// `newEnd` (the longest common prefix and suffix of the two texts stand around it).
+    struct Change: Equatable {
+        var start: Int
+        var oldEnd: Int
+        var newEnd: Int
+        var delta: Int { newEnd - oldEnd }
+
+        init(from old: [UInt8], to new: [UInt8]) {
+            let limit = min(old.count, new.count)
+            var prefix = 0
+            var suffix = 0
+            old.withUnsafeBufferPointer { old in
+                new.withUnsafeBufferPointer { new in
+                    while prefix < limit, old[prefix] == new[prefix] { prefix += 1 }
+                    while suffix < limit - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+                        suffix += 1
+                    }
+                }
+            }
+            start = prefix
+            oldEnd = old.count - suffix
+            newEnd = new.count - suffix
         }
     }
 
-    /// The innermost element whose content holds `offset` (after its start tag, before its end tag).
-    func container(of offset: Int) -> Int? {
-        elements.indices.last { index in
-            let element = elements[index]
-            return !element.selfClosing && element.tagEnd <= offset && offset <= (element.contentEnd ?? bytes.count)
+    /// Makes this the scan of `newBytes` when it differs from the scanned text inside one quoted
+    /// attribute value only, with neither its quote nor `<` removed or typed (typing a name or a
+    /// reference): the markup around it is the same, shifted. Returns the change and the element
+    /// whose attribute changed (nil when the texts are equal); nil, changing nothing, when the
+    /// edit may change the markup: then the text must be scanned again.
+    mutating func update(to newBytes: [UInt8]) -> (change: Change, element: Int?)? {
+        let change = Change(from: bytes, to: newBytes)
+        guard change.start < bytes.count || change.start < newBytes.count else {
+            bytes = newBytes
+            return (change, nil)
         }
+        guard let index = lastElement(startingBefore: change.start),
+            let at = elements[index].attributes.firstIndex(where: {
+                $0.hasValue && $0.valueStart <= change.start && change.oldEnd <= $0.valueEnd
+            })
+        else { return nil }
+        let attribute = elements[index].attributes[at]
+        guard attribute.valueStart >= 1, attribute.valueEnd < bytes.count else { return nil }
+        let quote = bytes[attribute.valueStart - 1]
+        guard (quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")) && bytes[attribute.valueEnd] == quote,
+            !bytes[change.start..<change.oldEnd].contains(where: { $0 == quote || $0 == UInt8(ascii: "<") }),
+            !newBytes[change.start..<change.newEnd].contains(where: { $0 == quote || $0 == UInt8(ascii: "<") })
+        else { return nil }
+        // Every offset from the edit's end on moves by the change in length, but the value's
+        // start (an insertion at the value's start is inside the value).
+        let delta = change.delta
+        let end = change.oldEnd
+        @inline(__always) func moved(_ offset: Int) -> Int { offset >= end ? offset + delta : offset }
+        for element in elements.indices
+        where elements[element].tagEnd >= end || (elements[element].contentEnd ?? 0) >= end {
+            let tagMoves = elements[element].tagEnd >= end
+            elements[element].start = moved(elements[element].start)
+            elements[element].nameEnd = moved(elements[element].nameEnd)
+            elements[element].tagEnd = moved(elements[element].tagEnd)
+            elements[element].contentEnd = elements[element].contentEnd.map(moved)
+            guard tagMoves else { continue }
+            for other in elements[element].attributes.indices {
+                elements[element].attributes[other].nameStart = moved(elements[element].attributes[other].nameStart)
+                elements[element].attributes[other].valueStart = moved(elements[element].attributes[other].valueStart)
+                elements[element].attributes[other].valueEnd = moved(elements[element].attributes[other].valueEnd)
+            }
+        }
+        elements[index].attributes[at].valueStart = attribute.valueStart
+        let valueEnd = elements[index].attributes[at].valueEnd
+        elements[index].attributes[at].value = String(
+            decoding: newBytes[attribute.valueStart..<valueEnd], as: UTF8.self)
+        bytes = newBytes
+        return (change, index)
+    }
+
+    // MARK: - Questions
+
+    /// The element starting last before `offset` (elements are in order of their start).
+    private func lastElement(startingBefore offset: Int) -> Int? {
+        var low = 0
+        var high = elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if elements[middle].start < offset { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// The innermost element whose start tag holds `offset` (from `<` to `>` inclusive). Start
+    /// tags do not overlap, so it can only be the last one starting before `offset`.
+    func tag(at offset: Int) -> Int? {
+        guard let index = lastElement(startingBefore: offset) else { return nil }
+        let element = elements[index]
+        return (element.closed ? offset < element.tagEnd : offset <= element.tagEnd) ? index : nil
+    }
+
+    /// The innermost element whose content holds `offset` (after its start tag, before its end
+    /// tag; a start tag still being typed has no end, so it holds the rest of the file), the last
+    /// in order when several do. Contents nest: every other element holding `offset` is the last
+    /// one starting before it or one of its ancestors, and the nearest of them is the last.
+    func container(of offset: Int) -> Int? {
+        var found: Int?
+        var current = lastElement(startingBefore: offset)
+        while let index = current {
+            if holds(index, offset) {
+                found = index
+                break
+            }
+            current = elements[index].parent
+        }
+        if let unclosed = unclosedTags.last(where: { holds($0, offset) }), unclosed > (found ?? -1) {
+            found = unclosed
+        }
+        return found
+    }
+
+    private func holds(_ index: Int, _ offset: Int) -> Bool {
+        let element = elements[index]
+        return !element.selfClosing && element.tagEnd <= offset && offset <= (element.contentEnd ?? bytes.count)
     }
 
     /// The element's text content (between its tags), when it has no child elements.
@@ -173,9 +289,10 @@ struct MarkupScan {
 
     /// The section an element stands in (`constants`, `classes`, `instances`), when its root is `<theme>`.
     func section(of index: Int) -> String? {
-        let chain = [index] + ancestors(of: index)
-        guard chain.count >= 2, elements[chain[chain.count - 1]].name == "theme" else { return nil }
-        return elements[chain[chain.count - 2]].name
+        guard let top = elements[index].top, let root = elements[top].parent, elements[root].name == "theme" else {
+            return nil
+        }
+        return elements[top].name
     }
 
     /// The instance or class element an element is inside (itself included).

@@ -17,6 +17,12 @@ extension LanguageServer {
             stamp = "disk \(modified) \((attributes[.size] as? NSNumber)?.intValue ?? 0)"
         }
         if let cached = symbolCache[path], cached.stamp == stamp { return cached.symbols }
+        // an open buffer, typed into: the symbols of its last text, brought up to date (taken out
+        // of the cache, so that they are changed in place)
+        if let open, var known = symbolCache.removeValue(forKey: path)?.symbols, known.update(to: open) {
+            symbolCache[path] = (stamp, known)
+            return known
+        }
         guard let document = open ?? document(at: path) else { return nil }
         let symbols = FileSymbols(path: path, document: document)
         symbolCache[path] = (stamp, symbols)

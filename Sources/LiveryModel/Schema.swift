@@ -29,6 +29,13 @@ public struct Schema: Hashable, Sendable {
         available[component]?[name]
     }
 
+    /// Every operation the component accepts, own and inherited, by name (`operation(_:of:)`
+    /// for each): for a caller looking up many operations of one component. Nil for an unknown
+    /// component.
+    public func operations(of component: String) -> [String: OperationSchema]? {
+        available[component]
+    }
+
     private mutating func rebuildAvailable() {
         available = [:]
         for name in components.keys {

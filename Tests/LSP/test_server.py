@@ -124,6 +124,78 @@ async def test_an_edit_in_a_parent_reaches_its_children_unopened(session):
     assert dark_palette is not None
 
 
+async def test_an_edit_in_a_schema_file_is_seen_by_its_themes(session):
+    # the schema is kept between checks: renaming the component in Base's schema file must still
+    # make the instances that use it unknown, in Base and in its children
+    uri = session.open("Themes/Base.theme/Components.xml")
+    text = (session.root / "Themes/Base.theme/Components.xml").read_text()
+    session.replace_all(uri, text.replace('name="chatbubble"', 'name="chatbubbles"'))
+    chat = session.uri(CHAT)
+    found = await session.diagnostics(chat, lambda d: any(x.code == "component-unknown" for x in d))
+    assert any("chatbubble" in d.message for d in found)
+    session.replace_all(uri, text)
+    await session.diagnostics(chat, lambda d: not any(x.code == "component-unknown" for x in d))
+
+
+async def test_a_typo_undone_and_typed_again_is_reported_again(session):
+    uri = session.open(CONSTANTS)
+    lines = (session.root / CONSTANTS).read_text().split("\n")
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
+    column = lines[line].index('ref="brand"') + len('ref="br')
+    for _ in range(2):
+        session.edit(uri, (line, column), (line, column + 1), "")  # ref="brnd"
+        await session.diagnostics(uri, lambda d: any(x.code == "reference-unknown" for x in d))
+        session.edit(uri, (line, column), (line, column), "a")  # back to the text on disk
+        await session.diagnostics(uri, lambda d: not any(x.code == "reference-unknown" for x in d))
+
+
+async def test_typing_in_a_value_is_seen_by_hover_and_definition(session):
+    # the file's symbols follow an edit inside an attribute value without reading the file again:
+    # the edited reference and everything after it (moved) must still be found
+    uri = session.open(CONSTANTS)
+    lines = (session.root / CONSTANTS).read_text().split("\n")
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
+    later = next(i for i, l in enumerate(lines) if '<color name="bubbleOutgoing" ref="accent"/>' in l)
+    pressed = next(i for i, l in enumerate(lines) if '<color name="brandPressed">' in l)
+    end = lines[line].index('ref="brand"') + len('ref="brand')
+
+    async def hover_later():
+        hover = await session.client.text_document_hover_async(
+            types.HoverParams(text_document=doc(uri), position=pos(later, lines[later].index('ref="accent"') + 7))
+        )
+        return hover.contents.value
+
+    assert "#007AFFFF" in await hover_later()
+    for i, ch in enumerate("Pressed"):
+        session.edit(uri, (line, end + i), (line, end + i), ch)
+    definition = await session.client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc(uri), position=pos(line, end + 3))
+    )
+    assert [(d.uri, d.range.start.line) for d in definition] == [(uri, pressed)]
+    assert "#0062CCFF" in await hover_later()
+    session.edit(uri, (line, end), (line, end + len("Pressed")), "")
+    assert "#007AFFFF" in await hover_later()
+
+
+async def test_an_edit_in_a_parent_is_seen_by_hover_in_a_child(session):
+    uri = session.open(CONSTANTS)
+    lines = (session.root / CONSTANTS).read_text().split("\n")
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
+    dark = session.open("Themes/Dark.theme/Classes.xml")
+    dark_lines = (session.root / "Themes/Dark.theme/Classes.xml").read_text().split("\n")
+    at = next(i for i, l in enumerate(dark_lines) if '<color ref="accent"/>' in l)
+    position = pos(at, dark_lines[at].index('ref="accent"') + 7)
+
+    async def hover():
+        found = await session.client.text_document_hover_async(types.HoverParams(text_document=doc(dark), position=position))
+        return found.contents.value
+
+    assert "#0A84FFFF" in await hover()  # Dark's brand
+    end = lines[line].index('ref="brand"') + len('ref="brand')
+    session.edit(uri, (line, end), (line, end), "Pressed")
+    assert "#0066CCFF" in await hover()  # Dark's brandPressed, through Base's accent
+
+
 async def test_notes_become_related_information(session):
     uri = session.open(CHAT)
     text = (session.root / CHAT).read_text()

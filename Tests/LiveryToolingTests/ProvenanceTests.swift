@@ -19,8 +19,50 @@ import Testing
                 #expect(
                     explanation.operations.map(\.operation) == instance.operations, "\(name) \(traits) \(instance.id)")
                 #expect(explanation.component == instance.component)
+                // an editor's hover resolves the instance alone: the same explanation
+                let alone = workspace.explain(
+                    themeAt: Samples.theme(name), identifier: instance.id, traits: traits, checkingWholeTheme: false)
+                #expect(alone.value == explanation, "\(name) \(traits) \(instance.id)")
             }
+            let constants = workspace.constants(ofThemeAt: Samples.theme(name), traits: traits)
+            let alone = workspace.constants(ofThemeAt: Samples.theme(name), traits: traits, checkingWholeTheme: false)
+            #expect(alone.value != nil && alone.value == constants.value, "\(name) \(traits)")
         }
+    }
+
+    /// Resolving one instance fills the tables as the whole pass does: a redefinition that
+    /// changes a constant's type is skipped, so the first definition's value stands.
+    @Test func oneInstanceAloneKeepsTheTablesOfTheWholePass() throws {
+        let scratch = try Scratch([
+            "One.theme/Info.xml": Scratch.info("one"),
+            "One.theme/A.xml": """
+            <theme>
+              <constants><color name="brand">#FF0000</color></constants>
+              <instances>
+                <uiview id="panel"><operation name="backgroundColor"><param name="color"><color ref="brand"/></param></operation></uiview>
+                <uiview id="other"><operation name="alpha"><param name="value"><float>0.5</float></param></operation></uiview>
+              </instances>
+            </theme>
+            """,
+            "One.theme/B.xml": """
+            <theme><constants><float name="brand">2</float></constants></theme>
+            """,
+        ])
+        let workspace = ThemeWorkspace()
+        let theme = scratch("One.theme")
+        let whole = workspace.explain(themeAt: theme, identifier: "panel", traits: .none, keepingWhatResolves: true)
+        let alone = workspace.explain(
+            themeAt: theme, identifier: "panel", traits: .none, keepingWhatResolves: true, checkingWholeTheme: false)
+        #expect(whole.diagnostics.contains { $0.code == .constantTypeChange })
+        #expect(
+            whole.value?.operations.first?.operation.params.first?.value == .color(Color(red: 1, green: 0, blue: 0)))
+        #expect(alone.value == whole.value)
+        let constants = workspace.constants(
+            ofThemeAt: theme, traits: .none, keepingWhatResolves: true, checkingWholeTheme: false)
+        #expect(constants.value?.first { $0.name == "brand" }?.value == .color(Color(red: 1, green: 0, blue: 0)))
+        #expect(
+            workspace.explain(themeAt: theme, identifier: "nope", traits: .none, checkingWholeTheme: false).value == nil
+        )
     }
 
     @Test func recordsPlacesClassesConstantsAndOverrides() throws {

@@ -35,6 +35,27 @@ import Testing
         #expect(large.message.contains("below the 4.5:1 WCAG 2.2 asks of large text under highcontrast"))
     }
 
+    /// Two background colours in one state: the first one stands (the text is judged against it).
+    @Test func theFirstBackgroundOfAStateStands() throws {
+        let themes = try TemporaryThemes([
+            "Two.theme/Info.xml": TemporaryThemes.info("two"),
+            "Two.theme/Components.xml": """
+            <components><component name="pill" extends="uilabel">
+            <operation name="fillColor"><param name="color" type="color" role="background-color"/></operation>
+            </component></components>
+            """,
+            "Two.theme/Chat.xml": """
+            <theme><instances><pill id="p">
+            <operation name="backgroundColor"><param name="color"><color>#000000</color></param></operation>
+            <operation name="fillColor"><param name="color"><color>#FFFFFF</color></param></operation>
+            <operation name="textColor"><param name="color"><color>#FFFFFF</color></param></operation>
+            </pill></instances></theme>
+            """,
+        ])
+        let found = ThemeWorkspace().validate(paths: [themes.theme("Two.theme")])
+        #expect(found.isEmpty, "\(found)")
+    }
+
     @Test func aCheckedThemeWithoutProblemsHasNoFindings() throws {
         let themes = try TemporaryThemes([
             "Ok.theme/Info.xml": TemporaryThemes.info("ok"),

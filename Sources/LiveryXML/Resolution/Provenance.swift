@@ -121,14 +121,17 @@ extension ThemeWorkspace {
     /// file, line, layer, the instance or class it is written in, and what it overrode.
     /// `value` is nil with no error when the theme has no such instance for these traits.
     /// With `keepingWhatResolves`, a theme with errors still explains what resolves (an editor's
-    /// hover on a half-fixed theme).
+    /// hover on a half-fixed theme). Without `checkingWholeTheme`, only this instance is resolved
+    /// (with the constants and classes it uses), so the answer does not grow with the theme; the
+    /// diagnostics are then those of reading the chain and of what that took, not the theme's check.
     public func explain(
-        themeAt path: String, identifier: String, traits: TraitSet, keepingWhatResolves: Bool = false
+        themeAt path: String, identifier: String, traits: TraitSet, keepingWhatResolves: Bool = false,
+        checkingWholeTheme: Bool = true
     ) -> Checked<InstanceExplanation> {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path), let info = resolver.chain.last?.info else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
-        let explanation = resolver.explain(identifier, traits: traits)
+        let explanation = resolver.explain(identifier, traits: traits, wholeTheme: checkingWholeTheme)
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
         guard !all.hasErrors || keepingWhatResolves, var explanation else {
             return Checked(value: nil, diagnostics: all)
@@ -138,14 +141,20 @@ extension ThemeWorkspace {
     }
 
     /// The constants of the theme for `traits`, sorted by name, with their final definitions.
-    public func constants(ofThemeAt path: String, traits: TraitSet, keepingWhatResolves: Bool = false) -> Checked<
-        [ResolvedConstant]
-    > {
+    /// Without `checkingWholeTheme`, no instance is resolved: the constants alone are (an
+    /// editor's hover), and the diagnostics are those of reading the chain and of the constants.
+    public func constants(
+        ofThemeAt path: String, traits: TraitSet, keepingWhatResolves: Bool = false, checkingWholeTheme: Bool = true
+    ) -> Checked<[ResolvedConstant]> {
         guard let (resolver, diagnostics) = resolver(forThemeAt: path) else {
             return Checked(value: nil, diagnostics: loadFailure(path))
         }
         var pass = ThemeResolver.Pass(resolver: resolver, traits: traits)
-        _ = pass.run()
+        if checkingWholeTheme {
+            _ = pass.run()
+        } else {
+            pass.fillTables(reporting: false) { _ in }
+        }
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
         guard !all.hasErrors || keepingWhatResolves else { return Checked(value: nil, diagnostics: all) }
         let themes = resolver.themeIDsByFile()
@@ -186,10 +195,12 @@ extension ThemeResolver {
         var map: [String: String] = [:]
         for theme in chain {
             let id = theme.info?.id ?? ""
+            // everything a configuration file defines is located in that one file
             for file in theme.files {
-                for constant in file.constants { map[constant.location.file] = id }
-                for definition in file.classes { map[definition.location.file] = id }
-                for instance in file.instances { map[instance.location.file] = id }
+                let path =
+                    file.constants.first?.location.file ?? file.classes.first?.location.file
+                    ?? file.instances.first?.location.file
+                if let path { map[path] = id }
             }
         }
         return map
@@ -197,10 +208,19 @@ extension ThemeResolver {
 
     /// Provenance of one instance: a normal pass (so tables, checks and diagnostics are exactly
     /// those of `resolve`), then a walk of the instance's definitions that keeps the history.
-    func explain(_ id: String, traits: TraitSet) -> InstanceExplanation? {
+    /// Without `wholeTheme`, the pass fills its tables and resolves this instance only: the same
+    /// value, since a pass resolves each instance from the tables alone.
+    func explain(_ id: String, traits: TraitSet, wholeTheme: Bool = true) -> InstanceExplanation? {
         var pass = Pass(resolver: self, traits: traits)
-        let instances = pass.run()
-        guard let resolved = instances.first(where: { $0.id == id }) else { return nil }
+        let found: ResolvedInstance?
+        if wholeTheme {
+            found = pass.run().first { $0.id == id }
+        } else {
+            var definitions: [InstanceSyntax] = []
+            pass.fillTables(reporting: false) { if $0.id == id { definitions.append($0) } }
+            found = definitions.isEmpty ? nil : pass.resolveInstance(definitions)
+        }
+        guard let resolved = found else { return nil }
 
         // Which theme and layer each element belongs to.
         struct Place {
@@ -276,8 +296,8 @@ extension ThemeResolver {
             }
         }
 
+        let themes = themeIDsByFile()
         func trails(_ operation: OperationSyntax) -> [ConstantTrail] {
-            let themes = themeIDsByFile()
             return operation.params.sorted { $0.name < $1.name }.compactMap { param -> ConstantTrail? in
                 var steps: [ConstantTrail.Step] = []
                 var object = param.object

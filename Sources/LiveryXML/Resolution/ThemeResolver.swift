@@ -247,9 +247,21 @@ final class ThemeResolver {
 
         mutating func run() -> [ResolvedInstance] {
             var definitions: [String: [InstanceSyntax]] = [:]
+            fillTables(reporting: true) { definitions[$0.id, default: []].append($0) }
+            // Constants are checked even when nothing references them, so a broken one is reported.
+            for name in constants.keys.sorted() { _ = constantValue(name) }
+            return definitions.keys.sorted().compactMap { resolveInstance(definitions[$0]!) }
+        }
+
+        /// Fills the tables from the layers that apply: the final definition of each constant
+        /// and class for these traits (a redefinition that changes a constant's type is skipped,
+        /// and reported when `reporting`); hands each instance definition to `each`, in layer
+        /// order. `run()` and explanations of one instance start from the same tables.
+        mutating func fillTables(reporting: Bool, each: (InstanceSyntax) -> Void) {
             for file in layers {
                 for constant in file.constants {
                     if let earlier = constants[constant.name], earlier.object.type != constant.object.type {
+                        guard reporting else { continue }
                         report(
                             .error(
                                 .constantTypeChange,
@@ -260,11 +272,8 @@ final class ThemeResolver {
                     constants[constant.name] = constant
                 }
                 for definition in file.classes { classes[definition.name] = definition }
-                for instance in file.instances { definitions[instance.id, default: []].append(instance) }
+                for instance in file.instances { each(instance) }
             }
-            // Constants are checked even when nothing references them, so a broken one is reported.
-            for name in constants.keys.sorted() { _ = constantValue(name) }
-            return definitions.keys.sorted().compactMap { resolveInstance(definitions[$0]!) }
         }
 
         /// The instance as resolved before when every definition it read is the same (for

@@ -58,17 +58,26 @@ final class ContrastCheck {
     }
 
     static func pairs(of instance: ResolvedInstance, schema: Schema) -> Pairs {
+        // This runs for every instance resolved afresh: the component's operations are looked up
+        // once, only operations with a colour are looked up in them, and the few backgrounds (one
+        // per state at most) are a list, not a table allocated per instance.
         var texts: [(Int, Color)] = []
-        var backgrounds: [ControlState: (Color, String)] = [:]
+        var backgrounds: [(state: ControlState, color: Color, operation: String)] = []
         var font: Font?
         var titleFont: Font?
+        let signatures = schema.operations(of: instance.component)
         for (index, operation) in instance.operations.enumerated() {
             switch operation.name {
             case "font": if case .font(let value)? = operation.params.first?.value { font = value }
             case "titleFont": if case .font(let value)? = operation.params.first?.value { titleFont = value }
             default: break
             }
-            guard let signature = schema.operation(operation.name, of: instance.component) else { continue }
+            guard
+                operation.params.contains(where: {
+                    if case .color = $0.value { return true }
+                    return false
+                }), let signature = signatures?[operation.name]
+            else { continue }
             for param in operation.params {
                 guard case .color(let color) = param.value,
                     let role = signature.params.first(where: { $0.name == param.name })?.role
@@ -76,7 +85,10 @@ final class ContrastCheck {
                 switch role {
                 case .textColor: texts.append((index, color))
                 case .backgroundColor:
-                    backgrounds[operation.state] = backgrounds[operation.state] ?? (color, operation.name)
+                    // the first background of a state stands
+                    if !backgrounds.contains(where: { $0.state == operation.state }) {
+                        backgrounds.append((operation.state, color, operation.name))
+                    }
                 }
             }
         }
@@ -87,7 +99,8 @@ final class ContrastCheck {
             let operation = instance.operations[index]
             // WCAG exempts inactive controls.
             guard operation.state != .disabled,
-                let (background, backgroundOperation) = backgrounds[operation.state] ?? backgrounds[.normal],
+                let (_, background, backgroundOperation) = backgrounds.first(where: { $0.state == operation.state })
+                    ?? backgrounds.first(where: { $0.state == .normal }),
                 background.alpha >= 1
             else { continue }
             result.pairs.append(
