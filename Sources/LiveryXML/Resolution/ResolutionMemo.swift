@@ -39,8 +39,12 @@ struct ResolutionReads {
 /// An entry holds its definitions and what it read strongly, so an identity it is matched by
 /// cannot be reused by another object while it is kept.
 final class ResolutionMemo: @unchecked Sendable {
-    /// A class: entries are handed out by the hundred thousand, one retain each.
-    final class Entry {
+    /// A class: entries are handed out by the hundred thousand, one retain each. Equal only to
+    /// itself.
+    final class Entry: Hashable {
+        static func == (left: Entry, right: Entry) -> Bool { left === right }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
         /// The instance's definitions, in layer order: the key.
         let definitions: [InstanceSyntax]
         let reads: ResolutionReads

@@ -44,6 +44,19 @@ final class ThemeResolver {
     private var checked: [String: CheckTable] = [:]
     /// Per own operation that overrode another: true while it has set the same value every time.
     private var redundant: [Int: (Bool, OperationSyntax)] = [:]
+    /// Memo entries whose uses and overrides this resolver has noted (made or reused here).
+    private var absorbed: Set<ResolutionMemo.Entry> = []
+    /// Every configuration file of the chain, root first: the layers a pass picks from.
+    private(set) lazy var files: [ConfigurationFile] = chain.flatMap(\.files)
+    /// Every instance id of the chain, sorted, with its definitions in layer order (each with
+    /// its index in `files`): the order every pass resolves in, sorted once, not per trait set.
+    private(set) lazy var instances: [(id: String, definitions: [(layer: Int, syntax: InstanceSyntax)])] = {
+        var byID: [String: [(layer: Int, syntax: InstanceSyntax)]] = [:]
+        for (layer, file) in files.enumerated() {
+            for instance in file.instances { byID[instance.id, default: []].append((layer, instance)) }
+        }
+        return byID.keys.sorted().map { ($0, byID[$0]!) }
+    }()
 
     private enum CheckResult { case unchecked, valid, validWithFindings, invalid }
 
@@ -158,7 +171,7 @@ final class ThemeResolver {
                     .overrideRedundant, "operation '\(operation.name)' sets the value it already has; remove it",
                     at: operation.location))
         }
-        let files = chain.flatMap(\.files)
+        let files = self.files
         var mentioned = referencedConstants.union(files.flatMap(\.mentionedConstants)).union(suggestedConstants)
         var classes = referencedClasses.union(files.flatMap(\.mentionedClasses)).union(suggestedClasses)
         mentioned.formUnion(Self.meant(by: mentioned, among: Set(files.flatMap(\.constants).map(\.name))))
@@ -242,15 +255,20 @@ final class ThemeResolver {
         }
 
         var layers: [ConfigurationFile] {
-            resolver.chain.flatMap { theme in theme.files.filter { $0.qualifiers.applies(in: traits) } }
+            resolver.files.filter { $0.qualifiers.applies(in: traits) }
         }
 
         mutating func run() -> [ResolvedInstance] {
-            var definitions: [String: [InstanceSyntax]] = [:]
-            fillTables(reporting: true) { definitions[$0.id, default: []].append($0) }
+            fillTables(reporting: true) { _ in }
             // Constants are checked even when nothing references them, so a broken one is reported.
             for name in constants.keys.sorted() { _ = constantValue(name) }
-            return definitions.keys.sorted().compactMap { resolveInstance(definitions[$0]!) }
+            let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
+            var resolved: [ResolvedInstance] = []
+            for (_, all) in resolver.instances {
+                let definitions = all.compactMap { applies[$0.layer] ? $0.syntax : nil }
+                if !definitions.isEmpty, let instance = resolveInstance(definitions) { resolved.append(instance) }
+            }
+            return resolved
         }
 
         /// Fills the tables from the layers that apply: the final definition of each constant
@@ -288,10 +306,11 @@ final class ThemeResolver {
             let before = resolver.findingEvents
             guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
             if reads.clean, resolver.findingEvents == before {
-                resolver.memo.insert(
-                    ResolutionMemo.Entry(
-                        definitions: definitions, reads: reads.distinct, instance: instance, sources: sources,
-                        overrides: overrides, contrast: contrast))
+                let entry = ResolutionMemo.Entry(
+                    definitions: definitions, reads: reads.distinct, instance: instance, sources: sources,
+                    overrides: overrides, contrast: contrast)
+                resolver.memo.insert(entry)
+                resolver.absorbed.insert(entry)
             }
             return instance
         }
@@ -304,12 +323,14 @@ final class ThemeResolver {
         }
 
         /// What resolving the entry's instance did besides its value: marking the classes and
-        /// assets it uses (every constant it names is marked where it is written), noting its
-        /// overrides, checking its contrast for these traits.
+        /// assets it uses (every constant it names is marked where it is written) and noting its
+        /// overrides, once per resolver; checking its contrast for these traits.
         mutating func reuse(_ entry: ResolutionMemo.Entry) {
-            for read in entry.reads.classes { resolver.referencedClasses.insert(read.name) }
-            for asset in entry.reads.assets { resolver.referencedAssets.insert(asset) }
-            for (operation, same) in entry.overrides { resolver.noteOverride(operation, same: same) }
+            if resolver.absorbed.insert(entry).inserted {
+                for read in entry.reads.classes { resolver.referencedClasses.insert(read.name) }
+                for asset in entry.reads.assets { resolver.referencedAssets.insert(asset) }
+                for (operation, same) in entry.overrides { resolver.noteOverride(operation, same: same) }
+            }
             resolver.contrast?.check(entry.instance, pairs: entry.contrast, sources: entry.sources, traits: traits)
         }
 
@@ -542,21 +563,22 @@ final class ThemeResolver {
                         at: param.object.location))
                 valid = false
             }
-            return valid && checkImages(in: value, at: param.object.location)
+            return valid && checkImages(in: value, at: param.object.mark)
         }
 
-        mutating func checkImages(in value: Value, at location: SourceLocation) -> Bool {
+        /// The mark, not its location: a location is worked out only for a finding.
+        mutating func checkImages(in value: Value, at mark: SourceMark) -> Bool {
             switch value {
             case .image(let image):
                 resolver.referencedAssets.insert(image.name)
                 guard resolver.assets.contains(image.name, traits: traits) else {
-                    report(resolver.missingAsset(image.name, at: location))
+                    report(resolver.missingAsset(image.name, at: mark.location))
                     return false
                 }
                 reads.assets.append(image.name)
                 return true
             case .array(let items):
-                return items.reduce(true) { checkImages(in: $1, at: location) && $0 }
+                return items.reduce(true) { checkImages(in: $1, at: mark) && $0 }
             default:
                 return true
             }
