@@ -5,17 +5,19 @@ import LiveryXML
 
 extension LanguageServer {
     /// `textDocument/hover`: on a reference or constant, its resolved value and where it comes
-    /// from; on an operation, its value for the default trait set and the chain `livery explain`
-    /// gives (with the contrast of a text colour against the instance's background); on an
-    /// image, its files with their pixel sizes and scales.
+    /// from; on an operation, its value and the chain `livery explain` gives (with the contrast
+    /// of a text colour against the instance's background); on an image, its files with their
+    /// pixel sizes and scales. Values are those of the trait set the file's name qualifies
+    /// (`Chat~dark.xml`: dark), the one its definitions are written for.
     func hover(_ params: JSONValue) throws(ResponseError) -> JSONValue {
-        let (_, theme, symbols, offset) = try context(params)
+        let (path, theme, symbols, offset) = try context(params)
         guard let offset, let theme else { return .null }
+        let traits = TraitSet(qualifyingFileNamed: (path as NSString).lastPathComponent) ?? .none
         let scan = symbols.scan
         var text: String?
         if let place = symbols.place(at: offset) {
             switch place.kind {
-            case .constant: text = constantDescription(place.name, theme: theme)
+            case .constant: text = constantDescription(place.name, theme: theme, traits: traits)
             case .class:
                 let found = definitions(.class, visibleFrom: theme).filter { $0.name == place.name }
                 text =
@@ -28,7 +30,7 @@ extension LanguageServer {
         if text == nil, let index = scan.tag(at: offset) ?? scan.container(of: offset) {
             let chain = [index] + scan.ancestors(of: index)
             if let operation = chain.first(where: { scan.elements[$0].name == "operation" }) {
-                text = operationDescription(operation, scan: scan, theme: theme)
+                text = operationDescription(operation, scan: scan, theme: theme, traits: traits)
             }
         }
         guard let text else { return .null }
@@ -53,24 +55,27 @@ extension LanguageServer {
         "\(relative(LanguageServer.standardized(location.file))):\(location.line.map(String.init) ?? "?")"
     }
 
-    /// The theme's constants resolved for no traits, by name (the constants alone: no instance is
+    /// The theme's constants resolved for `traits`, by name (the constants alone: no instance is
     /// resolved for them).
-    func resolvedConstants(ofTheme theme: String) -> [String: ResolvedConstant] {
+    func resolvedConstants(ofTheme theme: String, traits: TraitSet = .none) -> [String: ResolvedConstant] {
         let constants =
             project?.workspace.constants(
-                ofThemeAt: theme, traits: .none, keepingWhatResolves: true, checkingWholeTheme: false
+                ofThemeAt: theme, traits: traits, keepingWhatResolves: true, checkingWholeTheme: false
             ).value ?? []
         return Dictionary(constants.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// A constant's resolved value (no traits) and the chain of references it comes through.
-    /// `byName` is `resolvedConstants(ofTheme:)`, when the caller describes several.
-    func constantDescription(_ name: String, theme: String, byName known: [String: ResolvedConstant]? = nil)
-        -> String?
-    {
-        let byName = known ?? resolvedConstants(ofTheme: theme)
+    /// A constant's resolved value for `traits` and the chain of references it comes through.
+    /// `byName` is `resolvedConstants(ofTheme:traits:)`, when the caller describes several.
+    func constantDescription(
+        _ name: String, theme: String, traits: TraitSet = .none, byName known: [String: ResolvedConstant]? = nil
+    ) -> String? {
+        let byName = known ?? resolvedConstants(ofTheme: theme, traits: traits)
         guard let constant = byName[name] else { return nil }
-        var lines = ["**\(name)** = `\(ValueText.describe(constant.value))` (\(constant.value.type.rawValue))", ""]
+        var lines = [
+            "**\(name)** = `\(ValueText.describe(constant.value))` (\(constant.value.type.rawValue))\(Self.noting(traits))",
+            "",
+        ]
         var current: ResolvedConstant? = constant
         var seen: Set<String> = []
         while let step = current, seen.insert(step.name).inserted {
@@ -86,7 +91,7 @@ extension LanguageServer {
 
     /// An operation's effective value in the instance it is written in (or where a class's
     /// operation ends up), with `explain`'s chain.
-    func operationDescription(_ operation: Int, scan: MarkupScan, theme: String) -> String? {
+    func operationDescription(_ operation: Int, scan: MarkupScan, theme: String, traits: TraitSet) -> String? {
         guard let project, let owner = scan.owner(of: operation) else { return nil }
         let ownerElement = scan.elements[owner]
         let name = scan.elements[operation].attribute("name")?.value ?? ""
@@ -97,7 +102,7 @@ extension LanguageServer {
             return "`\(Self.summary(signature, declaredBy: "the schema"))`"
         }
         let explanation = project.workspace.explain(
-            themeAt: theme, identifier: id, traits: .none, keepingWhatResolves: true, checkingWholeTheme: false)
+            themeAt: theme, identifier: id, traits: traits, keepingWhatResolves: true, checkingWholeTheme: false)
         guard
             let explained = explanation.value?.operations.first(where: {
                 $0.operation.name == name && $0.operation.state == state
@@ -113,7 +118,8 @@ extension LanguageServer {
             return nil
         }
         var lines = [
-            "**\(id).\(explained.operation.key)** = `\(ValueText.describe(explained.operation.params))`", "",
+            "**\(id).\(explained.operation.key)** = `\(ValueText.describe(explained.operation.params))`\(Self.noting(traits))",
+            "",
         ]
         lines += ExplainText.chain(of: explained).map { line in
             // paths as the workspace folder sees them
@@ -143,6 +149,11 @@ extension LanguageServer {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Names the trait set a value is for, when it is not the default.
+    static func noting(_ traits: TraitSet) -> String {
+        traits == .none ? "" : " (with \(traits.tags.joined(separator: ", ")))"
     }
 
     /// A colour's contrast on white and on black, with the WCAG level of each.

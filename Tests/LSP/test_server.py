@@ -444,6 +444,28 @@ async def test_hover_on_an_operation_explains_it_with_contrast(session):
     assert "Contrast" in text and "WCAG" in text
 
 
+async def test_hover_in_a_qualified_file_shows_the_values_of_its_traits(session):
+    # bubble_incoming's shadow comes from the card class, except in dark, where Chat~dark.xml
+    # sets it to 0: a hover there explains the dark value
+    uri = session.open("Themes/Base.theme/Chat~dark.xml")
+    lines = (session.root / "Themes/Base.theme/Chat~dark.xml").read_text().split("\n")
+    line = next(i for i, l in enumerate(lines) if '<operation name="shadowOpacity">' in l)
+    hover = await session.client.text_document_hover_async(
+        types.HoverParams(text_document=doc(uri), position=pos(line, 8))
+    )
+    text = hover.contents.value
+    assert "bubble_incoming.shadowOpacity** = `float 0` (with dark)" in text
+    assert "Chat~dark.xml:" in text
+    # the class's own operation, hovered in an unqualified file: the value without traits
+    classes = session.open("Themes/Base.theme/Classes.xml")
+    lines = (session.root / "Themes/Base.theme/Classes.xml").read_text().split("\n")
+    line = next(i for i, l in enumerate(lines) if '<operation name="shadowOpacity">' in l)
+    hover = await session.client.text_document_hover_async(
+        types.HoverParams(text_document=doc(classes), position=pos(line, 8))
+    )
+    assert "(with" not in hover.contents.value
+
+
 async def test_hover_on_an_image_shows_sizes_and_scales(session):
     uri = session.open(CHAT)
     lines = (session.root / CHAT).read_text().split("\n")

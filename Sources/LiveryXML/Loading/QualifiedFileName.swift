@@ -63,3 +63,12 @@ struct QualifiedFileName {
         }
     }
 }
+
+extension TraitSet {
+    /// The trait set a theme file's name qualifies (`Chat~ipad~dark.xml`: ipad and dark; `Chat.xml`:
+    /// none), or nil when its qualifiers do not parse.
+    public init?(qualifyingFileNamed name: String) {
+        guard let parsed = try? QualifiedFileName.parse(name) else { return nil }
+        self = parsed.qualifiers
+    }
+}
