@@ -4,9 +4,9 @@ import Testing
 
 @testable import LiveryXML
 
-/// Reusing an instance's resolution (for another trait set, in another child of the same
-/// schema) changes nothing: every theme resolves and reports exactly as when each instance is
-/// resolved afresh. The tree below makes each thing a resolution reads differ somewhere.
+/// Reusing an instance's resolution for another trait set changes nothing: every theme resolves
+/// and reports exactly as when each instance is resolved afresh for each. The tree below makes
+/// each thing a resolution reads differ between trait sets somewhere.
 @Suite struct ResolutionMemoTests {
     static func operation(_ name: String, _ param: String, _ value: String) -> String {
         "<operation name=\"\(name)\"><param name=\"\(param)\">\(value)</param></operation>"
@@ -15,9 +15,9 @@ import Testing
     /// A parent whose instances read constants through constants, classes through classes, an
     /// operation shared by several instances, and an asset only some trait sets have; children
     /// that each redefine one of those (directly, or only for one trait); one that redefines
-    /// nothing; and findings that depend on what resolving did (an asset and classes used only
-    /// there, a redundant override, a low contrast) or on the trait set (an unknown constant in
-    /// dark, an asset only on iPad).
+    /// nothing; findings that depend on what resolving did (an asset and classes used only there,
+    /// a redundant override, a low contrast); and a child with errors that depend on the trait
+    /// set (an unknown constant in dark, an asset only in dark).
     static func tree() throws -> TemporaryThemes {
         let tinted = operation("backgroundColor", "color", "<color ref=\"accent\"/>")
         let alpha = operation("alpha", "value", "<float ref=\"opacity\"/>")
@@ -51,14 +51,11 @@ import Testing
               <uilabel id="k">\(operation("backgroundColor", "color", "<color>#FFFFFF</color>"))\(operation("textColor", "color", "<color>#EEEEEE</color>"))</uilabel>
               <uiview id="c">\(tinted)</uiview>
               <uiview id="d">\(alpha)</uiview>
-              <uiimageview id="e">\(operation("image", "image", "<image>logo</image>"))</uiimageview>
-              <uiview id="f">\(operation("alpha", "value", "<float>1</float>"))</uiview>
             </instances></theme>
             """,
-            "Base.theme/Screen~dark.xml": """
-            <theme><instances><uiview id="f">\(operation("alpha", "value", "<float ref=\"opacityy\"/>"))</uiview></instances></theme>
+            "Base.theme/Classes~ipad.xml": """
+            <theme><classes><class name="tinted">\(operation("backgroundColor", "color", "<color>#0000FF</color>"))</class></classes></theme>
             """,
-            "Base.theme/assets/logo~ipad.png": "ipad",
             "Base.theme/assets/icon.png": "1x",
             // the brand only: read by a, b and c through accent
             "Brand.theme/Info.xml": TemporaryThemes.info("brand", parent: "base"),
@@ -72,16 +69,27 @@ import Testing
             "Large.theme/Info.xml": TemporaryThemes.info("large", parent: "base"),
             "Large.theme/Opacity~largetext.xml":
                 "<theme><constants><float name=\"opacity\">0.9</float></constants></theme>",
-            // the asset for every trait set: e resolves everywhere
-            "Logo.theme/Info.xml": TemporaryThemes.info("logo", parent: "base"),
-            "Logo.theme/assets/logo.png": "1x",
+            // errors (which leave a theme without a value, so they are kept out of the others): an
+            // asset only in dark, resolved cleanly there and missing after it (on iPad); an
+            // unknown constant only in dark
+            "Errors.theme/Info.xml": TemporaryThemes.info("errors", parent: "base"),
+            "Errors.theme/Screen.xml": """
+            <theme><instances>
+              <uiimageview id="e">\(operation("image", "image", "<image>logo</image>"))</uiimageview>
+              <uiview id="f">\(operation("alpha", "value", "<float>1</float>"))</uiview>
+            </instances></theme>
+            """,
+            "Errors.theme/Screen~dark.xml": """
+            <theme><instances><uiview id="f">\(operation("alpha", "value", "<float ref=\"opacityy\"/>"))</uiview></instances></theme>
+            """,
+            "Errors.theme/assets/logo~dark.png": "dark",
             // nothing redefined: every instance as the parent's
             "Same.theme/Info.xml": TemporaryThemes.info("same", parent: "base"),
             "Same.theme/Other.xml": TemporaryThemes.alpha("g", "0.25"),
         ])
     }
 
-    static let themes = ["Base", "Brand", "Classy", "Large", "Logo", "Same"]
+    static let themes = ["Base", "Brand", "Classy", "Large", "Errors", "Same"]
 
     /// Every theme's variants and findings, resolved in one workspace in this order.
     static func results(of tree: TemporaryThemes, reusing: Bool, order: [String]) -> [String: Checked<ThemeVariants>] {
@@ -99,6 +107,7 @@ import Testing
         let reused = Self.results(of: tree, reusing: true, order: order)
         for name in Self.themes {
             let expected = try #require(afresh[name]), actual = try #require(reused[name])
+            #expect((expected.value == nil) == (name == "Errors"), "\(name)")
             #expect(actual.value == expected.value, "\(name)")
             #expect(actual.diagnostics == expected.diagnostics, "\(name)")
         }
@@ -121,7 +130,8 @@ import Testing
     }
 
     /// A theme with errors has its contrast findings dropped, so this tree has none: a low
-    /// contrast found where an instance is resolved afresh and where it is reused.
+    /// contrast found where an instance is resolved afresh (no traits) and where it is reused
+    /// (dark), named with both trait sets.
     @Test func aReusedInstanceHasItsContrastChecked() throws {
         let label =
             Self.operation("backgroundColor", "color", "<color>#FFFFFF</color>")
@@ -129,6 +139,7 @@ import Testing
         let tree = try TemporaryThemes([
             "Base.theme/Info.xml": TemporaryThemes.info("base"),
             "Base.theme/Screen.xml": "<theme><instances><uilabel id=\"k\">\(label)</uilabel></instances></theme>",
+            "Base.theme/Other~dark.xml": TemporaryThemes.alpha("x", "0.5"),
             "Child.theme/Info.xml": TemporaryThemes.info("child", parent: "base"),
             "Child.theme/Other.xml": TemporaryThemes.alpha("g", "0.25"),
         ])
@@ -144,52 +155,20 @@ import Testing
         }
     }
 
-    /// One file of a `uiview` for each id.
-    static func views(_ ids: [String]) -> String {
-        let views = ids.map { "<uiview id=\"\($0)\">\(operation("alpha", "value", "<float>0.1</float>"))</uiview>" }
-        return "<theme><instances>\(views.joined())</instances></theme>"
-    }
-
-    /// A memo shared by many themes keeps at most its capacity (what a build of thousands of
-    /// themes holds), and room for every variant of the largest chain it resolves.
-    @Test func theMemoKeepsAtMostItsCapacity() throws {
-        var files = [
-            "Base.theme/Info.xml": TemporaryThemes.info("base"),
-            "Base.theme/Screen.xml": TemporaryThemes.alpha("a", "0.5"),
-        ]
-        for index in 0..<40 {
-            files["C\(index).theme/Info.xml"] = TemporaryThemes.info("c\(index)", parent: "base")
-            files["C\(index).theme/Own.xml"] = Self.views((0..<100).map { "own\(index)_\($0)" })
-        }
-        let tree = try TemporaryThemes(files)
-        let workspace = ThemeWorkspace(searchPaths: [tree.path])
-        let memo = ResolutionMemo()
-        for index in 0..<40 {
-            let chain = try #require(workspace.resolver(forThemeAt: tree.theme("C\(index).theme"))).0.chain
-            let resolver = ThemeResolver(chain: chain, schema: StandardSchema.schema, memo: memo)
-            #expect(resolver.resolve(TraitSet()).count == 101)
-            #expect(memo.count <= memo.capacity)
-        }
-        // 40 children of 101 instances each, one entry each: more than the capacity
-        #expect(memo.capacity == 1024)
-        #expect(memo.count > 0)
-        let big = try TemporaryThemes([
-            "Big.theme/Info.xml": TemporaryThemes.info("big"),
-            "Big.theme/Screen.xml": Self.views((0..<1000).map { "i\($0)" }),
-        ])
-        let chain = try #require(workspace.resolver(forThemeAt: big.theme("Big.theme"))).0.chain
-        _ = ThemeResolver(chain: chain, schema: StandardSchema.schema, memo: memo)
-        #expect(memo.capacity == 8000)
-    }
-
-    @Test func forgettingAThemeDropsTheResolutionsKept() throws {
+    /// Reuse happens: the differential tests above would pass as well if nothing were ever
+    /// reused.
+    @Test func instancesThatReadTheSameDefinitionsAreReused() throws {
         let tree = try Self.tree()
         let workspace = ThemeWorkspace(searchPaths: [tree.path])
-        _ = workspace.validate(paths: [tree.path])
-        let memo = try #require(workspace.resolver(forThemeAt: tree.theme("Same.theme"))).0.memo
-        #expect(memo.count > 0)
-        workspace.forget(themeAt: tree.theme("Same.theme"))
-        #expect(memo.count == 0)
+        let resolver = try #require(workspace.resolver(forThemeAt: tree.theme("Same.theme"))).0
+        let traitSets = resolver.axes.traitSets
+        #expect(traitSets.count == 4)
+        for traits in traitSets { _ = resolver.resolve(traits) }
+        // g, d and i read nothing dark or ipad changes: resolved once, reused 3 times each
+        #expect(resolver.reuses >= 9)
+        let afresh = ThemeResolver(chain: resolver.chain, schema: resolver.schema, reusingResolutions: false)
+        for traits in traitSets { _ = afresh.resolve(traits) }
+        #expect(afresh.reuses == 0)
     }
 
     /// The values the tree is built to change, checked directly: a memo that missed one kind of

@@ -47,8 +47,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
     }
     /// Unsaved contents read instead of the files on disk (a language server's open buffers).
     public let overlay: SourceOverlay?
-    /// Whether resolutions of instances are reused across trait sets and themes (`ResolutionMemo`);
-    /// off only to check that reusing changes nothing.
+    /// Whether resolutions of instances are reused across trait sets (`ResolutionMemo`); off only
+    /// to check that reusing changes nothing.
     var reusesResolutions = true
 
     /// - Parameters:
@@ -456,7 +456,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let (chain, diagnostics) = loadChain(path)
         guard let chain else { return nil }
         let (schema, schemaDiagnostics) = schema(of: chain)
-        let resolver = ThemeResolver(chain: chain, schema: schema.schema, memo: schema.memo)
+        let resolver = ThemeResolver(chain: chain, schema: schema.schema, reusingResolutions: reusesResolutions)
         resolver.maxReferenceDepth = limits.maxReferenceDepth
         return (resolver, diagnostics + schemaDiagnostics)
     }
@@ -479,9 +479,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         // to the theme's folder is worked out per theme.
         var findings: [Diagnostic]? = baseSchema.diagnostics + SchemaIntegrity.check(schema, fallback: nil)
         if findings!.contains(where: { $0.location == nil }) { findings = nil }
-        let known = SharedSchema(
-            schema: schema, findings: findings, memo: ResolutionMemo(enabled: reusesResolutions)
-        )
+        let known = SharedSchema(schema: schema, findings: findings)
         locked { schemas[key] = known }
         return (known, findings ?? integrity(of: schema, chain: chain))
     }
@@ -495,8 +493,6 @@ public final class ThemeWorkspace: @unchecked Sendable {
         var schema: Schema
         /// Nil when a finding has no place of its own (see `schema(of:)`).
         var findings: [Diagnostic]?
-        /// Instance resolutions of every chain checked against this schema.
-        let memo: ResolutionMemo
     }
 
     func loadFailure(_ path: String) -> [Diagnostic] {
@@ -509,8 +505,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
     /// Drops what was read from a theme folder that may have changed, so that the next operation
     /// reads it again (a tool that edits one theme keeps the others it has read). What was worked
     /// out from the folder goes too: its entry in the index of the folder holding it is read
-    /// again (its id may have changed, or the folder be new or gone), the schema of every chain
-    /// it is in is built again, and resolutions kept for reuse are dropped. Children are resolved
+    /// again (its id may have changed, or the folder be new or gone), and the schema of every
+    /// chain it is in is built again. Children are resolved
     /// from their parents' folders each time, so forgetting a parent is seen by all of them.
     public func forget(themeAt path: String) {
         let folder = FileSystem.parent(of: path)
@@ -518,8 +514,6 @@ public final class ThemeWorkspace: @unchecked Sendable {
         locked {
             canonicalPaths[path] = nil
             dropLocked(canonicalLocked(path))
-            // what was resolved from the folder's definitions would only hold them in memory
-            for schema in schemas.values { schema.memo.removeAll() }
             let folderKey = canonicalLocked(folder)
             indexes[folderKey]?.remove(path: path)
             if let entry { indexes[folderKey]?.insert(entry) }

@@ -1,4 +1,3 @@
-import Foundation
 import LiveryModel
 
 /// What resolving something read: the constants and classes it looked up (by name, with the
@@ -32,84 +31,53 @@ struct ResolutionReads {
     }
 }
 
-/// Instance resolutions kept for reuse, shared by every resolver of one schema: an instance of a
-/// parent resolves the same for each trait set and in each child theme that redefines nothing it
-/// reads, so it is resolved once, not once per child and trait set (the brands benchmark).
+/// The instance resolutions one resolver keeps for reuse across its trait sets: an instance
+/// resolves the same for every trait set where each name it read finds the same definition and
+/// every asset it needed is there, so it is resolved once per set of definitions it reads (light
+/// and dark, say), not once per trait set (bench-brands.py; bench-lsp.py, 10,000 instances).
 ///
-/// An entry holds its definitions and what it read strongly, so an identity it is matched by
-/// cannot be reused by another object while it is kept.
-final class ResolutionMemo: @unchecked Sendable {
-    /// A class: entries are handed out by the hundred thousand, one retain each. Equal only to
-    /// itself.
-    final class Entry: Hashable {
-        static func == (left: Entry, right: Entry) -> Bool { left === right }
-        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-
+/// Kept by one resolver, not shared by the children of a parent: a memo shared by every resolver
+/// of a schema was measured slower, with one job as with two (bench-brands.py, validate). Most of
+/// a parent's instances read the brand's constants, so they resolve again in each child anyway,
+/// and sharing costs a lock and reference counting across threads.
+final class ResolutionMemo {
+    final class Entry {
         /// The instance's definitions, in layer order: the key.
         let definitions: [InstanceSyntax]
         let reads: ResolutionReads
         let instance: ResolvedInstance
         /// The syntax of each resolved operation, in order (what the contrast check locates).
         let sources: [OperationSyntax]
-        /// Own operations that overrode another, and whether they set the value they replaced.
-        let overrides: [(operation: OperationSyntax, same: Bool)]
         /// What the contrast check measures, for every trait set.
         let contrast: ContrastCheck.Pairs
 
         init(
             definitions: [InstanceSyntax], reads: ResolutionReads, instance: ResolvedInstance,
-            sources: [OperationSyntax], overrides: [(operation: OperationSyntax, same: Bool)],
-            contrast: ContrastCheck.Pairs
+            sources: [OperationSyntax], contrast: ContrastCheck.Pairs
         ) {
             self.definitions = definitions
             self.reads = reads
             self.instance = instance
             self.sources = sources
-            self.overrides = overrides
             self.contrast = contrast
         }
     }
 
-    private let lock = NSLock()
+    /// By the last definition's identity (the entries hold their definitions, so it is not
+    /// reused by another object while kept).
     private var entries: [ObjectIdentifier: [Entry]] = [:]
-    /// Entries kept.
-    private(set) var count = 0
-    /// Entries kept per set of definitions: one per distinct set of definitions read (light and
-    /// dark, say), the most recent first.
+    /// Entries kept per set of definitions, the most recent first.
     let variantsPerInstance = 4
     /// Whether anything is kept (off only to check that reusing changes nothing).
     let enabled: Bool
-    /// Entries kept in all; past it the memo starts again. An entry holds the files of the
-    /// themes whose definitions it read, so this bounds what a build of thousands of themes
-    /// holds (bench-brands.py, peak RSS), and what a language server's edits leave behind.
-    private(set) var capacity = 1024
 
     init(enabled: Bool = true) {
         self.enabled = enabled
     }
 
-    /// Makes room for every variant of `count` instances (the chain being resolved): a theme of
-    /// many instances reuses its own resolutions across trait sets.
-    func admit(instances count: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        capacity = max(capacity, 2 * variantsPerInstance * count)
-    }
-
-    /// Drops every entry (the definitions they hold are being read again).
-    func removeAll() {
-        lock.lock()
-        defer { lock.unlock() }
-        entries = [:]
-        count = 0
-    }
-
     /// The entries for `definitions`, the most recent first.
     func entries(for definitions: [InstanceSyntax]) -> [Entry] {
-        guard let last = definitions.last else { return [] }
-        lock.lock()
-        let candidates = entries[ObjectIdentifier(last)] ?? []
-        lock.unlock()
+        guard let last = definitions.last, let candidates = entries[ObjectIdentifier(last)] else { return [] }
         return candidates.filter { entry in
             entry.definitions.count == definitions.count && zip(entry.definitions, definitions).allSatisfy { $0 === $1 }
         }
@@ -117,20 +85,10 @@ final class ResolutionMemo: @unchecked Sendable {
 
     func insert(_ entry: Entry) {
         guard enabled, let last = entry.definitions.last else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if count >= capacity {
-            entries = [:]
-            count = 0
-        }
         let key = ObjectIdentifier(last)
         var list = entries[key] ?? []
         list.insert(entry, at: 0)
-        count += 1
-        if list.count > variantsPerInstance {
-            list.removeLast()
-            count -= 1
-        }
+        if list.count > variantsPerInstance { list.removeLast() }
         entries[key] = list
     }
 }

@@ -9,9 +9,10 @@ final class ThemeResolver {
     let chain: [DecodedThemeFolder]
     let schema: Schema
     let assets: AssetCatalog
-    /// Instance resolutions to reuse: shared by the resolvers of one schema (a workspace's), or
-    /// this resolver's own.
+    /// Instance resolutions to reuse across trait sets.
     let memo: ResolutionMemo
+    /// Instance resolutions reused rather than resolved again.
+    private(set) var reuses = 0
     /// Counts findings reported, and checks answered from the cache that had findings: a
     /// resolution during which it stays the same touched nothing that reports, so it is clean.
     private(set) var findingEvents = 0
@@ -44,8 +45,6 @@ final class ThemeResolver {
     private var checked: [String: CheckTable] = [:]
     /// Per own operation that overrode another: true while it has set the same value every time.
     private var redundant: [Int: (Bool, OperationSyntax)] = [:]
-    /// Memo entries whose uses and overrides this resolver has noted (made or reused here).
-    private var absorbed: Set<ResolutionMemo.Entry> = []
     /// Every configuration file of the chain, root first: the layers a pass picks from.
     private(set) lazy var files: [ConfigurationFile] = chain.flatMap(\.files)
     /// Every instance id of the chain, sorted, with its definitions in layer order (each with
@@ -92,10 +91,10 @@ final class ThemeResolver {
         return Suggestions.suggest(name, in: candidates)
     }
 
-    init(chain: [DecodedThemeFolder], schema: Schema, memo: ResolutionMemo = ResolutionMemo()) {
+    init(chain: [DecodedThemeFolder], schema: Schema, reusingResolutions: Bool = true) {
         self.chain = chain
         self.schema = schema
-        self.memo = memo
+        self.memo = ResolutionMemo(enabled: reusingResolutions)
         self.assets = AssetCatalog(
             searchOrder: chain.reversed().compactMap(\.info?.id),
             variants: chain.flatMap(\.assets))
@@ -110,7 +109,6 @@ final class ThemeResolver {
         self.incomplete = chain.contains { !$0.unreadFiles.isEmpty || $0.files.contains(where: \.incomplete) }
         self.brokenConstants = Set(chain.flatMap(\.files).flatMap(\.brokenConstants))
         self.brokenClasses = Set(chain.flatMap(\.files).flatMap(\.brokenClasses))
-        memo.admit(instances: chain.reduce(0) { $0 + $1.files.reduce(0) { $0 + $1.instances.count } })
     }
 
     /// The trait values the chain's configuration files distinguish.
@@ -239,8 +237,6 @@ final class ThemeResolver {
         var constantReads: [String: ResolutionReads] = [:]
         var classReads: [String: ResolutionReads] = [:]
         var paramReads: [ResolutionReads?]
-        /// The instance's own operations that overrode another (see `noteOverride`).
-        var overrides: [(operation: OperationSyntax, same: Bool)] = []
 
         /// Reports a finding of this pass, remembering the trait set it was seen with.
         func report(_ diagnostic: Diagnostic) {
@@ -294,23 +290,21 @@ final class ThemeResolver {
             }
         }
 
-        /// The instance as resolved before when every definition it read is the same (for
-        /// another trait set, or in another theme of the schema), else resolved afresh.
+        /// The instance as resolved for another trait set when every definition it read is the
+        /// same, else resolved afresh.
         mutating func resolveInstance(_ definitions: [InstanceSyntax]) -> ResolvedInstance? {
             for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
                 reuse(entry)
                 return entry.instance
             }
             reads = ResolutionReads()
-            overrides = []
             let before = resolver.findingEvents
             guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
             if reads.clean, resolver.findingEvents == before {
-                let entry = ResolutionMemo.Entry(
-                    definitions: definitions, reads: reads.distinct, instance: instance, sources: sources,
-                    overrides: overrides, contrast: contrast)
-                resolver.memo.insert(entry)
-                resolver.absorbed.insert(entry)
+                resolver.memo.insert(
+                    ResolutionMemo.Entry(
+                        definitions: definitions, reads: reads.distinct, instance: instance, sources: sources,
+                        contrast: contrast))
             }
             return instance
         }
@@ -322,15 +316,11 @@ final class ThemeResolver {
                 && reads.assets.allSatisfy { resolver.assets.contains($0, traits: traits) }
         }
 
-        /// What resolving the entry's instance did besides its value: marking the classes and
-        /// assets it uses (every constant it names is marked where it is written) and noting its
-        /// overrides, once per resolver; checking its contrast for these traits.
+        /// What resolving the entry's instance did besides its value that depends on the trait
+        /// set: checking its contrast. (What it uses was marked, and its overrides noted, when it
+        /// was resolved: reusing it marks and notes the same.)
         mutating func reuse(_ entry: ResolutionMemo.Entry) {
-            if resolver.absorbed.insert(entry).inserted {
-                for read in entry.reads.classes { resolver.referencedClasses.insert(read.name) }
-                for asset in entry.reads.assets { resolver.referencedAssets.insert(asset) }
-                for (operation, same) in entry.overrides { resolver.noteOverride(operation, same: same) }
-            }
+            resolver.reuses += 1
             resolver.contrast?.check(entry.instance, pairs: entry.contrast, sources: entry.sources, traits: traits)
         }
 
@@ -435,7 +425,6 @@ final class ThemeResolver {
             {
                 same = old == new
             }
-            overrides.append((operation, same))
             resolver.noteOverride(operation, same: same)
         }
 
