@@ -107,11 +107,20 @@ enum XMLDocumentParser {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         guard body.starts(with: Array("<?xml".utf8)) else { return nil }
-        let declaration = String(decoding: body.prefix { $0 != UInt8(ascii: ">") }, as: UTF8.self)
-        guard let range = declaration.firstRange(of: "encoding") else { return nil }
-        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        let name = rest.dropFirst().prefix { $0 != quote }
+        // Bytes, not a String search: every file read starts here (bench-brands.py, a build with
+        // nothing to do).
+        let declaration = Array(body.prefix { $0 != UInt8(ascii: ">") })
+        let keyword = Array("encoding".utf8)
+        guard
+            let start = declaration.indices.first(where: {
+                declaration[$0...].starts(with: keyword)
+            })
+        else { return nil }
+        let rest = declaration[(start + keyword.count)...].drop {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\t")
+        }
+        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        let name = String(decoding: rest.dropFirst().prefix { $0 != quote }, as: UTF8.self)
         let normalized = name.lowercased()
         guard normalized == "utf-8" || normalized == "utf8" else {
             return "the XML declaration says encoding=\"\(name)\"; theme files must be UTF-8"
