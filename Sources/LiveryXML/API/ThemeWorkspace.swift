@@ -456,7 +456,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let (chain, diagnostics) = loadChain(path)
         guard let chain else { return nil }
         let (schema, schemaDiagnostics) = schema(of: chain)
-        let resolver = ThemeResolver(chain: chain, schema: schema.schema, reusingResolutions: reusesResolutions)
+        let resolver = ThemeResolver(chain: chain, schema: schema, reusingResolutions: reusesResolutions)
         resolver.maxReferenceDepth = limits.maxReferenceDepth
         return (resolver, diagnostics + schemaDiagnostics)
     }
@@ -464,11 +464,11 @@ public final class ThemeWorkspace: @unchecked Sendable {
     /// The schema a chain is checked against and the findings of its integrity check, worked
     /// out once per set of folders that carry components (usually the root alone), not once per
     /// child: adding a component rebuilds the schema's tables.
-    private func schema(of chain: [DecodedThemeFolder]) -> (SharedSchema, [Diagnostic]) {
+    private func schema(of chain: [DecodedThemeFolder]) -> (Schema, [Diagnostic]) {
         let carriers = chain.filter { !$0.schemaComponents.isEmpty }
         let key = carriers.map { canonical($0.path) }
         if let known = locked({ schemas[key] }) {
-            return (known, known.findings ?? integrity(of: known.schema, chain: chain))
+            return (known.schema, known.findings ?? integrity(of: known.schema, chain: chain))
         }
         let baseSchema = self.baseSchema
         var schema = baseSchema.value ?? StandardSchema.schema
@@ -481,7 +481,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         if findings!.contains(where: { $0.location == nil }) { findings = nil }
         let known = SharedSchema(schema: schema, findings: findings)
         locked { schemas[key] = known }
-        return (known, findings ?? integrity(of: schema, chain: chain))
+        return (schema, findings ?? integrity(of: schema, chain: chain))
     }
 
     private func integrity(of schema: Schema, chain: [DecodedThemeFolder]) -> [Diagnostic] {
@@ -506,8 +506,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
     /// reads it again (a tool that edits one theme keeps the others it has read). What was worked
     /// out from the folder goes too: its entry in the index of the folder holding it is read
     /// again (its id may have changed, or the folder be new or gone), and the schema of every
-    /// chain it is in is built again. Children are resolved
-    /// from their parents' folders each time, so forgetting a parent is seen by all of them.
+    /// chain it is in is built again. Children are resolved from their parents' folders each
+    /// time, so forgetting a parent is seen by all of them.
     public func forget(themeAt path: String) {
         let folder = FileSystem.parent(of: path)
         let entry = indexEntry(forThemeAt: path, readingAgain: true)
