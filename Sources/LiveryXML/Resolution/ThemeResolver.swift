@@ -425,7 +425,8 @@ final class ThemeResolver {
             {
                 same = old == new
             }
-            resolver.noteOverride(operation, same: same)
+            let previous = resolver.redundant[operation.serial]?.0 ?? true
+            resolver.redundant[operation.serial] = (previous && same, operation)
         }
 
         private mutating func paramsIgnoringErrors(_ operation: OperationSyntax) -> [Param]? {
@@ -678,13 +679,6 @@ final class ThemeResolver {
             fix.elsewhere = [end]
         }
         return fix
-    }
-
-    /// Notes whether an own operation that overrode another set the value it replaced: it is
-    /// redundant while it has every time.
-    func noteOverride(_ operation: OperationSyntax, same: Bool) {
-        let previous = redundant[operation.serial]?.0 ?? true
-        redundant[operation.serial] = (previous && same, operation)
     }
 
     /// Checks an operation against the component's schema, once per (operation, component).
