@@ -222,6 +222,13 @@ struct ConfigurationDecoder {
 
     private mutating func param(_ element: XMLElement) -> ParamSyntax? {
         context.checkAttributes(of: element, allowed: Self.paramAttributes)
+        if element.children.isEmpty, !element.textIsBlank {
+            // A bare value (`<param name="color">#FFFFFF</param>`) is one mistake: the typed
+            // element around it is missing. Its consequences (text in a container, a param
+            // without a typed object) are folded into this finding.
+            context.bareValue(in: element)
+            return nil
+        }
         context.checkNoText(in: element)
         guard
             let name = context.required(

@@ -409,7 +409,14 @@ enum ValueSyntax {
                                 "unknown font weight '\(weight)': weights are named, and CSS's \(number) is \(meant.rawValue); write \(meant.rawValue)",
                             fix: Diagnostic.Fix(replacing: String(trimmed(weight)), with: meant.rawValue)))
                 }
-                return .failure(Problem(message: "unknown font weight '\(weight)'; use one of \(names)"))
+                // the list, and the one most likely meant (`demibold` is semibold, `bol` bold)
+                let written = String(trimmed(weight))
+                let meant = Suggestions.closest(to: written, in: FontWeight.allCases.map(\.rawValue))
+                return .failure(
+                    Problem(
+                        message:
+                            "unknown font weight '\(weight)'; use one of \(names)\(meant.map { "; most likely '\($0)'" } ?? "")",
+                        fix: meant.map { Diagnostic.Fix(replacing: written, with: $0) }))
             }
             fontWeight = parsed
         }

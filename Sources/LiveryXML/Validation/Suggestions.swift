@@ -42,7 +42,39 @@ public enum Suggestions {
     /// distances (docs/Security.md).
     static let maxCandidates = 200
 
+    /// Words other tools use for what Livery names otherwise: CSS's `font-weight` for `weight`,
+    /// UIKit's `pressed` state for `highlighted`, font foundries' `demibold` for `semibold`, an
+    /// instance's `name` for its `id`. Each is offered only where its Livery word is a candidate,
+    /// and before any spelling: a synonym is what was meant, however far its letters are.
+    static let synonyms: [String: [String]] = [
+        // attributes
+        "name": ["id", "family"], "id": ["name"], "font-weight": ["weight"], "font-size": ["size"],
+        "font-family": ["family"], "fontweight": ["weight"], "fontsize": ["size"], "fontfamily": ["family"],
+        "typeface": ["family"], "font": ["family"], "letterspacing": ["letter-spacing"],
+        "lineheight": ["line-height"], "tracking": ["letter-spacing"], "leading": ["line-height"],
+        // states
+        "pressed": ["highlighted"], "active": ["highlighted"], "hover": ["focused"], "hovered": ["focused"],
+        "checked": ["selected"], "inactive": ["disabled"], "default": ["normal"], "enabled": ["normal"],
+        // font weights
+        "normal": ["regular"], "book": ["regular"], "roman": ["regular"], "demibold": ["semibold"],
+        "demi-bold": ["semibold"], "semi-bold": ["semibold"], "extrabold": ["heavy"], "extra-bold": ["heavy"],
+        "ultrabold": ["heavy"], "extralight": ["ultralight"], "extra-light": ["ultralight"],
+        "ultra-light": ["ultralight"], "hairline": ["thin"],
+        // typed objects, as Android resources and programming languages name them
+        "dimen": ["float"], "number": ["float"], "double": ["float"], "int": ["integer"], "boolean": ["bool"],
+        "text": ["string"], "drawable": ["image"], "mipmap": ["image"],
+        // qualifiers, as Android resource folders name them
+        "night": ["dark"], "notnight": ["light"], "tablet": ["ipad"],
+    ]
+
+    /// The Livery word for `name` as another tool writes it, when it is among `candidates`.
+    public static func synonym(of name: String, in candidates: some Sequence<String>) -> String? {
+        guard let meant = synonyms[name.lowercased()] else { return nil }
+        return candidates.first { meant.contains($0) }
+    }
+
     public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+        if let synonym = synonym(of: name, in: candidates) { return synonym }
         let lowered = Array(name.lowercased())
         var best: (distance: Int, name: String)?
         var count = 0
