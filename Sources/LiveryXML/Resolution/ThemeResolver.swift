@@ -603,7 +603,8 @@ final class ThemeResolver {
                             .referenceUnknown,
                             "unknown constant '\(name)': it is defined in \(below.theme), which inherits from this theme, and a parent cannot see its children's definitions; move (or copy) its definition up into this theme's <constants>",
                             at: object.location)
-                        finding.notes.append(Diagnostic.Note("'\(name)' is defined here, in \(below.theme)", at: below.location))
+                        finding.notes.append(
+                            Diagnostic.Note("'\(name)' is defined here, in \(below.theme)", at: below.location))
                         report(finding)
                         return nil
                     }

@@ -552,7 +552,8 @@ struct SampleThemeTexts {
                 contents.removeSubrange(match.range)
                 let line = Self.line(of: close, in: text) + 1
                 return Mutation(
-                    kind: kind, summary: "\(file): parent=\"\(id)\" -> <parent>", changes: [.write(file: file, contents: contents)],
+                    kind: kind, summary: "\(file): parent=\"\(id)\" -> <parent>",
+                    changes: [.write(file: file, contents: contents)],
                     places: [.init(file: file, line: line)])
             }
         case .cssFontAttribute:
@@ -581,7 +582,8 @@ struct SampleThemeTexts {
                 let (folder, name) = split(path)
                 let renamed = name.replacingOccurrences(of: "~dark", with: "~night")
                 return Mutation(
-                    kind: kind, summary: "\(path) -> \(renamed)", changes: [.rename(from: path, to: folder + "/" + renamed)],
+                    kind: kind, summary: "\(path) -> \(renamed)",
+                    changes: [.rename(from: path, to: folder + "/" + renamed)],
                     places: [.init(file: folder + "/" + renamed, line: nil)])
             }
         case .britishSpelling:
