@@ -63,6 +63,8 @@ public enum Suggestions {
         // typed objects, as Android resources and programming languages name them
         "dimen": ["float"], "number": ["float"], "double": ["float"], "int": ["integer"], "boolean": ["bool"],
         "text": ["string"], "drawable": ["image"], "mipmap": ["image"],
+        // Android styles: a <style> of <item>s is a class of operations
+        "style": ["class"], "item": ["operation"],
         // qualifiers, as Android resource folders name them
         "night": ["dark"], "notnight": ["light"], "tablet": ["ipad"],
     ]

@@ -52,13 +52,25 @@ enum MutationKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case instanceNamedWithName = "instance named with name="
     case parentElement = "parent written as an element"
     case cssFontAttribute = "CSS font attribute name"
-    case fontNamedWithName = "font named with name="
     case foundryWeightName = "font weight named as a foundry does"
     case uikitStateWord = "state named as UIKit or CSS does"
     case androidTypeName = "typed object named as Android does"
     case androidNightQualifier = "Android qualifier (night)"
     case britishSpelling = "British spelling of colour"
     case androidUnit = "Android unit on a number"
+    case pointsUnit = "points unit on a number"
+    case hyphenQualifier = "qualifier after a hyphen (file name)"
+    case underscoreQualifier = "qualifier after an underscore (file name)"
+    case dottedQualifier = "qualifier after a dot (file name)"
+    case scaleLikeQualifier = "qualifier written as a scale (file name)"
+    case androidValuesFolder = "Android values folder"
+    case androidStyle = "Android <style> for a class"
+    case androidItem = "Android <item> for an operation"
+    case figmaTokenReference = "Figma token reference"
+    case sassVariable = "Sass variable"
+    case boolDigit = "1 or 0 for a bool"
+    case cssColorKeyword = "CSS colour keyword"
+    case cssShortHexAlpha = "CSS #RGBA colour"
 
     var description: String { rawValue }
 
@@ -72,8 +84,9 @@ enum MutationKind: String, CaseIterable, Sendable, CustomStringConvertible {
         case .cssLineHeight, .parentNamedByFolder, .unquotedAttribute, .smartQuotes, .cssColorFunction,
             .hexWithoutHash, .androidResourceReference, .androidThemeAttribute, .cssVariable, .htmlEntity,
             .doubledEndTag, .decimalComma, .unitOnNumber, .cssFontWeight, .boolWord, .bareParamValue,
-            .instanceNamedWithName, .cssFontAttribute, .fontNamedWithName, .foundryWeightName, .uikitStateWord,
-            .androidTypeName, .britishSpelling, .androidUnit:
+            .instanceNamedWithName, .cssFontAttribute, .foundryWeightName, .uikitStateWord,
+            .androidTypeName, .britishSpelling, .androidUnit, .pointsUnit, .androidStyle, .androidItem,
+            .figmaTokenReference, .sassVariable, .boolDigit, .cssColorKeyword, .cssShortHexAlpha:
             true
         default: false
         }
@@ -557,11 +570,9 @@ struct SampleThemeTexts {
                     places: [.init(file: file, line: line)])
             }
         case .cssFontAttribute:
-            return sites("<font [^>]*(?<= )(family|size|weight)=\"", in: configuration).map {
+            return sites("<font (?:[^>]* )?(family|size|weight)=\"", in: configuration).map {
                 rename($0, to: "font-" + $0.text, kind: kind)
             }
-        case .fontNamedWithName:
-            return sites("<font (family)=\"", in: configuration).map { rename($0, to: "name", kind: kind) }
         case .foundryWeightName:
             let names = ["semibold": "demibold", "regular": "normal", "ultralight": "extralight", "heavy": "extrabold"]
             return sites(" weight=\"([a-z]+)\"", in: configuration).compactMap { site in
@@ -589,6 +600,56 @@ struct SampleThemeTexts {
         case .britishSpelling:
             return sites("<(color)[ >/]", in: configuration).map {
                 rename($0, to: "colour", kind: kind, withEndTag: true)
+            }
+        case .pointsUnit:
+            return sites("<float>([0-9.]+)</float>", in: configuration).map {
+                rename($0, to: $0.text + "pt", kind: kind)
+            }
+        case .hyphenQualifier, .underscoreQualifier, .dottedQualifier, .scaleLikeQualifier:
+            let separator = [
+                .hyphenQualifier: "-", .underscoreQualifier: "_", .dottedQualifier: ".", .scaleLikeQualifier: "@",
+            ][kind]!
+            return (texts.keys.sorted() + assets).filter { $0.contains("~dark") && !$0.contains("@") }.map { path in
+                let (folder, name) = split(path)
+                let renamed = name.replacingOccurrences(
+                    of: "~dark", with: separator + (kind == .dottedQualifier ? "Dark" : "dark"))
+                return Mutation(
+                    kind: kind, summary: "\(path) -> \(renamed)",
+                    changes: [.rename(from: path, to: folder + "/" + renamed)],
+                    places: [.init(file: folder + "/" + renamed, line: nil)])
+            }
+        case .androidValuesFolder:
+            // a dark variant put where Android puts it: values-night/Chat.xml
+            return texts.keys.sorted().filter { $0.hasSuffix("~dark.xml") && !$0.contains("~ipad") }.map { path in
+                let (folder, name) = split(path)
+                let moved = folder + "/values-night/" + name.replacingOccurrences(of: "~dark", with: "")
+                return Mutation(
+                    kind: kind, summary: "\(path) -> \(moved)", changes: [.rename(from: path, to: moved)],
+                    places: [.init(file: folder + "/values-night", line: nil)])
+            }
+        case .androidStyle:
+            return sites("<(class) name=", in: configuration).map {
+                rename($0, to: "style", kind: kind, withEndTag: true)
+            }
+        case .androidItem:
+            return sites("<(operation) name=", in: configuration).map {
+                rename($0, to: "item", kind: kind, withEndTag: true)
+            }
+        case .figmaTokenReference:
+            return sites(" ref=\"([^\"]+)\"", in: configuration).map { rename($0, to: "{\($0.text)}", kind: kind) }
+        case .sassVariable:
+            return sites(" ref=\"([^\"]+)\"", in: configuration).map { rename($0, to: "$" + $0.text, kind: kind) }
+        case .boolDigit:
+            return sites("<bool>(true|false)</bool>", in: configuration).map {
+                rename($0, to: $0.text == "true" ? "1" : "0", kind: kind)
+            }
+        case .cssColorKeyword:
+            return sites(">(#FFFFFF|#000000)</color>", in: configuration).map {
+                rename($0, to: $0.text == "#FFFFFF" ? "white" : "black", kind: kind)
+            }
+        case .cssShortHexAlpha:
+            return sites(">(#FFFFFF|#000000)</color>", in: configuration).map {
+                rename($0, to: $0.text == "#FFFFFF" ? "#FFFF" : "#000F", kind: kind)
             }
         case .androidUnit:
             return sites("<float>([0-9.]+)</float>", in: configuration).map {
