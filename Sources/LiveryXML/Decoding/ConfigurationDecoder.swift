@@ -186,7 +186,7 @@ struct ConfigurationDecoder {
         if let written = context.attribute("state", of: element, allowed: Self.operationAttributes) {
             let known = ControlState.all.map(\.rawValue)
             guard known.contains(written) else {
-                let (hint, fix) = Suggestions.suggest(written, in: known)
+                let (hint, fix) = Suggestions.listing(written, in: known)
                 let attribute =
                     element.attribute("state") == nil
                     ? context.misspelling(of: "state", in: element, allowed: Self.operationAttributes) ?? "state"
@@ -194,7 +194,7 @@ struct ConfigurationDecoder {
                 context.diagnostics.append(
                     .error(
                         .stateUnknown,
-                        "unknown state '\(written)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
+                        "unknown state '\(written)'\(hint)",
                         at: context.source.location(ofAttribute: attribute, in: element), fix: fix))
                 return nil
             }

@@ -68,10 +68,9 @@ struct QualifiedFileName {
             let lowered = tag.lowercased()
             // another tool's word for a qualifier (Android's `night`) is meant, whatever its letters
             let hint =
-                Suggestions.synonym(of: lowered, in: known).map {
-                    "; did you mean '\($0)'? ('~\(tag)' is another tool's word for it)"
-                }
-                ?? Suggestions.didYouMean(lowered, in: known.filter { $0.first == lowered.first })
+                Suggestions.synonym(of: lowered, in: known) != nil
+                ? Suggestions.listing(lowered, in: known).hint
+                : Suggestions.didYouMean(lowered, in: known.filter { $0.first == lowered.first })
             return .error(
                 .qualifierUnknown,
                 "unknown qualifier '~\(tag)' in '\(file)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",

@@ -16,6 +16,21 @@ public enum Suggestions {
         return ("; did you mean '\(best)'?", Diagnostic.Fix(replacing: name, with: best))
     }
 
+    /// For a message that lists every allowed value: "; use one of a, b, c", and which one was
+    /// most likely meant, with its fix: another tool's word for one ("; most likely 'highlighted'
+    /// (another tool's word for it)"), or a typo of one ("; did you mean 'normal'?", no list).
+    public static func listing(_ name: String, in candidates: [String]) -> (hint: String, fix: Diagnostic.Fix?) {
+        let list = "; use one of \(candidates.joined(separator: ", "))"
+        if let synonym = synonym(of: name, in: candidates) {
+            return (
+                "\(list); most likely '\(synonym)' ('\(name)' is another tool's word for it)",
+                Diagnostic.Fix(replacing: name, with: synonym)
+            )
+        }
+        let (hint, fix) = suggest(name, in: candidates)
+        return (hint.isEmpty ? list : hint, fix)
+    }
+
     /// A parent named by its theme's folder (`Base.theme`, `Base`, `Themes/Base.theme`) rather
     /// than by the id in that folder's Info.xml: the sentence ending and the fix to the id.
     /// `themes` are (folder path, id) of the themes that could be the parent.
