@@ -64,7 +64,8 @@ public struct StudioAccess: Sendable {
             return "the request names its host \(hostCount) times (Host); send one Host header"
         }
         if !target.hasPrefix("/") {
-            return "the request target must be a path (/api/state), not \(target.hasPrefix("*") ? "*" : "an absolute URL")"
+            return
+                "the request target must be a path (/api/state), not \(target.hasPrefix("*") ? "*" : "an absolute URL")"
         }
         return nil
     }

@@ -114,7 +114,9 @@ final class RunningStudio: @unchecked Sendable {
             // The response head, then as many body bytes as its Content-Length says.
             func headEnd() -> Int? {
                 guard pending.count >= separator.count else { return nil }
-                return (0...(pending.count - separator.count)).first { Array(pending[$0..<$0 + separator.count]) == separator }
+                return (0...(pending.count - separator.count)).first {
+                    Array(pending[$0..<$0 + separator.count]) == separator
+                }
             }
             while headEnd() == nil {
                 let count = recv(descriptor, &buffer, buffer.count, 0)
@@ -402,7 +404,9 @@ final class RunningStudio: @unchecked Sendable {
         for authority in [evil, "evil.example", own, "localhost:\(studio.port)"] {
             for path in ["/api/state?token=\(token)", "/?token=\(token)"] {
                 #expect(
-                    try await studio.raw(["GET http://\(authority)\(path) HTTP/1.1", "Host: \(own)", "Connection: close"])
+                    try await studio.raw([
+                        "GET http://\(authority)\(path) HTTP/1.1", "Host: \(own)", "Connection: close",
+                    ])
                         == 400, "http://\(authority)\(path)")
             }
             #expect(
