@@ -17,7 +17,8 @@ import Testing
         let project: ThemeProject
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-project-\(UUID().uuidString)")
+            root =
+                FileManager.default.temporaryDirectory.appendingPathComponent("livery-project-\(UUID().uuidString)")
                 .path
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
@@ -66,13 +67,17 @@ import Testing
             "Dark.theme/Palette.xml", "<color name=\"textPrimary\">#EDEDED</color>",
             "<color name=\"textPrimary\">#2D2D2D</color>")
         #expect(checked == ["Dark.theme", "HighContrast.theme"].map(workspace.theme))
-        #expect(found.contains { $0.code == .contrastLow && $0.location?.file.hasSuffix("Base.theme/Chat.xml") == true })
+        #expect(
+            found.contains { $0.code == .contrastLow && $0.location?.file.hasSuffix("Base.theme/Chat.xml") == true })
         #expect(found == workspace.validated())
 
         // A parent's id: the parent, its descendants, and nothing else (Light's parent is Tokens).
         (checked, found) = try workspace.edit(
             "Base.theme/Info.xml", "id=\"com.livery.base\"", "id=\"com.livery.based\"")
-        #expect(checked == ["Base.theme", "Dark.theme", "HighContrast.theme", "Light.theme", "Tokens.theme"].map(workspace.theme))
+        #expect(
+            checked
+                == ["Base.theme", "Dark.theme", "HighContrast.theme", "Light.theme", "Tokens.theme"].map(
+                    workspace.theme))
         #expect(found.filter { $0.code == .parentMissing }.count == 2)
         #expect(found == workspace.validated())
 
