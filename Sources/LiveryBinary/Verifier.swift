@@ -413,7 +413,9 @@ enum Verifier {
         try minimumLength(
             .variants, offset: offset, length: length,
             Format.variantsFixedSize + dimensionCount * Format.dimensionRecordSize)
-        let valueCount = (0..<dimensionCount).reduce(0) { $0 + Int(raw.u8(records + $1 * Format.dimensionRecordSize + 6)) }
+        let valueCount = (0..<dimensionCount).reduce(0) {
+            $0 + Int(raw.u8(records + $1 * Format.dimensionRecordSize + 6))
+        }
         let valueStart = records + dimensionCount * Format.dimensionRecordSize
         try minimumLength(.variants, offset: offset, length: length, valueStart - offset + 4 * valueCount)
 
@@ -447,7 +449,10 @@ enum Verifier {
                 guard name == standard[index].name, values.count <= standard[index].values.count,
                     values.elementsEqual(standard[index].values.prefix(values.count))
                 else {
-                    throw fail(record, "dimension \(index) is '\(name)' (\(values.joined(separator: " "))), not the standard '\(standard[index].name)'")
+                    throw fail(
+                        record,
+                        "dimension \(index) is '\(name)' (\(values.joined(separator: " "))), not the standard '\(standard[index].name)'"
+                    )
                 }
             } else {
                 declared.append(TraitDimension(name: name, values: values))
@@ -462,7 +467,8 @@ enum Verifier {
         }
         let slotsStart = valueStart + 4 * valueCount
         let sectionEnd = offset + length
-        guard let addressing = VariantAddressing(dimensions: dimensions, axes: axes, limit: (sectionEnd - slotsStart) / 4)
+        guard
+            let addressing = VariantAddressing(dimensions: dimensions, axes: axes, limit: (sectionEnd - slotsStart) / 4)
         else {
             throw fail(records, "the recorded dimensions need more variant slots than the section holds")
         }
@@ -670,12 +676,15 @@ enum Verifier {
             for dimension in 0..<Format.assetQualifierBytes {
                 let code = Int(raw.u8(record + 16 + dimension))
                 guard code == 0 || (dimension < dimensions.count && code <= dimensions[dimension].values.count) else {
-                    throw fail(record + 16 + dimension, "asset qualifier names an unknown value of dimension \(dimension)")
+                    throw fail(
+                        record + 16 + dimension, "asset qualifier names an unknown value of dimension \(dimension)")
                 }
             }
             let flags = record + 16 + Format.assetQualifierBytes
             guard raw.u8(flags) <= 1 else { throw fail(flags, "cache flag is \(raw.u8(flags))") }
-            guard raw.u8(flags + 1) == 0, raw.u8(flags + 2) == 0 else { throw fail(flags + 1, "reserved bytes are not zero") }
+            guard raw.u8(flags + 1) == 0, raw.u8(flags + 2) == 0 else {
+                throw fail(flags + 1, "reserved bytes are not zero")
+            }
             let start = raw.u64(record + 32)
             let size = raw.u64(record + 40)
             guard start % UInt64(Format.alignment) == 0 else {

@@ -190,7 +190,9 @@ public struct TraitDimensions: Hashable, Sendable, CustomStringConvertible {
         all.map { "\($0.name): \($0.values.joined(separator: ", "))" }.joined(separator: "; ")
     }
 
-    public var description: String { all.map { "\($0.name)(\($0.values.joined(separator: " ")))" }.joined(separator: " ") }
+    public var description: String {
+        all.map { "\($0.name)(\($0.values.joined(separator: " ")))" }.joined(separator: " ")
+    }
 
     public static func == (lhs: TraitDimensions, rhs: TraitDimensions) -> Bool { lhs.all == rhs.all }
     public func hash(into hasher: inout Hasher) { hasher.combine(all) }

@@ -324,7 +324,10 @@ import Testing
             return Self.rejected(
                 ThemeWriter.assemble(
                     sections.map {
-                        (kind: $0.rawKind, required: $0.required, bytes: Array(bytes[$0.offset..<$0.offset + $0.length]))
+                        (
+                            kind: $0.rawKind, required: $0.required,
+                            bytes: Array(bytes[$0.offset..<$0.offset + $0.length])
+                        )
                     }))
         }
         #expect(try sealed { _ in } == nil)
