@@ -177,11 +177,21 @@ public struct TraitDimensions: Hashable, Sendable, CustomStringConvertible {
         return tags
     }
 
+    /// Parses a `--traits` value: tags separated by commas (`ipad,dark`), blanks ignored. Every
+    /// command and the studio parse trait lists here, and word its errors with `message(for:)`.
+    public func traits(list text: String?) throws(TraitSet.TagError) -> TraitSet {
+        try traits(
+            tags: (text ?? "").split(separator: ",").map { tag in
+                tag.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+            }.filter { !$0.isEmpty }.map { String($0) })
+    }
+
     /// One line for an unknown or conflicting tag, listing the known tags.
     public func message(for error: TraitSet.TagError) -> String {
         switch error {
         case .unknown(let tag): "unknown trait '\(tag)'; use \(knownTagsText)"
-        case .conflict(let first, let second): "'\(first)' and '\(second)' are two values of one dimension; keep one"
+        case .conflict(let first, let second):
+            "traits '\(first)' and '\(second)' are of one dimension; give at most one of each"
         }
     }
 
