@@ -9,7 +9,8 @@ import Testing
 @Suite struct StudioTraitTests {
     @Test func thePageHasAMenuForEveryDimensionOfTheTable() {
         for dimension in TraitDimensions.standard.all {
-            #expect(StudioPage.html.contains(#"<select id="trait-\#(dimension.name)" class="trait">"#), "\(dimension.name)")
+            let menu = #"<select id="trait-\#(dimension.name)" class="trait">"#
+            #expect(StudioPage.html.contains(menu), "\(dimension.name)")
             for value in dimension.values { #expect(StudioPage.html.contains("<option>\(value)</option>"), "\(value)") }
         }
     }
