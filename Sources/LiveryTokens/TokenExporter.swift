@@ -178,23 +178,25 @@ public struct TokenExporter {
     }
 
     /// The resolver document for exported layers: a `base` set, and one modifier per trait
-    /// dimension whose contexts add that layer's file.
-    public static func resolver(name: String, baseFile: String, layers: [(traits: TraitSet, file: String)]) -> JSONValue
-    {
+    /// dimension of the table (named like it: `appearance`, `textSize`, an app's `density`) whose
+    /// contexts, named like the values, add that layer's file.
+    public static func resolver(
+        name: String, baseFile: String, layers: [(traits: TraitSet, file: String)],
+        dimensions: TraitDimensions = .standard
+    ) -> JSONValue {
         var modifiers: [(String, JSONValue)] = []
-        let dimensions: [(String, (TraitSet) -> String?)] = [
-            ("idiom", { $0.idiom?.rawValue }), ("appearance", { $0.appearance?.rawValue }),
-            ("contrast", { $0.contrast?.rawValue }),
-        ]
-        for (dimension, value) in dimensions {
-            let contexts = layers.compactMap { layer in value(layer.traits).map { ($0, layer.file) } }
+        for (index, dimension) in dimensions.all.enumerated() {
+            let contexts = layers.compactMap { layer in
+                layer.traits[index].map { (dimension.values[$0], layer.file) }
+            }
             guard !contexts.isEmpty else { continue }
             let members: [(String, JSONValue)] =
                 [("default", .array([]))]
                 + contexts.map { context, file in
                     (context, .array([.object([("$ref", .string(file))])]))
                 }
-            modifiers.append((dimension, .object([("contexts", .object(members)), ("default", .string("default"))])))
+            modifiers.append(
+                (dimension.name, .object([("contexts", .object(members)), ("default", .string("default"))])))
         }
         return .object([
             ("$schema", .string(resolverSchema)),

@@ -35,17 +35,10 @@ package struct Dump: ParsableCommand {
     }
 
     func traitSet() throws -> TraitSet {
-        let tags = (traits ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
-        }
         do {
-            return try TraitSet(tags: tags)
-        } catch .unknown(let tag) {
-            throw ValidationError(
-                "unknown trait '\(tag)'; use idioms (iphone, ipad, tv, mac, watch, car, vision), light or dark, highcontrast, largetext"
-            )
-        } catch .conflict(let first, let second) {
-            throw ValidationError("traits '\(first)' and '\(second)' are of one dimension; give at most one of each")
+            return try TraitDimensions.standard.traits(list: traits)
+        } catch {
+            throw ValidationError(TraitDimensions.standard.message(for: error))
         }
     }
 

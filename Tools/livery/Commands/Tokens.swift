@@ -3,6 +3,7 @@ import Foundation
 import LiveryModel
 import LiveryThemeCommands
 import LiveryTokens
+import LiveryTooling
 import LiveryXML
 
 /// `livery tokens import|export`: W3C design tokens (DTCG 2025.10) in and out of themes.
@@ -69,7 +70,7 @@ struct Tokens: ParsableCommand {
         func contextMap() throws -> ContextMap {
             do { return try ContextMap.parse(map) } catch {
                 throw ValidationError(
-                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitAxes.all.traitSets.last!.tags.joined(separator: ", ")), joined by ~, or none)"
+                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitDimensions.standard.knownTags.joined(separator: ", ")), joined by ~, or none)"
                 )
             }
         }
@@ -159,12 +160,7 @@ struct Tokens: ParsableCommand {
         var format: DiagnosticFormat = .text
 
         func traitSet() throws -> TraitSet {
-            guard let traits else { return .none }
-            do {
-                return try TraitSet(tags: traits.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            } catch {
-                throw ValidationError("--traits '\(traits)' is not a trait set: \(error)")
-            }
+            do { return try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
         }
 
         func validate() throws { _ = try traitSet() }
@@ -207,11 +203,12 @@ struct Tokens: ParsableCommand {
                     let known = Set(generic)
                     let differing = try constants(traits).filter { !known.contains($0) }
                     guard !differing.isEmpty else { continue }
-                    guard traits.tags.count == 1 else {
-                        dropped.append(traits.description)
+                    let tags = variants.dimensions.tags(of: traits)
+                    guard tags.count == 1 else {
+                        dropped.append(tags.joined(separator: ","))
                         continue
                     }
-                    let file = stem + "~" + traits.tags[0] + ".json"
+                    let file = stem + "~" + tags[0] + ".json"
                     var layerExporter = TokenExporter()
                     files.append(
                         (file, layerExporter.document(differing, elsewhere: generic, roots: roots, numbers: numbers)))
@@ -221,7 +218,8 @@ struct Tokens: ParsableCommand {
                     (
                         resolver,
                         TokenExporter.resolver(
-                            name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers)
+                            name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers,
+                            dimensions: variants.dimensions)
                     ))
             }
             var diagnostics: [Diagnostic] = []
