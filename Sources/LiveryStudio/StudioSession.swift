@@ -364,7 +364,7 @@ public actor StudioSession {
         }
         let assets = Array(Set(theme?.assets.variants.map(\.name) ?? [])).sorted()
         return StudioExplanation(
-            themeID: themeID, traits: traitSet.description, id: id, component: explanation.component,
+            themeID: themeID, traits: traitSet.tags.joined(separator: ","), id: id, component: explanation.component,
             background: background?.hexString, textColor: foreground?.hexString,
             largeText: ContrastRatio.isLargeText(font), highContrast: traitSet.contrast != nil,
             operations: operations, assets: assets)
