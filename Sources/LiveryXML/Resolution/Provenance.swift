@@ -53,6 +53,10 @@ public struct ConstantTrail: Hashable, Sendable {
         public var location: SourceLocation
         public var themeID: String
     }
+
+    /// How each derived colour on the way was computed, outermost first (format 1.3, section
+    /// 9.1): "`brandPressed` = `brand` #FF3B30 darkened 0.15 in srgb = #D93229".
+    public var derivations: [String] = []
 }
 
 /// One earlier occurrence of the same (name, state) that a later one replaced.
@@ -309,7 +313,9 @@ extension ThemeResolver {
                             constant: name, location: constant.location, themeID: themes[constant.location.file] ?? ""))
                     object = constant.object
                 }
-                return steps.isEmpty ? nil : ConstantTrail(param: param.name, steps: steps)
+                let derivations = pass.derivationLines(of: param.object, named: param.name)
+                guard !steps.isEmpty || !derivations.isEmpty else { return nil }
+                return ConstantTrail(param: param.name, steps: steps, derivations: derivations)
             }
         }
         var operations: [ExplainedOperation] = []
