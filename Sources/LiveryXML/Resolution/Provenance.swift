@@ -113,6 +113,8 @@ public struct ThemeNames: Hashable, Sendable {
     public var classes: Set<String>
     /// Constant name to its type.
     public var constants: [String: ValueType]
+    /// The constants an app's user may replace (`overridable="true"`, format 1.3 section 9.2).
+    public var overridable: Set<String> = []
     public init(instances: [String: String] = [:], classes: Set<String> = [], constants: [String: ValueType] = [:]) {
         self.instances = instances
         self.classes = classes
@@ -182,7 +184,10 @@ extension ThemeWorkspace {
         var names = ThemeNames()
         for theme in chain {
             for file in theme.files {
-                for constant in file.constants { names.constants[constant.name] = constant.object.type }
+                for constant in file.constants {
+                    names.constants[constant.name] = constant.object.type
+                    if constant.overridable == true { names.overridable.insert(constant.name) }
+                }
                 for definition in file.classes { names.classes.insert(definition.name) }
                 for instance in file.instances where names.instances[instance.id] == nil {
                     names.instances[instance.id] = instance.component
