@@ -118,6 +118,11 @@ public enum ColorScience {
         multiply(bradfordD65ToD50, multiply(linearSRGBToXYZ, [color.red, color.green, color.blue].map(linear)))
     }
 
+    /// CIE XYZ (D65) of an sRGB colour.
+    public static func xyzD65(_ color: Color) -> [Double] {
+        multiply(linearSRGBToXYZ, [color.red, color.green, color.blue].map(linear))
+    }
+
     /// Gamma-encoded sRGB channels (unclipped) of a CIE XYZ colour relative to D65.
     public static func sRGB(xyzD65 xyz: [Double]) -> [Double] { multiply(xyzToLinearSRGB, xyz).map(encoded) }
 

@@ -128,3 +128,59 @@ with open(path + ".tmp", "w") as out:
     out.write("\n")
 os.replace(path + ".tmp", path)
 print(f"wrote {len(cases)} cases to {path}")
+
+
+# A token file written the way Tokens Studio writes its modifiers (the amount as a string, the
+# space, a mix colour as hex or alias), and the colours those modifiers give (coloraide).
+def p3_shifted(base, kind, p, other=None):
+    c = Color(base).convert("display-p3")
+    r, g, b = c[:3]
+    if kind == "lighten":
+        r, g, b = (x + p * (1 - x) for x in (r, g, b))
+    elif kind == "darken":
+        r, g, b = (x * (1 - p) for x in (r, g, b))
+    else:
+        o = Color(other).convert("display-p3")
+        r, g, b = (x + p * (y - x) for x, y in zip((r, g, b), o[:3]))
+    return rgba(Color("display-p3", [r, g, b], c.alpha()))
+
+
+def dtcg(hex_text):
+    """A DTCG 2025.10 colour value (an object), as design tools export it."""
+    channels = [int(hex_text[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    return {"colorSpace": "srgb", "components": channels, "hex": hex_text}
+
+
+tokens = {"brand": {"$type": "color", "$value": dtcg("#ff3b30")}, "paper": {"$type": "color", "$value": dtcg("#ffffff")}}
+expected = {}
+for space in ["srgb", "hsl", "lch", "p3"]:
+    group = {}
+    for kind, value, other in [
+        ("lighten", "0.2", None), ("darken", "0.15", None), ("mix", "0.4", "{paper}"), ("mix", "0.5", "#3478f6"),
+        ("alpha", "0.5", None),
+    ]:
+        name = f"{kind}{'Alias' if other == '{paper}' else ''}"
+        modify = {"type": kind, "value": value, "space": space}
+        if other:
+            modify["color"] = other
+        group[name] = {"$type": "color", "$value": "{brand}", "$extensions": {"studio.tokens": {"modify": modify}}}
+        other_hex = "#ffffff" if other == "{paper}" else other
+        p = float(value)
+        if space == "p3":
+            result = rgba(Color("#ff3b30").set("alpha", p)) if kind == "alpha" else p3_shifted("#ff3b30", kind, p, other_hex)
+        elif kind == "alpha":
+            result = rgba(Color("#ff3b30").set("alpha", p))
+        elif kind == "mix":
+            result = rgba(mixed(Color("#ff3b30"), Color(other_hex), p, space))
+        else:
+            result = rgba(shifted(Color("#ff3b30"), kind, p, space))
+        expected[f"{space}.{name}"] = result
+    tokens[space] = group
+
+folder = os.path.dirname(os.path.abspath(__file__))
+for file, content in [("studio.tokens.json", tokens), ("studio-expected.json", expected)]:
+    with open(os.path.join(folder, file) + ".tmp", "w") as out:
+        json.dump(content, out, indent=2)
+        out.write("\n")
+    os.replace(os.path.join(folder, file) + ".tmp", os.path.join(folder, file))
+print(f"wrote {len(expected)} Tokens Studio cases")
