@@ -19,6 +19,13 @@ public struct StudioModifier: Hashable, Sendable {
 
     public static let vendor = "studio.tokens"
 
+    public init(kind: Kind, value: Double, space: ModifierSpace?, color: String? = nil) {
+        self.kind = kind
+        self.value = value
+        self.space = space
+        self.color = color
+    }
+
     /// The modifier a token's `$extensions` holds; nil when it holds none, a message when it holds
     /// one Livery cannot read.
     public static func read(_ extensions: JSONNode?) -> Result<StudioModifier, ModifierProblem>? {

@@ -60,6 +60,9 @@ public struct TokenImporter {
             if token.path.count > 1, token.path.last == "$root" { rootNames.insert(name) }
             if case .number(let number) = token.value, Self.numberType(number) == .float { numberNames.insert(name) }
             var made = constants(for: token, named: name, byPath: byPath)
+            if token.raw.extensions?[TypographyExtension.vendor]?["overridable"]?.bool == true, !made.isEmpty {
+                made[0].overridable = true
+            }
             if !made.isEmpty {
                 var lines: [String] = []
                 if let description = token.raw.description, !description.isEmpty { lines.append(description) }
@@ -95,6 +98,16 @@ public struct TokenImporter {
                         .tokenValue, "'\(token.raw.key)': \(problem.message); imported without it",
                         at: token.raw.location))
             case .success(let modifier)?:
+                // Livery's export records the constant the colour starts from; $value is then the
+                // resolved colour, not the base.
+                if let base = token.raw.extensions?[TypographyExtension.vendor]?["base"]?.string,
+                    base.hasPrefix("{"), base.hasSuffix("}")
+                {
+                    let path = base.dropFirst().dropLast().split(separator: ".").map(String.init)
+                    if byPath[path] != nil {
+                        constant = ThemeConstant(name: name, type: .color, content: .reference(Self.constantName(path)))
+                    }
+                }
                 let mixColor = modifier.color.flatMap { mixOperand($0, byPath: byPath) }
                 if modifier.kind == .mix, mixColor == nil {
                     diagnostics.append(

@@ -65,3 +65,41 @@ import Testing
             run.stdout.contains("`brandPressed` = `brand` #FF3B30 darkened 0.15 in srgb = #D93229"), "\(run.stdout)")
     }
 }
+
+/// Format 1.3, section 9.3 end to end: a Tokens Studio file with modifiers imports, exports with
+/// the resolved colour as `$value` and the modifier in `$extensions`, and imports back to the same
+/// constants; `overridable` survives too.
+@Suite struct StudioTokensRoundTripTests {
+    @Test func importExportImportKeepsEveryModifier() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-studio-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try Livery.run([
+            "tokens", "import", "Tests/Fixtures/ColorModifiers/studio.tokens.json", "--output", folder + "/S.theme",
+            "--id", "s",
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        // a constant made overridable in the theme keeps it through export and import
+        let xml = folder + "/S.theme/Tokens.xml"
+        var text = try String(contentsOfFile: xml, encoding: .utf8)
+        text = text.replacingOccurrences(of: #"<color name="brand""#, with: #"<color name="brand" overridable="true""#)
+        try text.write(toFile: xml, atomically: true, encoding: .utf8)
+        let export = try Livery.run(["tokens", "export", folder + "/S.theme", "--output", folder + "/out.json"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let json = try String(contentsOfFile: folder + "/out.json", encoding: .utf8)
+        #expect(json.contains(#""studio.tokens""#) && json.contains(#""base": "{brand}""#))
+        #expect(json.contains(##""hex": "#d93229""##), "srgb.darken's resolved colour as $value")
+        #expect(json.contains(#""overridable": true"#))
+        let again = try Livery.run([
+            "tokens", "import", folder + "/out.json", "--output", folder + "/R.theme", "--id", "s",
+        ])
+        #expect(again.status == 0, "\(again.stderr)")
+        func lines(_ path: String) throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+                .filter { $0.contains("<color") }.sorted()
+        }
+        #expect(try lines(xml) == lines(folder + "/R.theme/Tokens.xml"))
+        #expect(try lines(xml).filter { $0.contains("ref=\"brand\"") }.count == 15)
+    }
+}
