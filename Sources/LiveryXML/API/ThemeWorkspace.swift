@@ -673,7 +673,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
 
     /// The theme and its ancestors, root first; nil when the chain cannot be formed (missing or
     /// cyclic parent, unreadable Info.xml). Diagnostics include every file of the chain.
-    private func loadChain(_ path: String) -> ([DecodedThemeFolder]?, [Diagnostic]) {
+    func loadChain(_ path: String) -> ([DecodedThemeFolder]?, [Diagnostic]) {
         guard FileSystem.kind(of: path) == .directory else {
             return (nil, [.error(.pathNotFound, "no such theme folder", at: SourceLocation(file: path))])
         }

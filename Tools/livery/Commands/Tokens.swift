@@ -165,6 +165,20 @@ struct Tokens: ParsableCommand {
 
         func validate() throws { _ = try traitSet() }
 
+        /// A theme's modifiers as Tokens Studio's, where it has one for them: one of lighten,
+        /// darken, mix or alpha, without contrast-with. Others export as their resolved colour.
+        static func studioModifier(_ modifiers: WrittenColorModifiers) -> StudioModifier? {
+            guard modifiers.contrastWith == nil else { return nil }
+            switch (modifiers.shift, modifiers.alpha) {
+            case (.lighten(let p)?, nil): return StudioModifier(kind: .lighten, value: p, space: modifiers.space)
+            case (.darken(let p)?, nil): return StudioModifier(kind: .darken, value: p, space: modifiers.space)
+            case (.mix(let operand, let p)?, nil):
+                return StudioModifier(kind: .mix, value: p, space: modifiers.space, color: operand)
+            case (nil, let alpha?): return StudioModifier(kind: .alpha, value: alpha, space: modifiers.space)
+            default: return nil
+            }
+        }
+
         func run() throws {
             let printer = DiagnosticPrinter(format: format)
             let workspace = themes.workspace()
@@ -182,8 +196,15 @@ struct Tokens: ParsableCommand {
                     printer.print(result.diagnostics)
                     throw ExitCode.failure
                 }
-                return value.filter { $0.themeID == ownID }.map {
-                    ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference)
+                return value.filter { $0.themeID == ownID }.map { resolved in
+                    var constant = ExportedConstant(
+                        name: resolved.name, value: resolved.value, reference: resolved.reference)
+                    constant.overridable = resolved.overridable
+                    if let modifiers = resolved.modifiers {
+                        constant.modifier = Self.studioModifier(modifiers)
+                        constant.modifierBase = modifiers.base
+                    }
+                    return constant
                 }
             }
             var exporter = TokenExporter()
