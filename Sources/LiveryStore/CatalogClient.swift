@@ -36,14 +36,21 @@ public struct CatalogClient: Sendable {
     /// No download is larger than this, with or without a catalog size (a catalog's size is
     /// the cap when it is smaller).
     public let maxDownloadBytes: Int64
+    /// When a request that failed in a way that can heal is tried again.
+    public var retry: RetryPolicy
+    /// The clock, sleep and randomness of retries.
+    public var retryEnvironment: RetryEnvironment
     /// The connection pool, configured from `timeouts` and the caps.
     let http: StoreHTTPClient
 
     public init(
         catalogURL: String, timeouts: StoreTimeouts = StoreTimeouts(), maxDocumentBytes: Int = 4 << 20,
-        maxDownloadBytes: Int64 = 64 << 20
+        maxDownloadBytes: Int64 = 64 << 20, retry: RetryPolicy = .default,
+        retryEnvironment: RetryEnvironment = .live
     ) {
         self.catalogURL = catalogURL
+        self.retry = retry
+        self.retryEnvironment = retryEnvironment
         self.timeouts = timeouts
         self.maxDocumentBytes = maxDocumentBytes
         self.maxDownloadBytes = maxDownloadBytes
@@ -110,8 +117,12 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    /// A small document in memory.
+    /// A small document in memory, retried as `retry` says.
     public func fetch(_ url: String) async throws -> Data {
+        try await withRetries(retry, retryEnvironment) { _ in try await fetchOnce(url) }
+    }
+
+    private func fetchOnce(_ url: String) async throws -> Data {
         let box = Locked(Data())
         let limit = maxDocumentBytes
         try await stream(url) { head in
@@ -131,12 +142,29 @@ public struct CatalogClient: Sendable {
 
     /// Downloads `url` to a new file at `path`, hashing as bytes arrive. Fails as soon as more
     /// bytes than `expectedSize` (or `maxDownloadBytes`) arrive or are announced; checks the size
-    /// and SHA-256 at the end. The file is removed on any failure.
+    /// and SHA-256 at the end. The file is removed on any failure. A failure that can heal is
+    /// retried as `retry` says, `waiting` hearing of each wait.
     ///
     /// Sizes and digests are those of the decoded bytes: the request asks for the identity
     /// encoding, and a server that compresses anyway (`Content-Encoding: gzip`) is decoded, its
     /// compressed Content-Length then bounding nothing but the cap.
     public func download(
+        _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?,
+        waiting: (@Sendable (RetryWait) -> Void)? = nil,
+        progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void
+    ) async throws {
+        do {
+            try await withRetries(retry, retryEnvironment, onWait: waiting) { _ in
+                try await downloadOnce(
+                    url, to: path, expectedSize: expectedSize, expectedSHA256: expectedSHA256, progress: progress)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+    }
+
+    private func downloadOnce(
         _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?,
         progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void
     ) async throws {
@@ -190,7 +218,8 @@ public struct CatalogClient: Sendable {
         }
         let final = state.withValue { $0 }
         if let announced = final.announced, final.digest.count != announced {
-            throw StoreError.network("the connection closed after \(final.digest.count) of \(announced) bytes")
+            throw TransientFailure(
+                error: .network("the connection closed after \(final.digest.count) of \(announced) bytes"))
         }
         if let expectedSize, final.digest.count != expectedSize {
             throw StoreError.sizeMismatch(expected: expectedSize, actual: final.digest.count)
@@ -231,6 +260,20 @@ public struct CatalogClient: Sendable {
         }
         let watchdog = Watchdog(idle: timeouts.idle, total: timeouts.total)
         let http = self.http.client
+        let now = retryEnvironment.now
+        do {
+            try await run(watchdog, http, url, now, head: head, body: body)
+        } catch StoreError.timeout(let message) {
+            // A stall or a slow server: another attempt may find it well.
+            throw TransientFailure(error: .timeout(message))
+        }
+    }
+
+    private func run(
+        _ watchdog: Watchdog, _ http: HTTPClient, _ url: String, _ now: @escaping @Sendable () -> Date,
+        head: @escaping @Sendable (ResponseHead) throws -> Void,
+        body: @escaping @Sendable (ByteBuffer) throws -> Void
+    ) async throws {
         try await watchdog.run {
             do {
                 var request = HTTPClientRequest(url: url)
@@ -240,7 +283,13 @@ public struct CatalogClient: Sendable {
                 let response = try await http.execute(request, deadline: .distantFuture)
                 watchdog.touch()
                 // Leaving without reading the body (a status or head refused) closes the connection.
-                guard response.status == .ok else { throw StoreError.httpStatus(Int(response.status.code), url: url) }
+                guard response.status == .ok else {
+                    let status = Int(response.status.code)
+                    guard RetryableStatus.codes.contains(status) else { throw StoreError.httpStatus(status, url: url) }
+                    throw TransientFailure(
+                        error: .httpStatus(status, url: url),
+                        retryAfter: RetryAfter.parse(response.headers.first(name: "Retry-After"), now: now()))
+                }
                 let encoding = (response.headers.first(name: "Content-Encoding") ?? "identity").trimmingCharacters(
                     in: .whitespaces
                 ).lowercased()
@@ -271,25 +320,32 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    static func translate(_ error: any Error, url: String) -> StoreError {
-        if let error = error as? StoreError { return error }
-        if error is CancellationError { return .cancelled }
+    /// A `StoreError`, or a `TransientFailure` for what another attempt may heal: a connection
+    /// that could not be made, timed out or was lost (socket, DNS and TLS errors included).
+    static func translate(_ error: any Error, url: String) -> any Error {
+        if error is StoreError || error is TransientFailure { return error }
+        if error is CancellationError { return StoreError.cancelled }
         if let error = error as? HTTPClientError {
             switch error {
-            case .cancelled: return .cancelled
+            case .cancelled: return StoreError.cancelled
             case .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
-                return .timeout("cannot connect to \(url) in time")
-            case .readTimeout: return .timeout("\(url) did not answer in time")
-            case .deadlineExceeded: return .timeout("the request for \(url) took longer than its deadline")
-            case .remoteConnectionClosed: return .network("the connection to \(url) was lost")
-            case .redirectCycleDetected, .redirectLimitReached: return .network("\(url): too many redirects")
-            default: return .network("\(url): \(error)")
+                return TransientFailure(error: .timeout("cannot connect to \(url) in time"))
+            case .readTimeout: return TransientFailure(error: .timeout("\(url) did not answer in time"))
+            case .deadlineExceeded:
+                return TransientFailure(error: .timeout("the request for \(url) took longer than its deadline"))
+            case .remoteConnectionClosed: return TransientFailure(error: .network("the connection to \(url) was lost"))
+            case .redirectCycleDetected, .redirectLimitReached:
+                return StoreError.network("\(url): too many redirects")
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return StoreError.network("\(url): \(error)")
+            default: return TransientFailure(error: .network("\(url): \(error)"))
             }
         }
         if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
-            return .tooLarge("\(url) decodes to more bytes than the store accepts")
+            return StoreError.tooLarge("\(url) decodes to more bytes than the store accepts")
         }
-        return .network("\(url): \(error)")
+        // Connection refused or reset, DNS, TLS: the network, which may heal.
+        return TransientFailure(error: .network("\(url): \(error)"))
     }
 }
 

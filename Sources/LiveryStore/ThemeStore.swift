@@ -63,10 +63,14 @@ public actor ThemeStore {
     ///   - bundledSearchPaths: folders with the app's own compiled themes (parents of downloaded
     ///     ones); by default the manager's other search paths. With a manager or these, the
     ///     store parks installed themes that no longer fit the app's parents (docs/Packages.md).
+    ///   - retry: when requests that failed in a way that can heal are tried again
+    ///     (`RetryPolicy.default`; `.never` to report every failure at once).
+    ///   - retryEnvironment: the clock, sleep and randomness of retries (tests pass their own).
     public init(
         installedFolder: String, catalogURL: String? = nil, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
         bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
-        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default
+        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default,
+        retry: RetryPolicy = .default, retryEnvironment: RetryEnvironment = .live
     ) async throws {
         if catalogURL != nil, trust == nil {
             throw StoreError.refused(
@@ -94,7 +98,9 @@ public actor ThemeStore {
             installedFolder: installedFolder, bundledSearchPaths: bundled,
             handlers: ContentHandlers(handlers), limits: limits)
         self.installer = installer
-        self.client = catalogURL.map { CatalogClient(catalogURL: $0, timeouts: timeouts) }
+        self.client = catalogURL.map {
+            CatalogClient(catalogURL: $0, timeouts: timeouts, retry: retry, retryEnvironment: retryEnvironment)
+        }
         self.manager = manager
         // Recovery first, then what no longer fits the app's parents leaves before anything shows
         // it; only a store that knows the app's themes (a manager, or bundled paths) can tell.
@@ -120,7 +126,8 @@ public actor ThemeStore {
         configuration: LiveryConfiguration, installedFolder: String, trust: CatalogTrust? = nil,
         manager: ThemeManager? = nil,
         bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
-        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default
+        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default,
+        retry: RetryPolicy = .default, retryEnvironment: RetryEnvironment = .live
     ) async throws {
         guard let store = configuration.store else {
             throw StoreError.refused("the configuration has no <store catalog=\"…\"> with the store's <root-key>")
@@ -128,7 +135,8 @@ public actor ThemeStore {
         try await self.init(
             installedFolder: installedFolder, catalogURL: store.catalogURL,
             trust: try trust ?? CatalogTrust(configuration: store), manager: manager,
-            bundledSearchPaths: bundledSearchPaths, handlers: handlers, timeouts: timeouts, limits: limits)
+            bundledSearchPaths: bundledSearchPaths, handlers: handlers, timeouts: timeouts, limits: limits,
+            retry: retry, retryEnvironment: retryEnvironment)
     }
 
     // MARK: Catalog
@@ -246,7 +254,7 @@ public actor ThemeStore {
             do {
                 try await client.download(
                     product.packageURL, to: file, expectedSize: product.packageSize,
-                    expectedSHA256: product.sha256
+                    expectedSHA256: product.sha256, waiting: { task.update(.waitingToRetry($0)) }
                 ) { received, expected in
                     task.update(.downloading(received: received, expected: expected))
                 }

@@ -14,6 +14,13 @@ import Foundation
 /// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do),
 /// `/brotli/NAME` sends the file as it is but labelled `Content-Encoding: br`, `/bomb/NAME` sends
 /// 64 MiB of zeros gzipped (about 64 KB).
+/// Faults that heal, for the retry tests (each counted per request target, see `requests(to:)`):
+/// `/once-CODE/NAME` answers CODE (with `Retry-After: 7` for 429 and 503) to the first request and
+/// serves the file after; `/busy/NAME` answers 503 with `Retry-After: 7` twice, then serves;
+/// `/busydate/NAME` answers 503 with a `Retry-After` date 4 s ahead once; `/always-CODE/NAME`
+/// always answers CODE; `/resetfirst/NAME` closes the first connection without an answer;
+/// `/dropfirst/NAME` sends half the file on the first request and closes; `/stallfirst/NAME`
+/// sends half then stalls for 10 s on the first request.
 /// `bytesSent` counts body bytes the kernel accepted, to prove a client stopped reading;
 /// `connectionsEnded` counts the connections served to their end (for an endless body: until the
 /// client closed it), after which `bytesSent` no longer grows.
@@ -29,6 +36,10 @@ final class FaultyServer: @unchecked Sendable {
     private var stopped = false
     private var sent = 0
     private var ended = 0
+    private var requestCounts: [String: Int] = [:]
+
+    /// How many requests arrived for `target` (a path such as `/busy/NAME`).
+    func requests(to target: String) -> Int { lock.withLock { requestCounts[target] ?? 0 } }
 
     var bytesSent: Int { lock.withLock { sent } }
     var connectionsEnded: Int { lock.withLock { ended } }
@@ -98,6 +109,13 @@ final class FaultyServer: @unchecked Sendable {
         let requestLine = String(decoding: request.prefix { $0 != 0x0D }, as: UTF8.self)
         let target = requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? ""
         let parts = target.split(separator: "/").map(String.init)
+        let seen = lock.withLock { () -> Int in
+            requestCounts[target, default: 0] += 1
+            return requestCounts[target]! - 1
+        }
+        if let fault = parts.first, answerHealing(fault, seen: seen, connection: connection) {
+            return
+        }
         guard parts.count == 2, !parts[1].contains(".."),
             let data = FileManager.default.contents(atPath: folder + "/" + parts[1])
         else {
@@ -157,6 +175,16 @@ final class FaultyServer: @unchecked Sendable {
             else { return }
             _ = send(connection, bytes, counted: true)
             return
+        case "dropfirst" where seen == 0:
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
+            guard send(connection, Array(head.utf8)) else { return }
+            _ = send(connection, Array(bytes[..<half]))
+            return
+        case "stallfirst" where seen == 0:
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
+            guard send(connection, Array(head.utf8)), send(connection, Array(bytes[..<half])) else { return }
+            for _ in 0..<100 where !isStopped { usleep(100_000) }
+            return
         default:
             break
         }
@@ -186,7 +214,43 @@ final class FaultyServer: @unchecked Sendable {
                 usleep(50_000)
             }
         default:
-            return
+            _ = send(connection, bytes, counted: true)
+        }
+    }
+
+    /// The faults that heal, answered before the file is looked at; true when answered.
+    private func answerHealing(_ fault: String, seen: Int, connection: Int32) -> Bool {
+        func status(_ code: Int, _ extra: String = "") -> Bool {
+            let retryAfter = code == 429 || code == 503 ? "Retry-After: 7\r\n" : ""
+            _ = send(
+                connection,
+                Array("HTTP/1.1 \(code) Fault\r\n\(retryAfter)\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+                counted: false)
+            return true
+        }
+        if fault.hasPrefix("once-"), seen == 0, let code = Int(fault.dropFirst(5)) { return status(code) }
+        if fault.hasPrefix("always-"), let code = Int(fault.dropFirst(7)) { return status(code) }
+        switch fault {
+        case "busy" where seen < 2:
+            return status(503)
+        case "busydate" where seen == 0:
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = formatter.string(from: Date().addingTimeInterval(4))
+            _ = send(
+                connection,
+                Array("HTTP/1.1 503 Busy\r\nRetry-After: \(date)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+                counted: false)
+            return true
+        case "resetfirst" where seen == 0:
+            // Closed with unread data pending: the kernel resets the connection.
+            var option = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+            return true
+        default:
+            return false
         }
     }
 

@@ -211,11 +211,14 @@ final class Fixture: @unchecked Sendable {
         manager: ThemeManager?, catalogURL: String? = nil, trust: CatalogTrust = .unsignedForDevelopment,
         handlers: [any ContentHandler] = [],
         timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
-        limits: ExtractionLimits = .default
+        limits: ExtractionLimits = .default, retry: RetryPolicy = .never,
+        retryEnvironment: RetryEnvironment = .live
     ) async throws -> ThemeStore {
+        // No retries unless a test asks: the fault tests check the error one attempt reports.
         try await ThemeStore(
             installedFolder: installed, catalogURL: catalogURL, trust: trust, manager: manager,
-            bundledSearchPaths: [Repository.compiledThemes], handlers: handlers, timeouts: timeouts, limits: limits)
+            bundledSearchPaths: [Repository.compiledThemes], handlers: handlers, timeouts: timeouts, limits: limits,
+            retry: retry, retryEnvironment: retryEnvironment)
     }
 
     // MARK: Snapshots

@@ -102,7 +102,11 @@ struct Install: AsyncParsableCommand {
                 let task = await store.install(product, allowDowngrade: allowDowngrade)
                 let bar = ProgressBar(label: product.id)
                 for await state in task.states() {
-                    if case .downloading(let received, let expected) = state { bar.update(received, expected) }
+                    switch state {
+                    case .downloading(let received, let expected): bar.update(received, expected)
+                    case .waitingToRetry(let wait): writeError("\(product.id): \(wait)\n")
+                    default: break
+                    }
                 }
                 bar.finish()
                 switch task.state {
