@@ -224,7 +224,9 @@ final class FaultyServer: @unchecked Sendable {
             let retryAfter = code == 429 || code == 503 ? "Retry-After: 7\r\n" : ""
             _ = send(
                 connection,
-                Array("HTTP/1.1 \(code) Fault\r\n\(retryAfter)\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+                Array(
+                    "HTTP/1.1 \(code) Fault\r\n\(retryAfter)\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n".utf8
+                ),
                 counted: false)
             return true
         }
@@ -241,7 +243,8 @@ final class FaultyServer: @unchecked Sendable {
             let date = formatter.string(from: Date().addingTimeInterval(4))
             _ = send(
                 connection,
-                Array("HTTP/1.1 503 Busy\r\nRetry-After: \(date)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+                Array(
+                    "HTTP/1.1 503 Busy\r\nRetry-After: \(date)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
                 counted: false)
             return true
         case "resetfirst" where seen == 0:

@@ -91,7 +91,8 @@ final class FakeRetryClock: Sendable {
 
     @Test func retryAfterIsCapped() async throws {
         let clock = FakeRetryClock()
-        try await install(through: "busy", policy: RetryPolicy(maxRetryAfter: .seconds(3)), clock: clock) { seen, _, _ in
+        try await install(through: "busy", policy: RetryPolicy(maxRetryAfter: .seconds(3)), clock: clock) {
+            seen, _, _ in
             #expect(seen.last == .finished, "\(seen)")
             #expect(clock.sleeps == [.seconds(3), .seconds(3)])
         }
@@ -112,7 +113,10 @@ final class FakeRetryClock: Sendable {
     func statusesThatCannotHealAreNotRetried(status: Int) async throws {
         let clock = FakeRetryClock()
         try await install(through: "always-\(status)", clock: clock) { seen, faulty, fixture in
-            #expect(seen.last == .failed(.httpStatus(status, url: "http://127.0.0.1:\(faulty.port)/always-\(status)/\(Self.target)")))
+            #expect(
+                seen.last
+                    == .failed(
+                        .httpStatus(status, url: "http://127.0.0.1:\(faulty.port)/always-\(status)/\(Self.target)")))
             #expect(faulty.requests(to: "/always-\(status)/\(Self.target)") == 1)
             #expect(clock.sleeps.isEmpty)
             let snapshot = try fixture.snapshot()
@@ -162,7 +166,7 @@ final class FakeRetryClock: Sendable {
                 #expect(faulty.requests(to: "/\(fault)/\(Self.target)") == 2, "\(fault)")
                 #expect(clock.sleeps == [.milliseconds(250)], "\(fault)")
                 let names = try fixture.snapshot().keys.sorted()
-            #expect(names == ["com.acme.ocean.livery"])
+                #expect(names == ["com.acme.ocean.livery"])
             }
         }
     }
@@ -174,7 +178,9 @@ final class FakeRetryClock: Sendable {
         let port = closed.port
         closed.stop()
         // AsyncHTTPClient tries a refused connection again until its connect timeout (the idle one).
-        try await install(through: "x", clock: clock, timeouts: StoreTimeouts(idle: .milliseconds(300), total: .seconds(5))) {
+        try await install(
+            through: "x", clock: clock, timeouts: StoreTimeouts(idle: .milliseconds(300), total: .seconds(5))
+        ) {
             seen, _, fixture in
             guard case .failed(.network) = seen.last else {
                 Issue.record("expected a network error, got \(String(describing: seen.last))")
