@@ -140,10 +140,16 @@ public struct CatalogClient: Sendable {
         return box.withValue { $0 }
     }
 
-    /// Downloads `url` to a new file at `path`, hashing as bytes arrive. Fails as soon as more
+    /// Downloads `url` to the file at `path`, hashing as bytes arrive. Fails as soon as more
     /// bytes than `expectedSize` (or `maxDownloadBytes`) arrive or are announced; checks the size
-    /// and SHA-256 at the end. The file is removed on any failure. A failure that can heal is
-    /// retried as `retry` says, `waiting` hearing of each wait.
+    /// and SHA-256 of the whole file at the end. A failure that can heal is retried as `retry`
+    /// says, `waiting` hearing of each wait.
+    ///
+    /// Resumable: when the server gave a validator (a strong ETag or Last-Modified), it is kept
+    /// beside the file (`<path>.json`), and a later attempt, or a later call after a restart,
+    /// asks only for the missing bytes (`Range` and `If-Range`). The file and its record stay
+    /// after a failure the network caused (connection, timeout, a retryable status); any other
+    /// failure removes them.
     ///
     /// Sizes and digests are those of the decoded bytes: the request asks for the identity
     /// encoding, and a server that compresses anyway (`Content-Encoding: gzip`) is decoded, its
@@ -158,90 +164,199 @@ public struct CatalogClient: Sendable {
                 try await downloadOnce(
                     url, to: path, expectedSize: expectedSize, expectedSHA256: expectedSHA256, progress: progress)
             }
+        } catch let error as StoreError {
+            // What the network interrupted stays, with its record, to be resumed by the next
+            // attempt or run; what was refused or cancelled goes.
+            if !error.isResumable || PartialDownload.load(for: path) == nil { PartialDownload.remove(at: path) }
+            throw error
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            PartialDownload.remove(at: path)
             throw error
         }
     }
 
+    /// One attempt: resumes the partial file at `path` when its record says it is the same
+    /// download (`Range` from its size, `If-Range` with its validator), otherwise starts over.
+    /// Starts over, in the same attempt, when the server answers a range request with something
+    /// that does not continue those bytes: a `416`, or a `206` whose `Content-Range`, size or
+    /// validator does not fit (a `200` simply sends the whole file again).
     private func downloadOnce(
-        _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?,
+        _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?, resume: Bool = true,
         progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void
     ) async throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
+        let expectedDigest = expectedSHA256?.lowercased()
+        let cap = min(expectedSize ?? maxDownloadBytes, maxDownloadBytes)
+        var resumeFrom: Int64 = 0
+        var digest = StreamingDigest()
+        var validator: String?
+        if resume, let record = PartialDownload.load(for: path), record.url == url,
+            record.expectedSize == expectedSize, record.expectedSHA256 == expectedDigest,
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64, size > 0,
+            size <= cap, let hashed = Self.hash(path)
+        {
+            resumeFrom = size
+            digest = hashed
+            validator = record.validator
+        } else {
+            PartialDownload.remove(at: path)
+        }
+        if resumeFrom > 0, resumeFrom == expectedSize {
+            // Whole already: checked like any download.
+            progress(resumeFrom, expectedSize)
+            try Self.check(digest, expectedSize: expectedSize, expectedSHA256: expectedDigest, path: path)
+            return
+        }
+        if resumeFrom == 0, !FileManager.default.createFile(atPath: path, contents: nil) {
             throw StoreError.io("cannot create \(path)")
         }
-        var succeeded = false
-        defer {
-            try? handle.close()
-            if !succeeded { try? FileManager.default.removeItem(atPath: path) }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw StoreError.io("cannot open \(path)") }
+        defer { try? handle.close() }
+        do {
+            try handle.truncate(atOffset: UInt64(resumeFrom))
+            try handle.seekToEnd()
+        } catch {
+            throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
         }
         struct State: Sendable {
-            var digest = StreamingDigest()
+            var digest: StreamingDigest
+            /// The whole file's size, when the response says it.
             var announced: Int64?
         }
-        let cap = min(expectedSize ?? maxDownloadBytes, maxDownloadBytes)
         @Sendable func tooMany(_ count: Int64) -> StoreError {
             if let expectedSize, expectedSize <= maxDownloadBytes {
                 return .sizeMismatch(expected: expectedSize, actual: count)
             }
             return .tooLarge("\(url) has more than \(cap) bytes, the most a download may have")
         }
-        let state = Locked(State())
+        let state = Locked(State(digest: digest))
         let sendableHandle = UncheckedBox(handle)
-        try await stream(url) { head in
-            if let length = head.length {
-                if length > cap { throw tooMany(length) }
-                if !head.isEncoded, let expectedSize, length != expectedSize {
-                    throw StoreError.sizeMismatch(expected: expectedSize, actual: length)
+        let range = resumeFrom > 0 ? validator.map { RangeRequest(from: resumeFrom, ifRange: $0) } : nil
+        do {
+            try await stream(url, range: range) { head in
+                var announced: Int64?
+                if head.status == 206, let range {
+                    // The rest of the same file, or nothing of it.
+                    guard !head.isEncoded, let contentRange = PartialDownload.parseContentRange(head.contentRange),
+                        contentRange.start == range.from,
+                        contentRange.total.map({ $0 == contentRange.end + 1 }) ?? false,
+                        head.length.map({ $0 == contentRange.end - contentRange.start + 1 }) ?? true,
+                        head.validator.map({ $0 == range.ifRange }) ?? true
+                    else { throw RestartDownload() }
+                    announced = contentRange.total
+                } else {
+                    // The whole file: from the start, whatever was on disk.
+                    state.withValue { $0.digest = StreamingDigest() }
+                    do {
+                        try sendableHandle.value.truncate(atOffset: 0)
+                    } catch {
+                        throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
+                    }
+                    announced = head.isEncoded ? nil : head.length
+                    if let validator = head.validator {
+                        try PartialDownload(
+                            url: url, validator: validator, expectedSize: expectedSize, expectedSHA256: expectedDigest
+                        ).save(for: path)
+                    } else {
+                        unlink(PartialDownload.recordPath(for: path))
+                    }
                 }
-            }
-            let announced = head.isEncoded ? nil : head.length
-            state.withValue { $0.announced = announced }
-            progress(0, expectedSize ?? announced)
-        } body: { chunk in
-            let (count, announced) = try state.withValue { state -> (Int64, Int64?) in
-                if state.digest.count + Int64(chunk.readableBytes) > cap {
-                    throw tooMany(state.digest.count + Int64(chunk.readableBytes))
+                if let announced {
+                    if announced > cap { throw tooMany(announced) }
+                    if let expectedSize, announced != expectedSize {
+                        throw StoreError.sizeMismatch(expected: expectedSize, actual: announced)
+                    }
+                } else if let length = head.length, length > cap {
+                    throw tooMany(length)
                 }
-                chunk.withUnsafeReadableBytes { state.digest.update($0) }
-                return (state.digest.count, state.announced)
+                let received = state.withValue { state in
+                    state.announced = announced
+                    return state.digest.count
+                }
+                progress(received, expectedSize ?? announced)
+            } body: { chunk in
+                let (count, announced) = try state.withValue { state -> (Int64, Int64?) in
+                    if state.digest.count + Int64(chunk.readableBytes) > cap {
+                        throw tooMany(state.digest.count + Int64(chunk.readableBytes))
+                    }
+                    chunk.withUnsafeReadableBytes { state.digest.update($0) }
+                    return (state.digest.count, state.announced)
+                }
+                do {
+                    try chunk.withUnsafeReadableBytes { try sendableHandle.value.write(contentsOf: $0) }
+                } catch {
+                    throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
+                }
+                progress(count, expectedSize ?? announced)
             }
-            do {
-                try chunk.withUnsafeReadableBytes { try sendableHandle.value.write(contentsOf: $0) }
-            } catch {
-                throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
-            }
-            progress(count, expectedSize ?? announced)
+        } catch is RestartDownload {
+            try? handle.close()
+            PartialDownload.remove(at: path)
+            try await downloadOnce(
+                url, to: path, expectedSize: expectedSize, expectedSHA256: expectedSHA256, resume: false,
+                progress: progress)
+            return
         }
         let final = state.withValue { $0 }
         if let announced = final.announced, final.digest.count != announced {
             throw TransientFailure(
                 error: .network("the connection closed after \(final.digest.count) of \(announced) bytes"))
         }
-        if let expectedSize, final.digest.count != expectedSize {
-            throw StoreError.sizeMismatch(expected: expectedSize, actual: final.digest.count)
-        }
-        let actual = final.digest.finish()
-        if let expectedSHA256, actual != expectedSHA256.lowercased() {
-            throw StoreError.checksumMismatch(expected: expectedSHA256.lowercased(), actual: actual)
-        }
+        try Self.check(final.digest, expectedSize: expectedSize, expectedSHA256: expectedDigest, path: path)
         do {
             try handle.synchronize()
         } catch {
             throw StoreError.io("cannot flush \(path)")
         }
-        succeeded = true
     }
+
+    /// The size and SHA-256 a whole download must have.
+    private static func check(
+        _ digest: StreamingDigest, expectedSize: Int64?, expectedSHA256: String?, path: String
+    ) throws {
+        if let expectedSize, digest.count != expectedSize {
+            throw StoreError.sizeMismatch(expected: expectedSize, actual: digest.count)
+        }
+        let actual = digest.finish()
+        if let expectedSHA256, actual != expectedSHA256 {
+            throw StoreError.checksumMismatch(expected: expectedSHA256, actual: actual)
+        }
+    }
+
+    /// The digest of a file's bytes, nil when it cannot be read.
+    private static func hash(_ path: String) -> StreamingDigest? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var digest = StreamingDigest()
+        while true {
+            // nil or empty at the end of the file.
+            guard let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else {
+                return (try? handle.offset()) == UInt64(digest.count) ? digest : nil
+            }
+            data.withUnsafeBytes { digest.update($0) }
+        }
+    }
+
+    /// A range request: the bytes from `from` on, if the file is still the one `ifRange` names.
+    struct RangeRequest: Sendable {
+        var from: Int64
+        var ifRange: String
+    }
+
+    /// The server's answer to a range request does not continue the bytes on disk.
+    struct RestartDownload: Error {}
 
     /// What a response's head says about its body.
     struct ResponseHead: Sendable {
+        /// 200, or 206 for a range request.
+        var status: Int = 200
         /// Content-Length, when announced.
         var length: Int64?
         /// A Content-Encoding other than identity: `length` counts compressed bytes.
         var isEncoded: Bool
+        /// Content-Range, for a 206.
+        var contentRange: String? = nil
+        /// A strong ETag, else Last-Modified.
+        var validator: String? = nil
     }
 
     /// GETs `url`, calling `head` with what the response head says and `body` per chunk (decoded
@@ -250,7 +365,7 @@ public struct CatalogClient: Sendable {
     /// (AsyncHTTPClient's backpressure), and the first error closes the connection: nothing more
     /// is read once the answer is known.
     private func stream(
-        _ url: String, head: @escaping @Sendable (ResponseHead) throws -> Void,
+        _ url: String, range: RangeRequest? = nil, head: @escaping @Sendable (ResponseHead) throws -> Void,
         body: @escaping @Sendable (ByteBuffer) throws -> Void
     ) async throws {
         guard let requestURL = URL(string: url), let scheme = requestURL.scheme?.lowercased(),
@@ -262,7 +377,7 @@ public struct CatalogClient: Sendable {
         let http = self.http.client
         let now = retryEnvironment.now
         do {
-            try await run(watchdog, http, url, now, head: head, body: body)
+            try await run(watchdog, http, url, range, now, head: head, body: body)
         } catch StoreError.timeout(let message) {
             // A stall or a slow server: another attempt may find it well.
             throw TransientFailure(error: .timeout(message))
@@ -270,7 +385,8 @@ public struct CatalogClient: Sendable {
     }
 
     private func run(
-        _ watchdog: Watchdog, _ http: HTTPClient, _ url: String, _ now: @escaping @Sendable () -> Date,
+        _ watchdog: Watchdog, _ http: HTTPClient, _ url: String, _ range: RangeRequest?,
+        _ now: @escaping @Sendable () -> Date,
         head: @escaping @Sendable (ResponseHead) throws -> Void,
         body: @escaping @Sendable (ByteBuffer) throws -> Void
     ) async throws {
@@ -280,11 +396,16 @@ public struct CatalogClient: Sendable {
                 request.method = .GET
                 // Sizes and digests in catalogs are those of the bytes as stored.
                 request.headers.add(name: "Accept-Encoding", value: "identity")
+                if let range {
+                    request.headers.add(name: "Range", value: "bytes=\(range.from)-")
+                    request.headers.add(name: "If-Range", value: range.ifRange)
+                }
                 let response = try await http.execute(request, deadline: .distantFuture)
                 watchdog.touch()
                 // Leaving without reading the body (a status or head refused) closes the connection.
-                guard response.status == .ok else {
-                    let status = Int(response.status.code)
+                let status = Int(response.status.code)
+                if status == 416, range != nil { throw RestartDownload() }
+                guard status == 200 || (status == 206 && range != nil) else {
                     guard RetryableStatus.codes.contains(status) else { throw StoreError.httpStatus(status, url: url) }
                     throw TransientFailure(
                         error: .httpStatus(status, url: url),
@@ -309,7 +430,13 @@ public struct CatalogClient: Sendable {
                     }
                     length = value
                 }
-                try head(ResponseHead(length: length, isEncoded: encoding != "" && encoding != "identity"))
+                try head(
+                    ResponseHead(
+                        status: status, length: length, isEncoded: encoding != "" && encoding != "identity",
+                        contentRange: response.headers.first(name: "Content-Range"),
+                        validator: PartialDownload.validator(
+                            etag: response.headers.first(name: "ETag"),
+                            lastModified: response.headers.first(name: "Last-Modified"))))
                 for try await chunk in response.body {
                     watchdog.touch()
                     try body(chunk)
@@ -323,7 +450,7 @@ public struct CatalogClient: Sendable {
     /// A `StoreError`, or a `TransientFailure` for what another attempt may heal: a connection
     /// that could not be made, timed out or was lost (socket, DNS and TLS errors included).
     static func translate(_ error: any Error, url: String) -> any Error {
-        if error is StoreError || error is TransientFailure { return error }
+        if error is StoreError || error is TransientFailure || error is RestartDownload { return error }
         if error is CancellationError { return StoreError.cancelled }
         if let error = error as? HTTPClientError {
             switch error {

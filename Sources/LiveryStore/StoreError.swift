@@ -38,6 +38,16 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Reading or writing a file failed.
     case io(String)
 
+    /// A failure the network caused (a connection, a timeout, a status that says "later"): a
+    /// partial download it interrupted is kept, to be resumed.
+    var isResumable: Bool {
+        switch self {
+        case .network, .timeout: true
+        case .httpStatus(let status, _): RetryableStatus.codes.contains(status)
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .network(let message): "network error: \(message)"

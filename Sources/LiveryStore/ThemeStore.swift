@@ -249,8 +249,11 @@ public actor ThemeStore {
         let installer = self.installer
         let manager = self.manager
         task.start { task in
-            let file = installer.makeDownloadPath()
+            // The same path on every run: a partial download left by a dropped connection or a
+            // killed app is resumed (CatalogClient.download keeps it only then).
+            let file = installer.resumableDownloadPath(sha256: product.sha256)
             let outcome: ProductTaskState
+            var downloaded = false
             do {
                 try await client.download(
                     product.packageURL, to: file, expectedSize: product.packageSize,
@@ -258,6 +261,7 @@ public actor ThemeStore {
                 ) { received, expected in
                     task.update(.downloading(received: received, expected: expected))
                 }
+                downloaded = true
                 try Task.checkCancellation()
                 task.update(.downloaded)
                 let expectation = ProductInstaller.Expectation(
@@ -271,7 +275,7 @@ public actor ThemeStore {
                 outcome = storeError == .cancelled || task.isCancelled ? .cancelled : .failed(storeError)
             }
             // Cleaned up before the end is announced: whoever waits sees the final state on disk.
-            try? FileManager.default.removeItem(atPath: file)
+            if downloaded { PartialDownload.remove(at: file) }
             task.update(outcome)
         }
         return task

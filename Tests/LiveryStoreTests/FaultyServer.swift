@@ -37,6 +37,10 @@ final class FaultyServer: @unchecked Sendable {
     private var sent = 0
     private var ended = 0
     private var requestCounts: [String: Int] = [:]
+    private var rangeCounts: [String: Int] = [:]
+
+    /// How many requests for `target` asked for a range.
+    func rangeRequests(to target: String) -> Int { lock.withLock { rangeCounts[target] ?? 0 } }
 
     /// How many requests arrived for `target` (a path such as `/busy/NAME`).
     func requests(to target: String) -> Int { lock.withLock { requestCounts[target] ?? 0 } }
@@ -180,6 +184,11 @@ final class FaultyServer: @unchecked Sendable {
             guard send(connection, Array(head.utf8)) else { return }
             _ = send(connection, Array(bytes[..<half]))
             return
+        case let fault where fault.hasPrefix("r-"):
+            serveRanged(
+                connection, fault: String(fault.dropFirst(2)), seen: seen, bytes: bytes,
+                request: String(decoding: request, as: UTF8.self), target: target)
+            return
         case "stallfirst" where seen == 0:
             let head = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
             guard send(connection, Array(head.utf8)), send(connection, Array(bytes[..<half])) else { return }
@@ -215,6 +224,61 @@ final class FaultyServer: @unchecked Sendable {
             }
         default:
             _ = send(connection, bytes, counted: true)
+        }
+    }
+
+    /// `/r-FAULT/NAME`: a server with ranges (`Range: bytes=N-`, honoured when `If-Range` matches its
+    /// ETag `"v1"`; `416` past the end). FAULT: `dropfirst` sends half the body on the first
+    /// request and closes; `cut` sends at most a third of the file per response and closes;
+    /// `stallfirst` sends half on the first request and stalls; `changing` is `dropfirst` with an
+    /// ETag that changes on every request (the file changed); `lying` is `dropfirst`, then answers
+    /// a range with a `Content-Range` that starts at 0 and the bytes from N; `plain` has no fault.
+    private func serveRanged(
+        _ connection: Int32, fault: String, seen: Int, bytes: [UInt8], request: String, target: String
+    ) {
+        let lines = request.split(separator: "\r\n").map { $0.lowercased() }
+        func header(_ name: String) -> String? {
+            lines.first { $0.hasPrefix(name + ":") }.map {
+                String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let etag = fault == "changing" ? "\"v\(seen)\"" : "\"v1\""
+        var start = 0
+        if let range = header("range"), range.hasPrefix("bytes="), range.hasSuffix("-"),
+            let from = Int(range.dropFirst(6).dropLast())
+        {
+            lock.withLock { rangeCounts[target, default: 0] += 1 }
+            if header("if-range") == etag {
+                guard from < bytes.count else {
+                    _ = send(
+                        connection,
+                        Array(
+                            "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(bytes.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                                .utf8))
+                    return
+                }
+                start = from
+            }
+        }
+        let body = Array(bytes[start...])
+        var head = "HTTP/1.1 200 OK\r\n"
+        if start > 0 {
+            let claimed = fault == "lying" ? 0 : start
+            head =
+                "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(claimed)-\(claimed + body.count - 1)/\(bytes.count)\r\n"
+        }
+        head += "ETag: \(etag)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        guard send(connection, Array(head.utf8)) else { return }
+        switch fault {
+        case "dropfirst" where seen == 0, "changing" where seen == 0, "lying" where seen == 0:
+            _ = send(connection, Array(body[..<(body.count / 2)]), counted: true)
+        case "stallfirst" where seen == 0:
+            guard send(connection, Array(body[..<(body.count / 2)]), counted: true) else { return }
+            for _ in 0..<100 where !isStopped { usleep(100_000) }
+        case "cut":
+            _ = send(connection, Array(body.prefix((bytes.count + 2) / 3)), counted: true)
+        default:
+            _ = send(connection, body, counted: true)
         }
     }
 
