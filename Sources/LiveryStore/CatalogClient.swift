@@ -40,15 +40,20 @@ public struct CatalogClient: Sendable {
     public var retry: RetryPolicy
     /// The clock, sleep and randomness of retries.
     public var retryEnvironment: RetryEnvironment
+    /// Where the last verified catalog, roots and details are kept, to be revalidated
+    /// (`If-None-Match`, `If-Modified-Since`) or used while fresh (`max-age`); nil: no cache, every
+    /// fetch is a plain GET. A `ThemeStore` keeps them in its work folder.
+    public var documentCacheFolder: String?
     /// The connection pool, configured from `timeouts` and the caps.
     let http: StoreHTTPClient
 
     public init(
         catalogURL: String, timeouts: StoreTimeouts = StoreTimeouts(), maxDocumentBytes: Int = 4 << 20,
         maxDownloadBytes: Int64 = 64 << 20, retry: RetryPolicy = .default,
-        retryEnvironment: RetryEnvironment = .live
+        retryEnvironment: RetryEnvironment = .live, documentCacheFolder: String? = nil
     ) {
         self.catalogURL = catalogURL
+        self.documentCacheFolder = documentCacheFolder
         self.retry = retry
         self.retryEnvironment = retryEnvironment
         self.timeouts = timeouts
@@ -63,15 +68,39 @@ public struct CatalogClient: Sendable {
     /// nil when there is nothing to keep (development trust remembers nothing).
     func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date = Date()) async throws -> (Catalog, TrustState?)
     {
+        let hadCopy = documentCacheFolder.map { DocumentCache(folder: $0).load(catalogURL) != nil } ?? false
+        do {
+            return try await fetchCatalog(trust: trust, state: state, now: now, useCache: true)
+        } catch let error as StoreError where hadCopy && error != .cancelled && !error.isResumable {
+            // A cached copy that no longer verifies (expired, edited on disk) is never trusted:
+            // the documents are fetched again without it, and verified as always.
+            return try await fetchCatalog(trust: trust, state: state, now: now, useCache: false)
+        }
+    }
+
+    private func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date, useCache: Bool) async throws -> (
+        Catalog, TrustState?
+    ) {
         let verifier = CatalogVerifier(trust: trust, now: now)
         let signed: Bool
         if case .signed = trust { signed = true } else { signed = false }
+        let fetched = Locked([FetchedDocument]())
         let root = try await verifier.verifyRoots(trusted: signed ? state.root : nil) { version in
-            try await fetchIfPresent(try CatalogURL.resolve(RootDocument.folder(version), against: catalogURL))
+            let url = try CatalogURL.resolve(RootDocument.folder(version), against: catalogURL)
+            do {
+                let document = try await fetchRevalidating(url, useCache: useCache)
+                fetched.withValue { $0.append(document) }
+                return document.data
+            } catch StoreError.httpStatus(404, _) {
+                return nil
+            }
         }
+        let document = try await fetchRevalidating(catalogURL, useCache: useCache)
         let catalog = try verifier.verifyCatalog(
-            try await fetch(catalogURL), root: root?.0,
+            document.data, root: root?.0,
             lastVersion: signed ? state.lastCatalogVersion : 0, url: catalogURL)
+        // Verified: these are now the copies to revalidate next time.
+        for verified in fetched.withValue({ $0 }) + [document] { remember(verified) }
         guard signed, let root else { return (try catalog.resolvingURLs(against: catalogURL), nil) }
         var next = state
         next.root = root.1
@@ -79,9 +108,50 @@ public struct CatalogClient: Sendable {
         return (try catalog.resolvingURLs(against: catalogURL), next)
     }
 
+    /// What a conditional request sends: the cached copy's validators.
+    struct Validators: Sendable {
+        var etag: String?
+        var lastModified: String?
+    }
+
+    /// A document through the cache: the cached copy while fresh, else a request with its
+    /// validators, whose `304` confirms the cached copy; without a cache folder (or `useCache`
+    /// false), a plain GET. Nothing is kept until `remember` is called, after verification.
+    func fetchRevalidating(_ url: String, useCache: Bool = true) async throws -> FetchedDocument {
+        guard let folder = documentCacheFolder else {
+            return FetchedDocument(data: try await fetch(url), fromCache: false, record: nil)
+        }
+        let cache = DocumentCache(folder: folder)
+        let now = retryEnvironment.now()
+        let cached = useCache ? cache.load(url) : nil
+        if let (record, body) = cached, record.isFresh(at: now) {
+            return FetchedDocument(data: body, fromCache: true, record: nil)
+        }
+        let validators = cached.map { Validators(etag: $0.0.etag, lastModified: $0.0.lastModified) }
+        let (head, data) = try await withRetries(retry, retryEnvironment) { _ in
+            try await fetchOnce(url, validators: validators)
+        }
+        if head.status == 304, let (record, body) = cached {
+            var confirmed = record
+            confirmed.storedAt = now
+            if head.cacheControl != nil { confirmed.freshFor = head.freshFor }
+            return FetchedDocument(data: body, fromCache: true, record: confirmed)
+        }
+        let record = CachedDocument(
+            url: url, etag: head.etag, lastModified: head.lastModified, storedAt: now, freshFor: head.freshFor,
+            sha256: Hashing.sha256(data))
+        return FetchedDocument(data: data, fromCache: false, record: record)
+    }
+
+    /// Keeps a verified document's copy for the next revalidation.
+    func remember(_ document: FetchedDocument) {
+        guard let folder = documentCacheFolder, let record = document.record else { return }
+        DocumentCache(folder: folder).save(record, body: document.data)
+    }
+
     /// The details of a product; from a signed catalog, they must have the digest it gives them.
     public func fetchDetails(for product: CatalogProduct, in catalog: Catalog? = nil) async throws -> ProductDetails {
-        let data = try await fetchDocument(product.detailsURL, in: catalog)
+        let data = try await fetchDocument(product.detailsURL, in: catalog, revalidating: true)
         do {
             return try JSONDecoder().decode(ProductDetails.self, from: data).resolvingURLs(against: product.detailsURL)
         } catch let error as StoreError {
@@ -94,11 +164,35 @@ public struct CatalogClient: Sendable {
     /// A details document or media file; when `catalog` is signed (has digests), its bytes must
     /// be the ones it names, so a document from another catalog version is refused.
     public func fetchDocument(_ url: String, in catalog: Catalog?) async throws -> Data {
-        guard let documents = catalog?.documents else { return try await fetch(url) }
+        try await fetchDocument(url, in: catalog, revalidating: false)
+    }
+
+    /// The same, through the document cache when `revalidating` (details; media are not kept): a
+    /// cached copy that no longer has the catalog's digest is fetched again without the cache.
+    func fetchDocument(_ url: String, in catalog: Catalog?, revalidating: Bool) async throws -> Data {
+        if let documents = catalog?.documents, documents[url] == nil {
+            throw StoreError.untrusted("\(url) is not among the documents the signed catalog names")
+        }
+        guard revalidating else { return try await checked(url, try await fetch(url), in: catalog) }
+        let document = try await fetchRevalidating(url)
+        do {
+            let data = try checked(url, document.data, in: catalog)
+            remember(document)
+            return data
+        } catch StoreError.untrusted(let message) {
+            guard document.fromCache else { throw StoreError.untrusted(message) }
+            let fresh = try await fetchRevalidating(url, useCache: false)
+            let data = try checked(url, fresh.data, in: catalog)
+            remember(fresh)
+            return data
+        }
+    }
+
+    private func checked(_ url: String, _ data: Data, in catalog: Catalog?) throws -> Data {
+        guard let documents = catalog?.documents else { return data }
         guard let digest = documents[url] else {
             throw StoreError.untrusted("\(url) is not among the documents the signed catalog names")
         }
-        let data = try await fetch(url)
         let actual = Hashing.sha256(data)
         guard Int64(data.count) == digest.size, actual == digest.sha256 else {
             throw StoreError.untrusted(
@@ -119,13 +213,16 @@ public struct CatalogClient: Sendable {
 
     /// A small document in memory, retried as `retry` says.
     public func fetch(_ url: String) async throws -> Data {
-        try await withRetries(retry, retryEnvironment) { _ in try await fetchOnce(url) }
+        try await withRetries(retry, retryEnvironment) { _ in try await fetchOnce(url, validators: nil) }.1
     }
 
-    private func fetchOnce(_ url: String) async throws -> Data {
+    /// One GET, conditional when `validators` are given (then a `304` comes back with no body).
+    private func fetchOnce(_ url: String, validators: Validators?) async throws -> (ResponseHead, Data) {
         let box = Locked(Data())
+        let heads = Locked<ResponseHead?>(nil)
         let limit = maxDocumentBytes
-        try await stream(url) { head in
+        try await stream(url, validators: validators) { head in
+            heads.withValue { $0 = head }
             if let length = head.length, length > limit {
                 throw StoreError.tooLarge("\(url) announces \(length) bytes, more than \(limit)")
             }
@@ -137,7 +234,7 @@ public struct CatalogClient: Sendable {
                 data.append(contentsOf: chunk.readableBytesView)
             }
         }
-        return box.withValue { $0 }
+        return (heads.withValue { $0 } ?? ResponseHead(length: nil, isEncoded: false), box.withValue { $0 })
     }
 
     /// Downloads `url` to the file at `path`, hashing as bytes arrive. Fails as soon as more
@@ -357,6 +454,12 @@ public struct CatalogClient: Sendable {
         var contentRange: String? = nil
         /// A strong ETag, else Last-Modified.
         var validator: String? = nil
+        /// ETag and Last-Modified as sent, for conditional requests.
+        var etag: String? = nil
+        var lastModified: String? = nil
+        /// Cache-Control as sent, and the seconds it says the response is fresh for.
+        var cacheControl: String? = nil
+        var freshFor: Double? = nil
     }
 
     /// GETs `url`, calling `head` with what the response head says and `body` per chunk (decoded
@@ -365,7 +468,8 @@ public struct CatalogClient: Sendable {
     /// (AsyncHTTPClient's backpressure), and the first error closes the connection: nothing more
     /// is read once the answer is known.
     private func stream(
-        _ url: String, range: RangeRequest? = nil, head: @escaping @Sendable (ResponseHead) throws -> Void,
+        _ url: String, range: RangeRequest? = nil, validators: Validators? = nil,
+        head: @escaping @Sendable (ResponseHead) throws -> Void,
         body: @escaping @Sendable (ByteBuffer) throws -> Void
     ) async throws {
         guard let requestURL = URL(string: url), let scheme = requestURL.scheme?.lowercased(),
@@ -377,7 +481,7 @@ public struct CatalogClient: Sendable {
         let http = self.http.client
         let now = retryEnvironment.now
         do {
-            try await run(watchdog, http, url, range, now, head: head, body: body)
+            try await run(watchdog, http, url, range, validators, now, head: head, body: body)
         } catch StoreError.timeout(let message) {
             // A stall or a slow server: another attempt may find it well.
             throw TransientFailure(error: .timeout(message))
@@ -385,7 +489,7 @@ public struct CatalogClient: Sendable {
     }
 
     private func run(
-        _ watchdog: Watchdog, _ http: HTTPClient, _ url: String, _ range: RangeRequest?,
+        _ watchdog: Watchdog, _ http: HTTPClient, _ url: String, _ range: RangeRequest?, _ validators: Validators?,
         _ now: @escaping @Sendable () -> Date,
         head: @escaping @Sendable (ResponseHead) throws -> Void,
         body: @escaping @Sendable (ByteBuffer) throws -> Void
@@ -400,11 +504,25 @@ public struct CatalogClient: Sendable {
                     request.headers.add(name: "Range", value: "bytes=\(range.from)-")
                     request.headers.add(name: "If-Range", value: range.ifRange)
                 }
+                if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+                if let lastModified = validators?.lastModified {
+                    request.headers.add(name: "If-Modified-Since", value: lastModified)
+                }
                 let response = try await http.execute(request, deadline: .distantFuture)
                 watchdog.touch()
                 // Leaving without reading the body (a status or head refused) closes the connection.
                 let status = Int(response.status.code)
                 if status == 416, range != nil { throw RestartDownload() }
+                if status == 304, validators != nil {
+                    try head(
+                        ResponseHead(
+                            status: 304, length: 0, isEncoded: false,
+                            cacheControl: response.headers.first(name: "Cache-Control"),
+                            freshFor: CachedDocument.freshness(
+                                cacheControl: response.headers.first(name: "Cache-Control"),
+                                age: response.headers.first(name: "Age"))))
+                    return
+                }
                 guard status == 200 || (status == 206 && range != nil) else {
                     guard RetryableStatus.codes.contains(status) else { throw StoreError.httpStatus(status, url: url) }
                     throw TransientFailure(
@@ -436,7 +554,13 @@ public struct CatalogClient: Sendable {
                         contentRange: response.headers.first(name: "Content-Range"),
                         validator: PartialDownload.validator(
                             etag: response.headers.first(name: "ETag"),
-                            lastModified: response.headers.first(name: "Last-Modified"))))
+                            lastModified: response.headers.first(name: "Last-Modified")),
+                        etag: response.headers.first(name: "ETag"),
+                        lastModified: response.headers.first(name: "Last-Modified"),
+                        cacheControl: response.headers.first(name: "Cache-Control"),
+                        freshFor: CachedDocument.freshness(
+                            cacheControl: response.headers.first(name: "Cache-Control"),
+                            age: response.headers.first(name: "Age"))))
                 for try await chunk in response.body {
                     watchdog.touch()
                     try body(chunk)

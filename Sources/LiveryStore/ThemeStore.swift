@@ -99,7 +99,9 @@ public actor ThemeStore {
             handlers: ContentHandlers(handlers), limits: limits)
         self.installer = installer
         self.client = catalogURL.map {
-            CatalogClient(catalogURL: $0, timeouts: timeouts, retry: retry, retryEnvironment: retryEnvironment)
+            CatalogClient(
+                catalogURL: $0, timeouts: timeouts, retry: retry, retryEnvironment: retryEnvironment,
+                documentCacheFolder: installer.workFolder + "/cache")
         }
         self.manager = manager
         // Recovery first, then what no longer fits the app's parents leaves before anything shows

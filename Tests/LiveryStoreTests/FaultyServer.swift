@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import LiveryStore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -38,6 +40,10 @@ final class FaultyServer: @unchecked Sendable {
     private var ended = 0
     private var requestCounts: [String: Int] = [:]
     private var rangeCounts: [String: Int] = [:]
+    private var notModifiedCount = 0
+
+    /// How many `304`s the conditional routes answered.
+    var notModified: Int { lock.withLock { notModifiedCount } }
 
     /// How many requests for `target` asked for a range.
     func rangeRequests(to target: String) -> Int { lock.withLock { rangeCounts[target] ?? 0 } }
@@ -118,6 +124,12 @@ final class FaultyServer: @unchecked Sendable {
             return requestCounts[target]! - 1
         }
         if let fault = parts.first, answerHealing(fault, seen: seen, connection: connection) {
+            return
+        }
+        if let fault = parts.first, fault == "cond" || fault == "cond-fresh", !parts.contains("..") {
+            serveConditional(
+                connection, fresh: fault == "cond-fresh", path: parts.dropFirst().joined(separator: "/"),
+                request: String(decoding: request, as: UTF8.self))
             return
         }
         guard parts.count == 2, !parts[1].contains(".."),
@@ -280,6 +292,33 @@ final class FaultyServer: @unchecked Sendable {
         default:
             _ = send(connection, body, counted: true)
         }
+    }
+
+    /// `/cond/PATH` and `/cond-fresh/PATH` (any depth): the file with a strong ETag (its SHA-256)
+    /// and a fixed Last-Modified, `304` when `If-None-Match` names it; `cond-fresh` adds
+    /// `Cache-Control: max-age=60`, `cond` sends `no-cache`.
+    private func serveConditional(_ connection: Int32, fresh: Bool, path: String, request: String) {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + path) else {
+            _ = send(connection, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            return
+        }
+        let etag = "\"\(Hashing.sha256(data).prefix(16))\""
+        let ifNoneMatch = request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("if-none-match:") }.map {
+            $0.dropFirst("if-none-match:".count).trimmingCharacters(in: .whitespaces)
+        }
+        let headers =
+            "ETag: \(etag)\r\nLast-Modified: Sun, 09 Sep 2001 01:46:40 GMT\r\nCache-Control: \(fresh ? "max-age=60" : "no-cache")\r\n"
+        if ifNoneMatch == etag {
+            lock.withLock { notModifiedCount += 1 }
+            _ = send(connection, Array("HTTP/1.1 304 Not Modified\r\n\(headers)Connection: close\r\n\r\n".utf8))
+            return
+        }
+        guard
+            send(
+                connection,
+                Array("HTTP/1.1 200 OK\r\n\(headers)Content-Length: \(data.count)\r\nConnection: close\r\n\r\n".utf8))
+        else { return }
+        _ = send(connection, [UInt8](data), counted: true)
     }
 
     /// The faults that heal, answered before the file is looked at; true when answered.
