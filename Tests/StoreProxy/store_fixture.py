@@ -44,12 +44,14 @@ class Store:
             with open(os.path.join(theme, "Palette.xml"), "w") as handle:
                 handle.write('<theme>\n  <constants>\n    <color name="brand">#%06X</color>\n  </constants>\n</theme>\n'
                              % rng.randrange(1 << 24))
-            preview = os.path.join(sources, product, "preview.png")
-            with open(preview, "wb") as handle:
-                handle.write(b"\x89PNG\r\n\x1a\n" + rng.randbytes(size))
+            # Previews of random bytes (incompressible), each under the 16 MiB a package file may have.
+            previews = []
+            for part in range(0, size, 8_000_000):
+                previews += ["--preview", os.path.join(sources, product, f"preview-{part}.png")]
+                with open(previews[-1], "wb") as handle:
+                    handle.write(b"\x89PNG\r\n\x1a\n" + rng.randbytes(min(8_000_000, size - part)))
             package = os.path.join(self.folder, f"{product}-1.0.0.liverypkg")
-            run(livery, "pack", theme, "--themes", os.path.join(REPOSITORY, "Themes"), "--preview", preview,
-                "--output", package)
+            run(livery, "pack", theme, "--themes", os.path.join(REPOSITORY, "Themes"), *previews, "--output", package)
             self.products.append(product)
             self.packages[product] = package
         root, catalog = os.path.join(self.keys, "root.key"), os.path.join(self.keys, "catalog.key")
@@ -87,8 +89,9 @@ class Nginx:
     configuration (plus `extra` lines in the server block), its access log in `access_log`.
     Stopped (SIGKILL, then waited for) when the `with` block ends, however it ends."""
 
-    def __init__(self, folder, work, extra="", log_format=None):
+    def __init__(self, folder, work, extra="", catalog_cache_control=None):
         self.folder = folder
+        self.catalog_cache_control = catalog_cache_control
         self.prefix = os.path.join(work, f"nginx-{os.getpid()}-{time.monotonic_ns()}")
         self.extra = extra
         self.access_log = os.path.join(self.prefix, "access.log")
@@ -106,6 +109,10 @@ class Nginx:
             server = handle.read()
         server = (server.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{self.port};")
                   .replace("root /srv/livery-store;", f"root {self.folder};\n    {self.extra}"))
+        if self.catalog_cache_control:
+            server = server.replace('location = /catalog.json { add_header Cache-Control "no-cache"; }',
+                                    'location = /catalog.json { add_header Cache-Control "%s"; }'
+                                    % self.catalog_cache_control)
         if f"127.0.0.1:{self.port}" not in server or self.folder not in server:
             raise SystemExit("the example's listen and root lines changed")
         temp = os.path.join(self.prefix, "temp")
