@@ -7,7 +7,9 @@ checked against a clean install byte for byte. Scripts/test.sh runs a few seeds;
     swift build --product livery
     python3 Benchmarks/Scripts/bench-store-faults.py [--seeds 200] [--first-seed 1] [--bin PATH]
 
-Exits 1 when any seed ends wrong (the seed's proxy log is printed).
+Writes the summary (seeds correct, faults injected, errors the failed runs reported before being
+run again) to Benchmarks/results/store-faults.md (docs/Performance.md includes it); --out FILE
+writes it elsewhere. Exits 1 when any seed ends wrong (the seed's proxy log is printed).
 """
 import argparse
 import os
@@ -20,6 +22,19 @@ parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.R
 parser.add_argument("--seeds", type=int, default=200)
 parser.add_argument("--first-seed", type=int, default=1)
 parser.add_argument("--bin", default=os.path.join(REPOSITORY, ".build", "debug", "livery"))
+parser.add_argument("--out", default=os.path.join(REPOSITORY, "Benchmarks", "results", "store-faults.md"))
 args = parser.parse_args()
-sys.exit(subprocess.call([sys.executable, os.path.join(REPOSITORY, "Tests", "StoreProxy", "run_seeds.py"), args.bin,
-                          "--seeds", str(args.seeds), "--first-seed", str(args.first_seed)]))
+process = subprocess.Popen([sys.executable, os.path.join(REPOSITORY, "Tests", "StoreProxy", "run_seeds.py"), args.bin,
+                            "--seeds", str(args.seeds), "--first-seed", str(args.first_seed)],
+                           stdout=subprocess.PIPE, text=True)
+summary = []
+for line in process.stdout:
+    print(line, end="", flush=True)
+    # The summary starts at "N of M seeds correct"; the lines before are one per seed.
+    if summary or " seeds correct" in line:
+        summary.append(line.rstrip("\n"))
+status = process.wait()
+with open(args.out + ".tmp", "w") as handle:
+    handle.write("```\n" + "\n".join(summary) + "\n```\n")
+os.replace(args.out + ".tmp", args.out)
+sys.exit(status)

@@ -35,6 +35,15 @@ from fault_proxy import FaultProxy  # noqa: E402
 MB = 1_000_000
 
 
+LINES = []
+
+
+def say(line):
+    """Prints a line of the report and keeps it for Benchmarks/results/store-network.md."""
+    print(line, flush=True)
+    LINES.append(line)
+
+
 def install(livery, base, store, product, folder):
     return subprocess.run(
         [livery, "install", base + "/catalog.json", "--id", product, "--into", folder, "--root-key", store.root_pub,
@@ -60,22 +69,23 @@ async def resume(livery, work):
             await proxy.stop()
         package_requests = [e for e in nginx.access_entries() if ".liverypkg" in e[3]]
     sent = proxy.counters.total(".liverypkg")
-    print("## 20 MB package, connection cut every 2 MB")
-    print(f"package size                 {size:>12,d} bytes")
-    print(f"sent to the client in all    {sent:>12,d} bytes (responses' heads included)  {sent / size:.3f}x the size")
-    print(f"package requests             {len(package_requests):>12d} ({proxy.counters.connections} connections)")
-    print(f"livery install runs          {runs:>12d} (last exit status {status})")
+    say("**A 20 MB package, the connection cut every 2 MB**\n\n```")
+    say(f"package size                 {size:>12,d} bytes")
+    say(f"sent to the client in all    {sent:>12,d} bytes (responses' heads included)  {sent / size:.3f}x the size")
+    say(f"package requests             {len(package_requests):>12d} ({proxy.counters.connections} connections)")
+    say(f"livery install runs          {runs:>12d} (last exit status {status})")
     starts = [entry[3] for entry in proxy.log if entry[2].endswith(".liverypkg")]
-    print("package requests' Range      " + ", ".join(start or "(whole)" for start in starts))
+    say("package requests' Range      " + ", ".join(start or "(whole)" for start in starts))
+    say("```\n")
     return status == 0
 
 
 def refresh(livery, work):
     store = store_fixture.Store(os.path.join(work, "refresh"), livery, sizes=[1000, 1000, 1000, 1000, 1000, 1000])
     catalog_key = os.path.join(store.keys, "catalog.key")
-    print("## 1,000 catalog refreshes (100 devices x 10 rounds, catalog republished after round 5)")
-    print("| requests | 200 | 304 | bytes nginx sent | per refresh |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    say("**1,000 catalog refreshes** (100 devices x 10 rounds, the catalog republished after round 5)\n")
+    say("| requests | 200 | 304 | bytes nginx sent | per refresh |")
+    say("| --- | ---: | ---: | ---: | ---: |")
     for conditional in (False, True):
         # Republishing writes the catalog again: back to one version so both modes see the same.
         store_fixture.run(livery, "catalog", store.folder, "--sign-with", catalog_key, "--expires", "1d")
@@ -103,19 +113,19 @@ def refresh(livery, work):
         not_modified = sum(1 for e in entries if e[0] == 304)
         total = sum(e[2] for e in entries)
         name = "If-None-Match + If-Modified-Since" if conditional else "plain GET"
-        print(f"| {name} | {ok} | {not_modified} | {total:,d} | {total / len(entries):,.0f} |")
+        say(f"| {name} | {ok} | {not_modified} | {total:,d} | {total / len(entries):,.0f} |")
         if not_modified:
-            per = sum(e[2] for e in entries if e[0] == 304) / not_modified
-            print(f"(a 304 is {per:.0f} bytes, head included)")
-    print(f"(catalog.json: {os.path.getsize(os.path.join(store.folder, 'catalog.json')):,d} bytes, 6 products)")
+            per_304 = sum(e[2] for e in entries if e[0] == 304) / not_modified
+    say(f"\ncatalog.json: {os.path.getsize(os.path.join(store.folder, 'catalog.json')):,d} bytes (6 products); "
+        f"a 304: {per_304:.0f} bytes, head included.")
 
 
 def max_age(livery, work):
     store = store_fixture.Store(os.path.join(work, "max-age"), livery, sizes=[1000])
     product = store.products[0]
-    print("## max-age: 5 devices running `livery install` every 0.5 s for 6 s")
-    print("| catalog.json Cache-Control | livery runs | catalog requests at nginx | 200 | 304 | per device per minute |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    say("\n**Catalog requests reaching nginx**: 5 devices running `livery install` every `0.5 s` for `6 s`\n")
+    say("| catalog.json Cache-Control | livery runs | catalog requests at nginx | 200 | 304 | per device per minute |")
+    say("| --- | ---: | ---: | ---: | ---: | ---: |")
     for header in ("no-cache", "max-age=3"):
         with open(os.path.join(REPOSITORY, "Examples", "nginx", "livery-store.conf")) as handle:
             if 'location = /catalog.json { add_header Cache-Control "no-cache"; }' not in handle.read():
@@ -136,12 +146,13 @@ def max_age(livery, work):
         ok = sum(1 for e in entries if e[0] == 200)
         not_modified = sum(1 for e in entries if e[0] == 304)
         rate = len(entries) / len(folders) / elapsed * 60
-        print(f"| `{header}` | {runs} ({failures} failed) | {len(entries)} | {ok} | {not_modified} | {rate:.0f} |")
+        say(f"| `{header}` | {runs} ({failures} failed) | {len(entries)} | {ok} | {not_modified} | {rate:.0f} |")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cases", nargs="*", default=["resume", "refresh", "max-age"])
+    parser.add_argument("--out", default=os.path.join(REPOSITORY, "Benchmarks", "results", "store-network.md"))
     parser.add_argument("--bin", default=os.path.join(REPOSITORY, ".build", "debug", "livery"))
     args = parser.parse_args()
     livery = os.path.abspath(args.bin)
@@ -156,6 +167,9 @@ def main():
             max_age(livery, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    with open(args.out + ".tmp", "w") as handle:
+        handle.write("\n".join(LINES).strip("\n") + "\n")
+    os.replace(args.out + ".tmp", args.out)
     return 0 if ok else 1
 
 
