@@ -3,7 +3,7 @@
 (fault_proxy.py) in front of nginx on loopback, once per seed, and checks each outcome against an
 install over a clean connection.
 
-    python3 Tests/StoreProxy/run_seeds.py LIVERY [--seeds N] [--first-seed S] [--sabotage]
+    python3 Tests/StoreProxy/run_seeds.py LIVERY [--seeds N] [--first-seed S] [--seed S ...] [--sabotage]
 
 For every seed, every product is installed into a fresh folder, re-running the command after a
 failure as a user or an app would (at most `--runs` times). After every run the folder must hold,
@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import hashlib
 import os
+import re
 import shutil
 import signal
 import sys
@@ -44,6 +45,12 @@ def snapshot(folder):
 
 def product_files(files, product):
     return {path: digest for path, digest in files.items() if path.split(os.sep)[0].startswith(product + ".")}
+
+
+def summarize(error):
+    """An error line with its port and digests replaced, so that errors of a kind count together."""
+    error = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", error)
+    return re.sub(r"\b[0-9a-f]{64}\b", "SHA256", error)[:120]
 
 
 def leftovers(folder):
@@ -94,7 +101,7 @@ async def run_seed(seed, livery, store, clean, runs, work, verbose):
                     break
                 if now:
                     problems.append(f"{product} run {attempt + 1}: failed ({message[0]}) but left an install")
-                errors.append(message[0][:110])
+                errors.append(summarize(message[0]))
         final = snapshot(folder)
         if final != clean:
             missing = sorted(set(clean) - set(final))
@@ -118,6 +125,7 @@ async def main():
     parser.add_argument("livery")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, action="append", help="run these seeds (repeatable) instead")
     parser.add_argument("--runs", type=int, default=6, help="runs of `livery install` per product at most")
     parser.add_argument("--sabotage", action="store_true")
     parser.add_argument("--verbose", action="store_true")
@@ -147,7 +155,8 @@ async def main():
                 clean = snapshot(clean_folder)
                 print(f"sabotage: flipped one bit of the clean install's {victim}")
             faults, all_errors, runs = {}, {}, 0
-            for seed in range(args.first_seed, args.first_seed + args.seeds):
+            seeds = args.seed or list(range(args.first_seed, args.first_seed + args.seeds))
+            for seed in seeds:
                 problems, errors, seed_runs, counters = await run_seed(
                     seed, livery, store, clean, args.runs, work, args.verbose)
                 runs += seed_runs
@@ -156,11 +165,13 @@ async def main():
                 for error in errors:
                     all_errors[error] = all_errors.get(error, 0) + 1
                 state = "ok" if not problems else "WRONG"
-                print(f"seed {seed}: {state} ({seed_runs} runs, {counters.connections} connections)", flush=True)
+                injected = ", ".join(f"{k} {v}" for k, v in sorted(counters.faults.items()) if k != "pass")
+                print(f"seed {seed}: {state} ({seed_runs} runs, {counters.connections} connections; {injected})",
+                      flush=True)
                 for problem in problems:
                     print("   ", problem)
                 failed += bool(problems)
-        print(f"{args.seeds - failed} of {args.seeds} seeds correct, {runs} runs of livery install, "
+        print(f"{len(seeds) - failed} of {len(seeds)} seeds correct, {runs} runs of livery install, "
               f"{time.monotonic() - start:.1f} s")
         print("faults injected:", ", ".join(f"{k} {v}" for k, v in sorted(faults.items())))
         print("errors reported by failed runs (then re-run):")
