@@ -54,9 +54,9 @@ def summarize(error):
 
 
 def leftovers(folder):
-    """Files a finished install must not leave: partial downloads and staging folders."""
+    """Files a finished install must not leave: partial downloads, staging and trash folders."""
     found = []
-    for sub in ("downloads", "staging"):
+    for sub in ("downloads", "staging", "trash"):
         path = os.path.join(folder, ".liverystore", sub)
         if os.path.isdir(path):
             found += [os.path.join(sub, name) for name in os.listdir(path)]
