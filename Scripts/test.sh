@@ -87,6 +87,17 @@ lsp_status=0
 (cd Tests/LSP && python3 -m pytest -q -p no:cacheprovider) || lsp_status=$?
 if [[ $lsp_status -ne 0 ]]; then echo "livery lsp tests FAILED (pytest exit $lsp_status)" >&2; exit 1; fi
 
+# The store on a hostile network: `livery install` through a fault-injecting proxy in front of nginx
+# (cuts, stalls, resets, 503s, a file changed between two ranges, a lying Content-Range), a few
+# seeds; each must end with the clean install's files byte for byte or a reported error and nothing
+# half-installed. Then once with a clean-install file altered: the comparison must catch it.
+# Many seeds: Benchmarks/Scripts/bench-store-faults.py.
+# Seeds 100, 104 and 105 between them inject every kind of fault (each seed's line lists them).
+python3 Tests/StoreProxy/run_seeds.py "$(swift build --show-bin-path)/livery" --seed 100 --seed 104 --seed 105
+if python3 Tests/StoreProxy/run_seeds.py "$(swift build --show-bin-path)/livery" --seeds 1 --sabotage >/dev/null; then
+  echo "the store fault check passed with an altered file: it compares nothing" >&2; exit 1
+fi
+
 # The mutation tests make every kind of mistake at every distinct place of the sample themes
 # (a local `swift test` checks a dozen places per kind).
 LIVERY_MUTATIONS=all swift test

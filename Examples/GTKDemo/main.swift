@@ -138,12 +138,13 @@ Controls.build(in: controls)
 let system = GTKSystemTraits.follow(
     manager, window: window, appearanceSource: usesAdwaita ? AdwaitaAppearance() : nil)
 
-/// The trait sets the screenshots show: light, dark, high contrast, large text.
+/// The trait sets the screenshots show: light, dark, high contrast, large text, right to left.
 let traitSets: [(name: String, traits: TraitSet, textScale: Double)] = [
     ("light", TraitSet(), 1),
     ("dark", TraitSet(appearance: .dark), 1),
     ("highcontrast", TraitSet(contrast: .highcontrast), 1),
     ("largetext", TraitSet(textSize: .largetext), 1.5),
+    ("rtl", TraitSet(direction: .rtl), 1),
 ]
 
 // The themes the picker switches between, prepared on other threads; the task resumes on the
@@ -228,6 +229,9 @@ if let folder = screenshotFolder {
     for id in themeIDs {
         manager.activate(themeID: id)
         for set in traitSets {
+            // GTK lays the window out right to left as it would for an RTL language; the theme's
+            // ~rtl layers say what else changes.
+            gtk_widget_set_default_direction(set.traits.direction == .rtl ? GTK_TEXT_DIR_RTL : GTK_TEXT_DIR_LTR)
             manager.setTraits(set.traits)
             manager.setTextSize(scale: set.textScale, largeText: set.traits.textSize == .largetext)
             GTKBindings.flushStyles()

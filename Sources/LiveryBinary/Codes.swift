@@ -4,49 +4,6 @@
 // here, wherever it sits in its enum. docs/BinaryFormat.md lists the same tables.
 import LiveryModel
 
-extension Idiom {
-    /// 1-7; 0 is "no idiom". The idiom mask's bit is the code minus 1.
-    var diskCode: UInt8 {
-        switch self {
-        case .iphone: 1
-        case .ipad: 2
-        case .tv: 3
-        case .mac: 4
-        case .watch: 5
-        case .car: 6
-        case .vision: 7
-        }
-    }
-}
-
-extension Appearance {
-    /// 1-2; 0 is "no appearance". The appearance mask's bit is the code minus 1.
-    var diskCode: UInt8 {
-        switch self {
-        case .light: 1
-        case .dark: 2
-        }
-    }
-}
-
-extension Contrast {
-    /// 1; 0 is "no contrast". The contrast mask's bit is the code minus 1.
-    var diskCode: UInt8 {
-        switch self {
-        case .highcontrast: 1
-        }
-    }
-}
-
-extension TextSize {
-    /// 1; 0 is "no text size". The text-size mask's bit is the code minus 1.
-    var diskCode: UInt8 {
-        switch self {
-        case .largetext: 1
-        }
-    }
-}
-
 extension FontWeight {
     /// 0-8: a font always has a weight, so 0 is a weight here, not "not given".
     var diskCode: UInt8 {
@@ -97,17 +54,9 @@ struct DiskCodeTable<Value: CaseIterable & Hashable>: Sendable where Value: Send
     /// One more than the largest code: the number of codes a field of this kind can hold.
     var codeCount: Int { values.count }
 
-    /// A bit per case at `code - 1`: the mask bits a trait dimension may set.
-    var maskBits: UInt8 {
-        values.indices.reduce(0) { bits, code in values[code] == nil || code == 0 ? bits : bits | 1 << (code - 1) }
-    }
 }
 
 enum DiskCodes {
-    static let idioms = DiskCodeTable<Idiom>(\.diskCode)
-    static let appearances = DiskCodeTable<Appearance>(\.diskCode)
-    static let contrasts = DiskCodeTable<Contrast>(\.diskCode)
-    static let textSizes = DiskCodeTable<TextSize>(\.diskCode)
     static let fontWeights = DiskCodeTable<FontWeight>(\.diskCode)
     static let fontScalings = DiskCodeTable<FontScaling>(\.diskCode)
 }

@@ -301,16 +301,15 @@ public final class CompiledTheme: @unchecked Sendable {
     /// The digest of the theme's own sources: compare with the folder's to tell a stale file.
     public var sourceDigest: SourceDigest? { chain.last!.sourceDigest }
 
-    public var axes: TraitAxes {
-        TraitCodes.axes(
-            idioms: layout.idiomMask, appearances: layout.appearanceMask, contrasts: layout.contrastMask,
-            textSizes: layout.textSizeMask)
-    }
+    public var axes: TraitAxes { layout.addressing.axes }
+
+    /// The trait dimensions the file was compiled with: the standard ones and the app's own.
+    public var dimensions: TraitDimensions { layout.addressing.dimensions }
 
     /// The canonical trait sets stored, in slot order (the generic one first).
     public var variantTraits: [TraitSet] {
-        (0..<Format.variantSlotCount(textSizeMask: layout.textSizeMask)).compactMap { slot in
-            raw.u32(layout.variantSlots + 4 * slot) == Format.none ? nil : TraitCodes.traits(slot: slot)
+        (0..<layout.addressing.slotCount).compactMap { slot in
+            raw.u32(layout.variantSlots + 4 * slot) == Format.none ? nil : layout.addressing.traits(slot: slot)
         }
     }
 
@@ -374,15 +373,7 @@ public final class CompiledTheme: @unchecked Sendable {
     /// The stored variant an app running with `traits` uses (values the theme never mentions are
     /// dropped first, as `TraitAxes.canonical` does).
     public func variant(for traits: TraitSet) -> VariantHandle? {
-        func keep<T>(_ value: T?, _ code: Int, _ mask: UInt8) -> Int {
-            value == nil || mask & (1 << (code - 1)) == 0 ? 0 : code
-        }
-        let idiom = keep(traits.idiom, TraitCodes.code(traits.idiom), layout.idiomMask)
-        let appearance = keep(traits.appearance, TraitCodes.code(traits.appearance), layout.appearanceMask)
-        let contrast = keep(traits.contrast, TraitCodes.code(traits.contrast), layout.contrastMask)
-        let textSize = keep(traits.textSize, TraitCodes.code(traits.textSize), layout.textSizeMask)
-        let slot = TraitCodes.slot(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize)
-        let variant = raw.u32(layout.variantSlots + 4 * slot)
+        let variant = raw.u32(layout.variantSlots + 4 * layout.addressing.slot(traits))
         return variant == Format.none ? nil : VariantHandle(rawValue: variant)
     }
 
@@ -537,19 +528,19 @@ public final class CompiledTheme: @unchecked Sendable {
     public var assets: [CompiledAsset] {
         (0..<layout.assetCount).map { index in
             let record = layout.assetRecords + index * Format.assetRecordSize
-            let qualifiers = TraitSet(
-                idiom: TraitCodes.idiom(Int(raw.u8(record + 12))),
-                appearance: TraitCodes.appearance(Int(raw.u8(record + 13))),
-                contrast: TraitCodes.contrast(Int(raw.u8(record + 14))),
-                textSize: TraitCodes.textSize(Int(raw.u8(record + 20))))
+            var qualifiers = TraitSet()
+            for dimension in 0..<Format.assetQualifierBytes {
+                let code = Int(raw.u8(record + 16 + dimension))
+                if code != 0 { qualifiers[dimension] = code - 1 }
+            }
             let variant = AssetVariant(
                 name: string(raw.u32(record)), themeID: string(raw.u32(record + 4)),
                 file: string(raw.u32(record + 8)), qualifiers: qualifiers,
-                scale: raw.int(record + 16))
+                scale: raw.int(record + 12))
             return CompiledAsset(
-                variant: variant, cache: raw.u8(record + 15) == 1,
-                offset: layout.dataOffset + Int(raw.u64(record + 24)),
-                length: Int(raw.u64(record + 32)))
+                variant: variant, cache: raw.u8(record + 16 + Format.assetQualifierBytes) == 1,
+                offset: layout.dataOffset + Int(raw.u64(record + 32)),
+                length: Int(raw.u64(record + 40)))
         }
     }
 
@@ -592,7 +583,7 @@ public final class CompiledTheme: @unchecked Sendable {
         var budget = limit
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         try blocks.withLock { () throws(BinaryFormatError) in
-            for slot in 0..<Format.variantSlotCount(textSizeMask: layout.textSizeMask) {
+            for slot in 0..<layout.addressing.slotCount {
                 let variant = raw.u32(layout.variantSlots + 4 * slot)
                 guard variant != Format.none else { continue }
                 var instances: [ResolvedInstance] = []
@@ -614,12 +605,12 @@ public final class CompiledTheme: @unchecked Sendable {
                     cache[record] = built
                     instances.append(built)
                 }
-                variants[TraitCodes.traits(slot: slot)] = instances
+                variants[layout.addressing.traits(slot: slot)] = instances
             }
         }
         return ThemeVariants(
             info: chain.last!.info, ancestors: chain.dropLast().map(\.info), axes: axes,
-            variants: variants, assets: assetCatalog)
+            variants: variants, assets: assetCatalog, dimensions: dimensions)
     }
 
     // MARK: - Integrity
@@ -644,8 +635,8 @@ public final class CompiledTheme: @unchecked Sendable {
         try blocks.withLock { () throws(BinaryFormatError) in
             let (chainStart, chainLength) = Verifier.section(layout, .chain)
             try blocks.check(chainStart, chainLength)
-            try blocks.check(
-                layout.variantSlots - 8, 8 + 4 * Format.variantSlotCount(textSizeMask: layout.textSizeMask))
+            let (variantStart, _) = Verifier.section(layout, .variants)
+            try blocks.check(variantStart, layout.variantRows - variantStart)
             let (assetStart, assetLength) = Verifier.section(layout, .assets)
             try blocks.check(assetStart, assetLength)
             for index in 0..<layout.chainCount {

@@ -2,20 +2,21 @@
 // docs/BinaryFormat.md describes every byte; keep the two in step.
 import LiveryModel
 
-/// The layout constants of format version 4. Changing any of them is a major version bump.
+/// The layout constants of format version 5. Changing any of them is a major version bump.
 /// (1.0 gave every instance record an id handle and had no `PTCH` section; 2.0 had no `BLKS`
-/// section; 3.0 had 40-byte value slots, too small for a font's letter spacing and line height:
-/// 4.0 readers refuse all three.)
+/// section; 3.0 had 40-byte value slots, too small for a font's letter spacing and line height;
+/// 4.0 addressed variants by four fixed trait dimensions and recorded none: 5.0 readers refuse
+/// all four.)
 enum Format {
     /// `\x89 L V R Y \r \n \x1A`: the high byte and the line endings catch text-mode transfers.
     static let magic: [UInt8] = [0x89, 0x4C, 0x56, 0x52, 0x59, 0x0D, 0x0A, 0x1A]
-    static let major: UInt16 = 4
+    static let major: UInt16 = 5
     static let minor: UInt16 = 0
     static let headerSize = 64
     static let sectionEntrySize = 32
     /// Where the header checksum lives; it covers the bytes before it plus the section table.
     static let headerChecksumOffset = 60
-    /// Flags 0-15 must be understood by a reader; 16-31 may be ignored. None are defined in 4.0.
+    /// Flags 0-15 must be understood by a reader; 16-31 may be ignored. None are defined in 5.0.
     static let requiredFlagsMask: UInt32 = 0x0000_FFFF
     static let sectionRequiredFlag: UInt32 = 1
     /// "No string" / "no variant" in u32 index fields.
@@ -27,17 +28,14 @@ enum Format {
     static let patchEntrySize = 8
     static let operationRecordSize = 16
     static let valueSlotSize = 48
-    static let assetRecordSize = 40
-    /// 8 idiom codes (none + 7) x 3 appearance codes x 2 contrast codes: one block of slots,
-    /// derived from the code tables (`Codes.swift`) so the two cannot disagree; a test holds it
-    /// at 48, since a new trait value changes the layout of every file.
-    static let variantSlotCount = TraitCodes.idiomCodes * TraitCodes.appearanceCodes * TraitCodes.contrastCodes
-    /// A theme that distinguishes text size (`~largetext`, format 1.1) stores one block of slots
-    /// per text-size code; one that does not stores one block, laid out as before 1.1.
-    static func variantSlotCount(textSizeMask: UInt8) -> Int {
-        variantSlotCount * (textSizeMask == 0 ? 1 : TraitCodes.textSizeCodes)
-    }
-    static func variantsHeaderSize(textSizeMask: UInt8) -> Int { 8 + 4 * variantSlotCount(textSizeMask: textSizeMask) }
+    static let assetRecordSize = 48
+    /// `VARS` starts with u8 dimension count, 3 zero bytes, u32 variant count; then one 8-byte
+    /// record per dimension (u32 name, u16 mask of the values mentioned, u8 value count, u8 0),
+    /// then every dimension's values (u32 strings), then the slots (`VariantAddressing`).
+    static let variantsFixedSize = 8
+    static let dimensionRecordSize = 8
+    /// An asset record holds one qualifier byte per recorded dimension in this many bytes.
+    static let assetQualifierBytes = 13
     static let idTableHeaderSize = 16
     /// Bytes per checksummed block (`BLKS`) the writer uses: a lookup checks the blocks it
     /// reads, so a smaller block wastes less checking on bytes it does not need, for a table of
@@ -49,7 +47,7 @@ enum Format {
     static let alignment = 8
 }
 
-/// The sections of a version 4 file, by their four-character kind, in the order the writer
+/// The sections of a version 5 file, by their four-character kind, in the order the writer
 /// writes them (`BLKS` must be last: its checksums cover every section before it).
 enum SectionKind: UInt32, CaseIterable {
     case strings = 0x5352_5453  // "STRS"
@@ -95,67 +93,59 @@ enum ValueTag: UInt8, CaseIterable {
     case array = 13
 }
 
-/// Trait values as small codes (`Codes.swift`): 0 is "no value in this dimension".
-enum TraitCodes {
-    static func code(_ idiom: Idiom?) -> Int { Int(idiom?.diskCode ?? 0) }
-    static func code(_ appearance: Appearance?) -> Int { Int(appearance?.diskCode ?? 0) }
-    static func code(_ contrast: Contrast?) -> Int { Int(contrast?.diskCode ?? 0) }
-    static func code(_ textSize: TextSize?) -> Int { Int(textSize?.diskCode ?? 0) }
+/// How a file addresses its variants: the trait dimensions it records (`VARS`), the values of
+/// each that the theme mentions, and one slot per canonical trait set, numbered in mixed radix
+/// with the first dimension varying slowest; a dimension's digit is 0 for no value, else the rank
+/// of the value among those mentioned plus one. So a file holds exactly `axes.traitSets.count`
+/// slots, whatever the dimensions in force.
+struct VariantAddressing: Sendable {
+    let dimensions: TraitDimensions
+    let axes: TraitAxes
+    /// Per recorded dimension, how many slots one step of its digit skips.
+    let strides: [Int]
+    let slotCount: Int
 
-    static func idiom(_ code: Int) -> Idiom? { DiskCodes.idioms.value(code) }
-    static func appearance(_ code: Int) -> Appearance? { DiskCodes.appearances.value(code) }
-    static func contrast(_ code: Int) -> Contrast? { DiskCodes.contrasts.value(code) }
-    static func textSize(_ code: Int) -> TextSize? { DiskCodes.textSizes.value(code) }
-
-    static let idiomCodes = DiskCodes.idioms.codeCount
-    static let appearanceCodes = DiskCodes.appearances.codeCount
-    static let contrastCodes = DiskCodes.contrasts.codeCount
-    static let textSizeCodes = DiskCodes.textSizes.codeCount
-
-    /// The text-size code picks a block of `Format.variantSlotCount` slots, so a trait set without
-    /// text size has the slot it had before format 1.1.
-    static func slot(_ traits: TraitSet) -> Int {
-        slot(
-            idiom: code(traits.idiom), appearance: code(traits.appearance), contrast: code(traits.contrast),
-            textSize: code(traits.textSize))
-    }
-
-    static func slot(idiom: Int, appearance: Int, contrast: Int, textSize: Int) -> Int {
-        textSize * Format.variantSlotCount + (idiom * appearanceCodes + appearance) * contrastCodes + contrast
-    }
-
-    static func traits(slot: Int) -> TraitSet {
-        let inBlock = slot % Format.variantSlotCount
-        return TraitSet(
-            idiom: idiom(inBlock / (appearanceCodes * contrastCodes)),
-            appearance: appearance(inBlock / contrastCodes % appearanceCodes),
-            contrast: contrast(inBlock % contrastCodes),
-            textSize: textSize(slot / Format.variantSlotCount))
-    }
-
-    static func masks(_ axes: TraitAxes) -> (UInt8, UInt8, UInt8, UInt8) {
-        func mask<Value>(_ values: Set<Value>, _ code: (Value) -> UInt8) -> UInt8 {
-            values.reduce(0) { $0 | 1 << (code($1) - 1) }
+    /// nil when the slots would not fit in `limit`.
+    init?(dimensions: TraitDimensions, axes: TraitAxes, limit: Int = Int(UInt32.max)) {
+        var strides = [Int](repeating: 0, count: dimensions.all.count)
+        var stride = 1
+        for dimension in dimensions.all.indices.reversed() {
+            strides[dimension] = stride
+            let (product, overflow) = stride.multipliedReportingOverflow(
+                by: axes.mask(of: dimension).nonzeroBitCount + 1)
+            guard !overflow, product <= limit else { return nil }
+            stride = product
         }
-        return (
-            mask(axes.idioms, \.diskCode), mask(axes.appearances, \.diskCode), mask(axes.contrasts, \.diskCode),
-            mask(axes.textSizes, \.diskCode)
-        )
+        self.dimensions = dimensions
+        self.axes = axes
+        self.strides = strides
+        self.slotCount = stride
     }
 
-    static func axes(idioms: UInt8, appearances: UInt8, contrasts: UInt8, textSizes: UInt8) -> TraitAxes {
-        func values<Value>(_ mask: UInt8, _ table: DiskCodeTable<Value>) -> Set<Value> {
-            Set((1..<table.codeCount).filter { mask & 1 << ($0 - 1) != 0 }.compactMap(table.value))
+    /// The slot of the variant an app running with `traits` uses: values the theme never
+    /// mentions, and dimensions the file does not record, are dropped (as `TraitAxes.canonical`).
+    func slot(_ traits: TraitSet) -> Int {
+        var slot = 0
+        for dimension in strides.indices {
+            guard let value = traits[dimension] else { continue }
+            let mask = axes.mask(of: dimension)
+            guard value < 16, mask & 1 << value != 0 else { continue }
+            slot += strides[dimension] * ((mask & (1 << value &- 1)).nonzeroBitCount + 1)
         }
-        return TraitAxes(
-            idioms: values(idioms, DiskCodes.idioms), appearances: values(appearances, DiskCodes.appearances),
-            contrasts: values(contrasts, DiskCodes.contrasts), textSizes: values(textSizes, DiskCodes.textSizes))
+        return slot
     }
 
-    static let idiomMaskBits = DiskCodes.idioms.maskBits
-    static let appearanceMaskBits = DiskCodes.appearances.maskBits
-    static let contrastMaskBits = DiskCodes.contrasts.maskBits
-    static let textSizeMaskBits = DiskCodes.textSizes.maskBits
+    /// The canonical trait set of a slot.
+    func traits(slot: Int) -> TraitSet {
+        var traits = TraitSet()
+        for dimension in strides.indices {
+            let mask = axes.mask(of: dimension)
+            let digit = slot / strides[dimension] % (mask.nonzeroBitCount + 1)
+            guard digit > 0 else { continue }
+            traits[dimension] = axes.values(of: dimension)[digit - 1]
+        }
+        return traits
+    }
 }
 
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): the checksum zlib and PNG use, so

@@ -72,10 +72,8 @@ struct Layout {
     var buckets = 0
     var maxProbe = 0
 
-    var idiomMask: UInt8 = 0
-    var appearanceMask: UInt8 = 0
-    var contrastMask: UInt8 = 0
-    var textSizeMask: UInt8 = 0
+    /// The dimensions the file records and how its variant slots are numbered (`VARS`).
+    var addressing = VariantAddressing(dimensions: .standard, axes: TraitAxes())!
     var variantCount = 0
     var variantSlots = 0
     var variantRows = 0
@@ -402,43 +400,95 @@ enum Verifier {
 
     static func variants(_ raw: RawBytes, into layout: inout Layout) throws(BinaryFormatError) {
         let (offset, length) = section(layout, .variants)
-        try minimumLength(.variants, offset: offset, length: length, Format.variantsHeaderSize(textSizeMask: 0))
-        layout.idiomMask = raw.u8(offset)
-        layout.appearanceMask = raw.u8(offset + 1)
-        layout.contrastMask = raw.u8(offset + 2)
-        layout.textSizeMask = raw.u8(offset + 3)
-        guard layout.idiomMask & ~TraitCodes.idiomMaskBits == 0,
-            layout.appearanceMask & ~TraitCodes.appearanceMaskBits == 0,
-            layout.contrastMask & ~TraitCodes.contrastMaskBits == 0,
-            layout.textSizeMask & ~TraitCodes.textSizeMaskBits == 0
-        else {
-            throw fail(offset, "trait axes name unknown trait values")
+        try minimumLength(.variants, offset: offset, length: length, Format.variantsFixedSize)
+        let dimensionCount = Int(raw.u8(offset))
+        let standard = TraitDimensions.standard.all
+        guard dimensionCount >= standard.count, dimensionCount <= TraitSet.capacity else {
+            throw fail(offset, "dimension count \(dimensionCount) is not in \(standard.count)...\(TraitSet.capacity)")
         }
-        let slotCount = Format.variantSlotCount(textSizeMask: layout.textSizeMask)
-        let headerSize = Format.variantsHeaderSize(textSizeMask: layout.textSizeMask)
-        try minimumLength(.variants, offset: offset, length: length, headerSize)
+        guard raw.u8(offset + 1) == 0, raw.u8(offset + 2) == 0, raw.u8(offset + 3) == 0 else {
+            throw fail(offset + 1, "reserved bytes after the dimension count are not zero")
+        }
+        let records = offset + Format.variantsFixedSize
+        try minimumLength(
+            .variants, offset: offset, length: length,
+            Format.variantsFixedSize + dimensionCount * Format.dimensionRecordSize)
+        let valueCount = (0..<dimensionCount).reduce(0) {
+            $0 + Int(raw.u8(records + $1 * Format.dimensionRecordSize + 6))
+        }
+        let valueStart = records + dimensionCount * Format.dimensionRecordSize
+        try minimumLength(.variants, offset: offset, length: length, valueStart - offset + 4 * valueCount)
+
+        // The record: the standard dimensions first, each with the reader's values or a prefix of
+        // them (values are only ever appended); then the app's, which must form a valid table.
+        func string(_ field: Int) throws(BinaryFormatError) -> String {
+            try stringIndex(raw, field, layout)
+            let index = Int(raw.u32(field))
+            let start = raw.int(layout.stringOffsets + 4 * index)
+            let end = raw.int(layout.stringOffsets + 4 * index + 4)
+            return String(decoding: raw.buffer(layout.stringBytes + start, end - start), as: UTF8.self)
+        }
+        var declared: [TraitDimension] = []
+        var axes = TraitAxes()
+        var valueField = valueStart
+        for index in 0..<dimensionCount {
+            let record = records + index * Format.dimensionRecordSize
+            let name = try string(record)
+            let mask = raw.u16(record + 4)
+            let count = Int(raw.u8(record + 6))
+            guard raw.u8(record + 7) == 0 else { throw fail(record + 7, "reserved byte of a dimension is not zero") }
+            var values: [String] = []
+            for _ in 0..<count {
+                values.append(try string(valueField))
+                valueField += 4
+            }
+            guard count >= 1, count <= TraitDimensions.maximumValues, mask >> count == 0 else {
+                throw fail(record + 4, "dimension '\(name)' has \(count) values and mentions \(mask)")
+            }
+            if index < standard.count {
+                guard name == standard[index].name, values.count <= standard[index].values.count,
+                    values.elementsEqual(standard[index].values.prefix(values.count))
+                else {
+                    throw fail(
+                        record,
+                        "dimension \(index) is '\(name)' (\(values.joined(separator: " "))), not the standard '\(standard[index].name)'"
+                    )
+                }
+            } else {
+                declared.append(TraitDimension(name: name, values: values))
+            }
+            for value in 0..<count where mask & 1 << value != 0 { axes.insert(value, of: index) }
+        }
+        let dimensions: TraitDimensions
+        do {
+            dimensions = try TraitDimensions(appDefined: declared)
+        } catch {
+            throw fail(records, "the recorded dimensions are invalid: \(error)")
+        }
+        let slotsStart = valueStart + 4 * valueCount
+        let sectionEnd = offset + length
+        guard
+            let addressing = VariantAddressing(dimensions: dimensions, axes: axes, limit: (sectionEnd - slotsStart) / 4)
+        else {
+            throw fail(records, "the recorded dimensions need more variant slots than the section holds")
+        }
+        let headerSize = slotsStart - offset + 4 * addressing.slotCount
         let count = raw.int(offset + 4)
-        guard count >= 1, count <= slotCount else {
-            throw fail(offset + 4, "variant count \(count) is not in 1...\(slotCount)")
+        guard count >= 1, count <= addressing.slotCount else {
+            throw fail(offset + 4, "variant count \(count) is not in 1...\(addressing.slotCount)")
         }
         try expectLength(
             .variants, offset: offset, length: length,
             UInt64(headerSize) + 4 * UInt64(count) * UInt64(layout.idCount))
+        layout.addressing = addressing
         layout.variantCount = count
-        layout.variantSlots = offset + 8
+        layout.variantSlots = slotsStart
         layout.variantRows = offset + headerSize
-        let axes = TraitCodes.axes(
-            idioms: layout.idiomMask, appearances: layout.appearanceMask,
-            contrasts: layout.contrastMask, textSizes: layout.textSizeMask)
-        for slot in 0..<slotCount {
+        for slot in 0..<addressing.slotCount {
             let field = layout.variantSlots + 4 * slot
             let variant = raw.u32(field)
             guard variant != Format.none else { continue }
             guard Int(variant) < count else { throw fail(field, "variant slot names variant \(variant) of \(count)") }
-            let traits = TraitCodes.traits(slot: slot)
-            guard axes.canonical(traits) == traits else {
-                throw fail(field, "variant slot for \(traits) is not a trait set the theme distinguishes")
-            }
         }
         let entries = count * layout.idCount
         if raw.maxU32(layout.variantRows, entries) > layout.instanceCount,
@@ -622,21 +672,27 @@ enum Verifier {
         for index in 0..<count {
             let record = layout.assetRecords + index * Format.assetRecordSize
             for field in 0..<3 { try stringIndex(raw, record + 4 * field, layout) }
-            guard Int(raw.u8(record + 12)) < TraitCodes.idiomCodes,
-                Int(raw.u8(record + 13)) < TraitCodes.appearanceCodes,
-                Int(raw.u8(record + 14)) < TraitCodes.contrastCodes, Int(raw.u8(record + 20)) < TraitCodes.textSizeCodes
-            else {
-                throw fail(record + 12, "asset qualifiers name unknown trait values")
+            let dimensions = layout.addressing.dimensions.all
+            for dimension in 0..<Format.assetQualifierBytes {
+                let code = Int(raw.u8(record + 16 + dimension))
+                guard code == 0 || (dimension < dimensions.count && code <= dimensions[dimension].values.count) else {
+                    throw fail(
+                        record + 16 + dimension, "asset qualifier names an unknown value of dimension \(dimension)")
+                }
             }
-            guard raw.u8(record + 15) <= 1 else { throw fail(record + 15, "cache flag is \(raw.u8(record + 15))") }
-            let start = raw.u64(record + 24)
-            let size = raw.u64(record + 32)
+            let flags = record + 16 + Format.assetQualifierBytes
+            guard raw.u8(flags) <= 1 else { throw fail(flags, "cache flag is \(raw.u8(flags))") }
+            guard raw.u8(flags + 1) == 0, raw.u8(flags + 2) == 0 else {
+                throw fail(flags + 1, "reserved bytes are not zero")
+            }
+            let start = raw.u64(record + 32)
+            let size = raw.u64(record + 40)
             guard start % UInt64(Format.alignment) == 0 else {
-                throw fail(record + 24, "asset data offset \(start) is not a multiple of 8")
+                throw fail(record + 32, "asset data offset \(start) is not a multiple of 8")
             }
             guard start <= UInt64(dataLength), size <= UInt64(dataLength) - start else {
                 throw fail(
-                    record + 24,
+                    record + 32,
                     "asset data (offset \(start), length \(size)) runs past the \(dataLength)-byte data section")
             }
         }

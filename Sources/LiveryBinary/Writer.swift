@@ -194,12 +194,18 @@ private struct EncoderState {
         let axes = theme.axes
 
         // Variants: canonical keys only, each in its own slot.
-        let (idiomMask, appearanceMask, contrastMask, textSizeMask) = TraitCodes.masks(axes)
-        var slots = [UInt32](repeating: Format.none, count: Format.variantSlotCount(textSizeMask: textSizeMask))
+        let dimensions = theme.dimensions
+        for dimension in dimensions.all.count..<TraitSet.capacity where axes.mask(of: dimension) != 0 {
+            throw .unencodable("the theme's trait axes mention dimension \(dimension), which it does not record")
+        }
+        guard let addressing = VariantAddressing(dimensions: dimensions, axes: axes) else {
+            throw .unencodable("the theme distinguishes too many trait sets")
+        }
+        var slots = [UInt32](repeating: Format.none, count: addressing.slotCount)
         var orderedVariants: [[ResolvedInstance]] = []
         for traits in axes.traitSets {
             guard let instances = theme.variants[traits] else { continue }
-            slots[TraitCodes.slot(traits)] = UInt32(orderedVariants.count)
+            slots[addressing.slot(traits)] = UInt32(orderedVariants.count)
             orderedVariants.append(instances.sorted { $0.id < $1.id })
         }
         for key in theme.variants.keys where axes.canonical(key) != key {
@@ -245,11 +251,16 @@ private struct EncoderState {
         for bucket in buckets { idSection.u32(bucket) }
 
         var variantSection = ByteBuffer()
-        variantSection.u8(idiomMask)
-        variantSection.u8(appearanceMask)
-        variantSection.u8(contrastMask)
-        variantSection.u8(textSizeMask)
+        variantSection.u8(UInt8(dimensions.all.count))
+        variantSection.zeros(3)
         variantSection.u32(orderedVariants.count)
+        for (index, dimension) in dimensions.all.enumerated() {
+            variantSection.u32(string(dimension.name))
+            variantSection.u16(axes.mask(of: index))
+            variantSection.u8(UInt8(dimension.values.count))
+            variantSection.u8(0)
+        }
+        for dimension in dimensions.all { for value in dimension.values { variantSection.u32(string(value)) } }
         for slot in slots { variantSection.u32(slot) }
         for instances in orderedVariants {
             var row = [UInt32](repeating: 0, count: ids.count)
@@ -289,13 +300,16 @@ private struct EncoderState {
             assetSection.u32(string(variant.name))
             assetSection.u32(string(variant.themeID))
             assetSection.u32(string(variant.file))
-            assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.idiom)))
-            assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.appearance)))
-            assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.contrast)))
-            assetSection.u8(cachedImages.contains(ExactString(variant.name)) ? 1 : 0)
             assetSection.u32(UInt32(variant.scale))
-            assetSection.u8(UInt8(TraitCodes.code(variant.qualifiers.textSize)))
-            assetSection.zeros(3)
+            for dimension in 0..<Format.assetQualifierBytes {
+                let value = variant.qualifiers[dimension]
+                guard value == nil || dimension < dimensions.all.count else {
+                    throw .unencodable("asset '\(variant.file)' has a qualifier of an unrecorded dimension")
+                }
+                assetSection.u8(UInt8(value.map { $0 + 1 } ?? 0))
+            }
+            assetSection.u8(cachedImages.contains(ExactString(variant.name)) ? 1 : 0)
+            assetSection.zeros(2)
             assetSection.u64(UInt64(dataSection.bytes.count))
             assetSection.u64(UInt64(bytes.count))
             dataSection.bytes.append(contentsOf: bytes)

@@ -64,7 +64,8 @@ public final class GTKSettingsAppearance: SystemAppearanceSource {
 
 /// The desktop's settings reach the theme live, with no other code in the app: dark mode and
 /// high contrast (from a `SystemAppearanceSource`), the desktop's text scaling (`GtkSettings`'
-/// `gtk-xft-dpi` relative to 96 dpi) and the window's scale factor.
+/// `gtk-xft-dpi` relative to 96 dpi), the window's scale factor and its layout direction (GTK's
+/// default direction, which follows the user interface language, or the window's own).
 ///
 /// ```swift
 /// let system = GTKSystemTraits.follow(manager, window: window)   // keep it as long as it follows
@@ -87,8 +88,10 @@ public final class GTKSystemTraits {
         public static let textSize = Aspects(rawValue: 4)
         /// The window's scale factor to the scale images are picked for.
         public static let scale = Aspects(rawValue: 8)
+        /// The layout direction (the window's, else GTK's default) to the `ltr`/`rtl` trait.
+        public static let direction = Aspects(rawValue: 16)
         /// Every aspect.
-        public static let all: Aspects = [.appearance, .contrast, .textSize, .scale]
+        public static let all: Aspects = [.appearance, .contrast, .textSize, .scale, .direction]
     }
 
     /// What the desktop says now.
@@ -101,6 +104,9 @@ public final class GTKSystemTraits {
         public var textScale: Double
         /// The window's scale factor, 1 without a window.
         public var scaleFactor: Int
+        /// The layout direction: the window's (`gtk_widget_get_direction`), else GTK's default
+        /// (`gtk_widget_get_default_direction`, from the user interface language).
+        public var direction: LayoutDirection = .ltr
     }
 
     /// From this text scale on, the `largetext` trait is on (unless `largeTextOverride` says).
@@ -123,6 +129,8 @@ public final class GTKSystemTraits {
     public var largeTextOverride: Bool? { didSet { apply() } }
     /// The app's display scale, whatever the window's scale factor; nil follows the window.
     public var scaleOverride: Int? { didSet { apply() } }
+    /// The app's layout direction, whatever GTK says; nil follows the window (or GTK's default).
+    public var directionOverride: LayoutDirection? { didSet { apply() } }
 
     private let settings: UnsafeMutableRawPointer?
     private var window: UnsafeMutablePointer<GtkWidget>?
@@ -161,6 +169,10 @@ public final class GTKSystemTraits {
         }
         if let window {
             handlers.connect(UnsafeMutableRawPointer(window), "notify::scale-factor") { [weak self] in self?.apply() }
+            // Emitted for the window's own direction and, on a window that has none, when GTK's
+            // default direction changes (`gtk_widget_set_default_direction`). Its second argument
+            // is an enum passed where `connect`'s callbacks take a pointer they ignore.
+            handlers.connect(UnsafeMutableRawPointer(window), "direction-changed") { [weak self] in self?.apply() }
             // The window may go first: its handlers go with it, and the follower forgets it.
             g_object_weak_ref(livery_object(window), Self.windowDisposed, Unmanaged.passUnretained(self).toOpaque())
         }
@@ -174,7 +186,9 @@ public final class GTKSystemTraits {
         return Settings(
             dark: appearanceSource.prefersDark, highContrast: appearanceSource.prefersHighContrast,
             textScale: dpi > 0 ? Double(dpi) / (96 * 1024) : 1,
-            scaleFactor: window.map { Int(gtk_widget_get_scale_factor($0)) } ?? 1)
+            scaleFactor: window.map { Int(gtk_widget_get_scale_factor($0)) } ?? 1,
+            direction: (window.map { gtk_widget_get_direction($0) } ?? gtk_widget_get_default_direction())
+                == GTK_TEXT_DIR_RTL ? .rtl : .ltr)
     }
 
     /// Maps the desktop's settings and the app's overrides to the manager, in one change of
@@ -195,6 +209,7 @@ public final class GTKSystemTraits {
             traits.textSize = (largeTextOverride ?? (textScale >= Self.largeTextThreshold)) ? .largetext : nil
         }
         if aspects.contains(.scale) { scale = max(1, scaleOverride ?? system.scaleFactor) }
+        if aspects.contains(.direction) { traits.direction = directionOverride ?? system.direction }
         manager.setTraits(traits, scale: scale)
         if aspects.contains(.textSize) { manager.setTextScale(textScale) }
     }

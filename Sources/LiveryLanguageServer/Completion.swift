@@ -239,7 +239,12 @@ extension LanguageServer {
         case "operation": names = ["name", "state"]
         case "param": names = ["name"]
         case "class": names = ["name", "class"]
-        case "color": names = ["name", "ref", "format"]
+        // A colour's modifiers (format 1.3, section 9.1)
+        case "color":
+            names = [
+                "name", "ref", "format", "lighten", "darken", "mix", "amount", "alpha", "contrast-with", "min-ratio",
+                "space",
+            ]
         case "font":
             names = ["name", "ref", "family", "size", "weight", "max-size", "scaling", "letter-spacing", "line-height"]
         case "image": names = ["name", "ref", "cache"]
@@ -249,6 +254,8 @@ extension LanguageServer {
                 section == "instances" && element.parent.map({ scan.elements[$0].name == "instances" }) == true
                 ? ["id", "class"] : ValueType(rawValue: element.name) != nil ? ["name", "ref"] : []
         }
+        // Any constant may be one the app's user can replace (format 1.3, section 9.2).
+        if section == "constants", ValueType(rawValue: element.name) != nil { names.append("overridable") }
         let present = Set(element.attributes.map(\.name))
         return names.filter { !present.contains($0) }.map {
             CompletionCandidate(label: $0, kind: 10, text: "\($0)=\"$1\"", isSnippet: true)
@@ -301,7 +308,7 @@ extension LanguageServer {
             return (operation?.params ?? []).map {
                 CompletionCandidate(label: $0.name, kind: 10, detail: $0.type.rawValue, text: $0.name)
             }
-        case (_, "ref"):
+        case (_, "ref"), ("color", "mix"), ("color", "contrast-with"):
             guard let theme else { return [] }
             var seen: Set<String> = []
             let resolved = resolvedConstants(ofTheme: theme)
@@ -319,6 +326,8 @@ extension LanguageServer {
                 return CompletionCandidate(label: place.name, kind: 7, detail: "class", text: place.name)
             }
         case ("color", "format"): return values(["hex", "rgb", "rgba"])
+        case ("color", "space"): return values(ModifierSpace.allCases.map(\.rawValue))
+        case (_, "overridable"): return values(["true", "false"])
         case ("font", "weight"):
             return values(["ultralight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"])
         case ("font", "scaling"): return values(["scaled", "fixed"])

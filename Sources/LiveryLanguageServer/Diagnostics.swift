@@ -3,22 +3,26 @@ import LiveryModel
 import LiveryXML
 
 extension LanguageServer {
-    /// Publishes the findings for every file of the checked themes (an empty list clears a
-    /// file's earlier ones). Findings located in other themes' files belong to those themes'
-    /// own checks and are left to them.
-    func publish(_ found: [Diagnostic], files: [String]) {
+    /// Publishes the findings of every theme (what `validate` reports) by file: each file of the
+    /// themes checked again, and every other file whose list changed (a parent's file, an
+    /// `Info.xml`, a schema file, where a child's finding stands or stood). An empty list clears
+    /// a file's earlier ones.
+    func publish(_ found: [Diagnostic], checkedFiles: [String]) {
         var byFile: [String: [Diagnostic]] = [:]
         for finding in found {
             guard let file = finding.location?.file else { continue }
             byFile[LanguageServer.standardized(file), default: []].append(finding)
         }
-        for file in files {
+        let checked = Set(checkedFiles)
+        for file in checked.union(byFile.keys).union(published).sorted() {
             let diagnostics = byFile[file] ?? []
-            guard !diagnostics.isEmpty || published.contains(file) else {
-                findings[file] = nil
+            let changed = diagnostics != (findings[file] ?? [])
+            // A checked file's non-empty list goes out again: its buffer's version moved on.
+            guard changed || (!diagnostics.isEmpty && checked.contains(file)) else {
+                if diagnostics.isEmpty { findings[file] = nil }
                 continue
             }
-            findings[file] = diagnostics
+            findings[file] = diagnostics.isEmpty ? nil : diagnostics
             if diagnostics.isEmpty { published.remove(file) } else { published.insert(file) }
             let document = self.document(at: file)
             let uri = uri(of: file)

@@ -315,8 +315,9 @@ public final class LanguageServer {
 
     private var hasPendingWork: Bool { project?.hasDirtyThemes ?? false }
 
-    /// Checks the themes edits touched and publishes their diagnostics, unless an edit arrived
-    /// meanwhile (then the result is stale and the next round publishes).
+    /// Checks the themes edits touched (and reuses the others' checks) and publishes the
+    /// diagnostics that changed, unless an edit arrived meanwhile (then the result is stale and
+    /// the next round publishes).
     private func doPendingWork() {
         guard let project, phase == .running else { return }
         let (checked, found) = project.checkDirtyThemes()
@@ -326,7 +327,7 @@ public final class LanguageServer {
         }
         diskTexts = [:]
         defer { diskTexts = nil }
-        publish(found, files: project.files(ofThemes: checked))
+        publish(found, checkedFiles: project.files(ofThemes: checked))
     }
 
     // MARK: - Conversions

@@ -51,7 +51,8 @@ enum FileSystemPaths {
 
 /// The themes of the editor's workspace, checked on the unsaved text of open files (a
 /// `SourceOverlay` the front end reads instead of the disk). Knows which themes an edit makes
-/// stale: the edited theme and every theme inheriting from it.
+/// stale (`staleThemes`): those are checked again, the others' checks are reused, and the
+/// findings are those of `livery validate` of every theme.
 final class ThemeProject {
     let roots: [String]
     let settings: ProjectSettings
@@ -60,6 +61,10 @@ final class ThemeProject {
     /// Theme folders found, sorted.
     private(set) var themes: [String] = []
     private var dirty: Set<String> = []
+    /// Each theme's own check, reused for the themes an edit cannot have changed.
+    private let checks = ThemeChecks()
+    /// How the themes were related at the last check.
+    private var relations = ThemeRelations()
     /// Whether the next check is of every theme (the first one, or after themes came or went).
     private var checksAll = false
 
@@ -157,30 +162,63 @@ final class ThemeProject {
         themes.filter { $0 != theme && workspace.ancestorFolders(ofThemeAt: $0).dropFirst().contains(theme) }
     }
 
-    /// Checks the stale themes (and those inheriting from them) as `livery validate` would;
-    /// returns them and the findings.
+    /// Checks the themes as `livery validate` of their folders would, checking again only the
+    /// themes an edit may have changed (`staleThemes`) and reusing the others' checks; returns
+    /// the themes checked again and the findings of every theme.
     func checkDirtyThemes() -> ([String], [Diagnostic]) {
-        var group: [String]
-        if checksAll {
-            group = themes
-        } else {
-            var all = Set(dirty)
-            for theme in dirty { all.formUnion(descendants(of: theme)) }
-            group = all.sorted()
-        }
-        checksAll = false
-        dirty = []
-        group = group.filter(FileSystemPaths.isDirectory)
-        guard !group.isEmpty else { return ([], []) }
-        var findings = workspace.validate(paths: group)
-        var folders: [String] = []
-        for folder in group.map(FileSystemPaths.parent(of:)) where !folders.contains(folder) { folders.append(folder) }
-        for folder in folders {
-            for clash in workspace.duplicateIDFindings(inFolder: folder) where !findings.contains(clash) {
-                findings.append(clash)
+        let current = themes.filter(FileSystemPaths.isDirectory)
+        var seen = ThemeRelations()
+        for theme in current {
+            seen.chains[theme] = workspace.ancestorFolders(ofThemeAt: theme)
+            if let declared = workspace.declaredIDs(ofThemeAt: theme) {
+                seen.ids[theme] = declared.id
+                seen.parents[theme] = declared.parent
             }
         }
-        return (group, findings)
+        let stale: Set<String>
+        if checksAll {
+            checks.markAllStale()
+            stale = Set(current)
+        } else {
+            stale = staleThemes(before: relations, after: seen)
+            for theme in stale { checks.markStale(theme) }
+        }
+        for theme in relations.chains.keys where seen.chains[theme] == nil { checks.markStale(theme) }
+        relations = seen
+        checksAll = false
+        dirty = []
+        guard !current.isEmpty else { return ([], []) }
+        // The folders of themes, as `livery validate Themes` is given them (their id clashes
+        // and misplaced entries included), and themes named by an Info.xml alone.
+        var paths: [String] = []
+        var added: Set<String> = []
+        for theme in current {
+            let path = workspace.isThemeFolder(theme) ? FileSystemPaths.parent(of: theme) : theme
+            if added.insert(path).inserted { paths.append(path) }
+        }
+        return (stale.sorted(), workspace.validate(paths: paths, reusing: checks))
+    }
+
+    /// The themes whose own check the edits since the last check (`dirty`) may change: the
+    /// edited themes; every theme whose chain held one of them before or holds one now (their
+    /// descendants, old and new); every theme whose chain changed (a parent found, lost or
+    /// changed); every theme whose declared parent is an id an edited theme had or has (a child
+    /// whose parent became missing, ambiguous or found); and, when an id changed, every theme
+    /// whose parent is missing (the id suggested in its finding may change).
+    private func staleThemes(before: ThemeRelations, after: ThemeRelations) -> Set<String> {
+        var stale = dirty
+        let ids = Set(dirty.compactMap { before.ids[$0] } + dirty.compactMap { after.ids[$0] })
+        let idChanged = dirty.contains { before.ids[$0] != after.ids[$0] }
+        for (theme, chain) in after.chains {
+            let old = before.chains[theme] ?? []
+            if old != chain || !dirty.isDisjoint(with: chain) || !dirty.isDisjoint(with: old)
+                || after.parents[theme].map(ids.contains) == true
+                || (idChanged && chain.last.flatMap { after.parents[$0] } != nil)
+            {
+                stale.insert(theme)
+            }
+        }
+        return stale
     }
 
     /// The XML files of the themes (on disk or only in an open buffer).
@@ -195,4 +233,12 @@ final class ThemeProject {
         for path in overlay.paths where themes.contains(FileSystemPaths.parent(of: path)) { files.insert(path) }
         return files.sorted()
     }
+}
+
+/// The themes' chains (each theme's folder and its ancestors', nearest first), ids and declared
+/// parent ids, by theme folder.
+struct ThemeRelations {
+    var chains: [String: [String]] = [:]
+    var ids: [String: String] = [:]
+    var parents: [String: String] = [:]
 }

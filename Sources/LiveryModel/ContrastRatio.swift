@@ -109,38 +109,13 @@ public enum ContrastRatio {
         return Color(red: byte(color.red), green: byte(color.green), blue: byte(color.blue), alpha: byte(color.alpha))
     }
 
+    /// HSL with saturation and lightness in 0...1, from `ColorScience` (which uses 0...100).
     static func hsl(_ color: Color) -> (hue: Double, saturation: Double, lightness: Double) {
-        let high = max(color.red, color.green, color.blue)
-        let low = min(color.red, color.green, color.blue)
-        let lightness = (high + low) / 2
-        guard high > low else { return (0, 0, lightness) }
-        let delta = high - low
-        let saturation = delta / (1 - abs(2 * lightness - 1))
-        var hue: Double
-        switch high {
-        case color.red: hue = ((color.green - color.blue) / delta).truncatingRemainder(dividingBy: 6)
-        case color.green: hue = (color.blue - color.red) / delta + 2
-        default: hue = (color.red - color.green) / delta + 4
-        }
-        hue *= 60
-        if hue < 0 { hue += 360 }
-        return (hue, saturation, lightness)
+        let (hue, saturation, lightness) = ColorScience.hsl(color)
+        return (hue, saturation / 100, lightness / 100)
     }
 
     static func rgb(hue: Double, saturation: Double, lightness: Double) -> Color {
-        let chroma = (1 - abs(2 * lightness - 1)) * saturation
-        let sector = hue / 60
-        let second = chroma * (1 - abs(sector.truncatingRemainder(dividingBy: 2) - 1))
-        let (r, g, b): (Double, Double, Double) =
-            switch Int(sector) % 6 {
-            case 0: (chroma, second, 0)
-            case 1: (second, chroma, 0)
-            case 2: (0, chroma, second)
-            case 3: (0, second, chroma)
-            case 4: (second, 0, chroma)
-            default: (chroma, 0, second)
-            }
-        let offset = lightness - chroma / 2
-        return Color(red: r + offset, green: g + offset, blue: b + offset)
+        ColorScience.color(hue: hue, saturation: saturation * 100, lightness: lightness * 100)
     }
 }

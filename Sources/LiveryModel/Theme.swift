@@ -92,6 +92,8 @@ public struct ThemeVariants: Hashable, Sendable {
     public var info: ThemeInfo
     /// The ancestors, root first (empty for a theme without a parent).
     public var ancestors: [ThemeInfo]
+    /// The trait dimensions the theme was resolved under: the standard ones and the app's own.
+    public var dimensions: TraitDimensions
     public var axes: TraitAxes
     /// Keyed by canonical trait sets (`axes.canonical`); every one of `axes.traitSets` is present.
     public var variants: [TraitSet: [ResolvedInstance]]
@@ -99,10 +101,11 @@ public struct ThemeVariants: Hashable, Sendable {
 
     public init(
         info: ThemeInfo, ancestors: [ThemeInfo], axes: TraitAxes,
-        variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog
+        variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog, dimensions: TraitDimensions = .standard
     ) {
         self.info = info
         self.ancestors = ancestors
+        self.dimensions = dimensions
         self.axes = axes
         self.variants = variants
         self.assets = assets

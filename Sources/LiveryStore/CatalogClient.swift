@@ -36,14 +36,26 @@ public struct CatalogClient: Sendable {
     /// No download is larger than this, with or without a catalog size (a catalog's size is
     /// the cap when it is smaller).
     public let maxDownloadBytes: Int64
+    /// When a request that failed in a way that can heal is tried again.
+    public var retry: RetryPolicy
+    /// The clock, sleep and randomness of retries.
+    public var retryEnvironment: RetryEnvironment
+    /// Where the last verified catalog, roots and details are kept, to be revalidated
+    /// (`If-None-Match`, `If-Modified-Since`) or used while fresh (`max-age`); nil: no cache, every
+    /// fetch is a plain GET. A `ThemeStore` keeps them in its work folder.
+    public var documentCacheFolder: String?
     /// The connection pool, configured from `timeouts` and the caps.
     let http: StoreHTTPClient
 
     public init(
         catalogURL: String, timeouts: StoreTimeouts = StoreTimeouts(), maxDocumentBytes: Int = 4 << 20,
-        maxDownloadBytes: Int64 = 64 << 20
+        maxDownloadBytes: Int64 = 64 << 20, retry: RetryPolicy = .default,
+        retryEnvironment: RetryEnvironment = .live, documentCacheFolder: String? = nil
     ) {
         self.catalogURL = catalogURL
+        self.documentCacheFolder = documentCacheFolder
+        self.retry = retry
+        self.retryEnvironment = retryEnvironment
         self.timeouts = timeouts
         self.maxDocumentBytes = maxDocumentBytes
         self.maxDownloadBytes = maxDownloadBytes
@@ -56,15 +68,39 @@ public struct CatalogClient: Sendable {
     /// nil when there is nothing to keep (development trust remembers nothing).
     func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date = Date()) async throws -> (Catalog, TrustState?)
     {
+        let hadCopy = documentCacheFolder.map { DocumentCache(folder: $0).load(catalogURL) != nil } ?? false
+        do {
+            return try await fetchCatalog(trust: trust, state: state, now: now, useCache: true)
+        } catch let error as StoreError where hadCopy && error != .cancelled && !error.isResumable {
+            // A cached copy that no longer verifies (expired, edited on disk) is never trusted:
+            // the documents are fetched again without it, and verified as always.
+            return try await fetchCatalog(trust: trust, state: state, now: now, useCache: false)
+        }
+    }
+
+    private func fetchCatalog(trust: CatalogTrust, state: TrustState, now: Date, useCache: Bool) async throws -> (
+        Catalog, TrustState?
+    ) {
         let verifier = CatalogVerifier(trust: trust, now: now)
         let signed: Bool
         if case .signed = trust { signed = true } else { signed = false }
+        let fetched = Locked([FetchedDocument]())
         let root = try await verifier.verifyRoots(trusted: signed ? state.root : nil) { version in
-            try await fetchIfPresent(try CatalogURL.resolve(RootDocument.folder(version), against: catalogURL))
+            let url = try CatalogURL.resolve(RootDocument.folder(version), against: catalogURL)
+            do {
+                let document = try await fetchRevalidating(url, useCache: useCache)
+                fetched.withValue { $0.append(document) }
+                return document.data
+            } catch StoreError.httpStatus(404, _) {
+                return nil
+            }
         }
+        let document = try await fetchRevalidating(catalogURL, useCache: useCache)
         let catalog = try verifier.verifyCatalog(
-            try await fetch(catalogURL), root: root?.0,
+            document.data, root: root?.0,
             lastVersion: signed ? state.lastCatalogVersion : 0, url: catalogURL)
+        // Verified: these are now the copies to revalidate next time.
+        for verified in fetched.withValue({ $0 }) + [document] { remember(verified) }
         guard signed, let root else { return (try catalog.resolvingURLs(against: catalogURL), nil) }
         var next = state
         next.root = root.1
@@ -72,9 +108,50 @@ public struct CatalogClient: Sendable {
         return (try catalog.resolvingURLs(against: catalogURL), next)
     }
 
+    /// What a conditional request sends: the cached copy's validators.
+    struct Validators: Sendable {
+        var etag: String?
+        var lastModified: String?
+    }
+
+    /// A document through the cache: the cached copy while fresh, else a request with its
+    /// validators, whose `304` confirms the cached copy; without a cache folder (or `useCache`
+    /// false), a plain GET. Nothing is kept until `remember` is called, after verification.
+    func fetchRevalidating(_ url: String, useCache: Bool = true) async throws -> FetchedDocument {
+        guard let folder = documentCacheFolder else {
+            return FetchedDocument(data: try await fetch(url), fromCache: false, record: nil)
+        }
+        let cache = DocumentCache(folder: folder)
+        let now = retryEnvironment.now()
+        let cached = useCache ? cache.load(url) : nil
+        if let (record, body) = cached, record.isFresh(at: now) {
+            return FetchedDocument(data: body, fromCache: true, record: nil)
+        }
+        let validators = cached.map { Validators(etag: $0.0.etag, lastModified: $0.0.lastModified) }
+        let (head, data) = try await withRetries(retry, retryEnvironment) { _ in
+            try await fetchOnce(url, validators: validators)
+        }
+        if head.status == 304, let (record, body) = cached {
+            var confirmed = record
+            confirmed.storedAt = now
+            if head.cacheControl != nil { confirmed.freshFor = head.freshFor }
+            return FetchedDocument(data: body, fromCache: true, record: confirmed)
+        }
+        let record = CachedDocument(
+            url: url, etag: head.etag, lastModified: head.lastModified, storedAt: now, freshFor: head.freshFor,
+            sha256: Hashing.sha256(data))
+        return FetchedDocument(data: data, fromCache: false, record: record)
+    }
+
+    /// Keeps a verified document's copy for the next revalidation.
+    func remember(_ document: FetchedDocument) {
+        guard let folder = documentCacheFolder, let record = document.record else { return }
+        DocumentCache(folder: folder).save(record, body: document.data)
+    }
+
     /// The details of a product; from a signed catalog, they must have the digest it gives them.
     public func fetchDetails(for product: CatalogProduct, in catalog: Catalog? = nil) async throws -> ProductDetails {
-        let data = try await fetchDocument(product.detailsURL, in: catalog)
+        let data = try await fetchDocument(product.detailsURL, in: catalog, revalidating: true)
         do {
             return try JSONDecoder().decode(ProductDetails.self, from: data).resolvingURLs(against: product.detailsURL)
         } catch let error as StoreError {
@@ -87,11 +164,35 @@ public struct CatalogClient: Sendable {
     /// A details document or media file; when `catalog` is signed (has digests), its bytes must
     /// be the ones it names, so a document from another catalog version is refused.
     public func fetchDocument(_ url: String, in catalog: Catalog?) async throws -> Data {
-        guard let documents = catalog?.documents else { return try await fetch(url) }
+        try await fetchDocument(url, in: catalog, revalidating: false)
+    }
+
+    /// The same, through the document cache when `revalidating` (details; media are not kept): a
+    /// cached copy that no longer has the catalog's digest is fetched again without the cache.
+    func fetchDocument(_ url: String, in catalog: Catalog?, revalidating: Bool) async throws -> Data {
+        if let documents = catalog?.documents, documents[url] == nil {
+            throw StoreError.untrusted("\(url) is not among the documents the signed catalog names")
+        }
+        guard revalidating else { return try await checked(url, try await fetch(url), in: catalog) }
+        let document = try await fetchRevalidating(url)
+        do {
+            let data = try checked(url, document.data, in: catalog)
+            remember(document)
+            return data
+        } catch StoreError.untrusted(let message) {
+            guard document.fromCache else { throw StoreError.untrusted(message) }
+            let fresh = try await fetchRevalidating(url, useCache: false)
+            let data = try checked(url, fresh.data, in: catalog)
+            remember(fresh)
+            return data
+        }
+    }
+
+    private func checked(_ url: String, _ data: Data, in catalog: Catalog?) throws -> Data {
+        guard let documents = catalog?.documents else { return data }
         guard let digest = documents[url] else {
             throw StoreError.untrusted("\(url) is not among the documents the signed catalog names")
         }
-        let data = try await fetch(url)
         let actual = Hashing.sha256(data)
         guard Int64(data.count) == digest.size, actual == digest.sha256 else {
             throw StoreError.untrusted(
@@ -110,11 +211,18 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    /// A small document in memory.
+    /// A small document in memory, retried as `retry` says.
     public func fetch(_ url: String) async throws -> Data {
+        try await withRetries(retry, retryEnvironment) { _ in try await fetchOnce(url, validators: nil) }.1
+    }
+
+    /// One GET, conditional when `validators` are given (then a `304` comes back with no body).
+    private func fetchOnce(_ url: String, validators: Validators?) async throws -> (ResponseHead, Data) {
         let box = Locked(Data())
+        let heads = Locked<ResponseHead?>(nil)
         let limit = maxDocumentBytes
-        try await stream(url) { head in
+        try await stream(url, validators: validators) { head in
+            heads.withValue { $0 = head }
             if let length = head.length, length > limit {
                 throw StoreError.tooLarge("\(url) announces \(length) bytes, more than \(limit)")
             }
@@ -126,93 +234,232 @@ public struct CatalogClient: Sendable {
                 data.append(contentsOf: chunk.readableBytesView)
             }
         }
-        return box.withValue { $0 }
+        return (heads.withValue { $0 } ?? ResponseHead(length: nil, isEncoded: false), box.withValue { $0 })
     }
 
-    /// Downloads `url` to a new file at `path`, hashing as bytes arrive. Fails as soon as more
+    /// Downloads `url` to the file at `path`, hashing as bytes arrive. Fails as soon as more
     /// bytes than `expectedSize` (or `maxDownloadBytes`) arrive or are announced; checks the size
-    /// and SHA-256 at the end. The file is removed on any failure.
+    /// and SHA-256 of the whole file at the end. A failure that can heal is retried as `retry`
+    /// says, `waiting` hearing of each wait.
+    ///
+    /// Resumable: when the server gave a validator (a strong ETag or Last-Modified), it is kept
+    /// beside the file (`<path>.json`), and a later attempt, or a later call after a restart,
+    /// asks only for the missing bytes (`Range` and `If-Range`). The file and its record stay
+    /// after a failure the network caused (connection, timeout, a retryable status); any other
+    /// failure removes them.
     ///
     /// Sizes and digests are those of the decoded bytes: the request asks for the identity
     /// encoding, and a server that compresses anyway (`Content-Encoding: gzip`) is decoded, its
     /// compressed Content-Length then bounding nothing but the cap.
     public func download(
         _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?,
+        waiting: (@Sendable (RetryWait) -> Void)? = nil,
         progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void
     ) async throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
+        do {
+            try await withRetries(retry, retryEnvironment, onWait: waiting) { _ in
+                try await downloadOnce(
+                    url, to: path, expectedSize: expectedSize, expectedSHA256: expectedSHA256, progress: progress)
+            }
+        } catch let error as StoreError {
+            // What the network interrupted stays, with its record, to be resumed by the next
+            // attempt or run; what was refused or cancelled goes.
+            if !error.isResumable || PartialDownload.load(for: path) == nil { PartialDownload.remove(at: path) }
+            throw error
+        } catch {
+            PartialDownload.remove(at: path)
+            throw error
+        }
+    }
+
+    /// One attempt: resumes the partial file at `path` when its record says it is the same
+    /// download (`Range` from its size, `If-Range` with its validator), otherwise starts over.
+    /// Starts over, in the same attempt, when the server answers a range request with something
+    /// that does not continue those bytes: a `416`, or a `206` whose `Content-Range`, size or
+    /// validator does not fit (a `200` simply sends the whole file again).
+    private func downloadOnce(
+        _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?, resume: Bool = true,
+        progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void
+    ) async throws {
+        let expectedDigest = expectedSHA256?.lowercased()
+        let cap = min(expectedSize ?? maxDownloadBytes, maxDownloadBytes)
+        var resumeFrom: Int64 = 0
+        var digest = StreamingDigest()
+        var validator: String?
+        if resume, let record = PartialDownload.load(for: path), record.url == url,
+            record.expectedSize == expectedSize, record.expectedSHA256 == expectedDigest,
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64, size > 0,
+            size <= cap, let hashed = Self.hash(path)
+        {
+            resumeFrom = size
+            digest = hashed
+            validator = record.validator
+        } else {
+            PartialDownload.remove(at: path)
+        }
+        if resumeFrom > 0, resumeFrom == expectedSize {
+            // Whole already: checked like any download.
+            progress(resumeFrom, expectedSize)
+            try Self.check(digest, expectedSize: expectedSize, expectedSHA256: expectedDigest, path: path)
+            return
+        }
+        if resumeFrom == 0, !FileManager.default.createFile(atPath: path, contents: nil) {
             throw StoreError.io("cannot create \(path)")
         }
-        var succeeded = false
-        defer {
-            try? handle.close()
-            if !succeeded { try? FileManager.default.removeItem(atPath: path) }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw StoreError.io("cannot open \(path)") }
+        defer { try? handle.close() }
+        do {
+            try handle.truncate(atOffset: UInt64(resumeFrom))
+            try handle.seekToEnd()
+        } catch {
+            throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
         }
         struct State: Sendable {
-            var digest = StreamingDigest()
+            var digest: StreamingDigest
+            /// The whole file's size, when the response says it.
             var announced: Int64?
         }
-        let cap = min(expectedSize ?? maxDownloadBytes, maxDownloadBytes)
         @Sendable func tooMany(_ count: Int64) -> StoreError {
             if let expectedSize, expectedSize <= maxDownloadBytes {
                 return .sizeMismatch(expected: expectedSize, actual: count)
             }
             return .tooLarge("\(url) has more than \(cap) bytes, the most a download may have")
         }
-        let state = Locked(State())
+        let state = Locked(State(digest: digest))
         let sendableHandle = UncheckedBox(handle)
-        try await stream(url) { head in
-            if let length = head.length {
-                if length > cap { throw tooMany(length) }
-                if !head.isEncoded, let expectedSize, length != expectedSize {
-                    throw StoreError.sizeMismatch(expected: expectedSize, actual: length)
+        let range = resumeFrom > 0 ? validator.map { RangeRequest(from: resumeFrom, ifRange: $0) } : nil
+        do {
+            try await stream(url, range: range) { head in
+                var announced: Int64?
+                if head.status == 206, let range {
+                    // The rest of the same file, or nothing of it.
+                    guard !head.isEncoded, let contentRange = PartialDownload.parseContentRange(head.contentRange),
+                        contentRange.start == range.from,
+                        contentRange.total.map({ $0 == contentRange.end + 1 }) ?? false,
+                        head.length.map({ $0 == contentRange.end - contentRange.start + 1 }) ?? true,
+                        head.validator.map({ $0 == range.ifRange }) ?? true
+                    else { throw RestartDownload() }
+                    announced = contentRange.total
+                } else {
+                    // The whole file: from the start, whatever was on disk.
+                    state.withValue { $0.digest = StreamingDigest() }
+                    do {
+                        try sendableHandle.value.truncate(atOffset: 0)
+                    } catch {
+                        throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
+                    }
+                    announced = head.isEncoded ? nil : head.length
+                    if let validator = head.validator {
+                        try PartialDownload(
+                            url: url, validator: validator, expectedSize: expectedSize, expectedSHA256: expectedDigest
+                        ).save(for: path)
+                    } else {
+                        unlink(PartialDownload.recordPath(for: path))
+                    }
                 }
-            }
-            let announced = head.isEncoded ? nil : head.length
-            state.withValue { $0.announced = announced }
-            progress(0, expectedSize ?? announced)
-        } body: { chunk in
-            let (count, announced) = try state.withValue { state -> (Int64, Int64?) in
-                if state.digest.count + Int64(chunk.readableBytes) > cap {
-                    throw tooMany(state.digest.count + Int64(chunk.readableBytes))
+                if let announced {
+                    if announced > cap { throw tooMany(announced) }
+                    if let expectedSize, announced != expectedSize {
+                        throw StoreError.sizeMismatch(expected: expectedSize, actual: announced)
+                    }
+                } else if let length = head.length, length > cap {
+                    throw tooMany(length)
                 }
-                chunk.withUnsafeReadableBytes { state.digest.update($0) }
-                return (state.digest.count, state.announced)
+                let received = state.withValue { state in
+                    state.announced = announced
+                    return state.digest.count
+                }
+                progress(received, expectedSize ?? announced)
+            } body: { chunk in
+                let (count, announced) = try state.withValue { state -> (Int64, Int64?) in
+                    if state.digest.count + Int64(chunk.readableBytes) > cap {
+                        throw tooMany(state.digest.count + Int64(chunk.readableBytes))
+                    }
+                    chunk.withUnsafeReadableBytes { state.digest.update($0) }
+                    return (state.digest.count, state.announced)
+                }
+                do {
+                    try chunk.withUnsafeReadableBytes { try sendableHandle.value.write(contentsOf: $0) }
+                } catch {
+                    throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
+                }
+                progress(count, expectedSize ?? announced)
             }
-            do {
-                try chunk.withUnsafeReadableBytes { try sendableHandle.value.write(contentsOf: $0) }
-            } catch {
-                throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
-            }
-            progress(count, expectedSize ?? announced)
+        } catch is RestartDownload {
+            try? handle.close()
+            PartialDownload.remove(at: path)
+            try await downloadOnce(
+                url, to: path, expectedSize: expectedSize, expectedSHA256: expectedSHA256, resume: false,
+                progress: progress)
+            return
         }
         let final = state.withValue { $0 }
         if let announced = final.announced, final.digest.count != announced {
-            throw StoreError.network("the connection closed after \(final.digest.count) of \(announced) bytes")
+            throw TransientFailure(
+                error: .network("the connection closed after \(final.digest.count) of \(announced) bytes"))
         }
-        if let expectedSize, final.digest.count != expectedSize {
-            throw StoreError.sizeMismatch(expected: expectedSize, actual: final.digest.count)
-        }
-        let actual = final.digest.finish()
-        if let expectedSHA256, actual != expectedSHA256.lowercased() {
-            throw StoreError.checksumMismatch(expected: expectedSHA256.lowercased(), actual: actual)
-        }
+        try Self.check(final.digest, expectedSize: expectedSize, expectedSHA256: expectedDigest, path: path)
         do {
             try handle.synchronize()
         } catch {
             throw StoreError.io("cannot flush \(path)")
         }
-        succeeded = true
     }
+
+    /// The size and SHA-256 a whole download must have.
+    private static func check(
+        _ digest: StreamingDigest, expectedSize: Int64?, expectedSHA256: String?, path: String
+    ) throws {
+        if let expectedSize, digest.count != expectedSize {
+            throw StoreError.sizeMismatch(expected: expectedSize, actual: digest.count)
+        }
+        let actual = digest.finish()
+        if let expectedSHA256, actual != expectedSHA256 {
+            throw StoreError.checksumMismatch(expected: expectedSHA256, actual: actual)
+        }
+    }
+
+    /// The digest of a file's bytes, nil when it cannot be read.
+    private static func hash(_ path: String) -> StreamingDigest? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var digest = StreamingDigest()
+        while true {
+            // nil or empty at the end of the file.
+            guard let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else {
+                return (try? handle.offset()) == UInt64(digest.count) ? digest : nil
+            }
+            data.withUnsafeBytes { digest.update($0) }
+        }
+    }
+
+    /// A range request: the bytes from `from` on, if the file is still the one `ifRange` names.
+    struct RangeRequest: Sendable {
+        var from: Int64
+        var ifRange: String
+    }
+
+    /// The server's answer to a range request does not continue the bytes on disk.
+    struct RestartDownload: Error {}
 
     /// What a response's head says about its body.
     struct ResponseHead: Sendable {
+        /// 200, or 206 for a range request.
+        var status: Int = 200
         /// Content-Length, when announced.
         var length: Int64?
         /// A Content-Encoding other than identity: `length` counts compressed bytes.
         var isEncoded: Bool
+        /// Content-Range, for a 206.
+        var contentRange: String? = nil
+        /// A strong ETag, else Last-Modified.
+        var validator: String? = nil
+        /// ETag and Last-Modified as sent, for conditional requests.
+        var etag: String? = nil
+        var lastModified: String? = nil
+        /// Cache-Control as sent, and the seconds it says the response is fresh for.
+        var cacheControl: String? = nil
+        var freshFor: Double? = nil
     }
 
     /// GETs `url`, calling `head` with what the response head says and `body` per chunk (decoded
@@ -221,7 +468,8 @@ public struct CatalogClient: Sendable {
     /// (AsyncHTTPClient's backpressure), and the first error closes the connection: nothing more
     /// is read once the answer is known.
     private func stream(
-        _ url: String, head: @escaping @Sendable (ResponseHead) throws -> Void,
+        _ url: String, range: RangeRequest? = nil, validators: Validators? = nil,
+        head: @escaping @Sendable (ResponseHead) throws -> Void,
         body: @escaping @Sendable (ByteBuffer) throws -> Void
     ) async throws {
         guard let requestURL = URL(string: url), let scheme = requestURL.scheme?.lowercased(),
@@ -231,16 +479,56 @@ public struct CatalogClient: Sendable {
         }
         let watchdog = Watchdog(idle: timeouts.idle, total: timeouts.total)
         let http = self.http.client
+        let now = retryEnvironment.now
+        do {
+            try await run(watchdog, http, url, range, validators, now, head: head, body: body)
+        } catch StoreError.timeout(let message) {
+            // A stall or a slow server: another attempt may find it well.
+            throw TransientFailure(error: .timeout(message))
+        }
+    }
+
+    private func run(
+        _ watchdog: Watchdog, _ http: HTTPClient, _ url: String, _ range: RangeRequest?, _ validators: Validators?,
+        _ now: @escaping @Sendable () -> Date,
+        head: @escaping @Sendable (ResponseHead) throws -> Void,
+        body: @escaping @Sendable (ByteBuffer) throws -> Void
+    ) async throws {
         try await watchdog.run {
             do {
                 var request = HTTPClientRequest(url: url)
                 request.method = .GET
                 // Sizes and digests in catalogs are those of the bytes as stored.
                 request.headers.add(name: "Accept-Encoding", value: "identity")
+                if let range {
+                    request.headers.add(name: "Range", value: "bytes=\(range.from)-")
+                    request.headers.add(name: "If-Range", value: range.ifRange)
+                }
+                if let etag = validators?.etag { request.headers.add(name: "If-None-Match", value: etag) }
+                if let lastModified = validators?.lastModified {
+                    request.headers.add(name: "If-Modified-Since", value: lastModified)
+                }
                 let response = try await http.execute(request, deadline: .distantFuture)
                 watchdog.touch()
                 // Leaving without reading the body (a status or head refused) closes the connection.
-                guard response.status == .ok else { throw StoreError.httpStatus(Int(response.status.code), url: url) }
+                let status = Int(response.status.code)
+                if status == 416, range != nil { throw RestartDownload() }
+                if status == 304, validators != nil {
+                    try head(
+                        ResponseHead(
+                            status: 304, length: 0, isEncoded: false,
+                            cacheControl: response.headers.first(name: "Cache-Control"),
+                            freshFor: CachedDocument.freshness(
+                                cacheControl: response.headers.first(name: "Cache-Control"),
+                                age: response.headers.first(name: "Age"))))
+                    return
+                }
+                guard status == 200 || (status == 206 && range != nil) else {
+                    guard RetryableStatus.codes.contains(status) else { throw StoreError.httpStatus(status, url: url) }
+                    throw TransientFailure(
+                        error: .httpStatus(status, url: url),
+                        retryAfter: RetryAfter.parse(response.headers.first(name: "Retry-After"), now: now()))
+                }
                 let encoding = (response.headers.first(name: "Content-Encoding") ?? "identity").trimmingCharacters(
                     in: .whitespaces
                 ).lowercased()
@@ -260,7 +548,19 @@ public struct CatalogClient: Sendable {
                     }
                     length = value
                 }
-                try head(ResponseHead(length: length, isEncoded: encoding != "" && encoding != "identity"))
+                try head(
+                    ResponseHead(
+                        status: status, length: length, isEncoded: encoding != "" && encoding != "identity",
+                        contentRange: response.headers.first(name: "Content-Range"),
+                        validator: PartialDownload.validator(
+                            etag: response.headers.first(name: "ETag"),
+                            lastModified: response.headers.first(name: "Last-Modified")),
+                        etag: response.headers.first(name: "ETag"),
+                        lastModified: response.headers.first(name: "Last-Modified"),
+                        cacheControl: response.headers.first(name: "Cache-Control"),
+                        freshFor: CachedDocument.freshness(
+                            cacheControl: response.headers.first(name: "Cache-Control"),
+                            age: response.headers.first(name: "Age"))))
                 for try await chunk in response.body {
                     watchdog.touch()
                     try body(chunk)
@@ -271,25 +571,32 @@ public struct CatalogClient: Sendable {
         }
     }
 
-    static func translate(_ error: any Error, url: String) -> StoreError {
-        if let error = error as? StoreError { return error }
-        if error is CancellationError { return .cancelled }
+    /// A `StoreError`, or a `TransientFailure` for what another attempt may heal: a connection
+    /// that could not be made, timed out or was lost (socket, DNS and TLS errors included).
+    static func translate(_ error: any Error, url: String) -> any Error {
+        if error is StoreError || error is TransientFailure || error is RestartDownload { return error }
+        if error is CancellationError { return StoreError.cancelled }
         if let error = error as? HTTPClientError {
             switch error {
-            case .cancelled: return .cancelled
+            case .cancelled: return StoreError.cancelled
             case .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
-                return .timeout("cannot connect to \(url) in time")
-            case .readTimeout: return .timeout("\(url) did not answer in time")
-            case .deadlineExceeded: return .timeout("the request for \(url) took longer than its deadline")
-            case .remoteConnectionClosed: return .network("the connection to \(url) was lost")
-            case .redirectCycleDetected, .redirectLimitReached: return .network("\(url): too many redirects")
-            default: return .network("\(url): \(error)")
+                return TransientFailure(error: .timeout("cannot connect to \(url) in time"))
+            case .readTimeout: return TransientFailure(error: .timeout("\(url) did not answer in time"))
+            case .deadlineExceeded:
+                return TransientFailure(error: .timeout("the request for \(url) took longer than its deadline"))
+            case .remoteConnectionClosed: return TransientFailure(error: .network("the connection to \(url) was lost"))
+            case .redirectCycleDetected, .redirectLimitReached:
+                return StoreError.network("\(url): too many redirects")
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return StoreError.network("\(url): \(error)")
+            default: return TransientFailure(error: .network("\(url): \(error)"))
             }
         }
         if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
-            return .tooLarge("\(url) decodes to more bytes than the store accepts")
+            return StoreError.tooLarge("\(url) decodes to more bytes than the store accepts")
         }
-        return .network("\(url): \(error)")
+        // Connection refused or reset, DNS, TLS: the network, which may heal.
+        return TransientFailure(error: .network("\(url): \(error)"))
     }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// ```
 /// manifest.json          this manifest
 /// content/...            the product's files (for a theme: Info.xml, *.xml, assets/...)
-/// compiled/...           the theme compiled from them, one file per format version: v4.livery
+/// compiled/...           the theme compiled from them, one file per format version: v5.livery
 /// store/...              optional store media: thumbnail.png, preview-1.png..., sprite.png
 /// ```
 public struct PackageManifest: Codable, Hashable, Sendable {
@@ -55,7 +55,7 @@ public struct PackageManifest: Codable, Hashable, Sendable {
         public var description: String { "\(id) \(version) (sources \(sourceDigest.prefix(8)))" }
     }
 
-    /// A compiled file of the theme in the package (`compiled/v4.livery`): what an app installs.
+    /// A compiled file of the theme in the package (`compiled/v5.livery`): what an app installs.
     public struct CompiledFile: Codable, Hashable, Sendable {
         /// Path inside the archive; also listed in `files` with its size and SHA-256.
         public var path: String

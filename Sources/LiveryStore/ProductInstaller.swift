@@ -94,6 +94,14 @@ public struct ProductInstaller: Sendable {
         downloadsFolder + "/\(UUID().uuidString).part"
     }
 
+    /// Where the package with this SHA-256 downloads, the same path on every attempt and every
+    /// run, so that a partial download is found and resumed (a new path when `sha256` is not one).
+    public func resumableDownloadPath(sha256: String) -> String {
+        let digest = sha256.lowercased()
+        guard digest.count == 64, digest.allSatisfy(\.isHexDigit) else { return makeDownloadPath() }
+        return downloadsFolder + "/\(digest).part"
+    }
+
     // MARK: Install
 
     /// What an install did.
@@ -459,8 +467,14 @@ public struct ProductInstaller: Sendable {
                 }
                 unlink(journalPath)
             }
+            // A partial download with its record is kept, to be resumed; anything else goes.
+            let resumable = Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: downloadsFolder)) ?? []).filter {
+                    $0.hasSuffix(".part") && PartialDownload.load(for: downloadsFolder + "/" + $0) != nil
+                }.flatMap { [$0, $0 + ".json"] })
             for folder in [stagingFolder, trashFolder, downloadsFolder] {
-                for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                where folder != downloadsFolder || !resumable.contains(entry) {
                     try? FileManager.default.removeItem(atPath: folder + "/" + entry)
                     actions.append("removed leftover \((folder as NSString).lastPathComponent)/\(entry)")
                 }

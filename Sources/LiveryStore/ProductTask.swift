@@ -5,6 +5,8 @@ public enum ProductTaskState: Sendable, Hashable, CustomStringConvertible {
     case initializing
     /// Bytes received so far, and the total when known.
     case downloading(received: Int64, expected: Int64?)
+    /// A download attempt failed in a way that can heal; the store waits, then tries again.
+    case waitingToRetry(RetryWait)
     /// The package arrived with the right size and SHA-256; it is being checked and installed.
     case downloaded
     /// Installed, and the theme manager told.
@@ -24,6 +26,7 @@ public enum ProductTaskState: Sendable, Hashable, CustomStringConvertible {
         case .initializing: "initializing"
         case .downloading(let received, let expected):
             "downloading \(received)/\(expected.map(String.init) ?? "?") bytes"
+        case .waitingToRetry(let wait): "\(wait)"
         case .downloaded: "downloaded"
         case .finished: "finished"
         case .cancelled: "cancelled"

@@ -33,10 +33,24 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case refused(String)
     /// Nothing is installed with this id.
     case notInstalled(String)
+    /// The install does not fit the cache budget even after removing everything that may go
+    /// (checked before downloading): `needed` bytes, of a budget of `budget`, with `kept` bytes
+    /// that must stay (the theme in use, its parents, pinned products).
+    case cacheBudgetExceeded(product: String, needed: Int64, budget: Int64, kept: Int64)
     /// The operation was cancelled.
     case cancelled
     /// Reading or writing a file failed.
     case io(String)
+
+    /// A failure the network caused (a connection, a timeout, a status that says "later"): a
+    /// partial download it interrupted is kept, to be resumed.
+    var isResumable: Bool {
+        switch self {
+        case .network, .timeout: true
+        case .httpStatus(let status, _): RetryableStatus.codes.contains(status)
+        default: false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -60,6 +74,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedType(let type): "no handler is registered for products of type '\(type)'"
         case .refused(let message): "refused: \(message)"
         case .notInstalled(let id): "nothing is installed with id '\(id)'"
+        case .cacheBudgetExceeded(let product, let needed, let budget, let kept):
+            "'\(product)' needs \(needed) bytes, and the cache budget of \(budget) bytes has \(kept) bytes that must stay (the theme in use, its parents, pinned themes): raise the budget or uninstall something"
         case .cancelled: "cancelled"
         case .io(let message): "file error: \(message)"
         }

@@ -50,6 +50,10 @@ public actor ThemeStore {
     public private(set) var catalog: Catalog?
     private var purchases: Set<String>
     private var tasks: [String: ProductTask] = [:]
+    /// The byte budget for downloaded themes (nil: none).
+    public private(set) var cacheBudget: Int64?
+    /// The theme in use when there is no manager to ask (the CLI's `--in-use`).
+    public private(set) var themeInUse: String?
 
     /// Opens the store and recovers from an interrupted install before anything else.
     ///
@@ -63,10 +67,14 @@ public actor ThemeStore {
     ///   - bundledSearchPaths: folders with the app's own compiled themes (parents of downloaded
     ///     ones); by default the manager's other search paths. With a manager or these, the
     ///     store parks installed themes that no longer fit the app's parents (docs/Packages.md).
+    ///   - retry: when requests that failed in a way that can heal are tried again
+    ///     (`RetryPolicy.default`; `.never` to report every failure at once).
+    ///   - retryEnvironment: the clock, sleep and randomness of retries (tests pass their own).
     public init(
         installedFolder: String, catalogURL: String? = nil, trust: CatalogTrust? = nil, manager: ThemeManager? = nil,
         bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
-        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default
+        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default,
+        retry: RetryPolicy = .default, retryEnvironment: RetryEnvironment = .live
     ) async throws {
         if catalogURL != nil, trust == nil {
             throw StoreError.refused(
@@ -94,7 +102,11 @@ public actor ThemeStore {
             installedFolder: installedFolder, bundledSearchPaths: bundled,
             handlers: ContentHandlers(handlers), limits: limits)
         self.installer = installer
-        self.client = catalogURL.map { CatalogClient(catalogURL: $0, timeouts: timeouts) }
+        self.client = catalogURL.map {
+            CatalogClient(
+                catalogURL: $0, timeouts: timeouts, retry: retry, retryEnvironment: retryEnvironment,
+                documentCacheFolder: installer.workFolder + "/cache")
+        }
         self.manager = manager
         // Recovery first, then what no longer fits the app's parents leaves before anything shows
         // it; only a store that knows the app's themes (a manager, or bundled paths) can tell.
@@ -120,7 +132,8 @@ public actor ThemeStore {
         configuration: LiveryConfiguration, installedFolder: String, trust: CatalogTrust? = nil,
         manager: ThemeManager? = nil,
         bundledSearchPaths: [String]? = nil, handlers: [any ContentHandler] = [],
-        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default
+        timeouts: StoreTimeouts = StoreTimeouts(), limits: ExtractionLimits = .default,
+        retry: RetryPolicy = .default, retryEnvironment: RetryEnvironment = .live
     ) async throws {
         guard let store = configuration.store else {
             throw StoreError.refused("the configuration has no <store catalog=\"…\"> with the store's <root-key>")
@@ -128,7 +141,8 @@ public actor ThemeStore {
         try await self.init(
             installedFolder: installedFolder, catalogURL: store.catalogURL,
             trust: try trust ?? CatalogTrust(configuration: store), manager: manager,
-            bundledSearchPaths: bundledSearchPaths, handlers: handlers, timeouts: timeouts, limits: limits)
+            bundledSearchPaths: bundledSearchPaths, handlers: handlers, timeouts: timeouts, limits: limits,
+            retry: retry, retryEnvironment: retryEnvironment)
     }
 
     // MARK: Catalog
@@ -240,22 +254,28 @@ public actor ThemeStore {
         }
         let installer = self.installer
         let manager = self.manager
-        task.start { task in
-            let file = installer.makeDownloadPath()
+        task.start { [self] task in
+            // The same path on every run: a partial download left by a dropped connection or a
+            // killed app is resumed (CatalogClient.download keeps it only then).
+            let file = installer.resumableDownloadPath(sha256: product.sha256)
             let outcome: ProductTaskState
+            var downloaded = false
             do {
+                try await self.makeRoom(for: product, partial: file)
                 try await client.download(
                     product.packageURL, to: file, expectedSize: product.packageSize,
-                    expectedSHA256: product.sha256
+                    expectedSHA256: product.sha256, waiting: { task.update(.waitingToRetry($0)) }
                 ) { received, expected in
                     task.update(.downloading(received: received, expected: expected))
                 }
+                downloaded = true
                 try Task.checkCancellation()
                 task.update(.downloaded)
                 let expectation = ProductInstaller.Expectation(
                     id: product.id, type: product.type, version: product.version,
                     allowDowngrade: allowDowngrade)
                 _ = try await Self.runInstall(installer, file, expectation, task)
+                CacheBudget(installer: installer).recordUse(product.id)
                 await Self.tellManager(manager)
                 outcome = .finished
             } catch {
@@ -263,7 +283,7 @@ public actor ThemeStore {
                 outcome = storeError == .cancelled || task.isCancelled ? .cancelled : .failed(storeError)
             }
             // Cleaned up before the end is announced: whoever waits sees the final state on disk.
-            try? FileManager.default.removeItem(atPath: file)
+            if downloaded { PartialDownload.remove(at: file) }
             task.update(outcome)
         }
         return task
@@ -303,6 +323,76 @@ public actor ThemeStore {
     private static func tellManager(_ manager: ThemeManager?) async {
         guard let manager else { return }
         await MainActor.run { manager.reloadThemes() }
+    }
+
+    // MARK: Cache budget
+
+    /// Sets the byte budget for downloaded themes (nil: none): installed and parked products and
+    /// partial downloads. Each install first makes room by removing partial downloads of other
+    /// packages, parked products, then installed products by oldest use; never the theme in use,
+    /// its parents, a pinned product or one another installed product builds on. An install that
+    /// cannot fit even then fails before downloading with `StoreError.cacheBudgetExceeded`.
+    public func setCacheBudget(_ bytes: Int64?) { cacheBudget = bytes }
+
+    /// The theme in use, for a store without a theme manager (with one, the manager's current
+    /// theme counts too).
+    public func setThemeInUse(_ id: String?) { themeInUse = id }
+
+    /// Keeps a product through evictions (persisted).
+    public func pin(_ id: String) {
+        let budget = CacheBudget(installer: installer)
+        budget.setPinned(budget.pinned().union([id]))
+    }
+
+    public func unpin(_ id: String) {
+        let budget = CacheBudget(installer: installer)
+        budget.setPinned(budget.pinned().subtracting([id]))
+    }
+
+    public var pinnedIDs: Set<String> { CacheBudget(installer: installer).pinned() }
+
+    /// Records that a product was used now (the app calls it when it shows a theme); eviction
+    /// removes the least recently used first. Installing counts as a use.
+    public func markUsed(_ id: String) { CacheBudget(installer: installer).recordUse(id) }
+
+    /// The bytes the budget counts now.
+    public func storageUsed() -> Int64 { CacheBudget(installer: installer).used() }
+
+    /// Removes what may go until `product` fits; throws before removing anything when it cannot.
+    /// Returns what was removed.
+    @discardableResult
+    func makeRoom(for product: CatalogProduct, partial: String) async throws -> [String] {
+        guard let budget = cacheBudget else { return [] }
+        let state = CacheBudget(installer: installer)
+        let manager = await currentThemeID()
+        let protected = state.protected(inUse: manager, also: product.id).union(
+            state.protected(inUse: themeInUse, also: product.id))
+        let onDisk = CacheBudget.size(of: partial) + CacheBudget.size(of: PartialDownload.recordPath(for: partial))
+        let installedSize = product.compiled?.map(\.size).max() ?? product.packageSize
+        let needed = max(0, product.packageSize - onDisk) + installedSize
+        let used = state.used()
+        guard used + needed > budget else { return [] }
+        let candidates = state.candidates(protecting: protected, keepingPartial: partial)
+        let freeable = candidates.reduce(Int64(0)) { $0 + $1.1 }
+        guard used - freeable + needed <= budget else {
+            throw StoreError.cacheBudgetExceeded(
+                product: product.id, needed: needed, budget: budget, kept: used - freeable)
+        }
+        var current = used
+        var removed: [String] = []
+        for (candidate, bytes) in candidates where current + needed > budget {
+            switch candidate {
+            case .partial(let path):
+                PartialDownload.remove(at: path)
+                removed.append((path as NSString).lastPathComponent)
+            case .parked(let id), .installed(let id):
+                _ = try installer.uninstall(id: id)
+                removed.append(id)
+            }
+            current -= bytes
+        }
+        await Self.tellManager(self.manager)
+        return removed
     }
 
     // MARK: Uninstall

@@ -49,6 +49,8 @@ public struct StudioElement: Codable, Hashable, Sendable {
 
 public struct StudioScreen: Codable, Hashable, Sendable {
     public var themeID: String
+    /// The tags of the trait set, comma-separated as `--traits` takes them (empty for none): the
+    /// page sends it back to `/api/explain`, whose trait parser refuses anything else.
     public var traits: String
     public var width: Double
     public var height: Double

@@ -1,3 +1,5 @@
+import LiveryModel
+
 /// The studio's single page: HTML, CSS and script in one string, served at `/`. It talks to the
 /// server with the token from its own URL (header for requests, query for the WebSocket), draws
 /// the composed screens from `/api/state`, explains a clicked component from `/api/explain`,
@@ -13,10 +15,7 @@ public enum StudioPage {
         <header>
           <h1>Livery Studio</h1>
           <label>Theme <select id="theme"></select></label>
-          <label>Device <select id="idiom"><option value="">any</option><option>iphone</option><option>ipad</option></select></label>
-          <label><input type="checkbox" id="dark"> dark</label>
-          <label><input type="checkbox" id="highcontrast"> high contrast</label>
-          <label><input type="checkbox" id="largetext"> large text</label>
+          \(traitControls)
           <label>Text scale <select id="scale"><option>1</option><option>1.5</option><option>2</option><option>3</option></select></label>
           <label>Compare <select id="compare"><option value="">nothing</option><option value="traits:dark">dark</option>
             <option value="traits:">light</option></select></label>
@@ -33,6 +32,13 @@ public enum StudioPage {
         <script>\(script)</script>
         </body></html>
         """
+
+    /// One menu per trait dimension of the table (`trait-NAME`: any, or one of its values), so a
+    /// dimension added to the table shows here with no edit.
+    static let traitControls = TraitDimensions.standard.all.map { dimension in
+        "<label>\(dimension.name) <select id=\"trait-\(dimension.name)\" class=\"trait\"><option value=\"\">any</option>"
+            + dimension.values.map { "<option>\($0)</option>" }.joined() + "</select></label>"
+    }.joined(separator: "\n          ")
 
     static let css = """
         *{box-sizing:border-box}
@@ -112,9 +118,8 @@ public enum StudioPage {
           return fetch(path,init).then(function(r){return r.json()});
         }
         function traits(dark){
-          var t=[];if($("idiom").value)t.push($("idiom").value);
-          if(dark===undefined?$("dark").checked:dark)t.push("dark");
-          if($("highcontrast").checked)t.push("highcontrast");if($("largetext").checked)t.push("largetext");
+          var t=[];document.querySelectorAll("select.trait").forEach(function(e){
+            var v=e.id==="trait-appearance"&&dark!==undefined?(dark?"dark":""):e.value;if(v)t.push(v)});
           return t.join(",");
         }
         function query(){
@@ -314,7 +319,8 @@ public enum StudioPage {
           });
           row.appendChild(box);
         }
-        ["theme","idiom","dark","highcontrast","largetext","compare"].forEach(function(id){$(id).addEventListener("change",function(){selected=null;load()})});
+        ["theme","compare"].forEach(function(id){$(id).addEventListener("change",function(){selected=null;load()})});
+        document.querySelectorAll("select.trait").forEach(function(e){e.addEventListener("change",function(){selected=null;load()})});
         $("scale").addEventListener("change",draw);
         // `kept(r)` true: the result was shown where it belongs and the page stays as it is.
         function mine(request,started,kept){

@@ -227,8 +227,17 @@ public actor StudioSession {
                     compareTraits: compareTraits
                 ).diagnostics : [],
             undo: undoSteps.count, redo: redoSteps.count)
-        state.message = lastMessage
+        state.message = Self.traitProblem(traits, compareTraits) ?? lastMessage
         return state
+    }
+
+    /// Why a trait list asked for does not parse (the first one that does not), in the words the
+    /// command line uses.
+    static func traitProblem(_ lists: String?...) -> String? {
+        for case let list? in lists {
+            do { _ = try ThemeSource.traits(list) } catch { return error.message }
+        }
+        return nil
     }
 
     /// The findings of the themes `state` draws, every trait set, as `validate` gives them.
@@ -274,7 +283,9 @@ public actor StudioSession {
         }
         return requests.compactMap { id, tags in
             guard let folder = try? folder(ofTheme: id) else { return nil }
-            return (folder, (try? ThemeSource.traits(tags)) ?? .none)
+            // A trait list that does not parse draws nothing; `state` says why.
+            guard let traits = try? ThemeSource.traits(tags) else { return nil }
+            return (folder, traits)
         }
     }
 
@@ -290,7 +301,8 @@ public actor StudioSession {
     /// The effective operations of instance `id` with their provenance and the places an edit of each can go.
     public func explain(themeID: String, traits: String, id: String) throws -> StudioExplanation {
         let folder = try folder(ofTheme: themeID)
-        let traitSet = (try? ThemeSource.traits(traits)) ?? .none
+        let traitSet: TraitSet
+        do { traitSet = try ThemeSource.traits(traits) } catch { throw StudioEditError(.invalid, error.message) }
         let result = workspace.explain(themeAt: folder, identifier: id, traits: traitSet)
         guard let explanation = result.value else {
             throw StudioEditError(
@@ -352,7 +364,7 @@ public actor StudioSession {
         }
         let assets = Array(Set(theme?.assets.variants.map(\.name) ?? [])).sorted()
         return StudioExplanation(
-            themeID: themeID, traits: traitSet.description, id: id, component: explanation.component,
+            themeID: themeID, traits: traitSet.tags.joined(separator: ","), id: id, component: explanation.component,
             background: background?.hexString, textColor: foreground?.hexString,
             largeText: ContrastRatio.isLargeText(font), highContrast: traitSet.contrast != nil,
             operations: operations, assets: assets)

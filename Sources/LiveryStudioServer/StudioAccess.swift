@@ -10,6 +10,9 @@ import NIOHTTP1
 /// browser can reach a loopback server: by DNS rebinding (its own name resolving to 127.0.0.1, so
 /// the request carries `Host: evil.example:PORT`) or by opening a WebSocket, which browsers allow
 /// across origins. So, in this order:
+/// 0. the request must name its host once: one `Host` (RFC 9112 §3.2: more than one is 400) and
+///    a target in origin form (`/path?query`); an absolute-form target (`http://host/path`, whose
+///    host RFC 9112 §3.2.2 puts in place of `Host`) is 400 too (`headRefusal`);
 /// 1. the `Host` must name the studio: `localhost`, `127.0.0.1`, `::1`, or the `--host` given
 ///    (else 403);
 /// 2. an `Origin`, when the request carries one (browsers send it on every WebSocket and every
@@ -47,6 +50,22 @@ public struct StudioAccess: Sendable {
         }
         guard Self.constantTimeEqual(presented ?? "", token) else {
             return (.unauthorized, "open the URL `livery studio` printed: it carries the token")
+        }
+        return nil
+    }
+
+    /// Why a request head is refused before `Host` is even read (400), or nil: more than one
+    /// `Host` (RFC 9112 §3.2), or a target that is not in origin form (`/path?query`). The
+    /// studio is never a proxy, so no client of its sends an absolute-form target
+    /// (`http://host/path`); RFC 9112 §3.2.2 puts that target's host in place of `Host`, so a
+    /// second name for the host, refused outright rather than checked as a second `Host`.
+    public static func headRefusal(hostCount: Int, target: String) -> String? {
+        if hostCount > 1 {
+            return "the request names its host \(hostCount) times (Host); send one Host header"
+        }
+        if !target.hasPrefix("/") {
+            return
+                "the request target must be a path (/api/state), not \(target.hasPrefix("*") ? "*" : "an absolute URL")"
         }
         return nil
     }
@@ -116,11 +135,13 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Checks a WebSocket upgrade with `StudioAccess` and answers a refused one with its own status
-/// (403 or 401): the upgrade path of the server library answers every refused upgrade with 400,
-/// before any middleware's response is seen. It sits right after the HTTP decoder, sees the first
-/// request's head and leaves the pipeline: whatever follows (HTTP, WebSocket frames) does not
-/// pass through it.
+/// Refuses, with 400, every request head that names its host more than once or not in `Host`
+/// alone (`StudioAccess.headRefusal`): the server library reads the first `Host` and drops the
+/// host of an absolute-form target, so neither is seen after it. Checks a WebSocket upgrade with
+/// `StudioAccess` and answers a refused one with its own status (403 or 401): the upgrade path of
+/// the server library answers every refused upgrade with 400, before any middleware's response is
+/// seen. It sits right after the HTTP decoder and sees every request head of a connection until
+/// an upgrade goes on; then it leaves the pipeline, and WebSocket frames do not pass through it.
 final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -145,11 +166,17 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let upgrade = head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
-        if upgrade,
-            let (status, message) = access.refusal(
-                host: head.headers["host"].first, origin: head.headers["origin"].first,
-                token: StudioAccess.presentedToken(header: head.headers["x-livery-token"].first, uri: head.uri))
-        {
+        let refusal: (status: HTTPResponse.Status, message: String)? =
+            if let message = StudioAccess.headRefusal(hostCount: head.headers["host"].count, target: head.uri) {
+                (.badRequest, message)
+            } else if upgrade {
+                access.refusal(
+                    host: head.headers["host"].first, origin: head.headers["origin"].first,
+                    token: StudioAccess.presentedToken(header: head.headers["x-livery-token"].first, uri: head.uri))
+            } else {
+                nil
+            }
+        if let (status, message) = refusal {
             refused = true
             let body = (try? JSONSerialization.data(withJSONObject: ["ok": false, "message": message])) ?? Data()
             var headers = HTTPHeaders()
@@ -164,7 +191,9 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         context.fireChannelRead(data)
-        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        // An upgrade that goes on leaves the pipeline to WebSocket frames; plain HTTP requests
+        // keep coming through here, each head checked as the first was.
+        if upgrade { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 }
 

@@ -6,8 +6,8 @@ import Logging
 import NIOCore
 
 /// `livery studio`: a `StudioSession` over HTTP and WebSocket. Loopback by default; every
-/// request and WebSocket is first checked by `StudioAccess` (its `Host`, its `Origin`, then the
-/// token: `?token=` or the `X-Livery-Token` header); request bodies and WebSocket messages are
+/// request and WebSocket is first checked by `StudioAccess` (one `Host` and a path as target,
+/// then its `Host`, its `Origin`, then the token: `?token=` or the `X-Livery-Token` header); request bodies and WebSocket messages are
 /// size-capped; a body that is not the JSON a route takes is refused with 400 and changes nothing. `/api/state?findings=later` answers with the screens alone, and
 /// `/api/findings` with the findings of every trait set, which the page asks for once it has
 /// redrawn. Browsers get `{"type":"changed"}` on `/live` after every change; apps

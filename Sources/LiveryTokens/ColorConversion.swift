@@ -19,7 +19,9 @@ public struct ComponentRange: Sendable {
 }
 
 /// Converts every colour space of DTCG 2025.10 to sRGB, with the matrices of CSS Color 4
-/// (D50 spaces adapted to D65 with the Bradford transform).
+/// (D50 spaces adapted to D65 with the Bradford transform). sRGB, HSL, Lab, LCH and XYZ convert
+/// through `ColorScience`, the one implementation colour modifiers use too; the wide-gamut RGB
+/// spaces and Oklab, which only token files carry, have their matrices here.
 public enum ColorConversion {
     private static let unit = ComponentRange(lower: 0, upper: 1, upperIncluded: true)
     private static let percent = ComponentRange(lower: 0, upper: 100, upperIncluded: true)
@@ -46,10 +48,10 @@ public enum ColorConversion {
         switch color.space {
         case .srgb: rgb = c
         case .srgbLinear: rgb = c.map(encode)
-        case .hsl: rgb = hsl(c[0], c[1] / 100, c[2] / 100)
+        case .hsl: rgb = channels(ColorScience.color(hue: c[0], saturation: c[1], lightness: c[2]))
         case .hwb: rgb = hwb(c[0], c[1] / 100, c[2] / 100)
-        case .lab: rgb = fromXYZ50(labToXYZ50(c[0], c[1], c[2]))
-        case .lch: rgb = fromXYZ50(labToXYZ50(c[0], c[1] * cos(c[2] * .pi / 180), c[1] * sin(c[2] * .pi / 180)))
+        case .lab: rgb = fromXYZ50(ColorScience.xyzD50(lab: (c[0], c[1], c[2])))
+        case .lch: rgb = channels(ColorScience.color(lightness: c[0], chroma: c[1], hue: c[2]))
         case .oklab: rgb = oklab(c[0], c[1], c[2])
         case .oklch: rgb = oklab(c[0], c[1] * cos(c[2] * .pi / 180), c[1] * sin(c[2] * .pi / 180))
         case .displayP3: rgb = fromXYZ65(multiply(p3ToXYZ, c.map(decode)))
@@ -68,15 +70,10 @@ public enum ColorConversion {
         return (rgb[0], rgb[1], rgb[2], clamped)
     }
 
-    static func encode(_ linear: Double) -> Double {
-        let magnitude = abs(linear)
-        return copysign(magnitude > 0.0031308 ? 1.055 * pow(magnitude, 1 / 2.4) - 0.055 : 12.92 * magnitude, linear)
-    }
+    static func encode(_ linear: Double) -> Double { ColorScience.encoded(linear) }
+    static func decode(_ encoded: Double) -> Double { ColorScience.linear(encoded) }
 
-    static func decode(_ encoded: Double) -> Double {
-        let magnitude = abs(encoded)
-        return copysign(magnitude <= 0.04045 ? magnitude / 12.92 : pow((magnitude + 0.055) / 1.055, 2.4), encoded)
-    }
+    private static func channels(_ color: Color) -> [Double] { [color.red, color.green, color.blue] }
 
     private static func rec2020Decode(_ encoded: Double) -> Double {
         let alpha = 1.09929682680944, beta = 0.018053968510807
@@ -85,30 +82,14 @@ public enum ColorConversion {
             magnitude < beta * 4.5 ? magnitude / 4.5 : pow((magnitude + alpha - 1) / alpha, 1 / 0.45), encoded)
     }
 
-    private static func hsl(_ hue: Double, _ saturation: Double, _ lightness: Double) -> [Double] {
-        func channel(_ n: Double) -> Double {
-            let k = (n + hue / 30).truncatingRemainder(dividingBy: 12)
-            let a = saturation * min(lightness, 1 - lightness)
-            return lightness - a * max(-1, min(k - 3, 9 - k, 1))
-        }
-        return [channel(0), channel(8), channel(4)]
-    }
-
     private static func hwb(_ hue: Double, _ white: Double, _ black: Double) -> [Double] {
         if white + black >= 1 {
             let gray = white / (white + black)
             return [gray, gray, gray]
         }
-        return hsl(hue, 1, 0.5).map { $0 * (1 - white - black) + white }
-    }
-
-    private static func labToXYZ50(_ l: Double, _ a: Double, _ b: Double) -> [Double] {
-        let kappa = 24389.0 / 27, epsilon = 216.0 / 24389
-        let f1 = (l + 16) / 116, f0 = a / 500 + f1, f2 = f1 - b / 200
-        let x = pow(f0, 3) > epsilon ? pow(f0, 3) : (116 * f0 - 16) / kappa
-        let y = l > kappa * epsilon ? pow(f1, 3) : l / kappa
-        let z = pow(f2, 3) > epsilon ? pow(f2, 3) : (116 * f2 - 16) / kappa
-        return [x * 0.3457 / 0.3585, y, z * (1 - 0.3457 - 0.3585) / 0.3585]
+        return channels(ColorScience.color(hue: hue, saturation: 100, lightness: 50)).map {
+            $0 * (1 - white - black) + white
+        }
     }
 
     private static func oklab(_ l: Double, _ a: Double, _ b: Double) -> [Double] {
@@ -126,23 +107,12 @@ public enum ColorConversion {
         ).map(encode)
     }
 
-    private static func fromXYZ65(_ xyz: [Double]) -> [Double] { multiply(xyzToLinearSRGB, xyz).map(encode) }
-    private static func fromXYZ50(_ xyz: [Double]) -> [Double] { fromXYZ65(multiply(bradfordD50ToD65, xyz)) }
-
+    private static func fromXYZ65(_ xyz: [Double]) -> [Double] { ColorScience.sRGB(xyzD65: xyz) }
+    private static func fromXYZ50(_ xyz: [Double]) -> [Double] { ColorScience.sRGB(xyzD50: xyz) }
     private static func multiply(_ matrix: [[Double]], _ vector: [Double]) -> [Double] {
-        matrix.map { row in row[0] * vector[0] + row[1] * vector[1] + row[2] * vector[2] }
+        ColorScience.multiply(matrix, vector)
     }
 
-    private static let xyzToLinearSRGB = [
-        [3.2409699419045226, -1.537383177570094, -0.4986107602930034],
-        [-0.9692436362808796, 1.8759675015077202, 0.04155505740717559],
-        [0.05563007969699366, -0.20397695888897652, 1.0569715142428786],
-    ]
-    private static let bradfordD50ToD65 = [
-        [0.955473421488075, -0.02309845494876471, 0.06325924320057072],
-        [-0.0283697093338637, 1.0099953980813041, 0.021041441191917323],
-        [0.012314014864481998, -0.020507649298898964, 1.330365926242124],
-    ]
     private static let p3ToXYZ = [
         [0.4865709486482162, 0.26566769316909306, 0.1982172852343625],
         [0.2289745640697488, 0.6917385218365064, 0.079286914093745],

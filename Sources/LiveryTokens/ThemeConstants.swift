@@ -13,6 +13,10 @@ public struct ThemeConstant: Hashable, Sendable {
     public var content: Content
     /// The token's `$description` (and deprecation), written as an XML comment above it.
     public var comment: String?
+    /// A colour's modifiers (format 1.3, section 9.1), from a Tokens Studio modifier.
+    public var derivation: ColorDerivationAttributes?
+    /// `overridable="true"` (format 1.3, section 9.2).
+    public var overridable = false
 
     public init(name: String, type: ValueType, content: Content, comment: String? = nil) {
         self.name = name
@@ -23,7 +27,9 @@ public struct ThemeConstant: Hashable, Sendable {
 
     /// The constant's element, e.g. `<float name="space.small">8</float>`.
     public var element: String {
-        let open = "<\(type.rawValue) name=\"\(MarkupText.escaped(name))\""
+        let open =
+            "<\(type.rawValue) name=\"\(MarkupText.escaped(name))\""
+            + (overridable ? " overridable=\"true\"" : "") + (derivation?.text ?? "")
         switch content {
         case .reference(let target):
             return open + " ref=\"\(MarkupText.escaped(target))\"/>"

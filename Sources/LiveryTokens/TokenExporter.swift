@@ -5,6 +5,12 @@ public struct ExportedConstant: Hashable, Sendable {
     public var name: String
     public var value: Value
     public var reference: String?
+    /// A derived colour's modifier as Tokens Studio writes it, and the constant the colour
+    /// starts from (nil: its own colour); `value` is the resolved colour (format 1.3, 9.3).
+    public var modifier: StudioModifier?
+    public var modifierBase: String?
+    /// `overridable="true"` (format 1.3, section 9.2), kept in Livery's `$extensions` record.
+    public var overridable = false
     public init(name: String, value: Value, reference: String?) {
         self.name = name
         self.value = value
@@ -135,7 +141,27 @@ public struct TokenExporter {
             }
             var value = literal
             var members: [(String, JSONValue)] = []
-            if let target = constant.reference, let targetPath = paths[target], byName[target] != nil {
+            var livery: [(String, JSONValue)] = []
+            if constant.overridable { livery.append(("overridable", .bool(true))) }
+            if let modifier = constant.modifier {
+                // The resolved colour as $value; the modifier, and what it starts from, beside it.
+                func alias(_ name: String) -> String? { paths[name].map { "{" + $0.joined(separator: ".") + "}" } }
+                var modify: [(String, JSONValue)] = [
+                    ("type", .string(modifier.kind.rawValue)), ("value", .string(JSONValue.format(modifier.value))),
+                    ("space", .string(modifier.space?.rawValue ?? "p3")),
+                ]
+                if let color = modifier.color { modify.append(("color", .string(alias(color) ?? color))) }
+                var extensions: [(String, JSONValue)] = [
+                    (StudioModifier.vendor, .object([("modify", .object(modify))]))
+                ]
+                if let base = constant.modifierBase, let path = alias(base) { livery.append(("base", .string(path))) }
+                if !livery.isEmpty { extensions.append((TypographyExtension.vendor, .object(livery))) }
+                members.append(("$extensions", .object(extensions)))
+            } else if !livery.isEmpty {
+                members.append(("$extensions", .object([(TypographyExtension.vendor, .object(livery))])))
+            }
+            if constant.modifier != nil {
+            } else if let target = constant.reference, let targetPath = paths[target], byName[target] != nil {
                 value = .string("{" + targetPath.joined(separator: ".") + "}")
             } else if let extensions = Self.extensions(constant.value) {
                 members.append(("$extensions", extensions))
@@ -178,23 +204,25 @@ public struct TokenExporter {
     }
 
     /// The resolver document for exported layers: a `base` set, and one modifier per trait
-    /// dimension whose contexts add that layer's file.
-    public static func resolver(name: String, baseFile: String, layers: [(traits: TraitSet, file: String)]) -> JSONValue
-    {
+    /// dimension of the table (named like it: `appearance`, `textSize`, an app's `density`) whose
+    /// contexts, named like the values, add that layer's file.
+    public static func resolver(
+        name: String, baseFile: String, layers: [(traits: TraitSet, file: String)],
+        dimensions: TraitDimensions = .standard
+    ) -> JSONValue {
         var modifiers: [(String, JSONValue)] = []
-        let dimensions: [(String, (TraitSet) -> String?)] = [
-            ("idiom", { $0.idiom?.rawValue }), ("appearance", { $0.appearance?.rawValue }),
-            ("contrast", { $0.contrast?.rawValue }),
-        ]
-        for (dimension, value) in dimensions {
-            let contexts = layers.compactMap { layer in value(layer.traits).map { ($0, layer.file) } }
+        for (index, dimension) in dimensions.all.enumerated() {
+            let contexts = layers.compactMap { layer in
+                layer.traits[index].map { (dimension.values[$0], layer.file) }
+            }
             guard !contexts.isEmpty else { continue }
             let members: [(String, JSONValue)] =
                 [("default", .array([]))]
                 + contexts.map { context, file in
                     (context, .array([.object([("$ref", .string(file))])]))
                 }
-            modifiers.append((dimension, .object([("contexts", .object(members)), ("default", .string("default"))])))
+            modifiers.append(
+                (dimension.name, .object([("contexts", .object(members)), ("default", .string("default"))])))
         }
         return .object([
             ("$schema", .string(resolverSchema)),

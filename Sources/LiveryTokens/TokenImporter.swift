@@ -60,6 +60,9 @@ public struct TokenImporter {
             if token.path.count > 1, token.path.last == "$root" { rootNames.insert(name) }
             if case .number(let number) = token.value, Self.numberType(number) == .float { numberNames.insert(name) }
             var made = constants(for: token, named: name, byPath: byPath)
+            if token.raw.extensions?[TypographyExtension.vendor]?["overridable"]?.bool == true, !made.isEmpty {
+                made[0].overridable = true
+            }
             if !made.isEmpty {
                 var lines: [String] = []
                 if let description = token.raw.description, !description.isEmpty { lines.append(description) }
@@ -84,8 +87,49 @@ public struct TokenImporter {
         let aliased = target(token.alias, in: byPath)
         switch token.value {
         case .color(let color):
-            if let aliased { return [ThemeConstant(name: name, type: .color, content: .reference(aliased))] }
-            return [ThemeConstant(name: name, type: .color, content: .literal(.color(convert(color, token))))]
+            var constant =
+                aliased.map { ThemeConstant(name: name, type: .color, content: .reference($0)) }
+                ?? ThemeConstant(name: name, type: .color, content: .literal(.color(convert(color, token))))
+            switch StudioModifier.read(token.raw.extensions) {
+            case nil: break
+            case .failure(let problem)?:
+                diagnostics.append(
+                    .warning(
+                        .tokenValue, "'\(token.raw.key)': \(problem.message); imported without it",
+                        at: token.raw.location))
+            case .success(let modifier)?:
+                // Livery's export records the constant the colour starts from; $value is then the
+                // resolved colour, not the base.
+                if let base = token.raw.extensions?[TypographyExtension.vendor]?["base"]?.string,
+                    base.hasPrefix("{"), base.hasSuffix("}")
+                {
+                    let path = base.dropFirst().dropLast().split(separator: ".").map(String.init)
+                    if byPath[path] != nil {
+                        constant = ThemeConstant(name: name, type: .color, content: .reference(Self.constantName(path)))
+                    }
+                }
+                let mixColor = modifier.color.flatMap { mixOperand($0, byPath: byPath) }
+                if modifier.kind == .mix, mixColor == nil {
+                    diagnostics.append(
+                        .warning(
+                            .tokenValue,
+                            "'\(token.raw.key)': its Tokens Studio mix colour '\(modifier.color ?? "")' is neither a hex colour nor a colour token; imported without the modifier",
+                            at: token.raw.location))
+                } else if modifier.space == nil {
+                    let base = convert(color, token)
+                    let resolved = StudioModifier.resolvedInP3(
+                        modifier.kind, modifier.value, base: base, mix: mixColor?.color)
+                    constant = ThemeConstant(name: name, type: .color, content: .literal(.color(resolved)))
+                    diagnostics.append(
+                        .warning(
+                            .tokenValue,
+                            "'\(token.raw.key)': a theme has no p3 modifiers; imported as the colour it gives, \(resolved.hexString)",
+                            at: token.raw.location))
+                } else {
+                    constant.derivation = modifier.derivation(mixOperand: mixColor?.operand)
+                }
+            }
+            return [constant]
         case .dimension(let dimension):
             if let aliased { return [ThemeConstant(name: name, type: .float, content: .reference(aliased))] }
             return [ThemeConstant(name: name, type: .float, content: .literal(.float(points(dimension))))]
@@ -193,6 +237,24 @@ public struct TokenImporter {
             return ThemeConstant(name: name, type: .float, content: .reference(Self.constantName(alias)))
         }
         return ThemeConstant(name: name, type: .float, content: .literal(.float(points(dimension.value))))
+    }
+
+    /// A Tokens Studio mix colour: a hex colour as written, or an alias of a colour token as the
+    /// constant it becomes; with its colour, for computing in p3.
+    private mutating func mixOperand(_ text: String, byPath: [[String]: ResolvedToken]) -> (
+        operand: String, color: Color
+    )? {
+        if text.hasPrefix("{"), text.hasSuffix("}") {
+            let path = text.dropFirst().dropLast().split(separator: ".").map(String.init)
+            guard let target = byPath[path], case .color(let color) = target.value else { return nil }
+            return (Self.constantName(path), convert(color, target))
+        }
+        guard text.hasPrefix("#"), text.count == 7 || text.count == 9,
+            let number = UInt64(text.dropFirst(), radix: 16)
+        else { return nil }
+        let bytes = text.count == 7 ? (number << 8) | 0xFF : number
+        func channel(_ shift: UInt64) -> Double { Double((bytes >> shift) & 0xFF) / 255 }
+        return (text.uppercased(), Color(red: channel(24), green: channel(16), blue: channel(8), alpha: channel(0)))
     }
 
     private func points(_ dimension: Dimension) -> Double {

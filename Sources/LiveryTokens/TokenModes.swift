@@ -404,17 +404,24 @@ private struct ResolverReader {
 public struct ContextMap: Sendable {
     /// `modifier:context` to trait set, from `--map`.
     public var explicit: [String: TraitSet] = [:]
+    /// The dimensions whose tags a context may be named like (app-defined ones included).
+    public var dimensions: TraitDimensions = .standard
 
-    public init(explicit: [String: TraitSet] = [:]) { self.explicit = explicit }
+    public init(explicit: [String: TraitSet] = [:], dimensions: TraitDimensions = .standard) {
+        self.explicit = explicit
+        self.dimensions = dimensions
+    }
 
     /// Parses `--map modifier:context=qualifier` (qualifier: tags joined by `~`, or `none`).
-    public static func parse(_ entries: [String]) throws(MapError) -> ContextMap {
-        var map = ContextMap()
+    public static func parse(_ entries: [String], dimensions: TraitDimensions = .standard) throws(MapError)
+        -> ContextMap
+    {
+        var map = ContextMap(dimensions: dimensions)
         for entry in entries {
             let halves = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard halves.count == 2, halves[0].contains(":") else { throw MapError(entry: entry) }
             let tags = halves[1].lowercased() == "none" ? [] : halves[1].split(separator: "~").map(String.init)
-            guard let traits = try? TraitSet(tags: tags) else { throw MapError(entry: entry) }
+            guard let traits = try? dimensions.traits(tags: tags) else { throw MapError(entry: entry) }
             map.explicit[halves[0]] = traits
         }
         return map
@@ -422,14 +429,15 @@ public struct ContextMap: Sendable {
 
     public struct MapError: Error, Sendable { public var entry: String }
 
-    /// The default context is the unqualified look; a context named like a qualifier (`dark`,
-    /// `highcontrast`, `ipad`...; also `high-contrast`) maps to it; everything else needs `--map`.
+    /// The default context is the unqualified look; a context named like a qualifier of any
+    /// dimension (`dark`, `highcontrast`, `ipad`, `largetext`, `rtl`, an app's `compact`...; also
+    /// `high-contrast`) maps to it; everything else needs `--map`.
     public func traits(modifier: ResolverDocument.Modifier, context: String) -> TraitSet? {
         if let given = explicit["\(modifier.name):\(context)"] { return given }
         if context == modifier.defaultContext { return TraitSet.none }
         switch context.lowercased() {
         case "high-contrast", "contrast-high", "more-contrast": return TraitSet(contrast: .highcontrast)
-        default: return try? TraitSet(tags: [context])
+        default: return try? dimensions.traits(tags: [context])
         }
     }
 }
@@ -566,7 +574,9 @@ public struct TokenImport {
         guard let generic = byTraits[TraitSet.none] else { return [] }
         var layers = [(baseName + ".xml", generic)]
         let ordered = byTraits.keys.filter { $0 != TraitSet.none }.sorted {
-            ($0.specificity, $0.tags.joined()) < ($1.specificity, $1.tags.joined())
+            ($0.specificity, map.dimensions.tags(of: $0).joined()) < (
+                $1.specificity, map.dimensions.tags(of: $1).joined()
+            )
         }
         var written: [TraitSet: [ThemeConstant]] = [TraitSet.none: generic]
         for traits in ordered {
@@ -580,23 +590,26 @@ public struct TokenImport {
             }
             written[traits] = differing
             if !differing.isEmpty {
-                layers.append((baseName + "~" + traits.tags.joined(separator: "~") + ".xml", differing))
+                layers.append(
+                    (baseName + "~" + map.dimensions.tags(of: traits).joined(separator: "~") + ".xml", differing))
             }
         }
         return layers
     }
 
-    /// More combinations of contexts than trait sets exist (idioms x appearances x contrasts).
+    /// More combinations of contexts than anyone writes by hand.
     public static let maxCombinations = 256
 
+    /// The trait set of two contexts together, or nil when both set one dimension (any
+    /// dimension of the table, app-defined ones included).
     static func union(_ a: TraitSet, _ b: TraitSet) -> TraitSet? {
-        if a.idiom != nil && b.idiom != nil || a.appearance != nil && b.appearance != nil
-            || a.contrast != nil && b.contrast != nil
-        {
-            return nil
+        var merged = a
+        for dimension in 0..<TraitSet.capacity {
+            guard let value = b[dimension] else { continue }
+            if a[dimension] != nil { return nil }
+            merged[dimension] = value
         }
-        return TraitSet(
-            idiom: a.idiom ?? b.idiom, appearance: a.appearance ?? b.appearance, contrast: a.contrast ?? b.contrast)
+        return merged
     }
 
     static func join(_ directory: String, _ path: String) -> String {

@@ -47,7 +47,8 @@ public enum ExplainText {
 
     static func describe(_ trail: ConstantTrail) -> String {
         let steps = trail.steps.map { "\($0.constant) (\($0.location), \($0.themeID))" }.joined(separator: " -> ")
-        return "\(trail.param): ref " + steps
+        let derived = trail.derivations.map { "\n      derived: " + $0 }.joined()
+        return (trail.steps.isEmpty ? "\(trail.param): derived" : "\(trail.param): ref " + steps) + derived
     }
 
     /// The same as JSON, for editors.
@@ -88,7 +89,7 @@ public enum ExplainText {
                                     ("constant", .string($0.constant)), ("theme", .string($0.themeID)),
                                     ("location", location($0.location)),
                                 ])
-                            })
+                            } + trail.derivations.map { .object([("derivation", .string($0))]) })
                     )
                 })
         }

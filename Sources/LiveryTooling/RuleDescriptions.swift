@@ -62,6 +62,10 @@ public enum RuleDescriptions {
         "asset-unused": "An asset no image references.",
         "contrast-low":
             "A text colour and its instance's background fall short of the WCAG 2.2 contrast ratio for some trait sets and a state.",
+        "contrast-unreachable":
+            "A colour's contrast-with cannot reach its min-ratio by lightening or darkening; the closest colour is used.",
+        "contrast-unguarded":
+            "A checked text/background pair depends on an overridable constant, and no contrast-with keeps it readable whatever the user picks.",
         "compile-unreadable": "A file could not be read while compiling.",
         "compile-unencodable": "The resolved theme cannot be stored in the compiled format.",
         "compile-write-failed": "The compiled file could not be written.",

@@ -70,6 +70,25 @@ public struct SwiftIdentifiers {
         }
         out += "}\n"
 
+        if !names.overridable.isEmpty {
+            // Grouped by type, so that code giving a user's colour names only colour constants.
+            let byType = Dictionary(grouping: names.overridable.sorted()) { names.constants[$0] ?? .string }
+            out += "\n/// Overridable constants: the values an app's user may choose, by the type of value they take.\n"
+            out += "\(access)enum ThemeChoices {\n"
+            for type in ValueType.allCases where byType[type] != nil {
+                out += "    \(access)enum \(Self.typeName(type.rawValue)) {\n"
+                var used: Set<String> = []
+                for name in byType[type]! {
+                    let value = values[name].map { ": `\(Self.comment(ValueText.describe($0)))`" } ?? ""
+                    out += "        /// a \(type.rawValue)\(value)\n"
+                    out +=
+                        "        \(access)static let \(Self.escaped(Self.unique(Self.swiftName(name), in: &used))) = \(Self.literal(name))\n"
+                }
+                out += "    }\n"
+            }
+            out += "}\n"
+        }
+
         if stringExtension {
             out +=
                 "\n/// Instance identifiers where a `String` is expected: `applicator.style(button, as: .buttonSend)`.\n"
@@ -217,6 +236,7 @@ extension SwiftIdentifiers {
             names.instances.merge(found.instances) { first, _ in first }
             names.classes.formUnion(found.classes)
             names.constants.merge(found.constants) { first, _ in first }
+            names.overridable.formUnion(found.overridable)
             for constant in workspace.constants(ofThemeAt: folder, traits: .none).value ?? []
             where values[constant.name] == nil {
                 values[constant.name] = constant.value

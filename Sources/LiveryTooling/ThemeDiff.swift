@@ -155,16 +155,15 @@ public struct ThemeDiff: Hashable, Sendable {
         return "in " + traits.map(\.description).joined(separator: "; ")
     }
 
+    /// Every trait set made of some of `set`'s values, whatever dimensions they belong to.
     private static func subsets(of set: TraitSet) -> [TraitSet] {
-        var result: [TraitSet] = []
-        for idiom in [nil, set.idiom] {
-            for appearance in [nil, set.appearance] {
-                for contrast in [nil, set.contrast] {
-                    for textSize in [nil, set.textSize] {
-                        result.append(
-                            TraitSet(idiom: idiom, appearance: appearance, contrast: contrast, textSize: textSize))
-                    }
-                }
+        var result = [TraitSet.none]
+        for dimension in 0..<TraitSet.capacity {
+            guard let value = set[dimension] else { continue }
+            result += result.map { subset in
+                var larger = subset
+                larger[dimension] = value
+                return larger
             }
         }
         return result

@@ -27,24 +27,15 @@ public enum ThemeSource {
         }
     }
 
-    /// Parses `ipad,dark` into a trait set; the error names the bad tag.
-    public static func traits(_ text: String?) throws(TraitParseError) -> TraitSet {
-        let tags = (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
-        }
+    /// Parses `ipad,dark` into a trait set (`TraitDimensions.traits(list:)`); the error names
+    /// the bad tag and lists the known ones.
+    public static func traits(_ text: String?, dimensions: TraitDimensions = .standard) throws(TraitParseError)
+        -> TraitSet
+    {
         do {
-            return try TraitSet(tags: tags)
+            return try dimensions.traits(list: text)
         } catch {
-            switch error {
-            case .unknown(let tag):
-                throw TraitParseError(
-                    message:
-                        "unknown trait '\(tag)'; use idioms (iphone, ipad, tv, mac, watch, car, vision), light or dark, highcontrast"
-                )
-            case .conflict(let first, let second):
-                throw TraitParseError(
-                    message: "traits '\(first)' and '\(second)' are of one dimension; give at most one of each")
-            }
+            throw TraitParseError(message: dimensions.message(for: error))
         }
     }
 }

@@ -618,3 +618,22 @@ async def test_requests_after_shutdown_are_errors_and_exit_is_clean(tmp_path):
     client.exit(None)
     assert await asyncio.wait_for(client._server.wait(), 20) == 0
     await client.stop()
+
+
+async def test_completion_of_colour_modifiers(session):
+    # format 1.3: a colour's modifier attributes, their spaces, and colour constants for mix
+    uri = session.open(CHAT)
+    text = (session.root / CHAT).read_text()
+    edited = text.replace('<color ref="surface"/>', '<color ref="surface" space="" mix="" />', 1)
+    session.replace_all(uri, edited)
+    await session.settle()
+    lines = edited.split("\n")
+    line = next(i for i, l in enumerate(lines) if 'space="" mix=""' in l)
+    labels = await completion_labels(session, uri, line, lines[line].index('space="') + 7)
+    assert set(labels) == {"srgb", "hsl", "lch"}
+    labels = await completion_labels(session, uri, line, lines[line].index('mix="') + 5)
+    assert {"brand", "accent", "surface"} <= set(labels)
+    assert "radiusSmall" not in labels
+    labels = await completion_labels(session, uri, line, lines[line].index("/>"))
+    assert {"lighten", "darken", "amount", "alpha", "contrast-with", "min-ratio"} <= set(labels)
+    assert "space" not in labels and "mix" not in labels

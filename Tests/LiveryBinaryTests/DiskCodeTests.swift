@@ -5,12 +5,9 @@ import Testing
 
 /// Every on-disk code against a literal table, keyed by the case's name: reordering, sorting or
 /// extending a model enum must leave these bytes alone (the golden file test catches the rest).
-/// A change here is a change of the file format and needs a version bump.
+/// A change here is a change of the file format and needs a version bump. Trait values have no
+/// codes of their own: a file records its dimensions by name (`VARS`).
 @Suite struct DiskCodeTests {
-    static let idioms = ["iphone": 1, "ipad": 2, "tv": 3, "mac": 4, "watch": 5, "car": 6, "vision": 7]
-    static let appearances = ["light": 1, "dark": 2]
-    static let contrasts = ["highcontrast": 1]
-    static let textSizes = ["largetext": 1]
     static let fontWeights = [
         "ultralight": 0, "thin": 1, "light": 2, "regular": 3, "medium": 4, "semibold": 5, "bold": 6, "heavy": 7,
         "black": 8,
@@ -29,11 +26,7 @@ import Testing
         #expect(table.codeCount == literal.values.max()! + 1)
     }
 
-    @Test func traitAndFontCodesAreTheWrittenDownTable() {
-        check(Self.idioms, DiskCodes.idioms, \.diskCode)
-        check(Self.appearances, DiskCodes.appearances, \.diskCode)
-        check(Self.contrasts, DiskCodes.contrasts, \.diskCode)
-        check(Self.textSizes, DiskCodes.textSizes, \.diskCode)
+    @Test func fontCodesAreTheWrittenDownTable() {
         check(Self.fontWeights, DiskCodes.fontWeights, \.diskCode)
         check(Self.fontScalings, DiskCodes.fontScalings, \.diskCode)
     }
@@ -47,30 +40,21 @@ import Testing
         for tag in ValueTag.allCases { #expect(tag.rawValue == literal[tag], "\(tag)") }
     }
 
-    /// One block of variant slots is the product of the trait code counts; 48 is in every file.
-    @Test func variantSlotCountIsTheProductOfTheTraitCodes() {
-        #expect(Format.variantSlotCount == 48)
-        #expect(
-            Format.variantSlotCount == TraitCodes.idiomCodes * TraitCodes.appearanceCodes * TraitCodes.contrastCodes)
-        #expect(TraitCodes.textSizeCodes == 2)
-        #expect(TraitCodes.idiomMaskBits == 0x7F)
-        #expect(TraitCodes.appearanceMaskBits == 0x03)
-    }
-
-    /// Masks put each value at bit `code - 1`, and every slot reads back as its trait set.
-    @Test func masksAndSlotsFollowTheCodes() {
-        let axes = TraitAxes(idioms: [.ipad, .vision], appearances: [.dark], contrasts: [.highcontrast], textSizes: [])
-        let (idioms, appearances, contrasts, textSizes) = TraitCodes.masks(axes)
-        #expect(idioms == 0b100_0010)
-        #expect(appearances == 0b10)
-        #expect(contrasts == 1)
-        #expect(textSizes == 0)
-        #expect(TraitCodes.axes(idioms: idioms, appearances: appearances, contrasts: contrasts, textSizes: 0) == axes)
-        let traits = TraitSet(idiom: .mac, appearance: .dark, contrast: .highcontrast, textSize: .largetext)
-        #expect(TraitCodes.slot(traits) == 48 + (4 * 3 + 2) * 2 + 1)
-        for slot in 0..<(2 * Format.variantSlotCount) {
-            #expect(TraitCodes.slot(TraitCodes.traits(slot: slot)) == slot)
-        }
+    /// Slots are numbered in mixed radix over the values a theme mentions, first dimension
+    /// slowest: exactly one slot per canonical trait set, and every slot reads back as its set.
+    @Test func slotsNumberTheCanonicalTraitSets() throws {
+        let axes = TraitAxes(
+            idioms: [.ipad, .vision], appearances: [.dark], contrasts: [.highcontrast], directions: [.rtl])
+        let addressing = try #require(VariantAddressing(dimensions: .standard, axes: axes))
+        #expect(addressing.slotCount == 3 * 2 * 2 * 2)
+        #expect(addressing.slotCount == axes.traitSets.count)
+        #expect(axes.traitSets.map(addressing.slot) == Array(0..<addressing.slotCount))
+        for slot in 0..<addressing.slotCount { #expect(addressing.slot(addressing.traits(slot: slot)) == slot) }
+        // vision is the second idiom mentioned: digit 2; values the theme never mentions drop.
+        let traits = TraitSet(idiom: .vision, appearance: .light, contrast: .highcontrast, textSize: .largetext)
+        #expect(addressing.slot(traits) == 2 * 8 + 0 * 4 + 1 * 2)
+        #expect(addressing.traits(slot: addressing.slot(traits)) == axes.canonical(traits))
+        #expect(VariantAddressing(dimensions: .standard, axes: .all, limit: 100) == nil)
     }
 
     /// A font's weight and scaling bytes in a written slot, read from the bytes themselves.

@@ -15,7 +15,7 @@ import Testing
         components.removeLast(2)
         return components.joined(separator: "/") + "/Fixtures/Compiled/"
     }()
-    static let path = folder + "sample-4.0.livery"
+    static let path = folder + "sample-5.0.livery"
     /// Written by format 1.0 from the same model (its records carried an id and it had no `PTCH`).
     static let version1Path = folder + "sample-1.0.livery"
     /// Written by format 2.0 from the same model (it had no `BLKS`).
@@ -23,6 +23,8 @@ import Testing
     /// Written by format 3.0 from the same model, less the typography (its value slots were 40
     /// bytes, with no room for a font's letter spacing and line height).
     static let version3Path = folder + "sample-3.0.livery"
+    /// Written by format 4.0 from the same model (four fixed trait dimensions, no record of them).
+    static let version4Path = folder + "sample-4.0.livery"
 
     @Test func theGoldenFileStillReadsAsTheSampleModel() throws {
         if ProcessInfo.processInfo.environment["LIVERY_UPDATE_GOLDEN"] == "1" {
@@ -30,7 +32,7 @@ import Testing
         }
         let theme = try CompiledTheme(contentsOf: Self.path)
         try theme.verifyContents()
-        #expect(theme.formatVersion == (4, 0))
+        #expect(theme.formatVersion == (5, 0))
         #expect(theme.listPatchCount > 0)  // the golden file exercises patched lists
         #expect(try theme.materialize() == SampleThemes.theme)
         #expect(theme.sourceDigest == SampleThemes.contents.sourceDigests["com.acme.dark"])
@@ -49,7 +51,7 @@ import Testing
     @Test func theHeaderIsLaidOutAsDocumented() throws {
         let golden = [UInt8](try #require(FileManager.default.contents(atPath: Self.path)))
         #expect(Array(golden[0..<8]) == [0x89, 0x4C, 0x56, 0x52, 0x59, 0x0D, 0x0A, 0x1A])
-        #expect(Array(golden[8..<16]) == [4, 0, 0, 0, 64, 0, 0, 0])  // 4.0, header size 64
+        #expect(Array(golden[8..<16]) == [5, 0, 0, 0, 64, 0, 0, 0])  // 5.0, header size 64
         let size = UInt64(golden.count)
         #expect(Array(golden[16..<24]) == (0..<8).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
         #expect(Array(golden[24..<32]) == [0, 0, 0, 0, 12, 0, 0, 0])  // flags 0, 12 sections
@@ -102,7 +104,7 @@ import Testing
         #expect(error == .unsupportedVersion(major: 1, minor: 0))
         #expect(
             error?.description
-                == "format version 1.0 is older than this reader (4.0) and no longer read; recompile the theme")
+                == "format version 1.0 is older than this reader (5.0) and no longer read; recompile the theme")
         #expect(throws: BinaryFormatError.unsupportedVersion(major: 1, minor: 0)) {
             try CompiledTheme(contentsOf: Self.version1Path)
         }
@@ -117,6 +119,17 @@ import Testing
         #expect(error?.description.hasSuffix("recompile the theme") == true)
     }
 
+    /// A 4.0 file (variants addressed by four fixed dimensions) is refused with today's message.
+    @Test func aVersion4FileIsRefusedAsOlder() throws {
+        let old = [UInt8](try #require(FileManager.default.contents(atPath: Self.version4Path)))
+        #expect(Array(old[8..<12]) == [4, 0, 0, 0])
+        let error = #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: old) }
+        #expect(error == .unsupportedVersion(major: 4, minor: 0))
+        #expect(
+            error?.description
+                == "format version 4.0 is older than this reader (5.0) and no longer read; recompile the theme")
+    }
+
     /// A 3.0 file (40-byte value slots, fonts without typography) is refused with "recompile".
     @Test func aVersion3FileIsRefusedAsOlder() throws {
         let old = [UInt8](try #require(FileManager.default.contents(atPath: Self.version3Path)))
@@ -125,7 +138,7 @@ import Testing
         #expect(error == .unsupportedVersion(major: 3, minor: 0))
         #expect(
             error?.description
-                == "format version 3.0 is older than this reader (4.0) and no longer read; recompile the theme")
+                == "format version 3.0 is older than this reader (5.0) and no longer read; recompile the theme")
     }
 
     /// The font slot as docs/BinaryFormat.md lays it out: typography flags at 15, letter

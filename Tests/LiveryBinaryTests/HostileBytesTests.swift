@@ -312,11 +312,51 @@ import Testing
         #expect(Self.rejected(rebuilt { $0.removeAll() }) != nil)
     }
 
+    /// The dimension record (`VARS`): the standard dimensions first, masks within their values,
+    /// slots that fit the section; each violation is refused with a located error.
+    @Test func aHostileDimensionRecordIsRejected() throws {
+        let vars = section(.variants).offset
+        // The sample's sections with the change made, every checksum computed again.
+        let sections = try CompiledTheme(bytes: sample).sections.filter { $0.rawKind != SectionKind.blocks.rawValue }
+        func sealed(_ change: (inout [UInt8]) -> Void) throws -> BinaryFormatError? {
+            var bytes = sample
+            change(&bytes)
+            return Self.rejected(
+                ThemeWriter.assemble(
+                    sections.map {
+                        (
+                            kind: $0.rawKind, required: $0.required,
+                            bytes: Array(bytes[$0.offset..<$0.offset + $0.length])
+                        )
+                    }))
+        }
+        #expect(try sealed { _ in } == nil)
+        let tooFew = try sealed { $0[vars] = 4 }
+        #expect(tooFew?.description.contains("dimension count 4") == true)
+        let swapped = try sealed { bytes in
+            let first = Array(bytes[vars + 8..<vars + 12])
+            bytes.replaceSubrange(vars + 8..<vars + 12, with: bytes[vars + 16..<vars + 20])
+            bytes.replaceSubrange(vars + 16..<vars + 20, with: first)
+        }
+        #expect(swapped?.description.contains("not the standard 'idiom'") == true)
+        let wideMask = try sealed { $0[vars + 8 + 4] = 0xFF }
+        #expect(wideMask?.description.contains("mentions 255") == true)
+        let reserved = try sealed { $0[vars + 1] = 1 }
+        #expect(reserved != nil)
+        let direction = vars + 8 + 4 * 8
+        let moreSlots = try sealed { $0[direction + 4] = 3 }  // mentions ltr and rtl: 3x the slots
+        #expect(moreSlots != nil)
+    }
+
     @Test func otherMajorsAreRejectedFutureMinorIsRead() throws {
         var major = sample
-        major[8] = 5
-        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 5, minor: 0))
-        // 3.0 had 40-byte value slots: a 4.0 layout labelled 3.0 is refused, never misread
+        major[8] = 6
+        #expect(Self.rejected(Self.resealed(major)) == .unsupportedVersion(major: 6, minor: 0))
+        // 4.0 addressed variants by four fixed dimensions: a 5.0 layout labelled 4.0 is refused
+        var four = sample
+        four[8] = 4
+        #expect(Self.rejected(Self.resealed(four)) == .unsupportedVersion(major: 4, minor: 0))
+        // 3.0 had 40-byte value slots: a later layout labelled 3.0 is refused, never misread
         var three = sample
         three[8] = 3
         #expect(Self.rejected(Self.resealed(three)) == .unsupportedVersion(major: 3, minor: 0))
@@ -335,7 +375,7 @@ import Testing
         var minor = sample
         minor[10] = 9
         let theme = try CompiledTheme(bytes: Self.resealed(minor))
-        #expect(theme.formatVersion == (4, 9))
+        #expect(theme.formatVersion == (5, 9))
         #expect(try theme.materialize() == SampleThemes.theme)
 
         var requiredFlag = sample

@@ -243,3 +243,58 @@ import Testing
         #expect(throws: BinaryFormatError.self) { _ = try ThemeWriter.encode(duplicate) }
     }
 }
+
+/// Format 1.3, section 10: a file records its dimensions, app-defined ones included, and addresses
+/// its variants through that record.
+@Suite struct DimensionRecordTests {
+    static let density = TraitDimension(name: "density", values: ["compact", "comfortable"])
+
+    static func theme() throws -> CompiledThemeContents {
+        let dimensions = try TraitDimensions(appDefined: [density])
+        var axes = TraitAxes()
+        axes.insert(try dimensions.traits(tags: ["rtl"]))
+        axes.insert(try dimensions.traits(tags: ["comfortable"]))
+        axes.insert(try dimensions.traits(tags: ["dark"]))
+        var variants: [TraitSet: [ResolvedInstance]] = [:]
+        for (index, traits) in axes.traitSets.enumerated() {
+            variants[traits] = [
+                ResolvedInstance(
+                    id: "a", component: "uiview",
+                    operations: [
+                        ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(Double(index)))])
+                    ])
+            ]
+        }
+        let asset = AssetVariant(
+            name: "arrow", themeID: "t", file: "arrow~rtl~comfortable.png",
+            qualifiers: try dimensions.traits(tags: ["rtl", "comfortable"]), scale: 1)
+        let theme = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: axes, variants: variants,
+            assets: AssetCatalog(searchOrder: ["t"], variants: [asset]), dimensions: dimensions)
+        return CompiledThemeContents(theme: theme, assetBytes: [asset.fileKey: [1, 2, 3]])
+    }
+
+    @Test func appDefinedDimensionsAndDirectionRoundTrip() throws {
+        let contents = try Self.theme()
+        let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(contents))
+        #expect(compiled.dimensions == contents.theme.dimensions)
+        #expect(compiled.dimensions.appDefined.map(\.name) == ["density"])
+        #expect(compiled.axes == contents.theme.axes)
+        #expect(compiled.variantTraits == contents.theme.axes.traitSets)
+        #expect(try compiled.materialize() == contents.theme)
+        #expect(compiled.assets.map(\.variant) == contents.theme.assets.variants)
+        // A trait set names its variant through the record; values the theme never mentions drop.
+        let dimensions = compiled.dimensions
+        let running = try dimensions.traits(tags: ["ipad", "dark", "rtl", "comfortable", "largetext"])
+        let expected = contents.theme.variants[contents.theme.axes.canonical(running)]
+        #expect(try compiled.instance("a", for: running) == expected?.first)
+        #expect(compiled.variantTraits.count == 2 * 2 * 2)
+    }
+
+    /// A dimension the file does not record cannot be written.
+    @Test func anUnrecordedDimensionIsNotWritten() throws {
+        var contents = try Self.theme()
+        contents.theme.dimensions = .standard
+        #expect(throws: BinaryFormatError.self) { try ThemeWriter.encode(contents) }
+    }
+}

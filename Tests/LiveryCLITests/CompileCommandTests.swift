@@ -9,6 +9,34 @@ import Testing
         return folder
     }
 
+    /// Every command that takes `--traits` parses it in one place and says the same thing about
+    /// a bad tag, listing every dimension of the table and every tag (so a dimension missing from
+    /// the message fails here); two tags of one dimension are refused the same way.
+    @Test func everyTraitsOptionGivesTheOneMessageFromTheTable() throws {
+        let commands: [[String]] = [
+            ["dump", "Themes/Dark.theme"], ["explain", "Themes/Dark.theme", "title_label"],
+            ["diff", "Themes/Dark.theme", "Themes/Base.theme"],
+            ["preview", "Themes/Dark.theme", "--output", "/dev/null"],
+        ]
+        var messages: Set<String> = []
+        for command in commands {
+            let run = try Livery.run(command + ["--traits", "ipad,tablet"])
+            #expect(run.status != 0, "\(command)")
+            #expect(run.stderr.contains("unknown trait 'tablet'; use idiom: iphone, ipad"), "\(command): \(run.stderr)")
+            for dimension in ["idiom", "appearance", "contrast", "textSize", "direction"] {
+                #expect(run.stderr.contains(dimension + ": "), "\(command) omits \(dimension)")
+            }
+            for tag in ["iphone", "vision", "light", "dark", "highcontrast", "largetext", "ltr", "rtl"] {
+                #expect(run.stderr.contains(tag), "\(command) omits \(tag)")
+            }
+            messages.insert(
+                run.stderr.split(separator: "\n").first { $0.contains("unknown trait") }.map(String.init) ?? "")
+            let conflict = try Livery.run(command + ["--traits", "ltr,rtl"])
+            #expect(conflict.stderr.contains("traits 'ltr' and 'rtl' are of one dimension"), "\(command)")
+        }
+        #expect(messages.count == 1, "\(messages)")
+    }
+
     @Test func compilesAndDumpsLikeTheFolder() throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -17,7 +45,7 @@ import Testing
         #expect(compile.status == 0, "\(compile.stderr)")
         #expect(
             compile.stdout
-                == "verified: 96 trait sets read back value for value as the folder resolves them (every text scale), and every image picks the same file at scales 1-3\n"
+                == "verified: 288 trait sets read back value for value as the folder resolves them (every text scale), and every image picks the same file at scales 1-3\n"
         )
         #expect(compile.stderr.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Dark.livery"])
@@ -33,8 +61,12 @@ import Testing
         }
         let inspect = try Livery.run(["inspect", output, "--source", "Themes/Dark.theme"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
-        #expect(inspect.stdout.contains("format 4.0"))
+        #expect(inspect.stdout.contains("format 5.0"))
         #expect(inspect.stdout.contains("blocks: "))
+        #expect(
+            inspect.stdout.contains(
+                "dimensions: idiom(iphone ipad tv mac watch car vision) appearance(light dark) contrast(highcontrast) textSize(largetext) direction(ltr rtl)"
+            ))
         #expect(inspect.stdout.contains("com.livery.base 1.0.0  source sha256 "))
         #expect(inspect.stdout.contains("checksums: ok"))
         #expect(inspect.stdout.contains("up to date: yes"))

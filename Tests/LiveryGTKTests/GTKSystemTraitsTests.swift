@@ -152,4 +152,29 @@ import Testing
         #expect(manager.textScale == 1, "text size is the app's")
         withExtendedLifetime(system) {}
     }
+
+    /// The layout direction follows GTK's default direction (the user interface language's) and
+    /// the window's own, live; the app's override wins.
+    @Test func theDirectionFollowsGTKsDefaultAndTheWindowsDirection() throws {
+        try GTKTestEnvironment.start()
+        let savedDefault = gtk_widget_get_default_direction()
+        defer { gtk_widget_set_default_direction(savedDefault) }
+        gtk_widget_set_default_direction(GTK_TEXT_DIR_LTR)
+        let window = TestWindow()
+        defer { window.destroy() }
+        let manager = ThemeManager()
+        let system = GTKSystemTraits.follow(manager, window: window.window, aspects: [.direction])
+        #expect(manager.traits.direction == .ltr)
+        gtk_widget_set_default_direction(GTK_TEXT_DIR_RTL)
+        #expect(manager.traits.direction == .rtl, "GTK's default direction changed")
+        gtk_widget_set_direction(window.window, GTK_TEXT_DIR_LTR)
+        #expect(manager.traits.direction == .ltr, "the window's own direction wins over the default")
+        system.directionOverride = .rtl
+        #expect(manager.traits.direction == .rtl, "the app's override wins")
+        system.directionOverride = nil
+        #expect(manager.traits.direction == .ltr)
+        gtk_widget_set_direction(window.window, GTK_TEXT_DIR_NONE)
+        #expect(manager.traits.direction == .rtl, "back to the default")
+        withExtendedLifetime(system) {}
+    }
 }

@@ -42,7 +42,7 @@ import Testing
         #expect(axes.traitSets.first == TraitSet.none)
         let running = TraitSet(idiom: .iphone, appearance: .dark, contrast: .highcontrast)
         #expect(axes.canonical(running) == TraitSet(appearance: .dark))
-        #expect(TraitAxes.all.traitSets.count == 8 * 3 * 2 * 2)
+        #expect(TraitAxes.all.traitSets.count == 8 * 3 * 2 * 2 * 3)
     }
 
     /// Format 1.1, 7.2: text size is a fourth dimension with the lowest precedence.

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import LiveryStore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -14,6 +16,13 @@ import Foundation
 /// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do),
 /// `/brotli/NAME` sends the file as it is but labelled `Content-Encoding: br`, `/bomb/NAME` sends
 /// 64 MiB of zeros gzipped (about 64 KB).
+/// Faults that heal, for the retry tests (each counted per request target, see `requests(to:)`):
+/// `/once-CODE/NAME` answers CODE (with `Retry-After: 7` for 429 and 503) to the first request and
+/// serves the file after; `/busy/NAME` answers 503 with `Retry-After: 7` twice, then serves;
+/// `/busydate/NAME` answers 503 with a `Retry-After` date 4 s ahead once; `/always-CODE/NAME`
+/// always answers CODE; `/resetfirst/NAME` closes the first connection without an answer;
+/// `/dropfirst/NAME` sends half the file on the first request and closes; `/stallfirst/NAME`
+/// sends half then stalls for 10 s on the first request.
 /// `bytesSent` counts body bytes the kernel accepted, to prove a client stopped reading;
 /// `connectionsEnded` counts the connections served to their end (for an endless body: until the
 /// client closed it), after which `bytesSent` no longer grows.
@@ -29,6 +38,18 @@ final class FaultyServer: @unchecked Sendable {
     private var stopped = false
     private var sent = 0
     private var ended = 0
+    private var requestCounts: [String: Int] = [:]
+    private var rangeCounts: [String: Int] = [:]
+    private var notModifiedCount = 0
+
+    /// How many `304`s the conditional routes answered.
+    var notModified: Int { lock.withLock { notModifiedCount } }
+
+    /// How many requests for `target` asked for a range.
+    func rangeRequests(to target: String) -> Int { lock.withLock { rangeCounts[target] ?? 0 } }
+
+    /// How many requests arrived for `target` (a path such as `/busy/NAME`).
+    func requests(to target: String) -> Int { lock.withLock { requestCounts[target] ?? 0 } }
 
     var bytesSent: Int { lock.withLock { sent } }
     var connectionsEnded: Int { lock.withLock { ended } }
@@ -98,6 +119,19 @@ final class FaultyServer: @unchecked Sendable {
         let requestLine = String(decoding: request.prefix { $0 != 0x0D }, as: UTF8.self)
         let target = requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? ""
         let parts = target.split(separator: "/").map(String.init)
+        let seen = lock.withLock { () -> Int in
+            requestCounts[target, default: 0] += 1
+            return requestCounts[target]! - 1
+        }
+        if let fault = parts.first, answerHealing(fault, seen: seen, connection: connection) {
+            return
+        }
+        if let fault = parts.first, fault == "cond" || fault == "cond-fresh", !parts.contains("..") {
+            serveConditional(
+                connection, fresh: fault == "cond-fresh", path: parts.dropFirst().joined(separator: "/"),
+                request: String(decoding: request, as: UTF8.self))
+            return
+        }
         guard parts.count == 2, !parts[1].contains(".."),
             let data = FileManager.default.contents(atPath: folder + "/" + parts[1])
         else {
@@ -157,6 +191,21 @@ final class FaultyServer: @unchecked Sendable {
             else { return }
             _ = send(connection, bytes, counted: true)
             return
+        case "dropfirst" where seen == 0:
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
+            guard send(connection, Array(head.utf8)) else { return }
+            _ = send(connection, Array(bytes[..<half]))
+            return
+        case let fault where fault.hasPrefix("r-"):
+            serveRanged(
+                connection, fault: String(fault.dropFirst(2)), seen: seen, bytes: bytes,
+                request: String(decoding: request, as: UTF8.self), target: target)
+            return
+        case "stallfirst" where seen == 0:
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
+            guard send(connection, Array(head.utf8)), send(connection, Array(bytes[..<half])) else { return }
+            for _ in 0..<100 where !isStopped { usleep(100_000) }
+            return
         default:
             break
         }
@@ -186,7 +235,128 @@ final class FaultyServer: @unchecked Sendable {
                 usleep(50_000)
             }
         default:
+            _ = send(connection, bytes, counted: true)
+        }
+    }
+
+    /// `/r-FAULT/NAME`: a server with ranges (`Range: bytes=N-`, honoured when `If-Range` matches its
+    /// ETag `"v1"`; `416` past the end). FAULT: `dropfirst` sends half the body on the first
+    /// request and closes; `cut` sends at most a third of the file per response and closes;
+    /// `stallfirst` sends half on the first request and stalls; `changing` is `dropfirst` with an
+    /// ETag that changes on every request (the file changed); `lying` is `dropfirst`, then answers
+    /// a range with a `Content-Range` that starts at 0 and the bytes from N; `plain` has no fault.
+    private func serveRanged(
+        _ connection: Int32, fault: String, seen: Int, bytes: [UInt8], request: String, target: String
+    ) {
+        let lines = request.split(separator: "\r\n").map { $0.lowercased() }
+        func header(_ name: String) -> String? {
+            lines.first { $0.hasPrefix(name + ":") }.map {
+                String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let etag = fault == "changing" ? "\"v\(seen)\"" : "\"v1\""
+        var start = 0
+        if let range = header("range"), range.hasPrefix("bytes="), range.hasSuffix("-"),
+            let from = Int(range.dropFirst(6).dropLast())
+        {
+            lock.withLock { rangeCounts[target, default: 0] += 1 }
+            if header("if-range") == etag {
+                guard from < bytes.count else {
+                    _ = send(
+                        connection,
+                        Array(
+                            "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(bytes.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                                .utf8))
+                    return
+                }
+                start = from
+            }
+        }
+        let body = Array(bytes[start...])
+        var head = "HTTP/1.1 200 OK\r\n"
+        if start > 0 {
+            let claimed = fault == "lying" ? 0 : start
+            head =
+                "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(claimed)-\(claimed + body.count - 1)/\(bytes.count)\r\n"
+        }
+        head += "ETag: \(etag)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        guard send(connection, Array(head.utf8)) else { return }
+        switch fault {
+        case "dropfirst" where seen == 0, "changing" where seen == 0, "lying" where seen == 0:
+            _ = send(connection, Array(body[..<(body.count / 2)]), counted: true)
+        case "stallfirst" where seen == 0:
+            guard send(connection, Array(body[..<(body.count / 2)]), counted: true) else { return }
+            for _ in 0..<100 where !isStopped { usleep(100_000) }
+        case "cut":
+            _ = send(connection, Array(body.prefix((bytes.count + 2) / 3)), counted: true)
+        default:
+            _ = send(connection, body, counted: true)
+        }
+    }
+
+    /// `/cond/PATH` and `/cond-fresh/PATH` (any depth): the file with a strong ETag (its SHA-256)
+    /// and a fixed Last-Modified, `304` when `If-None-Match` names it; `cond-fresh` adds
+    /// `Cache-Control: max-age=60`, `cond` sends `no-cache`.
+    private func serveConditional(_ connection: Int32, fresh: Bool, path: String, request: String) {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + path) else {
+            _ = send(connection, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             return
+        }
+        let etag = "\"\(Hashing.sha256(data).prefix(16))\""
+        let ifNoneMatch = request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("if-none-match:") }.map {
+            $0.dropFirst("if-none-match:".count).trimmingCharacters(in: .whitespaces)
+        }
+        let headers =
+            "ETag: \(etag)\r\nLast-Modified: Sun, 09 Sep 2001 01:46:40 GMT\r\nCache-Control: \(fresh ? "max-age=60" : "no-cache")\r\n"
+        if ifNoneMatch == etag {
+            lock.withLock { notModifiedCount += 1 }
+            _ = send(connection, Array("HTTP/1.1 304 Not Modified\r\n\(headers)Connection: close\r\n\r\n".utf8))
+            return
+        }
+        guard
+            send(
+                connection,
+                Array("HTTP/1.1 200 OK\r\n\(headers)Content-Length: \(data.count)\r\nConnection: close\r\n\r\n".utf8))
+        else { return }
+        _ = send(connection, [UInt8](data), counted: true)
+    }
+
+    /// The faults that heal, answered before the file is looked at; true when answered.
+    private func answerHealing(_ fault: String, seen: Int, connection: Int32) -> Bool {
+        func status(_ code: Int, _ extra: String = "") -> Bool {
+            let retryAfter = code == 429 || code == 503 ? "Retry-After: 7\r\n" : ""
+            _ = send(
+                connection,
+                Array(
+                    "HTTP/1.1 \(code) Fault\r\n\(retryAfter)\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n".utf8
+                ),
+                counted: false)
+            return true
+        }
+        if fault.hasPrefix("once-"), seen == 0, let code = Int(fault.dropFirst(5)) { return status(code) }
+        if fault.hasPrefix("always-"), let code = Int(fault.dropFirst(7)) { return status(code) }
+        switch fault {
+        case "busy" where seen < 2:
+            return status(503)
+        case "busydate" where seen == 0:
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = formatter.string(from: Date().addingTimeInterval(4))
+            _ = send(
+                connection,
+                Array(
+                    "HTTP/1.1 503 Busy\r\nRetry-After: \(date)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+                counted: false)
+            return true
+        case "resetfirst" where seen == 0:
+            // Closed with unread data pending: the kernel resets the connection.
+            var option = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+            return true
+        default:
+            return false
         }
     }
 

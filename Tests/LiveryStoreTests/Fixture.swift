@@ -188,7 +188,23 @@ final class Fixture: @unchecked Sendable {
     }
 
     func catalog(baseURL: String) throws -> LiveryStore.Catalog {
-        try CatalogBuilder.build(packagesIn: packages, baseURL: baseURL)
+        defer { Self.stampPublished(packages) }
+        return try CatalogBuilder.build(packagesIn: packages, baseURL: baseURL)
+    }
+
+    private static let lastStamp = Locked(0.0)
+
+    /// Gives `catalog.json` a modification time a whole second after any earlier one: hosts derive
+    /// their validators (ETag, Last-Modified) from whole seconds and the size, so a catalog
+    /// rewritten in the same second with the same size would be answered `304` (docs/Packages.md,
+    /// Conditional catalogs). Publishing tests call it after each catalog they write.
+    static func stampPublished(_ folder: String) {
+        let stamp = lastStamp.withValue { last -> Double in
+            last = max(Date().timeIntervalSince1970.rounded(.down), last + 1)
+            return last
+        }
+        try? FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: stamp)], ofItemAtPath: folder + "/catalog.json")
     }
 
     /// The product as the catalog last written in the packages folder lists it.
@@ -211,11 +227,14 @@ final class Fixture: @unchecked Sendable {
         manager: ThemeManager?, catalogURL: String? = nil, trust: CatalogTrust = .unsignedForDevelopment,
         handlers: [any ContentHandler] = [],
         timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
-        limits: ExtractionLimits = .default
+        limits: ExtractionLimits = .default, retry: RetryPolicy = .never,
+        retryEnvironment: RetryEnvironment = .live
     ) async throws -> ThemeStore {
+        // No retries unless a test asks: the fault tests check the error one attempt reports.
         try await ThemeStore(
             installedFolder: installed, catalogURL: catalogURL, trust: trust, manager: manager,
-            bundledSearchPaths: [Repository.compiledThemes], handlers: handlers, timeouts: timeouts, limits: limits)
+            bundledSearchPaths: [Repository.compiledThemes], handlers: handlers, timeouts: timeouts, limits: limits,
+            retry: retry, retryEnvironment: retryEnvironment)
     }
 
     // MARK: Snapshots

@@ -36,6 +36,7 @@ import Testing
             _ = try CatalogBuilder.build(
                 packagesIn: fixture.packages,
                 signing: CatalogSigning(key: key ?? catalogKey, expires: expires, version: version))
+            Fixture.stampPublished(fixture.packages)
             return try Data(contentsOf: URL(fileURLWithPath: fixture.packages + "/catalog.json"))
         }
 
@@ -98,6 +99,7 @@ import Testing
     @Test func anUnsignedCatalogIsRefusedUnlessTheAppOptsIn() async throws {
         let signed = try SignedStore()
         _ = try CatalogBuilder.build(packagesIn: signed.fixture.packages)
+        Fixture.stampPublished(signed.fixture.packages)
         try await signed.expectRefused("is not signed; this app accepts only signed catalogs") { store, _ in
             try await Self.install(store)
         }
@@ -308,6 +310,7 @@ import Testing
         let fixture = try Fixture()
         let package = try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
         _ = try CatalogBuilder.build(packagesIn: fixture.packages)
+        Fixture.stampPublished(fixture.packages)
         let trustFolder = fixture.installed + "/.liverystore/trust"
         try await TestServer.withServer(folder: fixture.packages) { base in
             let store = try await fixture.makeStore(

@@ -77,6 +77,72 @@ final class RunningStudio: @unchecked Sendable {
         return parts.count > 1 ? Int(parts[1]) ?? 0 : 0
     }
 
+    /// Sends each request (head lines without the blank line, no body) on one connection, the
+    /// next once the answer to the previous one was read, and returns the status codes read
+    /// (fewer when the connection closed early).
+    func rawSequence(_ heads: [[String]]) async throws -> [Int] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.rawSequenceBlocking(heads) })
+            }
+        }
+    }
+
+    private func rawSequenceBlocking(_ heads: [[String]]) throws -> [Int] {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var statuses: [Int] = []
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let separator = Array("\r\n\r\n".utf8)
+        for head in heads {
+            let bytes = Array((head.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+            guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == bytes.count else { break }
+            // The response head, then as many body bytes as its Content-Length says.
+            func headEnd() -> Int? {
+                guard pending.count >= separator.count else { return nil }
+                return (0...(pending.count - separator.count)).first {
+                    Array(pending[$0..<$0 + separator.count]) == separator
+                }
+            }
+            while headEnd() == nil {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count <= 0 { return statuses }
+                pending += buffer[..<count]
+            }
+            let end = headEnd()! + separator.count
+            let lines = String(decoding: pending[..<end], as: UTF8.self).split(separator: "\r\n")
+            let parts = lines.first?.split(separator: " ") ?? []
+            statuses.append(parts.count > 1 ? Int(parts[1]) ?? 0 : 0)
+            let length =
+                lines.lazy.compactMap { line -> Int? in
+                    let pair = line.split(separator: ":", maxSplits: 1)
+                    guard pair.count == 2, pair[0].lowercased() == "content-length" else { return nil }
+                    return Int(pair[1].trimmingCharacters(in: .whitespaces))
+                }.first ?? 0
+            while pending.count < end + length {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count <= 0 { return statuses }
+                pending += buffer[..<count]
+            }
+            pending.removeFirst(end + length)
+        }
+        return statuses
+    }
+
     /// A WebSocket upgrade of `path` with these header lines.
     func upgrade(_ path: String, _ headers: [String]) async throws -> Int {
         try await raw(
@@ -296,6 +362,73 @@ final class RunningStudio: @unchecked Sendable {
         // What WebSocket client libraries (an app following the studio) send.
         #expect(try await studio.upgrade("/follow?token=\(token)", ["Host: \(own)", "Origin: ws://127.0.0.1"]) == 101)
         #expect(try studio.files() == before, "a refused request wrote something")
+        await studio.stop()
+    }
+
+    /// RFC 9112 §3.2: a request with more than one `Host` gets 400. §3.2.2: in an absolute-form
+    /// target (`GET http://evil.example/api/state`) the target's host replaces `Host`; the studio
+    /// refuses absolute-form targets outright (400). Both before any work: reads, writes (an undo
+    /// that would change a file) and WebSocket upgrades.
+    @Test func moreThanOneHostOrAnAbsoluteTargetIsRefusedBeforeAnythingElse() async throws {
+        let studio = try RunningStudio()
+        try await studio.start()
+        let token = studio.token
+        let own = "127.0.0.1:\(studio.port)"
+        let evil = "evil.example:\(studio.port)"
+        // A change an undo would revert: every refused undo below must leave it in place.
+        let explanation = try await studio.session.explain(themeID: "com.livery.base", traits: "", id: "button_send")
+        let target = try #require(explanation.operations.first { $0.name == "backgroundColor" }?.targets.first)
+        #expect(await studio.session.edit(StudioEditRequest(target: target, slot: "content", text: "#102030")).ok)
+        let edited = try studio.files()
+        let undo = Array("{}".utf8)
+        func post(_ line: String, _ hosts: [String]) async throws -> Int {
+            try await studio.raw(
+                [line] + hosts.map { "Host: \($0)" } + [
+                    "Content-Type: application/json", "Content-Length: \(undo.count)", "Connection: close",
+                ], body: undo)
+        }
+        for hosts in [[own, evil], [evil, own], [own, own], [own, "localhost:\(studio.port)"]] {
+            let label = hosts.joined(separator: ", ")
+            for path in ["/?token=\(token)", "/api/state?token=\(token)", "/api/findings?token=\(token)"] {
+                #expect(
+                    try await studio.raw(["GET \(path) HTTP/1.1"] + hosts.map { "Host: \($0)" } + ["Connection: close"])
+                        == 400, "\(path) with Host \(label)")
+            }
+            #expect(try await post("POST /api/undo?token=\(token) HTTP/1.1", hosts) == 400, "undo with Host \(label)")
+            for path in ["/live?token=\(token)", "/follow?token=\(token)"] {
+                #expect(
+                    try await studio.upgrade(path, hosts.map { "Host: \($0)" }) == 400, "\(path) with Host \(label)")
+            }
+        }
+        // Absolute-form targets, whatever their authority, with the studio's own Host.
+        for authority in [evil, "evil.example", own, "localhost:\(studio.port)"] {
+            for path in ["/api/state?token=\(token)", "/?token=\(token)"] {
+                #expect(
+                    try await studio.raw([
+                        "GET http://\(authority)\(path) HTTP/1.1", "Host: \(own)", "Connection: close",
+                    ])
+                        == 400, "http://\(authority)\(path)")
+            }
+            #expect(
+                try await post("POST http://\(authority)/api/undo?token=\(token) HTTP/1.1", [own]) == 400,
+                "undo through http://\(authority)")
+            for path in ["/live?token=\(token)", "/follow?token=\(token)"] {
+                #expect(
+                    try await studio.upgrade("http://\(authority)\(path)", ["Host: \(own)", "Origin: http://\(own)"])
+                        == 400, "upgrade of http://\(authority)\(path)")
+            }
+        }
+        #expect(try studio.files() == edited, "a refused request wrote something")
+        // A second request on a kept-alive connection is checked as the first was.
+        #expect(
+            try await studio.rawSequence([
+                ["GET /api/state?token=\(token) HTTP/1.1", "Host: \(own)"],
+                ["POST /api/undo?token=\(token) HTTP/1.1", "Host: \(own)", "Host: \(evil)", "Content-Length: 0"],
+            ]) == [200, 400])
+        #expect(try studio.files() == edited, "a refused request wrote something")
+        // The same undo, asked as it should be, is done.
+        #expect(try await post("POST /api/undo?token=\(token) HTTP/1.1", [own]) == 200)
+        #expect(try studio.files() != edited)
         await studio.stop()
     }
 

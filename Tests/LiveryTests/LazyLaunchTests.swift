@@ -83,7 +83,7 @@ import Testing
             (0...(bytes.count - pattern.count)).first { Array(bytes[$0..<$0 + pattern.count]) == pattern })
         bytes[offset] ^= 1
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(try CompiledTheme(contentsOf: path).formatVersion == (4, 0), "structurally still a good file")
+        #expect(try CompiledTheme(contentsOf: path).formatVersion == (5, 0), "structurally still a good file")
 
         let manager = layout.manager(showing: "com.livery.dark")
         #expect(manager.theme("com.livery.dark")?.origin == .compiled, "the damage is not read at launch")

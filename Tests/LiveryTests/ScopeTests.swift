@@ -1,3 +1,4 @@
+import Foundation
 import LiveryHeadless
 import LiveryModel
 import Testing
@@ -73,5 +74,57 @@ import Testing
         #expect(dark.textColor == Color(red: 0, green: 0, blue: 0))
         #expect(light.textColor == Color(red: 0, green: 0, blue: 0))
         #expect(applicator.lastPass.operationsApplied == 1)
+    }
+
+    /// Every dimension of the table, an app-defined one (declared here, in the test only)
+    /// included, can be overridden for a scope; the scope's theme resolves with it.
+    @Test func everyDimensionCanBeOverriddenForAScope() throws {
+        let dimensions = try TraitDimensions(appDefined: [TraitDimension(name: "density", values: ["compact", "cozy"])])
+        for (index, dimension) in dimensions.all.enumerated() {
+            for (value, tag) in dimension.values.enumerated() {
+                let overrides = ScopeOverrides(traits: [dimension.name: tag])
+                #expect(
+                    overrides.applied(to: .none, dimensions: dimensions)[index] == value, "\(dimension.name) \(tag)")
+            }
+        }
+        let compact = try dimensions.traits(tags: ["compact"])
+        let rtl = TraitSet(direction: .rtl)
+        let theme = loadedTheme(
+            "app", [instance("title", "uilabel", [op("textColor", "color", black)])],
+            variants: [
+                compact: [instance("title", "uilabel", [op("textColor", "color", red)])],
+                rtl: [instance("title", "uilabel", [op("textColor", "color", blue)])],
+            ])
+        let (manager, applicator) = makeApplicator(theme, activate: "app")
+        manager.dimensions = dimensions
+        let dense = applicator.makeScope(ScopeOverrides(traits: ["density": "compact"]))
+        let mirrored = applicator.makeScope(ScopeOverrides(direction: .rtl))
+        let outside = Label()
+        let inDense = Label()
+        let inMirrored = Label()
+        applicator.style(outside, as: "title")
+        dense.style(inDense, as: "title")
+        mirrored.style(inMirrored, as: "title")
+        #expect(outside.textColor == Color(red: 0, green: 0, blue: 0))
+        #expect(inDense.textColor == Color(red: 1, green: 0, blue: 0))
+        #expect(inMirrored.textColor == Color(red: 0, green: 0, blue: 1))
+        // The app sets an app-defined dimension by tag; an unknown tag changes nothing.
+        try manager.setTraits(tags: ["compact"])
+        #expect(outside.textColor == Color(red: 1, green: 0, blue: 0))
+        #expect(throws: TraitSet.TagError.unknown("roomy")) { try manager.setTraits(tags: ["roomy"]) }
+        #expect(outside.textColor == Color(red: 1, green: 0, blue: 0))
+    }
+
+    /// The saved form is keyed by dimension name: it reads back, and a dimension the app does
+    /// not declare (yet) is kept and ignored rather than failing.
+    @Test func overridesSaveByDimensionName() throws {
+        let overrides = ScopeOverrides(themeID: "promo", direction: .rtl, traits: ["density": "compact"])
+        let json = try JSONEncoder().encode(overrides)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains(#""direction":"rtl""#) && text.contains(#""density":"compact""#))
+        let decoded = try JSONDecoder().decode(ScopeOverrides.self, from: json)
+        #expect(decoded == overrides)
+        #expect(decoded.direction == .rtl)
+        #expect(decoded.applied(to: .none, dimensions: .standard) == TraitSet(direction: .rtl))
     }
 }

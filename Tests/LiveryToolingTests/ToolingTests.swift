@@ -104,6 +104,19 @@ import Testing
         let public_ = SwiftIdentifiers(accessLevel: .public, stringExtension: false).generate(names, themes: ["x"])
         #expect(public_.contains("public enum ThemeIdentifiers {") && public_.contains("public static let labelTitle"))
         #expect(!public_.contains("extension String"))
+        #expect(!source.contains("ThemeChoices"), "no overridable constants, no choices")
+    }
+
+    /// Overridable constants (format 1.3, section 9.2) are listed by the type of value they take.
+    @Test func listsOverridableConstantsByType() {
+        var names = ThemeNames(constants: ["brand": .color, "accent": .color, "radius": .float, "fixed": .color])
+        names.overridable = ["brand", "accent", "radius"]
+        let source = SwiftIdentifiers().generate(names, themes: ["x"], values: ["radius": .float(8)])
+        #expect(
+            source.contains(
+                "enum ThemeChoices {\n    enum Float {\n        /// a float: `8`\n        static let radius = \"radius\"\n    }\n    enum Color {\n        /// a color\n        static let accent = \"accent\"\n        /// a color\n        static let brand = \"brand\"\n    }\n}"
+            ), "\(source)")
+        #expect(!source.contains("static let fixed = \"fixed\"\n    }\n}\n\n/// Instance"))
     }
 }
 

@@ -24,10 +24,18 @@ package struct Dump: ParsableCommand {
         help: ArgumentHelp("The user's text scale (0.5...4): font sizes are printed as applied at it.", valueName: "S"))
     var textScale: Double = TextScale.standard
 
+    @Option(
+        name: .customLong("override"),
+        help: ArgumentHelp(
+            "A value for an overridable constant, written as its XML text (accent=#00AA88, radius=12); repeatable.",
+            valueName: "NAME=VALUE"))
+    var overrides: [String] = []
+
     @OptionGroup var themes: ThemeOptions
 
     package func validate() throws {
         _ = try traitSet()
+        _ = try givenOverrides()
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
         guard TextScale.range.contains(textScale) else {
             throw ValidationError("--text-scale must be between 0.5 and 4")
@@ -35,23 +43,55 @@ package struct Dump: ParsableCommand {
     }
 
     func traitSet() throws -> TraitSet {
-        let tags = (traits ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
-        }
         do {
-            return try TraitSet(tags: tags)
-        } catch .unknown(let tag) {
-            throw ValidationError(
-                "unknown trait '\(tag)'; use idioms (iphone, ipad, tv, mac, watch, car, vision), light or dark, highcontrast, largetext"
-            )
-        } catch .conflict(let first, let second) {
-            throw ValidationError("traits '\(first)' and '\(second)' are of one dimension; give at most one of each")
+            return try TraitDimensions.standard.traits(list: traits)
+        } catch {
+            throw ValidationError(TraitDimensions.standard.message(for: error))
         }
+    }
+
+    /// `--override NAME=VALUE` pairs in the order given; a later one of a name wins.
+    func givenOverrides() throws -> [(name: String, text: String)] {
+        try overrides.map { pair in
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw ValidationError("--override takes NAME=VALUE (e.g. accent=#00AA88), not '\(pair)'")
+            }
+            return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+        }
+    }
+
+    /// The values given, read as the types of the theme's overridable constants; a name that is
+    /// not one of them, or a value that does not read, is a usage error naming them.
+    func overrideValues(workspace: ThemeWorkspace) throws -> [String: Value] {
+        let given = try givenOverrides()
+        guard !given.isEmpty else { return [:] }
+        let constants = workspace.overridableConstants(ofThemeAt: source) ?? []
+        let offered =
+            constants.isEmpty
+            ? "the theme has no overridable constants (a constant is with overridable=\"true\")"
+            : "its overridable constants are "
+                + constants.map { "\($0.name) (\($0.type.rawValue))" }.joined(separator: ", ")
+        var values: [String: Value] = [:]
+        for (name, text) in given {
+            guard let constant = constants.first(where: { $0.name == name }) else {
+                throw ValidationError("--override \(name): not an overridable constant of this theme; \(offered)")
+            }
+            switch ThemeWorkspace.overrideValue(text, type: constant.type) {
+            case .success(let value): values[name] = value
+            case .failure(let problem):
+                throw ValidationError("--override \(name)=\(text): \(problem.message)")
+            }
+        }
+        return values
     }
 
     package func run() throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), !isFolder.boolValue {
+            guard overrides.isEmpty else {
+                throw ValidationError(
+                    "--override needs the theme folder: this compiled file does not record its overridable constants")
+            }
             let compiled = try CompiledFile.open(source)
             do {
                 let theme = try compiled.materialize().resolved(for: try traitSet())
@@ -64,7 +104,12 @@ package struct Dump: ParsableCommand {
             }
             return
         }
-        let result = themes.workspace().resolve(themeAt: source, traits: try traitSet())
+        let workspace = themes.workspace()
+        let values = try overrideValues(workspace: workspace)
+        let result =
+            values.isEmpty
+            ? workspace.resolve(themeAt: source, traits: try traitSet())
+            : workspace.resolve(themeAt: source, traits: try traitSet(), overriding: values)
         DiagnosticPrinter().print(result.diagnostics)
         guard let theme = result.value else { throw ExitCode.failure }
         print(CanonicalJSON.dump(theme, scale: scale, textScale: textScale), terminator: "")

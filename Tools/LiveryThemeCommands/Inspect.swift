@@ -39,7 +39,12 @@ package struct Inspect: ParsableCommand {
             "counts: \(theme.idCount) ids, \(theme.variantCount) variants, \(theme.instanceRecordCount) instance records, \(theme.operationRecordCount) operations (\(theme.operationListLength) references, \(theme.listPatchCount) patches), \(theme.valueSlotCount) values, \(theme.stringCount) strings, \(theme.assets.count) assets",
             "hash table: \(theme.bucketCount) buckets, longest probe \(theme.maxProbeLength)",
             "blocks: \(theme.blockCount) of \(theme.blockSize) bytes, a CRC-32 each (the runtime checks a block when a read first needs it)",
-            "variants: " + theme.variantTraits.map(\.description).joined(separator: "; "),
+            "dimensions: " + theme.dimensions.description,
+            "variants: "
+                + theme.variantTraits.map {
+                    let tags = theme.dimensions.tags(of: $0)
+                    return tags.isEmpty ? "(no traits)" : tags.joined(separator: ",")
+                }.joined(separator: "; "),
             "parent chain (root first):",
         ]
         for entry in theme.chain {

@@ -68,9 +68,7 @@ extension Applicator {
         }
         let overrides = registry.overrides(of: scope)
         if let id = overrides.themeID { result.themeID = id }
-        if let idiom = overrides.idiom { result.traits.idiom = idiom }
-        if let appearance = overrides.appearance { result.traits.appearance = appearance }
-        if let contrast = overrides.contrast { result.traits.contrast = contrast }
+        result.traits = overrides.applied(to: result.traits, dimensions: manager.dimensions)
         if let scale = overrides.scale { result.scale = max(1, scale) }
         return result
     }

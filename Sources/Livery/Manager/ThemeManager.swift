@@ -32,8 +32,12 @@ public final class ThemeManager {
     public private(set) var themes: [String: ThemeDescriptor] = [:]
     /// The theme in use, nil until one could be activated.
     public private(set) var currentThemeID: String?
-    /// The active traits (idiom, appearance, contrast, text size).
+    /// The active traits: at most one value per dimension of `dimensions`.
     public internal(set) var traits: TraitSet
+    /// The trait dimensions in force: the standard ones and the app's own, as its schema files
+    /// declare them (a compiled theme records them: `CompiledTheme.dimensions`). Tags are read
+    /// and scopes' overrides applied under these.
+    public var dimensions: TraitDimensions = .standard
     /// The display scale images are picked for (1, 2, 3...).
     public private(set) var scale: Int
     /// The user's text scale, 0.5...4: every scaled font is applied at `min(size x s, max-size)`
@@ -114,6 +118,12 @@ public final class ThemeManager {
         self.traits = traits
         self.scale = scale
         notify(change)
+    }
+
+    /// Sets the active traits from tags of any dimension in force (`["dark", "rtl", "compact"]`);
+    /// an unknown tag throws (`dimensions.message(for:)` words it) and changes nothing.
+    public func setTraits(tags: [String], scale: Int? = nil) throws(TraitSet.TagError) {
+        setTraits(try dimensions.traits(tags: tags), scale: scale)
     }
 
     /// Changes the display scale images are picked for.

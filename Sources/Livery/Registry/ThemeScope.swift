@@ -1,28 +1,76 @@
 import LiveryModel
 
 /// Which theme and traits a scope uses instead of its parent's: nil fields inherit.
-public struct ScopeOverrides: Hashable, Sendable {
+public struct ScopeOverrides: Hashable, Sendable, Codable {
     /// The theme the scope uses; nil follows the manager's current theme.
     public var themeID: String?
-    /// The idiom the scope uses; nil follows the manager's traits.
-    public var idiom: Idiom?
-    /// Light or dark for the scope; nil follows the manager's traits.
-    public var appearance: Appearance?
-    /// High contrast for the scope; nil follows the manager's traits.
-    public var contrast: Contrast?
+    /// Per trait dimension, by name (`appearance`, `direction`, an app's `density`), the value the
+    /// scope uses; a dimension not listed follows the manager's traits. Kept by name, so a saved
+    /// form reads back after dimensions are added; a name or value the dimensions in force do not
+    /// know is ignored.
+    public var traits: [String: String]
     /// The display scale the scope's images are chosen for; nil follows the manager.
     public var scale: Int?
 
-    /// Overrides of the given fields; the others inherit.
+    /// Overrides of the given fields; the others inherit. `traits` adds any dimension by name.
     public init(
         themeID: String? = nil, idiom: Idiom? = nil, appearance: Appearance? = nil,
-        contrast: Contrast? = nil, scale: Int? = nil
+        contrast: Contrast? = nil, textSize: TextSize? = nil, direction: LayoutDirection? = nil,
+        scale: Int? = nil, traits: [String: String] = [:]
     ) {
         self.themeID = themeID
-        self.idiom = idiom
-        self.appearance = appearance
-        self.contrast = contrast
+        self.traits = traits
         self.scale = scale
+        self.idiom = idiom ?? self.idiom
+        self.appearance = appearance ?? self.appearance
+        self.contrast = contrast ?? self.contrast
+        self.textSize = textSize ?? self.textSize
+        self.direction = direction ?? self.direction
+    }
+
+    private func typed<Value: RawRepresentable<String>>(_ dimension: Int) -> Value? {
+        traits[TraitDimensions.standard.all[dimension].name].flatMap(Value.init(rawValue:))
+    }
+
+    private mutating func setTyped<Value: RawRepresentable<String>>(_ value: Value?, _ dimension: Int) {
+        traits[TraitDimensions.standard.all[dimension].name] = value?.rawValue
+    }
+
+    /// The idiom the scope uses; nil follows the manager's traits.
+    public var idiom: Idiom? {
+        get { typed(TraitDimensions.idiom) }
+        set { setTyped(newValue, TraitDimensions.idiom) }
+    }
+    /// Light or dark for the scope; nil follows the manager's traits.
+    public var appearance: Appearance? {
+        get { typed(TraitDimensions.appearance) }
+        set { setTyped(newValue, TraitDimensions.appearance) }
+    }
+    /// High contrast for the scope; nil follows the manager's traits.
+    public var contrast: Contrast? {
+        get { typed(TraitDimensions.contrast) }
+        set { setTyped(newValue, TraitDimensions.contrast) }
+    }
+    /// Large text for the scope; nil follows the manager's traits.
+    public var textSize: TextSize? {
+        get { typed(TraitDimensions.textSize) }
+        set { setTyped(newValue, TraitDimensions.textSize) }
+    }
+    /// The layout direction for the scope; nil follows the manager's traits.
+    public var direction: LayoutDirection? {
+        get { typed(TraitDimensions.direction) }
+        set { setTyped(newValue, TraitDimensions.direction) }
+    }
+
+    /// `inherited` with every overridden dimension that `dimensions` knows set to the scope's value.
+    public func applied(to inherited: TraitSet, dimensions: TraitDimensions) -> TraitSet {
+        var result = inherited
+        for (name, tag) in traits {
+            guard let position = dimensions.position(of: tag), dimensions.all[position.dimension].name == name
+            else { continue }
+            result[position.dimension] = position.value
+        }
+        return result
     }
 }
 

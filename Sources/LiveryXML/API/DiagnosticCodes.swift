@@ -78,6 +78,10 @@ extension DiagnosticCode {
 
     // Accessibility (format 1.1, section 7.3)
     public static let contrastLow: DiagnosticCode = "contrast-low"
+    /// A `contrast-with` that no lightening or darkening reaches (format 1.3, section 9.1).
+    public static let contrastUnreachable: DiagnosticCode = "contrast-unreachable"
+    /// A checked text/background pair a user's choice can make unreadable (format 1.3, 9.2).
+    public static let contrastUnguarded: DiagnosticCode = "contrast-unguarded"
 
     /// Every code above, for tools that check a code a designer wrote (the severity configuration).
     public static let frontEndCodes: [DiagnosticCode] = [
@@ -92,5 +96,6 @@ extension DiagnosticCode {
         .componentUnknown, .operationUnknown, .operationDuplicate, .stateUnknown, .stateNotAllowed,
         .paramMissing, .paramDuplicate, .paramUnknown, .paramType, .paramValueCount, .enumValue, .schemaInvalid,
         .assetMissing, .assetName, .assetAmbiguous, .assetUnused, .contrastLow,
+        .contrastUnreachable, .contrastUnguarded,
     ]
 }

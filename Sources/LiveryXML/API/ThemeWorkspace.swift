@@ -81,9 +81,14 @@ public final class ThemeWorkspace: @unchecked Sendable {
     /// `jobs` themes are checked at a time, on as many threads; the findings are the same, in the
     /// same order, whatever `jobs` is (`progress` may then be called from any of the threads,
     /// one call at a time).
-    public func validate(paths: [String], jobs: Int = 1, progress: ((Int, Int, String) -> Void)? = nil)
-        -> [Diagnostic]
-    {
+    ///
+    /// With `kept`, a theme's own check is taken from it when it holds one, and kept there
+    /// otherwise: a tool that checks again after an edit marks stale there the themes the edit
+    /// may change, and the findings are still those of checking every theme.
+    public func validate(
+        paths: [String], jobs: Int = 1, reusing kept: ThemeChecks? = nil,
+        progress: ((Int, Int, String) -> Void)? = nil
+    ) -> [Diagnostic] {
         /// What the serial walk finds, in order: findings of the walk itself, and themes to check.
         enum Step {
             case found([Diagnostic])
@@ -132,7 +137,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
                 done += 1
                 progressLock.unlock()
             }
-            return self.validateTheme(at: themePaths[index])
+            guard let kept else { return self.validateTheme(at: themePaths[index]) }
+            return kept.validation(of: themePaths[index]) { self.validateTheme(at: themePaths[index]) }
         }
         var diagnostics: [Diagnostic] = []
         var resolution = ResolutionFindings()
@@ -401,6 +407,11 @@ public final class ThemeWorkspace: @unchecked Sendable {
             current = parent
         }
         return folders
+    }
+
+    /// The id and the parent id the theme's `Info.xml` gives, or nil when it cannot be read.
+    public func declaredIDs(ofThemeAt path: String) -> (id: String, parent: String?)? {
+        info(at: path).0.map { ($0.info.id, $0.info.parent) }
     }
 
     /// The theme folders directly inside `folder`, sorted by name.
@@ -693,7 +704,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
 
     /// The theme and its ancestors, root first; nil when the chain cannot be formed (missing or
     /// cyclic parent, unreadable Info.xml). Diagnostics include every file of the chain.
-    private func loadChain(_ path: String) -> ([DecodedThemeFolder]?, [Diagnostic]) {
+    func loadChain(_ path: String) -> ([DecodedThemeFolder]?, [Diagnostic]) {
         guard FileSystem.kind(of: path) == .directory else {
             return (nil, [.error(.pathNotFound, "no such theme folder", at: SourceLocation(file: path))])
         }

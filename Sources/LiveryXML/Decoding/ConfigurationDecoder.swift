@@ -15,7 +15,7 @@ struct ConfigurationDecoder {
     static let instanceAttributes = ["id", "class"]
     static let operationAttributes = ["name", "state"]
     static let paramAttributes = ["name"]
-    static let constantAttributes = ["name"]
+    static let constantAttributes = ["name", "overridable"]
     static let none: [String] = []
 
     mutating func decode(_ root: XMLElement, fileName: String, qualifiers: TraitSet) -> ConfigurationFile {
@@ -97,12 +97,24 @@ struct ConfigurationDecoder {
             context.mention(everythingIn: element)
             return nil
         }
+        var overridable: Bool?
+        if let flag = element.attribute("overridable") {
+            guard case .success(let value) = ValueSyntax.bool(flag) else {
+                context.error(
+                    .valueInvalid, "overridable must be true or false, found '\(flag)'",
+                    at: context.source.location(ofAttribute: "overridable", in: element))
+                broken.insert(name)
+                context.mention(everythingIn: element)
+                return nil
+            }
+            overridable = value
+        }
         guard let object = context.typedObject(element, extraAttributes: Self.constantAttributes) else {
             broken.insert(name)
             context.mention(everythingIn: element)
             return nil
         }
-        return ConstantSyntax(name: name, object: object, mark: context.mark(element))
+        return ConstantSyntax(name: name, object: object, mark: context.mark(element), overridable: overridable)
     }
 
     private mutating func classDefinition(_ element: XMLElement) -> ClassSyntax? {

@@ -6,7 +6,7 @@ extension DecodingContext {
 
     static func ownAttributes(of type: ValueType) -> [String] {
         switch type {
-        case .color: ["format"]
+        case .color: ["format"] + ColorModifierSyntax.attributes
         case .font: ["family", "size", "weight", "max-size", "scaling", "letter-spacing", "line-height"]
         case .image: ["cache"]
         default: []
@@ -29,6 +29,10 @@ extension DecodingContext {
             return nil
         }
         let here = mark(element)
+        if type != .color, !element.attributes.isEmpty, rejectModifiers(on: element) {
+            mention(everythingIn: element)
+            return nil
+        }
         let allowed = Self.ownAttributes(of: type) + ["ref"] + extraAttributes
         if let reference = attribute("ref", of: element, allowed: allowed) {
             mentionedConstants.insert(reference)
@@ -36,6 +40,7 @@ extension DecodingContext {
             if let written { misspelledAttribute(written, meaning: "ref", in: element) }
             let onlyRefAndExtra = element.allAttributeNames {
                 $0 == "ref" || $0 == written || extraAttributes.contains($0)
+                    || (type == .color && ColorModifierSyntax.attributes.contains($0))
             }
             if !element.textIsBlank || !element.children.isEmpty || !onlyRefAndExtra {
                 error(
@@ -53,10 +58,10 @@ extension DecodingContext {
                         at: source.location(ofAttribute: "ref", in: element),
                         fix: Diagnostic.Fix(replacing: reference, with: name)))
                 mentionedConstants.insert(name)
-                return TypedObject(type: type, content: .reference(name), mark: here)
+                return derived(TypedObject(type: type, content: .reference(name), mark: here), element)
             }
             guard checkName(reference, of: element, attribute: "ref") else { return nil }
-            return TypedObject(type: type, content: .reference(reference), mark: here)
+            return derived(TypedObject(type: type, content: .reference(reference), mark: here), element)
         }
         if type == .array {
             guard arrayDepth < limits.maxArrayDepth else {
@@ -123,7 +128,7 @@ extension DecodingContext {
             }
         switch parsed {
         case .success(let value):
-            return TypedObject(type: type, content: .literal(value), mark: here)
+            return derived(TypedObject(type: type, content: .literal(value), mark: here), element)
         case .failure(let problem):
             let at =
                 switch type {
@@ -156,6 +161,15 @@ extension DecodingContext {
                     problem.message, at: at, fix: problem.fix))
             return nil
         }
+    }
+
+    /// The object itself, or for a `color` with modifier attributes, the colour derived from it
+    /// (nil with errors when a modifier is invalid).
+    private mutating func derived(_ object: TypedObject, _ element: XMLElement) -> TypedObject? {
+        guard object.type == .color, !element.attributes.isEmpty, Self.hasModifiers(element) else { return object }
+        guard let modifiers = colorModifiers(of: element) else { return nil }
+        return TypedObject(
+            type: .color, content: .derived(DerivedColorSyntax(base: object, modifiers: modifiers)), mark: object.mark)
     }
 
     /// A reference written the way another system writes one: an Android resource

@@ -53,6 +53,10 @@ public struct ConstantTrail: Hashable, Sendable {
         public var location: SourceLocation
         public var themeID: String
     }
+
+    /// How each derived colour on the way was computed, outermost first (format 1.3, section
+    /// 9.1): "`brandPressed` = `brand` #FF3B30 darkened 0.15 in srgb = #D93229".
+    public var derivations: [String] = []
 }
 
 /// One earlier occurrence of the same (name, state) that a later one replaced.
@@ -99,6 +103,61 @@ public struct ResolvedConstant: Hashable, Sendable {
     public var location: SourceLocation
     /// The constant it refers to, for `<color name="accent" ref="brand"/>`.
     public var reference: String?
+    /// A derived colour's modifiers as written (format 1.3, section 9.1); nil for others.
+    public var modifiers: WrittenColorModifiers? = nil
+    /// Some definition of it says `overridable="true"` (format 1.3, section 9.2).
+    public var overridable = false
+}
+
+/// A colour's modifiers as its element writes them, operands by name or hex: what design-token
+/// export needs to write them again.
+public struct WrittenColorModifiers: Hashable, Sendable {
+    public enum Shift: Hashable, Sendable {
+        case lighten(Double)
+        case darken(Double)
+        /// `operand` is a constant's name, or a hex colour as `#RRGGBBAA`.
+        case mix(operand: String, amount: Double)
+    }
+    public var shift: Shift?
+    public var alpha: Double?
+    /// The constant's name or hex colour `contrast-with` names, and the ratio.
+    public var contrastWith: (operand: String, minimumRatio: Double)?
+    public var space: ModifierSpace
+    /// The constant the colour starts from (its `ref`); nil when it starts from its own text.
+    public var base: String?
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.shift == rhs.shift && lhs.alpha == rhs.alpha && lhs.space == rhs.space && lhs.base == rhs.base
+            && lhs.contrastWith?.operand == rhs.contrastWith?.operand
+            && lhs.contrastWith?.minimumRatio == rhs.contrastWith?.minimumRatio
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(shift)
+        hasher.combine(alpha)
+        hasher.combine(space)
+        hasher.combine(contrastWith?.operand)
+    }
+
+    init(_ syntax: ColorModifierSyntax) {
+        func text(_ operand: ColorOperand) -> String {
+            switch operand {
+            // `#RRGGBB` when opaque, as a theme and Tokens Studio write it
+            case .color(let color):
+                color.hexString.hasSuffix("FF") ? String(color.hexString.dropLast(2)) : color.hexString
+            case .constant(let name): name
+            }
+        }
+        switch syntax.shift {
+        case .lighten(let p)?: shift = .lighten(p)
+        case .darken(let p)?: shift = .darken(p)
+        case .mix(let operand, let amount)?: shift = .mix(operand: text(operand), amount: amount)
+        case nil: shift = nil
+        }
+        alpha = syntax.alpha
+        contrastWith = syntax.contrast.map { (text($0.operand), $0.minimumRatio) }
+        space = syntax.space
+    }
 }
 
 /// The names a theme chain defines in any of its files, whatever the traits: what typed
@@ -109,6 +168,8 @@ public struct ThemeNames: Hashable, Sendable {
     public var classes: Set<String>
     /// Constant name to its type.
     public var constants: [String: ValueType]
+    /// The constants an app's user may replace (`overridable="true"`, format 1.3 section 9.2).
+    public var overridable: Set<String> = []
     public init(instances: [String: String] = [:], classes: Set<String> = [], constants: [String: ValueType] = [:]) {
         self.instances = instances
         self.classes = classes
@@ -161,10 +222,18 @@ extension ThemeWorkspace {
         let constants = pass.constants.keys.sorted().compactMap { name -> ResolvedConstant? in
             guard let syntax = pass.constants[name], let value = pass.constantValue(name) else { return nil }
             var reference: String?
+            var modifiers: WrittenColorModifiers?
             if case .reference(let target) = syntax.object.content { reference = target }
-            return ResolvedConstant(
+            if case .derived(let derived) = syntax.object.content {
+                modifiers = WrittenColorModifiers(derived.modifiers)
+                if case .reference(let target) = derived.base.content { modifiers?.base = target }
+            }
+            var constant = ResolvedConstant(
                 name: name, value: value, themeID: themes[syntax.location.file] ?? "",
                 location: syntax.location, reference: reference)
+            constant.modifiers = modifiers
+            constant.overridable = pass.overridable.contains(name)
+            return constant
         }
         return Checked(value: constants, diagnostics: all)
     }
@@ -178,7 +247,10 @@ extension ThemeWorkspace {
         var names = ThemeNames()
         for theme in chain {
             for file in theme.files {
-                for constant in file.constants { names.constants[constant.name] = constant.object.type }
+                for constant in file.constants {
+                    names.constants[constant.name] = constant.object.type
+                    if constant.overridable == true { names.overridable.insert(constant.name) }
+                }
                 for definition in file.classes { names.classes.insert(definition.name) }
                 for instance in file.instances where names.instances[instance.id] == nil {
                     names.instances[instance.id] = instance.component
@@ -309,7 +381,9 @@ extension ThemeResolver {
                             constant: name, location: constant.location, themeID: themes[constant.location.file] ?? ""))
                     object = constant.object
                 }
-                return steps.isEmpty ? nil : ConstantTrail(param: param.name, steps: steps)
+                let derivations = pass.derivationLines(of: param.object, named: param.name)
+                guard !steps.isEmpty || !derivations.isEmpty else { return nil }
+                return ConstantTrail(param: param.name, steps: steps, derivations: derivations)
             }
         }
         var operations: [ExplainedOperation] = []

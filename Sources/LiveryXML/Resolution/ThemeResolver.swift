@@ -20,6 +20,10 @@ final class ThemeResolver {
     private(set) var diagnostics: [Diagnostic] = []
     /// Set by validation (not by resolving one trait set for an app): the contrast checks.
     var contrast: ContrastCheck?
+    /// Values given for overridable constants (format 1.3, section 9.2): each replaces the
+    /// constant's final value where the theme has an overridable constant of that name and
+    /// type. Resolutions are not reused while there are any.
+    var constantOverrides: [String: Value] = [:]
     private var reported: Set<Diagnostic> = []
     /// The trait sets each finding of a resolution pass was seen with, so a finding repeated
     /// across trait sets stays one finding, with the trait sets in a note.
@@ -229,6 +233,8 @@ final class ThemeResolver {
         var constants: [String: ConstantSyntax] = [:]
         var classes: [String: ClassSyntax] = [:]
         var constantValues: [String: Value?] = [:]
+        /// Constants some definition of the chain marks `overridable="true"` (format 1.3, 9.2).
+        var overridable: Set<String> = []
         var resolvingConstants: [String] = []
         var classOperations: [String: [OperationSyntax]] = [:]
         var resolvingClasses: [String] = []
@@ -260,6 +266,7 @@ final class ThemeResolver {
 
         mutating func run() -> [ResolvedInstance] {
             fillTables(reporting: true) { _ in }
+            applyOverrides()
             // Constants are checked even when nothing references them, so a broken one is reported.
             for name in constants.keys.sorted() { _ = constantValue(name) }
             let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
@@ -287,6 +294,17 @@ final class ThemeResolver {
                                 at: constant.location))
                         continue
                     }
+                    if let flag = constant.overridable {
+                        if flag {
+                            overridable.insert(constant.name)
+                        } else if overridable.contains(constant.name), reporting {
+                            report(
+                                .error(
+                                    .attributeInvalid,
+                                    "constant '\(constant.name)' is overridable (an earlier definition says so); a later definition cannot take that back: remove overridable=\"false\"",
+                                    at: constant.mark.attributeLocation("overridable")))
+                        }
+                    }
                     constants[constant.name] = constant
                 }
                 for definition in file.classes { classes[definition.name] = definition }
@@ -294,9 +312,22 @@ final class ThemeResolver {
             }
         }
 
+        /// Puts the given values in place of the final values of the overridable constants they
+        /// name, before anything refers to them; a value for another name or type is ignored.
+        mutating func applyOverrides() {
+            for (name, value) in resolver.constantOverrides
+            where overridable.contains(name) && constants[name]?.object.type == value.type {
+                constantValues[name] = .some(value)
+            }
+        }
+
         /// The instance as resolved for another trait set when every definition it read is the
         /// same, else resolved afresh.
         mutating func resolveInstance(_ definitions: [InstanceSyntax]) -> ResolvedInstance? {
+            guard resolver.constantOverrides.isEmpty else {
+                reads = ResolutionReads()
+                return resolveAfresh(definitions)?.0
+            }
             for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
                 reuse(entry)
                 return entry.instance
@@ -326,6 +357,7 @@ final class ThemeResolver {
         mutating func reuse(_ entry: ResolutionMemo.Entry) {
             resolver.reuses += 1
             resolver.contrast?.check(entry.instance, pairs: entry.contrast, sources: entry.sources, traits: traits)
+            checkGuards(entry.instance, pairs: entry.contrast, sources: entry.sources)
         }
 
         /// The instance, the syntax of its operations, and what the contrast check measures.
@@ -400,6 +432,7 @@ final class ThemeResolver {
             let instance = ResolvedInstance(id: first.id, component: component, operations: resolved)
             let contrast = ContrastCheck.pairs(of: instance, schema: schema)
             resolver.contrast?.check(instance, pairs: contrast, sources: sources, traits: traits)
+            checkGuards(instance, pairs: contrast, sources: sources)
             return (instance, sources, contrast)
         }
 
@@ -418,6 +451,9 @@ final class ThemeResolver {
             case .literal: break
             case .array(let items): for item in items { markUses(item) }
             case .reference(let name): resolver.referencedConstants.insert(name)
+            case .derived(let derived):
+                markUses(derived.base)
+                for name in derived.modifiers.namedConstants { resolver.referencedConstants.insert(name) }
             }
         }
 
@@ -590,42 +626,100 @@ final class ThemeResolver {
                 }
                 return .array(values)
             case .reference(let name):
-                resolver.referencedConstants.insert(name)
-                guard let constant = constants[name] else {
-                    reads.clean = false
-                    // defined but broken: reported once, where it is broken
-                    if resolver.brokenConstants.contains(name) { return nil }
-                    let candidates = constants.values.lazy.filter { $0.object.type == object.type }.map(\.name)
-                    let (hint, fix) = resolver.suggestion(name, in: candidates)
-                    if let fix { resolver.suggestedConstants.insert(fix.replacement) }
-                    if hint.isEmpty, let below = resolver.definitionBelow?(name) {
-                        var finding = Diagnostic.error(
-                            .referenceUnknown,
-                            "unknown constant '\(name)': it is defined in \(below.theme), which inherits from this theme, and a parent cannot see its children's definitions; move (or copy) its definition up into this theme's <constants>",
-                            at: object.location)
-                        finding.notes.append(
-                            Diagnostic.Note("'\(name)' is defined here, in \(below.theme)", at: below.location))
-                        report(finding)
-                        return nil
-                    }
-                    report(
-                        .error(
-                            .referenceUnknown,
-                            "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
-                            at: object.location, fix: fix))
-                    return nil
-                }
-                reads.constants.append((name, constant))
-                guard constant.object.type == object.type else {
-                    report(
-                        .error(
-                            .referenceType,
-                            "constant '\(name)' is \(Phrasing.a(constant.object.type.rawValue)) but is used as \(Phrasing.a(object.type.rawValue))",
-                            at: object.location))
-                    return nil
-                }
-                return constantValue(name)
+                return referencedValue(name, type: object.type, at: object.location)
+            case .derived(let derived):
+                return derivedColor(derived, at: object.mark)
             }
+        }
+
+        /// The value of the constant `name`, used as a `type` at `location`: unknown names,
+        /// other types and cycles are reported there (format 2.1).
+        mutating func referencedValue(_ name: String, type: ValueType, at location: @autoclosure () -> SourceLocation)
+            -> Value?
+        {
+            resolver.referencedConstants.insert(name)
+            guard let constant = constants[name] else {
+                reads.clean = false
+                // defined but broken: reported once, where it is broken
+                if resolver.brokenConstants.contains(name) { return nil }
+                let candidates = constants.values.lazy.filter { $0.object.type == type }.map(\.name)
+                let (hint, fix) = resolver.suggestion(name, in: candidates)
+                if let fix { resolver.suggestedConstants.insert(fix.replacement) }
+                if hint.isEmpty, let below = resolver.definitionBelow?(name) {
+                    var finding = Diagnostic.error(
+                        .referenceUnknown,
+                        "unknown constant '\(name)': it is defined in \(below.theme), which inherits from this theme, and a parent cannot see its children's definitions; move (or copy) its definition up into this theme's <constants>",
+                        at: location())
+                    finding.notes.append(
+                        Diagnostic.Note("'\(name)' is defined here, in \(below.theme)", at: below.location))
+                    report(finding)
+                    return nil
+                }
+                report(
+                    .error(
+                        .referenceUnknown,
+                        "unknown constant '\(name)'\(hint.isEmpty ? "; define it in <constants>" : hint)",
+                        at: location(), fix: fix))
+                return nil
+            }
+            reads.constants.append((name, constant))
+            guard constant.object.type == type else {
+                report(
+                    .error(
+                        .referenceType,
+                        "constant '\(name)' is \(Phrasing.a(constant.object.type.rawValue)) but is used as \(Phrasing.a(type.rawValue))",
+                        at: location()))
+                return nil
+            }
+            return constantValue(name)
+        }
+
+        /// A colour with modifiers (format 1.3, section 9.1): its base and the colours its
+        /// modifiers name, looked up in this pass's final table, then the modifiers applied.
+        mutating func derivedColor(_ derived: DerivedColorSyntax, at mark: SourceMark) -> Value? {
+            guard let modifiers = colorModifiers(derived.modifiers, at: mark),
+                case .color(let base)? = value(of: derived.base)
+            else { return nil }
+            let derivation = modifiers.derive(from: base)
+            if !derivation.contrastReached, let rule = modifiers.contrast,
+                case .contrast(_, _, let ratio, _)? = derivation.steps.last?.kind
+            {
+                report(
+                    .warning(
+                        .contrastUnreachable,
+                        "no lightening or darkening in \(modifiers.space.rawValue) reaches \(ValueText.number(rule.minimumRatio)):1 against \(rule.background.hexString); the closest is \(derivation.color.hexString) at \(ContrastRatio.text(ratio, required: rule.minimumRatio)):1. Choose a base or background further apart, or lower min-ratio",
+                        at: mark.attributeLocation("contrast-with")))
+            }
+            return .color(derivation.color)
+        }
+
+        /// The modifiers with their operands resolved, or nil (reported) when one cannot be.
+        mutating func colorModifiers(_ syntax: ColorModifierSyntax, at mark: SourceMark) -> ColorModifiers? {
+            func operand(_ operand: ColorOperand, attribute: String) -> Color? {
+                switch operand {
+                case .color(let color): return color
+                case .constant(let name):
+                    guard
+                        case .color(let color)? = referencedValue(
+                            name, type: .color, at: mark.attributeLocation(attribute))
+                    else { return nil }
+                    return color
+                }
+            }
+            var modifiers = ColorModifiers(alpha: syntax.alpha, space: syntax.space)
+            switch syntax.shift {
+            case .lighten(let p)?: modifiers.shift = .lighten(p)
+            case .darken(let p)?: modifiers.shift = .darken(p)
+            case .mix(let other, let p)?:
+                guard let color = operand(other, attribute: "mix") else { return nil }
+                modifiers.shift = .mix(color, amount: p)
+            case nil: break
+            }
+            if let (against, ratio) = syntax.contrast {
+                guard let background = operand(against, attribute: "contrast-with") else { return nil }
+                modifiers.contrast = .init(background: background, minimumRatio: ratio)
+            }
+            return modifiers
         }
 
         mutating func constantValue(_ name: String) -> Value? {

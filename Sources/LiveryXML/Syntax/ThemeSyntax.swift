@@ -7,6 +7,8 @@ struct TypedObject {
         case literal(Value)
         case reference(String)
         case array([TypedObject])
+        /// A colour with modifiers (format 1.3, section 9.1); its base is a literal or a reference.
+        case derived(DerivedColorSyntax)
     }
 
     // Field order is memory layout: the one-byte type fills the content's tag padding, so a
@@ -152,12 +154,15 @@ final class ConstantSyntax {
     let name: String
     let object: TypedObject
     let mark: SourceMark
+    /// `overridable="true"` or `"false"` as written (format 1.3, section 9.2); nil when absent.
+    let overridable: Bool?
     var location: SourceLocation { mark.location }
 
-    init(name: String, object: TypedObject, mark: SourceMark) {
+    init(name: String, object: TypedObject, mark: SourceMark, overridable: Bool? = nil) {
         self.name = name
         self.object = object
         self.mark = mark
+        self.overridable = overridable
     }
 }
 

@@ -16,7 +16,13 @@ struct Install: AsyncParsableCommand {
             package's compiled file is installed as an app installs it: verified, made from the very \
             parent the app has (compiled files in --themes or DIR), moved into DIR as <id>.livery. \
             On any failure DIR is left exactly as it was. Installing a newer version updates the \
-            installed one.
+            installed one. From a catalog, failures that can heal (a dropped connection, a stall, \
+            408/429/5xx) are retried with backoff, a dropped download is kept in DIR/.liverystore/downloads \
+            and resumed by the next run, and the last verified catalog is kept in DIR/.liverystore/cache \
+            to be revalidated (If-None-Match). With --cache-budget (catalog installs), installed and parked themes and \
+            partial downloads are kept within BYTES: the least recently used themes go first, never \
+            the theme named by --in-use, its parents, or a theme another one builds on; an install \
+            that cannot fit fails before downloading.
             """)
 
     @Argument(
@@ -46,6 +52,17 @@ struct Install: AsyncParsableCommand {
             valueName: "KEY"))
     var rootKey: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "The byte budget for DIR's downloaded themes (installed, parked, partial downloads); older themes are removed to make room.",
+            valueName: "BYTES"))
+    var cacheBudget: Int64?
+
+    @Option(
+        help: ArgumentHelp(
+            "The id of the theme in use: with --cache-budget, it and its parents are never removed.", valueName: "ID"))
+    var inUse: String?
+
     @Flag(help: "Accept an unsigned catalog (development only: anyone on the path could then push any theme).")
     var allowUnsigned = false
 
@@ -59,6 +76,7 @@ struct Install: AsyncParsableCommand {
     var allowDowngrade = false
 
     func validate() throws {
+        if let cacheBudget, cacheBudget < 0 { throw ValidationError("--cache-budget must be 0 or more bytes") }
         // A root key that cannot be read is a usage error, like a missing one.
         for key in rootKey {
             do {
@@ -89,6 +107,8 @@ struct Install: AsyncParsableCommand {
                 bundledSearchPaths: bundled.isEmpty ? nil : bundled, handlers: StoreLayout.handlers(compiled: compiled),
                 timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout)))
             for action in store.recoveryActions { print("recovered: \(action)") }
+            await store.setCacheBudget(cacheBudget)
+            await store.setThemeInUse(inUse)
             if isCatalog, let id {
                 let catalog = try await store.refreshCatalog()
                 guard let product = catalog.product(id: id) else {
@@ -102,7 +122,11 @@ struct Install: AsyncParsableCommand {
                 let task = await store.install(product, allowDowngrade: allowDowngrade)
                 let bar = ProgressBar(label: product.id)
                 for await state in task.states() {
-                    if case .downloading(let received, let expected) = state { bar.update(received, expected) }
+                    switch state {
+                    case .downloading(let received, let expected): bar.update(received, expected)
+                    case .waitingToRetry(let wait): writeError("\(product.id): \(wait)\n")
+                    default: break
+                    }
                 }
                 bar.finish()
                 switch task.state {

@@ -3,6 +3,7 @@ import Foundation
 import LiveryModel
 import LiveryThemeCommands
 import LiveryTokens
+import LiveryTooling
 import LiveryXML
 
 /// `livery tokens import|export`: W3C design tokens (DTCG 2025.10) in and out of themes.
@@ -69,7 +70,7 @@ struct Tokens: ParsableCommand {
         func contextMap() throws -> ContextMap {
             do { return try ContextMap.parse(map) } catch {
                 throw ValidationError(
-                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitAxes.all.traitSets.last!.tags.joined(separator: ", ")), joined by ~, or none)"
+                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitDimensions.standard.knownTags.joined(separator: ", ")), joined by ~, or none)"
                 )
             }
         }
@@ -159,15 +160,24 @@ struct Tokens: ParsableCommand {
         var format: DiagnosticFormat = .text
 
         func traitSet() throws -> TraitSet {
-            guard let traits else { return .none }
-            do {
-                return try TraitSet(tags: traits.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            } catch {
-                throw ValidationError("--traits '\(traits)' is not a trait set: \(error)")
-            }
+            do { return try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
         }
 
         func validate() throws { _ = try traitSet() }
+
+        /// A theme's modifiers as Tokens Studio's, where it has one for them: one of lighten,
+        /// darken, mix or alpha, without contrast-with. Others export as their resolved colour.
+        static func studioModifier(_ modifiers: WrittenColorModifiers) -> StudioModifier? {
+            guard modifiers.contrastWith == nil else { return nil }
+            switch (modifiers.shift, modifiers.alpha) {
+            case (.lighten(let p)?, nil): return StudioModifier(kind: .lighten, value: p, space: modifiers.space)
+            case (.darken(let p)?, nil): return StudioModifier(kind: .darken, value: p, space: modifiers.space)
+            case (.mix(let operand, let p)?, nil):
+                return StudioModifier(kind: .mix, value: p, space: modifiers.space, color: operand)
+            case (nil, let alpha?): return StudioModifier(kind: .alpha, value: alpha, space: modifiers.space)
+            default: return nil
+            }
+        }
 
         func run() throws {
             let printer = DiagnosticPrinter(format: format)
@@ -186,8 +196,15 @@ struct Tokens: ParsableCommand {
                     printer.print(result.diagnostics)
                     throw ExitCode.failure
                 }
-                return value.filter { $0.themeID == ownID }.map {
-                    ExportedConstant(name: $0.name, value: $0.value, reference: $0.reference)
+                return value.filter { $0.themeID == ownID }.map { resolved in
+                    var constant = ExportedConstant(
+                        name: resolved.name, value: resolved.value, reference: resolved.reference)
+                    constant.overridable = resolved.overridable
+                    if let modifiers = resolved.modifiers {
+                        constant.modifier = Self.studioModifier(modifiers)
+                        constant.modifierBase = modifiers.base
+                    }
+                    return constant
                 }
             }
             var exporter = TokenExporter()
@@ -207,11 +224,12 @@ struct Tokens: ParsableCommand {
                     let known = Set(generic)
                     let differing = try constants(traits).filter { !known.contains($0) }
                     guard !differing.isEmpty else { continue }
-                    guard traits.tags.count == 1 else {
-                        dropped.append(traits.description)
+                    let tags = variants.dimensions.tags(of: traits)
+                    guard tags.count == 1 else {
+                        dropped.append(tags.joined(separator: ","))
                         continue
                     }
-                    let file = stem + "~" + traits.tags[0] + ".json"
+                    let file = stem + "~" + tags[0] + ".json"
                     var layerExporter = TokenExporter()
                     files.append(
                         (file, layerExporter.document(differing, elsewhere: generic, roots: roots, numbers: numbers)))
@@ -221,7 +239,8 @@ struct Tokens: ParsableCommand {
                     (
                         resolver,
                         TokenExporter.resolver(
-                            name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers)
+                            name: variants.info.name, baseFile: (output as NSString).lastPathComponent, layers: layers,
+                            dimensions: variants.dimensions)
                     ))
             }
             var diagnostics: [Diagnostic] = []

@@ -36,6 +36,8 @@ func run(configurationFile: String, downloads: String, productID: String, identi
     let manager = ThemeManager(configuration: configuration, traits: TraitSet(appearance: .dark))
     let store = try await ThemeStore(configuration: configuration, installedFolder: downloads, manager: manager)
     for action in store.recoveryActions { print("recovered: \(action)") }
+    // Downloaded themes stay within 64 MiB: the least recently used go first, never the one in use.
+    await store.setCacheBudget(64 << 20)
 
     let catalog = try await store.refreshCatalog()
     for product in catalog.products {
