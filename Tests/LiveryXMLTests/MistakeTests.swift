@@ -125,11 +125,21 @@ import Testing
 
     @Test func aQualifierFarFromEveryTagGetsTheListNotAGuess() throws {
         let copy = try SampleThemeCopy()
+        try copy.write("Light.theme/Chat~nite.xml", "<theme/>\n")
+        let findings = copy.validate()
+        #expect(
+            findings.map(\.description) == [
+                "Light.theme/Chat~nite.xml: error: unknown qualifier '~nite' in 'Chat~nite.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext, ltr, rtl [qualifier-unknown]"
+            ])
+    }
+
+    @Test func anotherToolsWordForAQualifierGetsTheListAndTheOneMeant() throws {
+        let copy = try SampleThemeCopy()
         try copy.write("Light.theme/Chat~night.xml", "<theme/>\n")
         let findings = copy.validate()
         #expect(
             findings.map(\.description) == [
-                "Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext, ltr, rtl [qualifier-unknown]"
+                "Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext, ltr, rtl; most likely 'dark' ('night' is another tool's word for it) [qualifier-unknown]"
             ])
     }
 

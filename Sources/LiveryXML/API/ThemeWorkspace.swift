@@ -469,6 +469,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let (schema, schemaDiagnostics) = schema(of: chain)
         let resolver = ThemeResolver(chain: chain, schema: schema, reusingResolutions: reusesResolutions)
         resolver.maxReferenceDepth = limits.maxReferenceDepth
+        resolver.definitionBelow = { [weak self] name in self?.definition(of: name, below: path) }
         return (resolver, diagnostics + schemaDiagnostics)
     }
 
@@ -669,6 +670,36 @@ public final class ThemeWorkspace: @unchecked Sendable {
             indexes[key] = index
             return index
         }
+    }
+
+    /// The first definition of constant `name` in a theme that inherits from the theme at
+    /// `path`, among the themes of its search folders (the error path of an unknown constant).
+    private func definition(of name: String, below path: String) -> (theme: String, location: SourceLocation)? {
+        guard let id = theme(at: path).info?.id else { return nil }
+        let indexes = searchFolders(for: path).map(index(of:))
+        for entry in indexes.flatMap(\.entries) where entry.id != nil && entry.id != id {
+            // does the entry inherit from `id`? (a bounded walk up: cycles are reported elsewhere)
+            var current = theme(at: entry.path).info?.parent
+            var steps = 0
+            var inherits = false
+            while let parent = current, steps < 64 {
+                if parent == id {
+                    inherits = true
+                    break
+                }
+                current = indexes.lazy.flatMap { $0.folders(withID: parent) }.first.flatMap {
+                    self.theme(at: $0.path).info?.parent
+                }
+                steps += 1
+            }
+            guard inherits else { continue }
+            for file in theme(at: entry.path).files {
+                if let constant = file.constants.first(where: { $0.name == name }) {
+                    return (FileSystem.lastComponent(of: entry.path), constant.location)
+                }
+            }
+        }
+        return nil
     }
 
     /// The theme and its ancestors, root first; nil when the chain cannot be formed (missing or

@@ -198,7 +198,7 @@ struct ConfigurationDecoder {
         if let written = context.attribute("state", of: element, allowed: Self.operationAttributes) {
             let known = ControlState.all.map(\.rawValue)
             guard known.contains(written) else {
-                let (hint, fix) = Suggestions.suggest(written, in: known)
+                let (hint, fix) = Suggestions.listing(written, in: known)
                 let attribute =
                     element.attribute("state") == nil
                     ? context.misspelling(of: "state", in: element, allowed: Self.operationAttributes) ?? "state"
@@ -206,7 +206,7 @@ struct ConfigurationDecoder {
                 context.diagnostics.append(
                     .error(
                         .stateUnknown,
-                        "unknown state '\(written)'\(hint.isEmpty ? "; use one of \(known.joined(separator: ", "))" : hint)",
+                        "unknown state '\(written)'\(hint)",
                         at: context.source.location(ofAttribute: attribute, in: element), fix: fix))
                 return nil
             }
@@ -234,6 +234,13 @@ struct ConfigurationDecoder {
 
     private mutating func param(_ element: XMLElement) -> ParamSyntax? {
         context.checkAttributes(of: element, allowed: Self.paramAttributes)
+        if element.children.isEmpty, !element.textIsBlank {
+            // A bare value (`<param name="color">#FFFFFF</param>`) is one mistake: the typed
+            // element around it is missing. Its consequences (text in a container, a param
+            // without a typed object) are folded into this finding.
+            context.bareValue(in: element)
+            return nil
+        }
         context.checkNoText(in: element)
         guard
             let name = context.required(

@@ -108,10 +108,15 @@ struct DecodingContext {
     /// An attribute written with a typo for one the element has: an error (the theme does not say
     /// what it means to), read as meant so that nothing follows from it.
     mutating func misspelledAttribute(_ written: String, meaning meant: String, in element: XMLElement) {
+        // a word of another tool (`name` for an instance's `id`, CSS's `font-weight`) is not a typo
+        let why =
+            Suggestions.synonyms[written.lowercased()]?.contains(meant) == true
+            ? "\(ValueType(rawValue: element.name) == nil && meant == "id" ? "an instance is named by 'id'" : "Livery writes it '\(meant)'"): write \(meant)=\"\(element.attribute(written) ?? "")\""
+            : "did you mean '\(meant)'?"
         diagnostics.append(
             .error(
                 .attributeUnknown,
-                "<\(element.name)> has no attribute '\(written)'; did you mean '\(meant)'? (read as \(meant))",
+                "<\(element.name)> has no attribute '\(written)'; \(why) (read as \(meant))",
                 at: source.location(ofAttribute: written, in: element),
                 fix: Diagnostic.Fix(replacing: written, with: meant)))
     }
@@ -124,6 +129,36 @@ struct DecodingContext {
         error(
             .xmlText, "<\(element.name)> holds elements, not text; found '\(text.prefix(40))'",
             at: source.location(ofTextIn: element))
+    }
+
+    /// A param holding its value as bare text: one finding, saying which typed element to wrap
+    /// it in where the text tells (`#FFFFFF` is a colour, `true` a bool, `0.5` a float), with
+    /// the wrapped value as the fix.
+    mutating func bareValue(in element: XMLElement) {
+        let text = String(ValueSyntax.trimmed(element.text))
+        let name = element.attribute("name") ?? ""
+        let type = Self.typeOfBareValue(text)
+        let message: String
+        var fix: Diagnostic.Fix?
+        if let type {
+            message =
+                "<param name=\"\(name)\"> holds a typed object, not bare text: wrap '\(text.prefix(40))' in <\(type.rawValue)>, <\(type.rawValue)>\(text.prefix(40))</\(type.rawValue)>"
+            fix = Diagnostic.Fix(replacing: text, with: "<\(type.rawValue)>\(text)</\(type.rawValue)>")
+        } else {
+            message =
+                "<param name=\"\(name)\"> holds a typed object, not bare text: wrap '\(text.prefix(40))' in the element of the param's type, e.g. <float>\(text.prefix(40))</float> or <integer>\(text.prefix(40))</integer>"
+        }
+        diagnostics.append(.error(.paramValueCount, message, at: source.location(ofTextIn: element), fix: fix))
+        mention(everythingIn: element)
+    }
+
+    /// The type a bare value's text is unambiguously written in: a colour (`#FFFFFF`), a bool,
+    /// a float with a fraction; nil for a whole number (a float or an integer) or other text.
+    static func typeOfBareValue(_ text: String) -> ValueType? {
+        if text.hasPrefix("#"), text.count > 1, text.dropFirst().allSatisfy(\.isHexDigit) { return .color }
+        if text == "true" || text == "false" { return .bool }
+        if text.contains("."), Double(text) != nil { return .float }
+        return nil
     }
 
     mutating func unknownElement(_ element: XMLElement, in parent: String, expected: [String]) {

@@ -19,9 +19,21 @@ enum InfoDecoder {
         context.checkAttributes(of: root, allowed: allowed)
         context.checkNoText(in: root)
         var description: String?
+        /// A parent written as an element (`<parent>com.acme.base</parent>`), read as meant: the
+        /// themes below still resolve, so the one finding is the element.
+        var parentElement: (id: String, element: XMLElement)?
         for child in root.children {
             if child.name == "description", description == nil {
                 description = String(ValueSyntax.trimmed(child.text))
+            } else if ["parent", "extends", "inherits"].contains(child.name.lowercased()), child.children.isEmpty,
+                root.attribute("parent") == nil, parentElement == nil
+            {
+                let id = String(ValueSyntax.trimmed(child.text))
+                context.error(
+                    .elementUnknown,
+                    "a theme's parent is an attribute of <theme-info>, not an element: write <theme-info ... parent=\"\(id)\"> and remove <\(child.name)> (read as parent=\"\(id)\")",
+                    at: context.location(child))
+                if isThemeID(id) { parentElement = (id, child) }
             } else {
                 context.unknownElement(child, in: "theme-info", expected: ["description"])
             }
@@ -55,9 +67,12 @@ enum InfoDecoder {
         }
         guard valid, let id, let name else { return nil }
         let info = ThemeInfo(
-            id: id, name: name, version: version, parent: context.attribute("parent", of: root, allowed: allowed),
+            id: id, name: name, version: version,
+            parent: context.attribute("parent", of: root, allowed: allowed) ?? parentElement?.id,
             description: description)
-        return Decoded(info: info, location: context.location(root), parentLocation: location("parent"))
+        return Decoded(
+            info: info, location: context.location(root),
+            parentLocation: parentElement.map { context.location($0.element) } ?? location("parent"))
     }
 
     /// `[A-Za-z0-9._-]+`

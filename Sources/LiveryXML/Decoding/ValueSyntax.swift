@@ -295,7 +295,11 @@ enum ValueSyntax {
 
     static func slowHexColor(_ text: String) -> Parsed<Color> {
         let body = trimmed(text)
-        if let meant = cssColor(String(body)) ?? hexWithoutHash(String(body)) { return .failure(meant) }
+        if let meant = cssColor(String(body)) ?? hexWithoutHash(String(body)) ?? shortHexWithAlpha(String(body))
+            ?? namedColor(String(body))
+        {
+            return .failure(meant)
+        }
         let problem = Problem(message: "'\(body)' is not a hex color; write #RGB, #RRGGBB or #RRGGBBAA")
         let bytes = body.utf8
         guard bytes.first == UInt8(ascii: "#"), [4, 7, 9].contains(bytes.count) else { return .failure(problem) }
@@ -409,7 +413,14 @@ enum ValueSyntax {
                                 "unknown font weight '\(weight)': weights are named, and CSS's \(number) is \(meant.rawValue); write \(meant.rawValue)",
                             fix: Diagnostic.Fix(replacing: String(trimmed(weight)), with: meant.rawValue)))
                 }
-                return .failure(Problem(message: "unknown font weight '\(weight)'; use one of \(names)"))
+                // the list, and the one most likely meant (`demibold` is semibold, `bol` bold)
+                let written = String(trimmed(weight))
+                let meant = Suggestions.closest(to: written, in: FontWeight.allCases.map(\.rawValue))
+                return .failure(
+                    Problem(
+                        message:
+                            "unknown font weight '\(weight)'; use one of \(names)\(meant.map { "; most likely '\($0)'" } ?? "")",
+                        fix: meant.map { Diagnostic.Fix(replacing: written, with: $0) }))
             }
             fontWeight = parsed
         }
@@ -526,6 +537,30 @@ extension ValueSyntax {
     }
 
     /// `0062CC`: hex digits without the `#`.
+    /// CSS's `#RGBA`: each digit doubled, `#RRGGBBAA`.
+    static func shortHexWithAlpha(_ body: String) -> Problem? {
+        guard body.utf8.count == 5, body.hasPrefix("#"), body.utf8.dropFirst().allSatisfy({ ASCII.hexValue($0) != nil })
+        else { return nil }
+        let long = "#" + body.dropFirst().map { "\($0)\($0)" }.joined()
+        return Problem(
+            message: "'\(body)' is CSS's #RGBA; Livery writes a colour with alpha as #RRGGBBAA: write \(long)",
+            fix: Diagnostic.Fix(replacing: body, with: long))
+    }
+
+    /// CSS's and SwiftUI's colour keywords Livery has no names for, as hex.
+    static let namedColors: [String: String] = [
+        "white": "#FFFFFF", "black": "#000000", "red": "#FF0000", "green": "#008000", "blue": "#0000FF",
+        "yellow": "#FFFF00", "gray": "#808080", "grey": "#808080", "orange": "#FFA500", "purple": "#800080",
+        "transparent": "#00000000", "clear": "#00000000",
+    ]
+
+    static func namedColor(_ body: String) -> Problem? {
+        guard let hex = namedColors[body.lowercased()] else { return nil }
+        return Problem(
+            message: "'\(body)' is a colour keyword of CSS; Livery writes colours in hex: write \(hex)",
+            fix: Diagnostic.Fix(replacing: body, with: hex))
+    }
+
     static func hexWithoutHash(_ body: String) -> Problem? {
         guard [3, 6, 8].contains(body.utf8.count), body.utf8.allSatisfy({ ASCII.hexValue($0) != nil }),
             body.utf8.contains(where: { !ASCII.isDigit($0) }) || body.utf8.count == 6

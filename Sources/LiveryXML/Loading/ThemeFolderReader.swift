@@ -96,6 +96,15 @@ struct ThemeFolderReader {
                     folder: folder, relative: "assets", themeID: header?.info.id ?? "",
                     into: &assets, sourceFiles: &sourceFiles, diagnostics: &diagnostics)
             case .directory:
+                if let layout = Self.otherToolsLayout(name) {
+                    // meant to be read: an error, saying where its files go; what they would
+                    // define or use is unknown, so nothing is reported unused or unknown for it
+                    diagnostics.append(
+                        .error(
+                            .fileIgnored, "subfolder '\(name)' is ignored: \(layout)", at: SourceLocation(file: path)))
+                    unreadFiles.append(name)
+                    continue
+                }
                 diagnostics.append(
                     .warning(
                         .fileIgnored, "subfolder '\(name)' is ignored; only assets/ is read from a theme's subfolders",
@@ -132,6 +141,32 @@ struct ThemeFolderReader {
             path: folder, header: header, files: files, schemaComponents: components,
             assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
             unreadFiles: unreadFiles, serials: firstSerial..<nextSerial)
+    }
+
+    /// What a subfolder laid out as another tool lays out resources means in a theme folder:
+    /// Android's `values-night` and `drawable-hdpi`, an Xcode asset catalog, a CSS `images` folder.
+    static func otherToolsLayout(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        if lowered.hasSuffix(".xcassets") {
+            return
+                "an asset catalog is Xcode's layout; put images in assets/ (bubble.png, bubble@2x.png) and colours in a configuration file's <constants>"
+        }
+        let parts = lowered.split(separator: "-")
+        guard let kind = parts.first else { return nil }
+        switch kind {
+        case "values":
+            let qualifiers = parts.dropFirst().map {
+                Suggestions.synonym(of: String($0), in: TraitSet.knownTags) ?? String($0)
+            }
+            let example = qualifiers.isEmpty ? "Chat.xml" : "Chat~" + qualifiers.joined(separator: "~") + ".xml"
+            return
+                "Android's resource folders are not read; a variant is a configuration file beside Info.xml whose name carries its qualifiers, e.g. \(example)"
+        case "drawable", "mipmap":
+            return
+                "Android's resource folders are not read; images go in assets/, a density as @2x or @3x in the file name (bubble@2x.png)"
+        default:
+            return nil
+        }
     }
 
     private mutating func readConfiguration(

@@ -85,6 +85,10 @@ final class ThemeResolver {
     /// Longest chain of constants referring to constants, or of classes including classes: each
     /// link is a nested call, so a hostile chain of thousands would overflow the stack.
     var maxReferenceDepth = FrontEndLimits.default.maxReferenceDepth
+    /// Where a theme that inherits from this one defines a constant (its folder's name and the
+    /// definition's place), asked only for a reference this chain cannot resolve: a parent
+    /// cannot see its children's definitions, and the finding says so.
+    var definitionBelow: ((String) -> (theme: String, location: SourceLocation)?)?
     /// "Did you mean" hints left: each compares a name with up to `Suggestions.maxCandidates`
     /// names, so a theme with thousands of unknown references gets hints for the first ones only.
     private var suggestionsLeft = 200
@@ -641,6 +645,16 @@ final class ThemeResolver {
                 let candidates = constants.values.lazy.filter { $0.object.type == type }.map(\.name)
                 let (hint, fix) = resolver.suggestion(name, in: candidates)
                 if let fix { resolver.suggestedConstants.insert(fix.replacement) }
+                if hint.isEmpty, let below = resolver.definitionBelow?(name) {
+                    var finding = Diagnostic.error(
+                        .referenceUnknown,
+                        "unknown constant '\(name)': it is defined in \(below.theme), which inherits from this theme, and a parent cannot see its children's definitions; move (or copy) its definition up into this theme's <constants>",
+                        at: location())
+                    finding.notes.append(
+                        Diagnostic.Note("'\(name)' is defined here, in \(below.theme)", at: below.location))
+                    report(finding)
+                    return nil
+                }
                 report(
                     .error(
                         .referenceUnknown,

@@ -16,6 +16,21 @@ public enum Suggestions {
         return ("; did you mean '\(best)'?", Diagnostic.Fix(replacing: name, with: best))
     }
 
+    /// For a message that lists every allowed value: "; use one of a, b, c", and which one was
+    /// most likely meant, with its fix: another tool's word for one ("; most likely 'highlighted'
+    /// (another tool's word for it)"), or a typo of one ("; did you mean 'normal'?", no list).
+    public static func listing(_ name: String, in candidates: [String]) -> (hint: String, fix: Diagnostic.Fix?) {
+        let list = "; use one of \(candidates.joined(separator: ", "))"
+        if let synonym = synonym(of: name, in: candidates) {
+            return (
+                "\(list); most likely '\(synonym)' ('\(name)' is another tool's word for it)",
+                Diagnostic.Fix(replacing: name, with: synonym)
+            )
+        }
+        let (hint, fix) = suggest(name, in: candidates)
+        return (hint.isEmpty ? list : hint, fix)
+    }
+
     /// A parent named by its theme's folder (`Base.theme`, `Base`, `Themes/Base.theme`) rather
     /// than by the id in that folder's Info.xml: the sentence ending and the fix to the id.
     /// `themes` are (folder path, id) of the themes that could be the parent.
@@ -42,7 +57,41 @@ public enum Suggestions {
     /// distances (docs/Security.md).
     static let maxCandidates = 200
 
+    /// Words other tools use for what Livery names otherwise: CSS's `font-weight` for `weight`,
+    /// UIKit's `pressed` state for `highlighted`, font foundries' `demibold` for `semibold`, an
+    /// instance's `name` for its `id`. Each is offered only where its Livery word is a candidate,
+    /// and before any spelling: a synonym is what was meant, however far its letters are.
+    static let synonyms: [String: [String]] = [
+        // attributes
+        "name": ["id", "family"], "id": ["name"], "font-weight": ["weight"], "font-size": ["size"],
+        "font-family": ["family"], "fontweight": ["weight"], "fontsize": ["size"], "fontfamily": ["family"],
+        "typeface": ["family"], "font": ["family"], "letterspacing": ["letter-spacing"],
+        "lineheight": ["line-height"], "tracking": ["letter-spacing"], "leading": ["line-height"],
+        // states
+        "pressed": ["highlighted"], "active": ["highlighted"], "hover": ["focused"], "hovered": ["focused"],
+        "checked": ["selected"], "inactive": ["disabled"], "default": ["normal"], "enabled": ["normal"],
+        // font weights
+        "normal": ["regular"], "book": ["regular"], "roman": ["regular"], "demibold": ["semibold"],
+        "demi-bold": ["semibold"], "semi-bold": ["semibold"], "extrabold": ["heavy"], "extra-bold": ["heavy"],
+        "ultrabold": ["heavy"], "extralight": ["ultralight"], "extra-light": ["ultralight"],
+        "ultra-light": ["ultralight"], "hairline": ["thin"],
+        // typed objects, as Android resources and programming languages name them
+        "dimen": ["float"], "number": ["float"], "double": ["float"], "int": ["integer"], "boolean": ["bool"],
+        "text": ["string"], "drawable": ["image"], "mipmap": ["image"],
+        // Android styles: a <style> of <item>s is a class of operations
+        "style": ["class"], "item": ["operation"],
+        // qualifiers, as Android resource folders name them
+        "night": ["dark"], "notnight": ["light"], "tablet": ["ipad"],
+    ]
+
+    /// The Livery word for `name` as another tool writes it, when it is among `candidates`.
+    public static func synonym(of name: String, in candidates: some Sequence<String>) -> String? {
+        guard let meant = synonyms[name.lowercased()] else { return nil }
+        return candidates.first { meant.contains($0) }
+    }
+
     public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+        if let synonym = synonym(of: name, in: candidates) { return synonym }
         let lowered = Array(name.lowercased())
         var best: (distance: Int, name: String)?
         var count = 0

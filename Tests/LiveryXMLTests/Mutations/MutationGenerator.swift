@@ -47,6 +47,30 @@ enum MutationKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case unitOnNumber = "unit on a plain number"
     case cssFontWeight = "numeric CSS font weight"
     case boolWord = "yes or no for a bool"
+    // Each a consequence folded into its cause, or a word of another tool read as meant.
+    case bareParamValue = "bare value in a param"
+    case instanceNamedWithName = "instance named with name="
+    case parentElement = "parent written as an element"
+    case cssFontAttribute = "CSS font attribute name"
+    case foundryWeightName = "font weight named as a foundry does"
+    case uikitStateWord = "state named as UIKit or CSS does"
+    case androidTypeName = "typed object named as Android does"
+    case androidNightQualifier = "Android qualifier (night)"
+    case britishSpelling = "British spelling of colour"
+    case androidUnit = "Android unit on a number"
+    case pointsUnit = "points unit on a number"
+    case hyphenQualifier = "qualifier after a hyphen (file name)"
+    case underscoreQualifier = "qualifier after an underscore (file name)"
+    case dottedQualifier = "qualifier after a dot (file name)"
+    case scaleLikeQualifier = "qualifier written as a scale (file name)"
+    case androidValuesFolder = "Android values folder"
+    case androidStyle = "Android <style> for a class"
+    case androidItem = "Android <item> for an operation"
+    case figmaTokenReference = "Figma token reference"
+    case sassVariable = "Sass variable"
+    case boolDigit = "1 or 0 for a bool"
+    case cssColorKeyword = "CSS colour keyword"
+    case cssShortHexAlpha = "CSS #RGBA colour"
 
     var description: String { rawValue }
 
@@ -59,7 +83,10 @@ enum MutationKind: String, CaseIterable, Sendable, CustomStringConvertible {
         case .nestedComment, .unclosedComment, .constantInInstances: false
         case .cssLineHeight, .parentNamedByFolder, .unquotedAttribute, .smartQuotes, .cssColorFunction,
             .hexWithoutHash, .androidResourceReference, .androidThemeAttribute, .cssVariable, .htmlEntity,
-            .doubledEndTag, .decimalComma, .unitOnNumber, .cssFontWeight, .boolWord:
+            .doubledEndTag, .decimalComma, .unitOnNumber, .cssFontWeight, .boolWord, .bareParamValue,
+            .instanceNamedWithName, .cssFontAttribute, .foundryWeightName, .uikitStateWord,
+            .androidTypeName, .britishSpelling, .androidUnit, .pointsUnit, .androidStyle, .androidItem,
+            .figmaTokenReference, .sassVariable, .boolDigit, .cssColorKeyword, .cssShortHexAlpha:
             true
         default: false
         }
@@ -514,6 +541,119 @@ struct SampleThemeTexts {
         case .boolWord:
             return sites("<bool>(true|false)</bool>", in: configuration).map {
                 rename($0, to: $0.text == "true" ? "yes" : "no", kind: kind)
+            }
+        case .bareParamValue:
+            // a value whose text tells its type, written without its typed element
+            return sites(
+                "<param name=\"[^\"]+\">(<(color|bool|float)>(#[0-9A-Fa-f]+|true|false|-?[0-9]+\\.[0-9]+)</[a-z]+>)</param>",
+                in: configuration
+            ).map { site in
+                rename(site, to: String(site.text.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }), kind: kind)
+            }
+        case .instanceNamedWithName:
+            return sites("<[a-z][A-Za-z0-9]* (id)=\"", in: configuration).map { rename($0, to: "name", kind: kind) }
+        case .parentElement:
+            return infoFiles.compactMap { file in
+                let text = texts[file]!
+                guard let match = text.firstMatch(of: try! Regex(" parent=\"([^\"]*)\"")),
+                    let close = text[match.range.upperBound...].firstIndex(of: ">")
+                else { return nil }
+                let id = String(text[match.output[1].range!])
+                var contents = text
+                let element = "\n  <parent>\(id)</parent>"
+                contents.insert(contentsOf: element, at: contents.index(after: close))
+                contents.removeSubrange(match.range)
+                let line = Self.line(of: close, in: text) + 1
+                return Mutation(
+                    kind: kind, summary: "\(file): parent=\"\(id)\" -> <parent>",
+                    changes: [.write(file: file, contents: contents)],
+                    places: [.init(file: file, line: line)])
+            }
+        case .cssFontAttribute:
+            return sites("<font (?:[^>]* )?(family|size|weight)=\"", in: configuration).map {
+                rename($0, to: "font-" + $0.text, kind: kind)
+            }
+        case .foundryWeightName:
+            let names = ["semibold": "demibold", "regular": "normal", "ultralight": "extralight", "heavy": "extrabold"]
+            return sites(" weight=\"([a-z]+)\"", in: configuration).compactMap { site in
+                names[site.text].map { rename(site, to: $0, kind: kind) }
+            }
+        case .uikitStateWord:
+            let words = ["highlighted": "pressed", "selected": "checked", "disabled": "inactive", "focused": "hover"]
+            return sites(" state=\"([a-z]+)\"", in: configuration).compactMap { site in
+                words[site.text].map { rename(site, to: $0, kind: kind) }
+            }
+        case .androidTypeName:
+            let words = ["float": "dimen", "integer": "int", "bool": "boolean", "image": "drawable"]
+            return sites("<(float|integer|bool|image)[ >/]", in: configuration).map {
+                rename($0, to: words[$0.text]!, kind: kind, withEndTag: true)
+            }
+        case .androidNightQualifier:
+            return (texts.keys.sorted() + assets).filter { $0.contains("~dark") }.map { path in
+                let (folder, name) = split(path)
+                let renamed = name.replacingOccurrences(of: "~dark", with: "~night")
+                return Mutation(
+                    kind: kind, summary: "\(path) -> \(renamed)",
+                    changes: [.rename(from: path, to: folder + "/" + renamed)],
+                    places: [.init(file: folder + "/" + renamed, line: nil)])
+            }
+        case .britishSpelling:
+            return sites("<(color)[ >/]", in: configuration).map {
+                rename($0, to: "colour", kind: kind, withEndTag: true)
+            }
+        case .pointsUnit:
+            return sites("<float>([0-9.]+)</float>", in: configuration).map {
+                rename($0, to: $0.text + "pt", kind: kind)
+            }
+        case .hyphenQualifier, .underscoreQualifier, .dottedQualifier, .scaleLikeQualifier:
+            let separator = [
+                .hyphenQualifier: "-", .underscoreQualifier: "_", .dottedQualifier: ".", .scaleLikeQualifier: "@",
+            ][kind]!
+            return (texts.keys.sorted() + assets).filter { $0.contains("~dark") && !$0.contains("@") }.map { path in
+                let (folder, name) = split(path)
+                let renamed = name.replacingOccurrences(
+                    of: "~dark", with: separator + (kind == .dottedQualifier ? "Dark" : "dark"))
+                return Mutation(
+                    kind: kind, summary: "\(path) -> \(renamed)",
+                    changes: [.rename(from: path, to: folder + "/" + renamed)],
+                    places: [.init(file: folder + "/" + renamed, line: nil)])
+            }
+        case .androidValuesFolder:
+            // a dark variant put where Android puts it: values-night/Chat.xml
+            return texts.keys.sorted().filter { $0.hasSuffix("~dark.xml") && !$0.contains("~ipad") }.map { path in
+                let (folder, name) = split(path)
+                let moved = folder + "/values-night/" + name.replacingOccurrences(of: "~dark", with: "")
+                return Mutation(
+                    kind: kind, summary: "\(path) -> \(moved)", changes: [.rename(from: path, to: moved)],
+                    places: [.init(file: folder + "/values-night", line: nil)])
+            }
+        case .androidStyle:
+            return sites("<(class) name=", in: configuration).map {
+                rename($0, to: "style", kind: kind, withEndTag: true)
+            }
+        case .androidItem:
+            return sites("<(operation) name=", in: configuration).map {
+                rename($0, to: "item", kind: kind, withEndTag: true)
+            }
+        case .figmaTokenReference:
+            return sites(" ref=\"([^\"]+)\"", in: configuration).map { rename($0, to: "{\($0.text)}", kind: kind) }
+        case .sassVariable:
+            return sites(" ref=\"([^\"]+)\"", in: configuration).map { rename($0, to: "$" + $0.text, kind: kind) }
+        case .boolDigit:
+            return sites("<bool>(true|false)</bool>", in: configuration).map {
+                rename($0, to: $0.text == "true" ? "1" : "0", kind: kind)
+            }
+        case .cssColorKeyword:
+            return sites(">(#FFFFFF|#000000)</color>", in: configuration).map {
+                rename($0, to: $0.text == "#FFFFFF" ? "white" : "black", kind: kind)
+            }
+        case .cssShortHexAlpha:
+            return sites(">(#FFFFFF|#000000)</color>", in: configuration).map {
+                rename($0, to: $0.text == "#FFFFFF" ? "#FFFF" : "#000F", kind: kind)
+            }
+        case .androidUnit:
+            return sites("<float>([0-9.]+)</float>", in: configuration).map {
+                rename($0, to: $0.text + "dp", kind: kind)
             }
         }
     }

@@ -123,6 +123,9 @@ final class MutationBench {
             case .write(let file, let contents):
                 try contents.write(toFile: path(file), atomically: false, encoding: .utf8)
             case .rename(let from, let to):
+                // into a subfolder it may create (`values-night/`)
+                let folder = (path(to) as NSString).deletingLastPathComponent
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try FileManager.default.moveItem(atPath: path(from), toPath: path(to))
             }
         }
@@ -136,6 +139,13 @@ final class MutationBench {
                 try samples.texts[file]!.write(toFile: path(file), atomically: false, encoding: .utf8)
             case .rename(let from, let to):
                 try FileManager.default.moveItem(atPath: path(to), toPath: path(from))
+                // a subfolder the move created goes with it
+                let folder = (path(to) as NSString).deletingLastPathComponent
+                if folder != (path(from) as NSString).deletingLastPathComponent,
+                    (try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty == true
+                {
+                    try FileManager.default.removeItem(atPath: folder)
+                }
             }
         }
         touch(changes)
