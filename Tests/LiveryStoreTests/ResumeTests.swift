@@ -8,38 +8,17 @@ import Testing
 /// the bytes on disk (`Range` + `If-Range`), also after a restart; a changed file or a lying
 /// `Content-Range` starts over; the whole file's SHA-256 is checked either way.
 @Suite(.serialized) struct StoreResumeTests {
-    private static let target = "com.acme.ocean-1.0.0.liverypkg"
-
-    private struct Run {
-        var states: [ProductTaskState]
-        var faulty: FaultyServer
-        var fixture: Fixture
-        var product: CatalogProduct
-        var path: String { "/\(fault)/\(StoreResumeTests.target)" }
-        var fault: String
-    }
+    private static let target = FaultyInstall.target
 
     /// Packs ocean 1.0 and installs it from `/FAULT/NAME` on the faulty server.
     private func install(
         through fault: String, policy: RetryPolicy = .default,
         timeouts: StoreTimeouts = StoreTimeouts(idle: .seconds(5), total: .seconds(30)),
-        check: @Sendable (Run) async throws -> Void,
+        check: @Sendable (FaultyInstall) async throws -> Void,
         change: @Sendable (inout CatalogProduct) -> Void = { _ in }
     ) async throws {
-        let fixture = try Fixture()
-        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
-        try await TestServer.withFaultyServer(folder: fixture.packages) { base, faulty in
-            var product = try #require(try fixture.catalog(baseURL: base).product(id: "com.acme.ocean"))
-            product.packageURL = "http://127.0.0.1:\(faulty.port)/\(fault)/\(Self.target)"
-            change(&product)
-            let store = try await fixture.makeStore(
-                manager: nil, catalogURL: base + "/catalog.json", timeouts: timeouts, retry: policy,
-                retryEnvironment: FakeRetryClock().environment)
-            let task = await store.install(product)
-            var seen: [ProductTaskState] = []
-            for await state in task.states() { seen.append(state) }
-            try await check(Run(states: seen, faulty: faulty, fixture: fixture, product: product, fault: fault))
-        }
+        try await FaultyInstall.run(
+            through: fault, policy: policy, clock: FakeRetryClock(), timeouts: timeouts, change: change, check: check)
     }
 
     private static func installedNames(_ fixture: Fixture) throws -> [String] {

@@ -43,19 +43,8 @@ final class FakeRetryClock: Sendable {
         check: @Sendable ([ProductTaskState], FaultyServer, Fixture) async throws -> Void,
         change: @Sendable (inout CatalogProduct) -> Void = { _ in }
     ) async throws {
-        let fixture = try Fixture()
-        try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
-        try await TestServer.withFaultyServer(folder: fixture.packages) { base, faulty in
-            var product = try #require(try fixture.catalog(baseURL: base).product(id: "com.acme.ocean"))
-            product.packageURL = "http://127.0.0.1:\(faulty.port)/\(fault)/com.acme.ocean-1.0.0.liverypkg"
-            change(&product)
-            let store = try await fixture.makeStore(
-                manager: nil, catalogURL: base + "/catalog.json", timeouts: timeouts, retry: policy,
-                retryEnvironment: clock.environment)
-            let task = await store.install(product)
-            var seen: [ProductTaskState] = []
-            for await state in task.states() { seen.append(state) }
-            try await check(seen, faulty, fixture)
+        try await FaultyInstall.run(through: fault, policy: policy, clock: clock, timeouts: timeouts, change: change) {
+            try await check($0.states, $0.faulty, $0.fixture)
         }
     }
 
@@ -63,7 +52,7 @@ final class FakeRetryClock: Sendable {
         states.compactMap { if case .waitingToRetry(let wait) = $0 { wait } else { nil } }
     }
 
-    private static let target = "com.acme.ocean-1.0.0.liverypkg"
+    private static let target = FaultyInstall.target
 
     @Test func retryAfterSecondsIsHonouredAndReported() async throws {
         let clock = FakeRetryClock()
