@@ -1,5 +1,5 @@
 /// The kinds of typed object a theme can hold; the raw value is the XML element name.
-public enum ValueType: String, CaseIterable, Hashable, Sendable {
+public enum ValueType: String, CaseIterable, Hashable, Sendable, Codable {
     case float, integer, bool, string, color, point, size, rect, insets, font, image
     case enumeration = "enum"
     case array
@@ -41,7 +41,7 @@ public indirect enum Value: Hashable, Sendable {
 }
 
 /// An RGBA colour with components in 0...1.
-public struct Color: Hashable, Sendable {
+public struct Color: Hashable, Sendable, Codable {
     public var red, green, blue, alpha: Double
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
@@ -63,7 +63,7 @@ public struct Color: Hashable, Sendable {
     }
 }
 
-public struct Point: Hashable, Sendable {
+public struct Point: Hashable, Sendable, Codable {
     public var x, y: Double
     public init(x: Double, y: Double) {
         self.x = x
@@ -71,7 +71,7 @@ public struct Point: Hashable, Sendable {
     }
 }
 
-public struct Size: Hashable, Sendable {
+public struct Size: Hashable, Sendable, Codable {
     public var width, height: Double
     public init(width: Double, height: Double) {
         self.width = width
@@ -79,7 +79,7 @@ public struct Size: Hashable, Sendable {
     }
 }
 
-public struct Rect: Hashable, Sendable {
+public struct Rect: Hashable, Sendable, Codable {
     public var x, y, width, height: Double
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
@@ -89,7 +89,7 @@ public struct Rect: Hashable, Sendable {
     }
 }
 
-public struct Insets: Hashable, Sendable {
+public struct Insets: Hashable, Sendable, Codable {
     public var top, left, bottom, right: Double
     public init(top: Double, left: Double, bottom: Double, right: Double) {
         self.top = top
@@ -99,17 +99,17 @@ public struct Insets: Hashable, Sendable {
     }
 }
 
-public enum FontWeight: String, CaseIterable, Hashable, Sendable {
+public enum FontWeight: String, CaseIterable, Hashable, Sendable, Codable {
     case ultralight, thin, light, regular, medium, semibold, bold, heavy, black
 }
 
 /// Whether a font follows the user's text scale (format 1.1, section 7.2).
-public enum FontScaling: String, CaseIterable, Hashable, Sendable {
+public enum FontScaling: String, CaseIterable, Hashable, Sendable, Codable {
     case scaled, fixed
 }
 
 /// A font request. `size` is nil when the theme leaves it to the platform's default size.
-public struct Font: Hashable, Sendable {
+public struct Font: Hashable, Sendable, Codable {
     public var family: String
     /// The size at text scale 1, as the theme wrote it.
     public var size: Double?
@@ -181,12 +181,76 @@ public enum TextScale {
 }
 
 /// An image by asset name. Which file it is depends on the traits and scale (see `AssetCatalog`).
-public struct ImageReference: Hashable, Sendable {
+public struct ImageReference: Hashable, Sendable, Codable {
     public var name: String
     /// The theme asks the engine to keep the decoded image in memory.
     public var cache: Bool
     public init(name: String, cache: Bool = false) {
         self.name = name
         self.cache = cache
+    }
+}
+
+/// A value's saved form is an object with one key, its type's element name, holding the payload:
+/// `{"color": {"red": 1, "green": 0.23, "blue": 0.19, "alpha": 1}}`, `{"float": 12}`. Components
+/// are kept exactly (no rounding to a hex byte), so a value read back equals the value saved.
+extension Value: Codable {
+    private struct TypeKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TypeKey.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a value is an object with exactly one key, its type"))
+        }
+        guard let type = ValueType(rawValue: key.stringValue) else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [key],
+                    debugDescription:
+                        "unknown value type '\(key.stringValue)'; use one of \(ValueType.allCases.map(\.rawValue).joined(separator: ", "))"
+                ))
+        }
+        switch type {
+        case .float: self = .float(try container.decode(Double.self, forKey: key))
+        case .integer: self = .integer(try container.decode(Int64.self, forKey: key))
+        case .bool: self = .bool(try container.decode(Bool.self, forKey: key))
+        case .string: self = .string(try container.decode(String.self, forKey: key))
+        case .color: self = .color(try container.decode(Color.self, forKey: key))
+        case .point: self = .point(try container.decode(Point.self, forKey: key))
+        case .size: self = .size(try container.decode(Size.self, forKey: key))
+        case .rect: self = .rect(try container.decode(Rect.self, forKey: key))
+        case .insets: self = .insets(try container.decode(Insets.self, forKey: key))
+        case .font: self = .font(try container.decode(Font.self, forKey: key))
+        case .image: self = .image(try container.decode(ImageReference.self, forKey: key))
+        case .enumeration: self = .enumeration(try container.decode(String.self, forKey: key))
+        case .array: self = .array(try container.decode([Value].self, forKey: key))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TypeKey.self)
+        let key = TypeKey(stringValue: type.rawValue)
+        switch self {
+        case .float(let number): try container.encode(number, forKey: key)
+        case .integer(let number): try container.encode(number, forKey: key)
+        case .bool(let flag): try container.encode(flag, forKey: key)
+        case .string(let text), .enumeration(let text): try container.encode(text, forKey: key)
+        case .color(let color): try container.encode(color, forKey: key)
+        case .point(let point): try container.encode(point, forKey: key)
+        case .size(let size): try container.encode(size, forKey: key)
+        case .rect(let rect): try container.encode(rect, forKey: key)
+        case .insets(let insets): try container.encode(insets, forKey: key)
+        case .font(let font): try container.encode(font, forKey: key)
+        case .image(let image): try container.encode(image, forKey: key)
+        case .array(let items): try container.encode(items, forKey: key)
+        }
     }
 }

@@ -127,4 +127,23 @@ import Testing
         #expect(decoded.direction == .rtl)
         #expect(decoded.applied(to: .none, dimensions: .standard) == TraitSet(direction: .rtl))
     }
+
+    /// Constant values save exactly (no rounding through hex), and a form saved before a field
+    /// existed still reads.
+    @Test func overridesSaveConstantsExactlyAndReadOlderForms() throws {
+        let accent = Color(red: 0.123456789, green: 0.5, blue: 1, alpha: 0.75)
+        let overrides = ScopeOverrides(
+            constants: [
+                "accent": .color(accent), "radius": .float(6), "names": .array([.string("a"), .enumeration("b")]),
+            ])
+        let json = try JSONEncoder().encode(overrides)
+        #expect(String(decoding: json, as: UTF8.self).contains(#"{"color":{"#))
+        #expect(try JSONDecoder().decode(ScopeOverrides.self, from: json) == overrides)
+        let older = try JSONDecoder().decode(ScopeOverrides.self, from: Data(#"{"themeID":"promo"}"#.utf8))
+        #expect(older == ScopeOverrides(themeID: "promo"))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(
+                ScopeOverrides.self, from: Data(##"{"constants":{"accent":{"colour":"#FF0000"}}}"##.utf8))
+        }
+    }
 }

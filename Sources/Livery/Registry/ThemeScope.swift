@@ -11,21 +11,38 @@ public struct ScopeOverrides: Hashable, Sendable, Codable {
     public var traits: [String: String]
     /// The display scale the scope's images are chosen for; nil follows the manager.
     public var scale: Int?
+    /// Values for the theme's overridable constants (format section 9.2), by constant name: the
+    /// user's accent, one contact's bubble colour. A constant not listed follows the enclosing
+    /// scope, then the theme.
+    public var constants: [String: Value]
 
-    /// Overrides of the given fields; the others inherit. `traits` adds any dimension by name.
+    /// Overrides of the given fields; the others inherit. `traits` adds any dimension by name;
+    /// `constants` gives values for overridable constants by name.
     public init(
         themeID: String? = nil, idiom: Idiom? = nil, appearance: Appearance? = nil,
         contrast: Contrast? = nil, textSize: TextSize? = nil, direction: LayoutDirection? = nil,
-        scale: Int? = nil, traits: [String: String] = [:]
+        scale: Int? = nil, traits: [String: String] = [:], constants: [String: Value] = [:]
     ) {
         self.themeID = themeID
         self.traits = traits
+        self.constants = constants
         self.scale = scale
         self.idiom = idiom ?? self.idiom
         self.appearance = appearance ?? self.appearance
         self.contrast = contrast ?? self.contrast
         self.textSize = textSize ?? self.textSize
         self.direction = direction ?? self.direction
+    }
+
+    private enum CodingKeys: String, CodingKey { case themeID, traits, scale, constants }
+
+    /// Every field may be missing from a saved form (one written before the field existed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        themeID = try container.decodeIfPresent(String.self, forKey: .themeID)
+        traits = try container.decodeIfPresent([String: String].self, forKey: .traits) ?? [:]
+        scale = try container.decodeIfPresent(Int.self, forKey: .scale)
+        constants = try container.decodeIfPresent([String: Value].self, forKey: .constants) ?? [:]
     }
 
     private func typed<Value: RawRepresentable<String>>(_ dimension: Int) -> Value? {
