@@ -13,9 +13,9 @@ final class ThemeResolver {
     let memo: ResolutionMemo
     /// Instance resolutions reused rather than resolved again.
     private(set) var reuses = 0
-    /// Counts findings reported, and checks answered from the cache that had findings: a
-    /// resolution during which it stays the same touched nothing that reports, so it is clean.
-    private(set) var findingEvents = 0
+    /// Every finding reported, in order, and whether it was seen with a pass's trait set: what
+    /// a reading reported is the slice of it reported meanwhile (see `ResolutionReads.findings`).
+    private(set) var findingLog: [ResolutionReads.Finding] = []
 
     private(set) var diagnostics: [Diagnostic] = []
     /// Set by validation (not by resolving one trait set for an app): the contrast checks.
@@ -61,7 +61,7 @@ final class ThemeResolver {
         return byID.keys.sorted().map { ($0, byID[$0]!) }
     }()
 
-    private enum CheckResult { case unchecked, valid, validWithFindings, invalid }
+    private enum CheckResult { case unchecked, valid, invalid }
 
     /// A class, so results are written in place rather than through a copied array.
     private final class CheckTable {
@@ -136,7 +136,7 @@ final class ThemeResolver {
     ]
 
     func report(_ diagnostic: Diagnostic, traits: TraitSet? = nil) {
-        findingEvents += 1
+        findingLog.append(.init(diagnostic: diagnostic, withTraits: traits != nil))
         if incomplete, Self.guessesWhenIncomplete.contains(diagnostic.code) { return }
         if let traits { traitSets[diagnostic, default: []].insert(traits) }
         if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
@@ -333,12 +333,14 @@ final class ThemeResolver {
                 return entry.instance
             }
             reads = ResolutionReads()
-            let before = resolver.findingEvents
+            let logged = resolver.findingLog.count
             guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
-            if reads.clean, resolver.findingEvents == before {
+            var mine = reads
+            mine.findings += resolver.findingLog[logged...]
+            if mine.clean {
                 resolver.memo.insert(
                     ResolutionMemo.Entry(
-                        definitions: definitions, reads: reads.distinct, instance: instance, sources: sources,
+                        definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
                         contrast: contrast))
             }
             return instance
@@ -356,6 +358,9 @@ final class ThemeResolver {
         /// was resolved: reusing it marks and notes the same.)
         mutating func reuse(_ entry: ResolutionMemo.Entry) {
             resolver.reuses += 1
+            for finding in entry.reads.findings {
+                resolver.report(finding.diagnostic, traits: finding.withTraits ? traits : nil)
+            }
             resolver.contrast?.check(entry.instance, pairs: entry.contrast, sources: entry.sources, traits: traits)
             checkGuards(entry.instance, pairs: entry.contrast, sources: entry.sources)
         }
@@ -551,21 +556,22 @@ final class ThemeResolver {
             return result
         }
 
-        /// Starts recording the reads of one constant, class or operation on their own: returns
-        /// the reads so far, for `endReading`.
-        mutating func beginReading() -> (reads: ResolutionReads, findingEvents: Int) {
-            let outer = (reads, resolver.findingEvents)
+        /// Starts recording the reads of one constant, class or operation on their own:
+        /// returns the reads so far, for `endReading`.
+        mutating func beginReading() -> (reads: ResolutionReads, logged: Int) {
+            let outer = (reads, resolver.findingLog.count)
             reads = ResolutionReads()
             return outer
         }
 
-        /// The reads since `beginReading` (not clean if anything was reported meanwhile), added
-        /// to the outer ones, which are current again.
-        mutating func endReading(_ outer: (reads: ResolutionReads, findingEvents: Int)) -> ResolutionReads {
+        /// The reads since `beginReading`, with the findings reported meanwhile, added to the
+        /// outer ones, which are current again. (The outer reading's log slice holds those
+        /// findings already, so only findings this one took from the cache are added to it.)
+        mutating func endReading(_ outer: (reads: ResolutionReads, logged: Int)) -> ResolutionReads {
             var mine = reads
-            if resolver.findingEvents != outer.findingEvents { mine.clean = false }
             reads = outer.reads
             reads.formUnion(mine)
+            mine.findings += resolver.findingLog[outer.logged...]
             return mine
         }
 
@@ -602,6 +608,7 @@ final class ThemeResolver {
             case .image(let image):
                 resolver.referencedAssets.insert(image.name)
                 guard resolver.assets.contains(image.name, traits: traits) else {
+                    reads.clean = false
                     report(resolver.missingAsset(image.name, at: mark.location))
                     return false
                 }
@@ -801,17 +808,11 @@ final class ThemeResolver {
         let slot = slot(of: operation)
         switch table.results[slot] {
         case .valid: return true
-        case .validWithFindings:
-            findingEvents += 1
-            return true
-        case .invalid:
-            findingEvents += 1
-            return false
+        case .invalid: return false
         case .unchecked: break
         }
-        let before = findingEvents
         let valid = SchemaChecker.check(operation, component: component, schema: schema, report: { report($0) })
-        table.results[slot] = valid ? (findingEvents == before ? .valid : .validWithFindings) : .invalid
+        table.results[slot] = valid ? .valid : .invalid
         return valid
     }
 }
