@@ -16,7 +16,7 @@ extension Applicator {
     /// changed. The manager's observers call it; apps rarely need to.
     public func refresh() {
         originals.enterPass()
-        defer { endPass() }
+        defer { endPass(overEveryComponent: true) }
         counters = ApplyStatistics()
         var themeChanged = false
         var targets: [(ScopeID, PreparedTheme)] = []
