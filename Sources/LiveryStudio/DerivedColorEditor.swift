@@ -184,3 +184,81 @@ extension StudioSession {
             target: target, sameBase: sameBase, instances: instances)
     }
 }
+
+/// The page's part for derived colours: the inspector's derivation line and the editor of the
+/// element holding the modifiers (base, amount, alpha, min-ratio, space), with what follows.
+/// Runs inside the page's script, whose helpers (`el`, `api`, `mine`, `status`) it uses.
+extension StudioPage {
+    static let derivedCSS = """
+        .op .derived{font-size:12px;color:#333;display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin-top:2px}
+        .op .derived .value{font-family:ui-monospace,monospace}
+        .editor .follows{font-size:12px;color:#333;background:#fff;border:1px solid #e3e7ee;border-radius:6px;padding:4px 6px;overflow-wrap:anywhere}
+        .editor .follows b{font-weight:600}
+        .editor .preview{display:flex;gap:6px;align-items:center;font-size:12px}
+        """
+
+    static let derivedScript = #"""
+        function derivedSteps(d){
+          var parts=[];
+          if(d.modifier==="mix")parts.push("mix "+d.amount+" with "+d.mixWith);else if(d.modifier)parts.push(d.modifier+" "+d.amount);
+          if(d.alpha!==undefined&&d.alpha!==null)parts.push("alpha "+d.alpha);
+          if(d.contrastWith)parts.push("contrast with "+d.contrastWith+" \u2265 "+d.minRatio+":1 (got "+(d.contrastRatio||0).toFixed(2)+":1 "+(d.contrastReached?"\u2713":"\u2717")+")");
+          return parts.join(" \u2192 ")+" in "+d.space;
+        }
+        function derivedLine(op){
+          var d=op.derived,line=el("div","derived");line.dataset.derived=op.name+"|"+op.state;
+          var sb=el("span","swatch");sb.style.background=d.base;line.appendChild(sb);
+          line.appendChild(el("span","","derived ("+d.holder+"): "+(d.baseConstant||d.base.slice(0,7))+" \u2192 "+derivedSteps(d)+" ="));
+          var sr=el("span","swatch");sr.style.background=d.result;line.appendChild(sr);
+          line.appendChild(el("span","value",d.result.slice(0,7)));
+          return line;
+        }
+        function names(list){return list.length>8?list.slice(0,8).join(", ")+" and "+(list.length-8)+" more":list.join(", ")}
+        function derivedEditor(row,op){
+          var d=op.derived,box=el("div","editor");box.id="editor";box.dataset.derivedEditor="1";
+          box.appendChild(el("div","where","Derived colour: writes "+d.holder+" in "+d.target.file+" (theme "+d.target.themeID+", layer "+d.target.layer+")"));
+          var preview=el("div","preview");
+          var sb=el("span","swatch");sb.style.background=d.base;preview.appendChild(sb);
+          preview.appendChild(el("span","",(d.baseConstant||"base")+" \u2192 "+derivedSteps(d)+" ="));
+          var sr=el("span","swatch");sr.style.background=d.result;preview.appendChild(sr);preview.appendChild(el("span","",d.result.slice(0,7)));
+          box.appendChild(preview);
+          var fields={};
+          function field(name,label,kind,value,choices){
+            var l=el("label");l.appendChild(el("span","",label));var input;
+            if(kind==="enum"){input=el("select");(choices||[]).forEach(function(c){input.appendChild(el("option","",c))});input.value=value}
+            else{input=el("input");input.type=kind==="number"?"number":"text";if(kind==="number"){input.step="0.05";input.min="0"}input.value=value}
+            input.dataset.field=name;l.appendChild(input);box.appendChild(l);fields[name]=input;
+          }
+          var f=d.fields;
+          if(f.ref!==undefined)field("ref","Base","enum",f.ref,d.baseChoices);
+          if(f.content!==undefined)field("content","Base","text",f.content);
+          if(f.lighten!==undefined)field("lighten","Lighten by","number",f.lighten);
+          if(f.darken!==undefined)field("darken","Darken by","number",f.darken);
+          if(f.amount!==undefined)field("amount","Mix amount","number",f.amount);
+          if(f.alpha!==undefined)field("alpha","Alpha","number",f.alpha);
+          if(f["min-ratio"]!==undefined)field("min-ratio","Min ratio","number",f["min-ratio"]);
+          field("space","Space","enum",f.space,["srgb","hsl","lch"]);
+          var follows=el("div","follows");follows.id="edit-follows";
+          follows.appendChild(el("div","","The amount and space change "+(d.instances.length?names(d.instances):"no instance")+"."));
+          if(d.sameBase){var s=d.sameBase,t=el("div");
+            t.appendChild(el("span","","Also following from "));t.appendChild(el("b","",d.baseConstant));
+            t.appendChild(el("span","",": "+(s.derived.length?"derived colours "+names(s.derived)+"; ":"no other derived colour; ")+"instances "+(s.instances.length?names(s.instances):"none")+". Editing "+d.baseConstant+" changes them all."));
+            follows.appendChild(t)}
+          box.appendChild(follows);
+          var actions=el("div");var write=el("button","primary","Write");write.id="edit-write";actions.appendChild(write);box.appendChild(actions);
+          if(d.target.readOnly){write.disabled=true;box.insertBefore(el("div","readonly",d.target.readOnly),actions)}
+          box.addEventListener("keydown",function(e){if(e.key==="Enter"&&e.target.tagName==="INPUT"&&!write.disabled){e.preventDefault();write.click()}});
+          write.addEventListener("click",function(){
+            var slot=null,text="";
+            Object.keys(fields).forEach(function(k){if(!slot&&(f[k]||"")!==fields[k].value){slot=k;text=fields[k].value}});
+            if(!slot){status("Nothing changed.",true);return}
+            var started=performance.now();var old=box.querySelector(".refusal");if(old)old.remove();
+            mine(api("/api/edit",{target:d.target,slot:slot,text:text}),started,function(r){
+              if(r.ok||r.refusal==="stale")return false;
+              var why=el("div","refusal",r.message);why.id="edit-refusal";why.setAttribute("role","alert");box.insertBefore(why,actions);
+              return true});
+          });
+          row.appendChild(box);
+        }
+        """#
+}

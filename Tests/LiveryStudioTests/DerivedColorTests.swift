@@ -13,6 +13,11 @@ import Testing
     /// `brand`, and the send button's title colour derived in its class.
     static func derivedThemes() throws -> ThemesCopy {
         let copy = try ThemesCopy()
+        try derive(in: copy)
+        return copy
+    }
+
+    static func derive(in copy: ThemesCopy) throws {
         let constants = copy.themes + "/Base.theme/Constants.xml"
         var text = try String(contentsOfFile: constants, encoding: .utf8)
         #expect(text.contains("<color name=\"accentStrong\">#0062CC</color>"))
@@ -27,7 +32,6 @@ import Testing
         classText = classText.replacingOccurrences(
             of: title, with: title.replacingOccurrences(of: "ref=\"onAccent\"/>", with: "ref=\"onAccent\" alpha=\"0.9\"/>"))
         try classText.write(toFile: classes, atomically: true, encoding: .utf8)
-        return copy
     }
 
     @Test func aDerivedColourShowsItsBaseModifierAmountAndWhatFollows() async throws {
@@ -126,5 +130,64 @@ import Testing
         #expect(finding.message.contains("darken must be a number in 0...1, found '1.5'"), "\(finding.message)")
         let place = "Base.theme/Constants.xml:\(location.line ?? 0):\(location.column ?? 0): "
         #expect(result.message.contains(place + finding.message), "\(result.message) vs \(place)\(finding.message)")
+    }
+}
+
+/// The derived-colour editor in a real browser: the inspector shows the derivation, the editor
+/// says what follows, a bad amount is refused beside the field, a good one is written.
+@Suite(.serialized) struct DerivedColorBrowserTests {
+    @Test func theDerivedColourEditorWritesTheAmountAndRefusesABadOne() async throws {
+        let studio = try RunningStudio()
+        try DerivedColorTests.derive(in: studio.copy)
+        try await studio.start()
+        let browser = try await WebDriver()
+        let constants = studio.copy.themes + "/Base.theme/Constants.xml"
+        let original = try Data(contentsOf: URL(fileURLWithPath: constants))
+        try await browser.open("\(studio.base)/?token=\(studio.token)")
+        try await browser.click(try await browser.wait(for: "[data-id=\"button_send\"]"))
+        _ = try await browser.wait(for: "#inspector [data-derived=\"backgroundColor|normal\"]")
+        let line =
+            try await browser.script(
+                "return document.querySelector('#inspector [data-derived=\"backgroundColor|normal\"]').textContent")
+            as? String ?? ""
+        #expect(line.contains("constant accentStrong") && line.contains("brand \u{2192} darken 0.2 in srgb"), "\(line)")
+        #expect(line.contains("#0062CC"), "\(line)")
+        let before = try await browser.script(
+            "return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor") as? String
+        #expect(before == "rgb(0, 98, 204)")
+
+        try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
+        _ = try await browser.wait(for: "#editor[data-derived-editor] #edit-follows")
+        let follows =
+            try await browser.script("return document.getElementById('edit-follows').textContent") as? String ?? ""
+        #expect(follows.contains("brandTint") && follows.contains("button_send"), "\(follows)")
+        #expect(try await browser.script("return document.querySelector('#editor [data-field=\"ref\"]').value") as? String == "brand")
+
+        // out of range: refused beside the field, with validate's finding and place
+        try await browser.type("1.5", into: try await browser.find("#editor [data-field=\"darken\"]"))
+        try await browser.click(try await browser.find("#edit-write"))
+        _ = try await browser.wait(for: "#editor #edit-refusal")
+        let why = try await browser.script("return document.getElementById('edit-refusal').textContent") as? String ?? ""
+        #expect(why.contains("darken must be a number in 0...1, found '1.5'") && why.contains("Constants.xml:"), "\(why)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: constants)) == original, "a refused amount was written")
+
+        // in range: written, and the drawn button follows
+        let generation = try await browser.script("return document.body.dataset.generation") as? String
+        try await browser.type("0.3\u{E007}", into: try await browser.find("#editor [data-field=\"darken\"]"))
+        for _ in 0..<100 {
+            if try await browser.script("return document.body.dataset.generation") as? String != generation { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let text = try String(contentsOfFile: constants, encoding: .utf8)
+        #expect(text.contains("<color name=\"accentStrong\" ref=\"brand\" darken=\"0.3\"/>"), "not written")
+        for _ in 0..<50 {
+            if try await browser.script("return document.body.dataset.settled") as? String == "1" { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let after = try await browser.script(
+            "return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor") as? String
+        #expect(after != before && after?.hasPrefix("rgb(0, 85, ") == true, "\(after ?? "nothing")")
+        await browser.quit()
+        await studio.stop()
     }
 }
