@@ -190,7 +190,8 @@ extension StudioSession {
 /// Runs inside the page's script, whose helpers (`el`, `api`, `mine`, `status`) it uses.
 extension StudioPage {
     static let derivedCSS = """
-        .op .derived{font-size:12px;color:#333;display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin-top:2px}
+        .op .derived{font-size:12px;color:#333;margin-top:2px}
+        .op .derived .swatch{margin:0 3px}
         .op .derived .value{font-family:ui-monospace,monospace}
         .editor .follows{font-size:12px;color:#333;background:#fff;border:1px solid #e3e7ee;border-radius:6px;padding:4px 6px;overflow-wrap:anywhere}
         .editor .follows b{font-weight:600}
@@ -205,10 +206,11 @@ extension StudioPage {
           if(d.contrastWith)parts.push("contrast with "+d.contrastWith+" \u2265 "+d.minRatio+":1 (got "+(d.contrastRatio||0).toFixed(2)+":1 "+(d.contrastReached?"\u2713":"\u2717")+")");
           return parts.join(" \u2192 ")+" in "+d.space;
         }
+        function baseText(d){return (d.baseConstant?d.baseConstant+" ":"")+d.base.slice(0,7)}
         function derivedLine(op){
           var d=op.derived,line=el("div","derived");line.dataset.derived=op.name+"|"+op.state;
           var sb=el("span","swatch");sb.style.background=d.base;line.appendChild(sb);
-          line.appendChild(el("span","","derived ("+d.holder+"): "+(d.baseConstant||d.base.slice(0,7))+" \u2192 "+derivedSteps(d)+" ="));
+          line.appendChild(el("span","","derived ("+d.holder+"): "+baseText(d)+" \u2192 "+derivedSteps(d)+" ="));
           var sr=el("span","swatch");sr.style.background=d.result;line.appendChild(sr);
           line.appendChild(el("span","value",d.result.slice(0,7)));
           return line;
@@ -219,7 +221,7 @@ extension StudioPage {
           box.appendChild(el("div","where","Derived colour: writes "+d.holder+" in "+d.target.file+" (theme "+d.target.themeID+", layer "+d.target.layer+")"));
           var preview=el("div","preview");
           var sb=el("span","swatch");sb.style.background=d.base;preview.appendChild(sb);
-          preview.appendChild(el("span","",(d.baseConstant||"base")+" \u2192 "+derivedSteps(d)+" ="));
+          preview.appendChild(el("span","",baseText(d)+" \u2192 "+derivedSteps(d)+" ="));
           var sr=el("span","swatch");sr.style.background=d.result;preview.appendChild(sr);preview.appendChild(el("span","",d.result.slice(0,7)));
           box.appendChild(preview);
           var fields={};

@@ -150,7 +150,7 @@ import Testing
             try await browser.script(
                 "return document.querySelector('#inspector [data-derived=\"backgroundColor|normal\"]').textContent")
             as? String ?? ""
-        #expect(line.contains("constant accentStrong") && line.contains("brand \u{2192} darken 0.2 in srgb"), "\(line)")
+        #expect(line.contains("constant accentStrong") && line.contains("brand #007AFF \u{2192} darken 0.2 in srgb"), "\(line)")
         #expect(line.contains("#0062CC"), "\(line)")
         let before = try await browser.script(
             "return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor") as? String
