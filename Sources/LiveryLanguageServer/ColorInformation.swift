@@ -83,7 +83,8 @@ extension LanguageServer {
         return lines.joined(separator: "\n")
     }
 
-    static func stepText(_ step: ColorModifiers.Step, _ written: WrittenColorModifiers, space: ModifierSpace) -> String {
+    static func stepText(_ step: ColorModifiers.Step, _ written: WrittenColorModifiers, space: ModifierSpace) -> String
+    {
         let result = "`\(step.color.hexString)`"
         switch step.kind {
         case .shift(.lighten(let p)): return "lighten \(ValueText.number(p)) in \(space.rawValue) → \(result)"
@@ -124,7 +125,8 @@ extension LanguageServer {
     /// A derived constant's derivation, for hover on its name or a reference to it.
     func constantDerivation(_ constant: ResolvedConstant, theme: String, traits: TraitSet) -> ColorDerivation? {
         guard constant.modifiers != nil, let project else { return nil }
-        return project.workspace.colorElements(inFileAt: constant.location.file, ofThemeAt: theme, traits: traits).first {
+        return project.workspace.colorElements(inFileAt: constant.location.file, ofThemeAt: theme, traits: traits).first
+        {
             $0.owner == .constant(name: constant.name)
         }?.derivation
     }
@@ -132,5 +134,7 @@ extension LanguageServer {
 
 /// The names of a `color` element's modifier attributes (format 1.3, section 9.1).
 enum ColorModifierAttributes {
-    static let all: Set<String> = ["lighten", "darken", "mix", "amount", "alpha", "contrast-with", "min-ratio", "space"]
+    static let all: Set<String> = [
+        "lighten", "darken", "mix", "amount", "alpha", "contrast-with", "min-ratio", "space",
+    ]
 }

@@ -27,10 +27,12 @@ import Testing
         try text.write(toFile: constants, atomically: true, encoding: .utf8)
         let classes = copy.themes + "/Base.theme/Classes.xml"
         var classText = try String(contentsOfFile: classes, encoding: .utf8)
-        let title = "<param name=\"color\"><color ref=\"onAccent\"/></param>\n      </operation>\n      <operation name=\"titleFont\">"
+        let title =
+            "<param name=\"color\"><color ref=\"onAccent\"/></param>\n      </operation>\n      <operation name=\"titleFont\">"
         #expect(classText.contains(title))
         classText = classText.replacingOccurrences(
-            of: title, with: title.replacingOccurrences(of: "ref=\"onAccent\"/>", with: "ref=\"onAccent\" alpha=\"0.9\"/>"))
+            of: title,
+            with: title.replacingOccurrences(of: "ref=\"onAccent\"/>", with: "ref=\"onAccent\" alpha=\"0.9\"/>"))
         try classText.write(toFile: classes, atomically: true, encoding: .utf8)
     }
 
@@ -111,7 +113,8 @@ import Testing
         let copy = try Self.derivedThemes()
         let session = StudioSession(paths: [copy.themes])
         let send = try await session.explain(themeID: "com.livery.base", traits: "", id: "button_send")
-        let derived = try #require(send.operations.first { $0.name == "backgroundColor" && $0.state == "normal" }?.derived)
+        let derived = try #require(
+            send.operations.first { $0.name == "backgroundColor" && $0.state == "normal" }?.derived)
         let path = copy.themes + "/Base.theme/Constants.xml"
         let original = try copy.bytes("Base.theme/Constants.xml")
         let result = await session.edit(StudioEditRequest(target: derived.target, slot: "darken", text: "1.5"))
@@ -150,10 +153,14 @@ import Testing
             try await browser.script(
                 "return document.querySelector('#inspector [data-derived=\"backgroundColor|normal\"]').textContent")
             as? String ?? ""
-        #expect(line.contains("constant accentStrong") && line.contains("brand #007AFF \u{2192} darken 0.2 in srgb"), "\(line)")
+        #expect(
+            line.contains("constant accentStrong") && line.contains("brand #007AFF \u{2192} darken 0.2 in srgb"),
+            "\(line)")
         #expect(line.contains("#0062CC"), "\(line)")
-        let before = try await browser.script(
-            "return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor") as? String
+        let before =
+            try await browser.script(
+                "return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor")
+            as? String
         #expect(before == "rgb(0, 98, 204)")
 
         try await browser.click(try await browser.wait(for: "button[data-edit=\"backgroundColor|normal\"]"))
@@ -161,14 +168,18 @@ import Testing
         let follows =
             try await browser.script("return document.getElementById('edit-follows').textContent") as? String ?? ""
         #expect(follows.contains("brandTint") && follows.contains("button_send"), "\(follows)")
-        #expect(try await browser.script("return document.querySelector('#editor [data-field=\"ref\"]').value") as? String == "brand")
+        #expect(
+            try await browser.script("return document.querySelector('#editor [data-field=\"ref\"]').value") as? String
+                == "brand")
 
         // out of range: refused beside the field, with validate's finding and place
         try await browser.type("1.5", into: try await browser.find("#editor [data-field=\"darken\"]"))
         try await browser.click(try await browser.find("#edit-write"))
         _ = try await browser.wait(for: "#editor #edit-refusal")
-        let why = try await browser.script("return document.getElementById('edit-refusal').textContent") as? String ?? ""
-        #expect(why.contains("darken must be a number in 0...1, found '1.5'") && why.contains("Constants.xml:"), "\(why)")
+        let why =
+            try await browser.script("return document.getElementById('edit-refusal').textContent") as? String ?? ""
+        #expect(
+            why.contains("darken must be a number in 0...1, found '1.5'") && why.contains("Constants.xml:"), "\(why)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: constants)) == original, "a refused amount was written")
 
         // in range: written, and the drawn button follows
@@ -184,8 +195,10 @@ import Testing
             if try await browser.script("return document.body.dataset.settled") as? String == "1" { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let after = try await browser.script(
-            "return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor") as? String
+        let after =
+            try await browser.script(
+                "return getComputedStyle(document.querySelector('.el[data-id=\"button_send\"]')).backgroundColor")
+            as? String
         #expect(after != before && after?.hasPrefix("rgb(0, 85, ") == true, "\(after ?? "nothing")")
         await browser.quit()
         await studio.stop()

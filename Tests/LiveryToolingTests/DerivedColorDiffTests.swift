@@ -47,7 +47,8 @@ import Testing
         #expect(lines.contains("~ pressed (derived colour): #0062CCFF -> #0055B3FF  [(no traits)]"), "\(lines)")
         #expect(lines.contains("    was `pressed` = `brand` #007AFF darkened 0.2 in srgb = #0062CC"), "\(lines)")
         #expect(lines.contains("    now `pressed` = `brand` #007AFF darkened 0.3 in srgb = #0055B3"), "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("~ send.backgroundColor: color #0062CCFF -> color #0055B3FF") }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("~ send.backgroundColor: color #0062CCFF -> color #0055B3FF") }, "\(lines)")
         #expect(!lines.contains { $0.contains("note") }, "an instance that does not read it is not listed")
         #expect(diff.summary == "2 changes: 1 operation changed, 1 derived colour changed")
         let json = diff.json().rendered(pretty: false)
@@ -67,7 +68,9 @@ import Testing
         let text = diff.text(oldLabel: "Old.theme", newLabel: "New.theme")
         #expect(text.contains("now `pressed` = `brand` #FF3B30 darkened 0.2 in srgb = #CC2F26"), "\(text)")
         // the same themes: nothing
-        let same = try Self.themes(old: #"<color name="brand">#007AFF</color>"# + derived, new: #"<color name="brand">#007AFF</color>"# + derived)
+        let same = try Self.themes(
+            old: #"<color name="brand">#007AFF</color>"# + derived,
+            new: #"<color name="brand">#007AFF</color>"# + derived)
         #expect(try Self.diff(same).isEmpty)
     }
 }
