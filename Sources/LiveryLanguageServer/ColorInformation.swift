@@ -14,7 +14,7 @@ extension LanguageServer {
 
     /// Whether the element carries a colour modifier: it derives its colour.
     static func isDerived(_ element: MarkupScan.Element) -> Bool {
-        element.attributes.contains { ColorModifierAttributes.all.contains($0.name) }
+        element.attributes.contains { ColorModifierAttributes.names.contains($0.name) }
     }
 
     /// Swatches of resolved colours: one on the tag name of each `color` element that refers to
@@ -130,11 +130,4 @@ extension LanguageServer {
             $0.owner == .constant(name: constant.name)
         }?.derivation
     }
-}
-
-/// The names of a `color` element's modifier attributes (format 1.3, section 9.1).
-enum ColorModifierAttributes {
-    static let all: Set<String> = [
-        "lighten", "darken", "mix", "amount", "alpha", "contrast-with", "min-ratio", "space",
-    ]
 }

@@ -53,15 +53,8 @@ extension SourceValue {
     /// Whether the element carries a colour modifier: a `ref` on it names the base, and its
     /// attributes are edited in place, never turned into a literal.
     public var derivesColor: Bool {
-        spans.attributes.contains { DerivedColorFields.modifierAttributes.contains($0.name) }
+        spans.attributes.contains { ColorModifierAttributes.names.contains($0.name) }
     }
-}
-
-/// The attributes the derived-colour editor reads and writes.
-enum DerivedColorFields {
-    static let modifierAttributes: Set<String> = [
-        "lighten", "darken", "mix", "amount", "alpha", "contrast-with", "min-ratio", "space",
-    ]
 }
 
 extension StudioSession {
