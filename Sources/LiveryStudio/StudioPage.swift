@@ -10,7 +10,7 @@ public enum StudioPage {
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><title>Livery Studio</title>
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <style>\(css)</style></head>
+        <style>\(css)\(derivedCSS)</style></head>
         <body>
         <header>
           <h1>Livery Studio</h1>
@@ -236,6 +236,7 @@ public enum StudioPage {
             var b=el("button","edit","Edit");b.dataset.edit=op.name+"|"+op.state;b.addEventListener("click",function(){editor(row,op)});head.appendChild(b);
             row.appendChild(head);
             row.appendChild(el("div","origin",(op.constants.length?"via "+op.constants.join(" \u2192 ")+" \u00b7 ":"")+where(op.origin)));
+            if(op.derived)row.appendChild(derivedLine(op));
             // Where the constant is defined: the place an edit of the value goes by default.
             if(op.definedAt){var def=el("div","defined",op.constants[op.constants.length-1]+" is defined in "+op.definedAt.file+(op.definedAt.line?":"+op.definedAt.line:"")+" (theme "+op.definedAt.themeID+")");
               def.dataset.defined=op.definedAt.file+(op.definedAt.line?":"+op.definedAt.line:"");row.appendChild(def)}
@@ -248,9 +249,11 @@ public enum StudioPage {
         function luminance(h){var v=[1,3,5].map(function(i){var c=parseInt(h.substr(i,2),16)/255;return c<=0.04045?c/12.92:Math.pow((c+0.055)/1.055,2.4)});
           return 0.2126*v[0]+0.7152*v[1]+0.0722*v[2]}
         function ratio(a,b){var x=luminance(a),y=luminance(b);return (Math.max(x,y)+0.05)/(Math.min(x,y)+0.05)}
+        \#(derivedScript)
         function editor(row,op){
           var old=row.querySelector(".editor");
           if(old){old.remove();if(inspectorStale&&selected){inspectorStale=false;explain(selected.id,selected.theme,selected.traits)}return}
+          if(op.derived){derivedEditor(row,op);return}
           var box=el("div","editor");box.id="editor";
           // Every place the edit can go, each on its own line, none cut off.
           var t=el("fieldset","targets");t.id="edit-target";t.appendChild(el("legend","","Write to"));

@@ -15,7 +15,7 @@ public actor StudioSession {
     public let files: ThemeFiles
     public private(set) var generation = 0
 
-    private var workspace: ThemeWorkspace
+    var workspace: ThemeWorkspace
     private var snapshot: SourceSnapshot
     private var outlines: [String: SourceOutline] = [:]
     private var undoSteps: [Step] = []
@@ -316,6 +316,7 @@ public actor StudioSession {
         var background: Color?
         var foreground: Color?
         var font: Font?
+        var constantsByName: [String: ResolvedConstant]?
         for explained in explanation.operations {
             let operation = explained.operation
             let role = schema?.operation(operation.name, of: explanation.component)?.params.first?.role
@@ -354,6 +355,16 @@ public actor StudioSession {
                     overridden: explained.overridden.map { origin($0.origin) },
                     targets: targets,
                     choices: choices)
+                if constantsByName == nil, param.value.type == .color {
+                    let constants =
+                        workspace.constants(
+                            ofThemeAt: folder, traits: traitSet, keepingWhatResolves: true, checkingWholeTheme: false
+                        ).value ?? []
+                    constantsByName = Dictionary(constants.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+                }
+                studioOperation.derived = derivation(
+                    of: param, in: explained, instance: explanation, trail: trail, themeFolder: folder,
+                    themeID: themeID, traits: traitSet, constants: constantsByName ?? [:])
                 if let step = trail?.steps.last {
                     studioOperation.definedAt = StudioOrigin(
                         themeID: step.themeID, file: display(step.location.file), line: step.location.line,
@@ -534,7 +545,7 @@ public actor StudioSession {
                         .notFound, "\(target.file) no longer holds that value; the page has been reloaded")
                 }
                 let slot = ValueSlot(name: request.slot)
-                if value.isReference, slot == .content || target.ownerKind != "constant" {
+                if value.isReference, !value.derivesColor, slot == .content || target.ownerKind != "constant" {
                     // A reference written here becomes a literal of this place only.
                     let element = try literalElement(
                         type: value.typeName, slot: slot, text: request.text, fields: request.fields)

@@ -13,6 +13,8 @@ public struct ThemeDiff: Hashable, Sendable {
         case operationAdded = "operation-added"
         case operationRemoved = "operation-removed"
         case operationChanged = "operation-changed"
+        /// A derived colour constant resolves to another colour (format 1.3, section 9.1).
+        case derivedColorChanged = "derived-color-changed"
     }
 
     public struct Change: Hashable, Sendable {
@@ -30,6 +32,8 @@ public struct ThemeDiff: Hashable, Sendable {
         public var scope: String
         /// The old component type, for `component-changed`.
         public var oldComponent: String?
+        /// For `derived-color-changed`: the constant and its derivation before and after.
+        public var constant: DerivedColorChange? = nil
     }
 
     public var old: ThemeInfo
@@ -189,6 +193,12 @@ public struct ThemeDiff: Hashable, Sendable {
             case .operationChanged:
                 line =
                     "~ \(change.instance).\(op): \(ValueText.describe(change.old ?? [])) -> \(ValueText.describe(change.new ?? []))"
+            case .derivedColorChanged:
+                // the colour on the change's line, its derivation before and after below it
+                let parts = (change.constant.map(Self.text) ?? "").split(separator: "\n").map(String.init)
+                lines.append((parts.first ?? "") + "  [\(change.scope)]")
+                lines += parts.dropFirst()
+                continue
             }
             lines.append(line + "  [\(change.scope)]")
         }
@@ -204,6 +214,7 @@ public struct ThemeDiff: Hashable, Sendable {
             (count(.instanceAdded), "instances added"), (count(.instanceRemoved), "instances removed"),
             (count(.componentChanged), "components changed"), (count(.operationAdded), "operations added"),
             (count(.operationRemoved), "operations removed"), (count(.operationChanged), "operations changed"),
+            (count(.derivedColorChanged), "derived colours changed"),
         ]
         where number > 0 {
             parts.append("\(number) \(number == 1 ? what.replacingOccurrences(of: "s ", with: " ") : what)")
@@ -235,6 +246,7 @@ public struct ThemeDiff: Hashable, Sendable {
                             ("component", .string(change.component)),
                         ]
                         if let old = change.oldComponent { members.append(("oldComponent", .string(old))) }
+                        if let constant = change.constant { members += Self.json(constant) }
                         if let operation = change.operation {
                             members.append(("operation", .string(operation.name)))
                             members.append(("state", .string(operation.state.rawValue)))

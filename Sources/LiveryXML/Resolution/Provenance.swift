@@ -107,6 +107,8 @@ public struct ResolvedConstant: Hashable, Sendable {
     public var modifiers: WrittenColorModifiers? = nil
     /// Some definition of it says `overridable="true"` (format 1.3, section 9.2).
     public var overridable = false
+    /// A derived colour's derivation as `explain` words it, its own line first; empty for others.
+    public var derivation: [String] = []
 }
 
 /// A colour's modifiers as its element writes them, operands by name or hex: what design-token
@@ -232,6 +234,7 @@ extension ThemeWorkspace {
                 name: name, value: value, themeID: themes[syntax.location.file] ?? "",
                 location: syntax.location, reference: reference)
             constant.modifiers = modifiers
+            if modifiers != nil { constant.derivation = pass.derivationLines(of: syntax.object, named: name) }
             constant.overridable = pass.overridable.contains(name)
             return constant
         }
