@@ -64,19 +64,31 @@ struct Tokens: ParsableCommand {
                 throw ValidationError("give tokens files or --resolver, not both")
             }
             guard rem > 0, rem.isFinite else { throw ValidationError("--rem must be a positive number") }
-            _ = try contextMap()
         }
 
+        /// `--map` read with the dimensions of the theme written: the standard ones, those the
+        /// `--schema` files declare and those of the `--parent` theme's chain. A context named
+        /// like one of their tags maps to it (`compact`), others need `--map`.
         func contextMap() throws -> ContextMap {
-            do { return try ContextMap.parse(map) } catch {
+            let workspace = themes.workspace()
+            var dimensions = workspace.schemaDimensions
+            if let parent {
+                let folders = (themes.themeFolders + [(output as NSString).deletingLastPathComponent])
+                    .flatMap(workspace.themeFolders(in:))
+                if let folder = folders.first(where: { workspace.declaredIDs(ofThemeAt: $0)?.id == parent }) {
+                    dimensions = workspace.dimensions(forThemeAt: folder)
+                }
+            }
+            do { return try ContextMap.parse(map, dimensions: dimensions) } catch {
                 throw ValidationError(
-                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitDimensions.standard.knownTags.joined(separator: ", ")), joined by ~, or none)"
+                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(dimensions.knownTags.joined(separator: ", ")), joined by ~, or none)"
                 )
             }
         }
 
         func run() throws {
             let printer = DiagnosticPrinter(format: format)
+            let contextMap = try contextMap()
             var tokenImport = TokenImport(options: .init(remBase: rem)) { path in
                 FileManager.default.contents(atPath: path).map { [UInt8]($0) }
             }
@@ -100,7 +112,7 @@ struct Tokens: ParsableCommand {
                     throw ExitCode.failure
                 }
                 let directory = (resolver as NSString).deletingLastPathComponent
-                layers = tokenImport.layers(resolver: document, map: try contextMap(), directory: directory)
+                layers = tokenImport.layers(resolver: document, map: contextMap, directory: directory)
                 sources = [resolver]
             } else {
                 layers = tokenImport.layers(files: files)
@@ -159,11 +171,12 @@ struct Tokens: ParsableCommand {
         @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
         var format: DiagnosticFormat = .text
 
-        func traitSet() throws -> TraitSet {
-            do { return try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
+        /// `--traits` read with the theme's dimensions.
+        func traitSet(_ dimensions: TraitDimensions) throws -> TraitSet {
+            do { return try ThemeSource.traits(traits, dimensions: dimensions) } catch {
+                throw ValidationError(error.message)
+            }
         }
-
-        func validate() throws { _ = try traitSet() }
 
         /// A theme's modifiers as Tokens Studio's, where it has one for them: one of lighten,
         /// darken, mix or alpha, without contrast-with. Others export as their resolved colour.
@@ -182,7 +195,7 @@ struct Tokens: ParsableCommand {
         func run() throws {
             let printer = DiagnosticPrinter(format: format)
             let workspace = themes.workspace()
-            let base = try traitSet()
+            let base = try traitSet(workspace.dimensions(forThemeAt: theme))
             let chain = workspace.chain(ofThemeAt: theme)
             guard let ownID = chain.value?.last?.info.id else {
                 printer.print(chain.diagnostics)
