@@ -73,7 +73,8 @@ struct Tokens: ParsableCommand {
             let workspace = themes.workspace()
             var dimensions = workspace.schemaDimensions
             if let parent {
-                let folders = (themes.themeFolders + [(output as NSString).deletingLastPathComponent])
+                let beside = (output as NSString).deletingLastPathComponent
+                let folders = (themes.themeFolders + [beside.isEmpty ? "." : beside])
                     .flatMap(workspace.themeFolders(in:))
                 if let folder = folders.first(where: { workspace.declaredIDs(ofThemeAt: $0)?.id == parent }) {
                     dimensions = workspace.dimensions(forThemeAt: folder)
