@@ -71,6 +71,18 @@ import Testing
         #expect(outside.textColor == Color(red: 0, green: 0, blue: 1))
     }
 
+    /// A development manager takes the dimensions its configuration's schema files declare (the
+    /// sample's `density`), so the app sets their tags like the standard ones.
+    @Test func theDevelopmentManagerTakesTheDimensionsItsSchemaFilesDeclare() throws {
+        let configuration = LiveryConfiguration(
+            defaultThemeID: "com.livery.base", searchPaths: [themesFolder],
+            schemaFiles: [themesFolder + "/Base.theme/Components.xml"])
+        let manager = ThemeManager.development(configuration: configuration)
+        #expect(manager.dimensions.appDefined.map(\.name) == ["density"])
+        try manager.setTraits(tags: ["compact", "dark"])
+        #expect(manager.dimensions.tags(of: manager.traits) == ["dark", "compact"])
+    }
+
     static func title(_ color: String) -> String {
         """
         <theme><instances><uilabel id="title"><operation name="textColor"><param name="color"><color>\(color)</color></param></operation></uilabel></instances></theme>
