@@ -160,11 +160,15 @@ extension TraitDimensions {
     public struct Refusal: Hashable, Sendable {
         public var declaration: DimensionDeclaration
         public var error: DeclarationError
-        /// An earlier declaration of the same name with other values, when that is the cause.
+        /// Whether the name is an app-defined dimension's already, declared with other values.
+        public var isRedeclaration = false
+        /// That earlier declaration, when it is known.
         public var first: DimensionDeclaration?
-        /// Where the cause is: the `name` attribute for a name, else the `values` attribute.
+        /// Where the cause is: the `name` attribute for a name, else the `values` attribute (for a
+        /// redeclaration too: its values are what differs).
         public var location: SourceLocation? {
             switch error {
+            case .duplicateName where isRedeclaration: declaration.valuesLocation ?? declaration.nameLocation
             case .duplicateName, .tooManyDimensions: declaration.nameLocation
             case .invalidWord(let word) where word == declaration.dimension.name: declaration.nameLocation
             default: declaration.valuesLocation ?? declaration.nameLocation
@@ -175,16 +179,23 @@ extension TraitDimensions {
     /// These dimensions followed by each of `declarations` that keeps the rules of format 1.3,
     /// section 10, in order; one refusal per declaration that does not. A declaration equal to
     /// one already in force (the same name and values, declared by two schema files) adds nothing.
-    public func adding(_ declarations: [DimensionDeclaration]) -> (TraitDimensions, [Refusal]) {
+    /// `known` are the declarations of the dimensions already in force, for naming the first of
+    /// a redeclaration.
+    public func adding(_ declarations: [DimensionDeclaration], known: [DimensionDeclaration] = []) -> (
+        TraitDimensions, [Refusal]
+    ) {
         var accepted = Array(appDefined)
-        var sources: [String: DimensionDeclaration] = [:]
+        var sources = Dictionary(known.map { ($0.dimension.name, $0) }, uniquingKeysWith: { first, _ in first })
         var refusals: [Refusal] = []
         var result = self
         for declaration in declarations {
             let entry = declaration.dimension
             if let index = result.index(named: entry.name), index >= Self.standard.all.count {
                 if result.all[index] != entry {
-                    refusals.append(Refusal(declaration: declaration, error: .duplicateName(entry.name), first: sources[entry.name]))
+                    refusals.append(
+                        Refusal(
+                            declaration: declaration, error: .duplicateName(entry.name), isRedeclaration: true,
+                            first: sources[entry.name]))
                 }
                 continue
             }

@@ -61,11 +61,12 @@ enum SchemaIntegrity {
 
 /// The findings about declared dimensions: one per declaration refused, at its attribute.
 enum DimensionFindings {
-    /// `inherited` with `declarations` added, and a finding for each one refused.
-    static func adding(_ declarations: [DimensionDeclaration], to inherited: TraitDimensions) -> (
-        TraitDimensions, [Diagnostic]
-    ) {
-        let (dimensions, refusals) = inherited.adding(declarations)
+    /// `inherited` with `declarations` added, and a finding for each one refused; `known` are
+    /// the declarations of the inherited dimensions (for the note at a redeclaration's first).
+    static func adding(
+        _ declarations: [DimensionDeclaration], to inherited: TraitDimensions, known: [DimensionDeclaration] = []
+    ) -> (TraitDimensions, [Diagnostic]) {
+        let (dimensions, refusals) = inherited.adding(declarations, known: known)
         return (dimensions, refusals.map(finding))
     }
 
@@ -76,10 +77,10 @@ enum DimensionFindings {
         switch refusal.error {
         case .duplicateName where TraitDimensions.standard.index(named: name) != nil:
             message = "'\(name)' is a standard dimension; an app-defined dimension needs a name of its own"
-        case .duplicateName:
+        case .duplicateName where refusal.isRedeclaration:
+            message =
+                "dimension '\(name)' is declared twice with different values ('\(refusal.declaration.dimension.values.joined(separator: " "))' here); declare it once, or the same everywhere"
             if let first = refusal.first {
-                message =
-                    "dimension '\(name)' is declared twice with different values ('\(refusal.declaration.dimension.values.joined(separator: " "))' here); declare it once"
                 notes.append(
                     Diagnostic.Note(
                         "first declared with values '\(first.dimension.values.joined(separator: " "))' here",

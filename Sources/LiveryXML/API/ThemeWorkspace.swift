@@ -35,7 +35,14 @@ public final class ThemeWorkspace: @unchecked Sendable {
     private var canonicalPaths: [String: String] = [:]
     /// The next serial a folder's operations are moved to (`DecodedThemeFolder.rebase`).
     private var nextSerial = 0
-    private var loadedBaseSchema: (schema: Checked<Schema>, dimensions: TraitDimensions)?
+    private var loadedBaseSchema: Base?
+    /// What the schema files given to the workspace declare.
+    private struct Base {
+        var schema: Checked<Schema>
+        var dimensions: TraitDimensions
+        /// The declarations of the app-defined ones of `dimensions`.
+        var declarations: [DimensionDeclaration]
+    }
     /// By the canonical paths of the chain's folders that carry components.
     private var schemas: [[String]: SharedSchema] = [:]
     private var checksContrastValue = true
@@ -590,14 +597,18 @@ public final class ThemeWorkspace: @unchecked Sendable {
 
     /// The folder read with the dimensions `inherited` from its ancestors; with nil, as it was
     /// last read (for what does not depend on them: its header, its constants).
-    private func theme(at path: String, inherited: TraitDimensions? = nil) -> DecodedThemeFolder {
+    private func theme(
+        at path: String, inherited: TraitDimensions? = nil, known: [DimensionDeclaration] = []
+    ) -> DecodedThemeFolder {
         let key = canonical(path)
         func fits(_ theme: DecodedThemeFolder) -> Bool { inherited.map { theme.inherited == $0 } ?? true }
         if let theme = locked({ themes[key] }), fits(theme) { return theme }
         // Read outside the lock, so other threads read other folders meanwhile; the first
         // folder kept wins if two threads read the same one.
         var reader = folderReader()
-        let read = reader.read(folder: path, inherited: inherited ?? baseDimensions)
+        let read =
+            inherited.map { reader.read(folder: path, inherited: $0, known: known) }
+            ?? reader.read(folder: path, inherited: baseDimensions, known: loadedBase.declarations)
         return locked {
             if let theme = themes[key], fits(theme) { return theme }
             read.rebase(by: nextSerial)
@@ -792,10 +803,12 @@ public final class ThemeWorkspace: @unchecked Sendable {
             current = parentPath
         }
         var dimensions = baseDimensions
+        var declarations = loadedBase.declarations
         var chain: [DecodedThemeFolder] = []
         for folder in paths.reversed() {
-            let theme = theme(at: folder, inherited: dimensions)
+            let theme = theme(at: folder, inherited: dimensions, known: declarations)
             dimensions = theme.dimensions
+            declarations = theme.declarations
             chain.append(theme)
         }
         let diagnostics = chain.reversed().flatMap(\.diagnostics) + (failure ?? [])
@@ -909,7 +922,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
     /// a theme whose chain declares none.
     public var schemaDimensions: TraitDimensions { baseDimensions }
 
-    private var loadedBase: (schema: Checked<Schema>, dimensions: TraitDimensions) {
+    private var loadedBase: Base {
         if let loaded = locked({ loadedBaseSchema }) { return loaded }
         let loaded = loadSchemaFiles()
         return locked {
@@ -925,7 +938,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         duplicateIDs(among: themeFolders(in: folder)).map(\.1)
     }
 
-    private func loadSchemaFiles() -> (schema: Checked<Schema>, dimensions: TraitDimensions) {
+    private func loadSchemaFiles() -> Base {
         var schema = StandardSchema.schema
         var diagnostics: [Diagnostic] = []
         for file in schemaFiles {
@@ -933,7 +946,10 @@ public final class ThemeWorkspace: @unchecked Sendable {
             diagnostics += loaded.diagnostics
             if let extra = loaded.value { schema.merge(extra) }
         }
-        let (dimensions, findings) = DimensionFindings.adding(schema.dimensions, to: .standard)
-        return (Checked(value: schema, diagnostics: diagnostics + findings), dimensions)
+        let (dimensions, refusals) = TraitDimensions.standard.adding(schema.dimensions)
+        let refused = Set(refusals.map(\.declaration))
+        return Base(
+            schema: Checked(value: schema, diagnostics: diagnostics + refusals.map(DimensionFindings.finding)),
+            dimensions: dimensions, declarations: schema.dimensions.filter { !refused.contains($0) })
     }
 }

@@ -21,6 +21,8 @@ final class DecodedThemeFolder {
     /// `inherited` and the dimensions the folder's own schema files declare: the dimensions of
     /// its files' and assets' qualifiers, and of every theme inheriting from it.
     let dimensions: TraitDimensions
+    /// Where the app-defined ones of `dimensions` are declared (for a redeclaration's note).
+    let declarations: [DimensionDeclaration]
 
     /// The serials of the folder's operations, `lowerBound..<upperBound` (see `rebase`).
     private(set) var serials: Range<Int>
@@ -41,8 +43,10 @@ final class DecodedThemeFolder {
     init(
         path: String, header: InfoDecoder.Decoded?, files: [ConfigurationFile], schemaComponents: [ComponentSchema],
         assets: [AssetVariant], sourceFiles: [String], diagnostics: [Diagnostic], unreadFiles: [String] = [],
-        serials: Range<Int> = 0..<0, inherited: TraitDimensions = .standard, dimensions: TraitDimensions = .standard
+        serials: Range<Int> = 0..<0, inherited: TraitDimensions = .standard, dimensions: TraitDimensions = .standard,
+        declarations: [DimensionDeclaration] = []
     ) {
+        self.declarations = declarations
         self.serials = serials
         self.inherited = inherited
         self.dimensions = dimensions

@@ -75,7 +75,10 @@ struct ThemeFolderReader {
 
     /// Reads the folder of a theme whose ancestors (and the app's schema files) declare the
     /// dimensions `inherited`.
-    mutating func read(folder: String, inherited: TraitDimensions = .standard) -> DecodedThemeFolder {
+    /// `known` are the declarations of the inherited dimensions.
+    mutating func read(
+        folder: String, inherited: TraitDimensions = .standard, known: [DimensionDeclaration] = []
+    ) -> DecodedThemeFolder {
         instanceCount = 0
         let firstSerial = nextSerial
         let (header, infoDiagnostics) = readInfo(folder: folder)
@@ -86,7 +89,8 @@ struct ThemeFolderReader {
         var sourceFiles: [String] = []
         var unreadFiles: [String] = []
         let entries = FileSystem.entries(of: folder, overlay: overlay) ?? []
-        let dimensionFindings = readSchemas(folder: folder, entries: entries, inherited: inherited)
+        let (dimensionFindings, declarations) = readSchemas(
+            folder: folder, entries: entries, inherited: inherited, known: known)
         defer {
             parsed = [:]
             decodedSchemas = [:]
@@ -155,12 +159,16 @@ struct ThemeFolderReader {
         return DecodedThemeFolder(
             path: folder, header: header, files: files, schemaComponents: components,
             assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics + dimensionFindings,
-            unreadFiles: unreadFiles, serials: firstSerial..<nextSerial, inherited: inherited, dimensions: dimensions)
+            unreadFiles: unreadFiles, serials: firstSerial..<nextSerial, inherited: inherited, dimensions: dimensions,
+            declarations: declarations)
     }
 
     /// Parses the folder's XML files and decodes its schema files, then sets `dimensions`: the
-    /// inherited ones and those declared here. Returns the findings about the declarations.
-    private mutating func readSchemas(folder: String, entries: [String], inherited: TraitDimensions) -> [Diagnostic] {
+    /// inherited ones and those declared here. Returns the findings about the declarations, and
+    /// the declarations of every dimension then in force (`known` and those accepted here).
+    private mutating func readSchemas(
+        folder: String, entries: [String], inherited: TraitDimensions, known: [DimensionDeclaration]
+    ) -> ([Diagnostic], [DimensionDeclaration]) {
         parsed = [:]
         decodedSchemas = [:]
         var declarations: [DimensionDeclaration] = []
@@ -179,9 +187,10 @@ struct ThemeFolderReader {
             decodedSchemas[name] = (schema, context.diagnostics)
             declarations += schema.dimensions
         }
-        let (dimensions, findings) = DimensionFindings.adding(declarations, to: inherited)
+        let (dimensions, refusals) = inherited.adding(declarations, known: known)
         self.dimensions = dimensions
-        return findings
+        let refused = Set(refusals.map(\.declaration))
+        return (refusals.map(DimensionFindings.finding), known + declarations.filter { !refused.contains($0) })
     }
 
     /// What a subfolder laid out as another tool lays out resources means in a theme folder:

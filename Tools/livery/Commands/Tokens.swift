@@ -234,13 +234,23 @@ struct Tokens: ParsableCommand {
                 }
                 var layers: [(traits: TraitSet, file: String)] = []
                 let stem = (output as NSString).deletingPathExtension
+                let known = Set(generic)
+                var differences: [(traits: TraitSet, constants: [ExportedConstant])] = []
                 for traits in variants.axes.traitSets where traits != .none {
-                    let known = Set(generic)
                     let differing = try constants(traits).filter { !known.contains($0) }
-                    guard !differing.isEmpty else { continue }
+                    if !differing.isEmpty { differences.append((traits, differing)) }
+                }
+                // the one-tag layers, in layer order: a combination they give together is no loss
+                let single = differences.filter { variants.dimensions.tags(of: $0.traits).count == 1 }
+                    .sorted { $0.traits.specificity < $1.traits.specificity }
+                for (traits, differing) in differences {
                     let tags = variants.dimensions.tags(of: traits)
                     guard tags.count == 1 else {
-                        dropped.append(tags.joined(separator: ","))
+                        var together: [String: ExportedConstant] = [:]
+                        for layer in single where layer.traits.applies(in: traits) {
+                            for constant in layer.constants { together[constant.name] = constant }
+                        }
+                        if Set(together.values) != Set(differing) { dropped.append(tags.joined(separator: ",")) }
                         continue
                     }
                     let file = stem + "~" + tags[0] + ".json"
