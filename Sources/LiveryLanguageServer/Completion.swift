@@ -189,7 +189,8 @@ extension LanguageServer {
             if parentElement.name == "components" {
                 return [
                     element("component", "component name=\"$1\"${2: extends=\"$3\"}>\n\t$0\n</component>"),
-                    element("dimension", "dimension name=\"$1\" values=\"$2\"/>", detail: "an app-defined trait dimension"),
+                    element(
+                        "dimension", "dimension name=\"$1\" values=\"$2\"/>", detail: "an app-defined trait dimension"),
                 ]
             }
             return []

@@ -483,7 +483,9 @@ public actor StudioSession {
             ((instance.definitions.last?.layer ?? explained.origin.layer) as NSString).deletingPathExtension
             .split(separator: "~").first.map(String.init) ?? "Chat"
         var layers = [base + ".xml"]
-        let tags = workspace.dimensions(forThemeAt: themeFolder).tags(of: traits).filter { $0 != traits.idiom?.rawValue }
+        let tags = workspace.dimensions(forThemeAt: themeFolder).tags(of: traits).filter {
+            $0 != traits.idiom?.rawValue
+        }
         for tag in tags { layers.append(base + "~" + tag + ".xml") }
         if let idiom = traits.idiom?.rawValue { layers.append(base + "~" + idiom + ".xml") }
         for layer in layers {

@@ -251,7 +251,10 @@ public struct ThemeDiff: Hashable, Sendable {
                         }
                         members.append(("scope", .string(change.scope)))
                         members.append(
-                            ("traits", .array(change.traits.map { .array(dimensions.tags(of: $0).map(JSONValue.string)) })))
+                            (
+                                "traits",
+                                .array(change.traits.map { .array(dimensions.tags(of: $0).map(JSONValue.string)) })
+                            ))
                         return .object(members)
                     })
             ),

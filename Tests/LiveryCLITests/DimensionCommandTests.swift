@@ -31,9 +31,15 @@ import Testing
         try write(#"{"a": {"$type": "number", "$value": 1}}"#, to: folder + "/a.json")
         let runs = [
             ("dump --traits", try Livery.run(["dump", "Themes/Base.theme", "--traits", "bogus"])),
-            ("explain --traits", try Livery.run(["explain", "Themes/Base.theme", "bubble_incoming", "--traits", "bogus"])),
+            (
+                "explain --traits",
+                try Livery.run(["explain", "Themes/Base.theme", "bubble_incoming", "--traits", "bogus"])
+            ),
             ("diff --traits", try Livery.run(["diff", "Themes/Base.theme", "Themes/Base.theme", "--traits", "bogus"])),
-            ("tokens export --traits", try Livery.run(["tokens", "export", "Themes/Base.theme", "-o", folder + "/x.json", "--traits", "bogus"])),
+            (
+                "tokens export --traits",
+                try Livery.run(["tokens", "export", "Themes/Base.theme", "-o", folder + "/x.json", "--traits", "bogus"])
+            ),
             ("a qualifier", try Livery.run(["validate", folder + "/Base.theme"])),
             (
                 "tokens import --map",

@@ -23,7 +23,10 @@ import Testing
         let dimensions = await session.dimensions()
         #expect(dimensions.appDefined.map(\.name) == ["density"])
         let page = StudioPage.html(dimensions: dimensions)
-        #expect(page.contains(#"<select id="trait-density" class="trait"><option value="">any</option><option>compact</option><option>comfortable</option></select>"#))
+        #expect(
+            page.contains(
+                #"<select id="trait-density" class="trait"><option value="">any</option><option>compact</option><option>comfortable</option></select>"#
+            ))
         #expect(!StudioPage.html.contains("trait-density"))
         let compact = await session.state(themeID: "com.livery.base", traits: "compact,dark", findings: false)
         #expect(compact.message == nil, "\(compact.message ?? "")")

@@ -25,7 +25,8 @@ import Testing
         ]
         for (path, text) in files {
             let url = URL(fileURLWithPath: root + "/" + path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         let theme = root + "/Motion.theme"

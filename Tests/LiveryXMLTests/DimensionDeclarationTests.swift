@@ -79,7 +79,8 @@ import Testing
         #expect(typo.code == .qualifierUnknown)
         #expect(typo.message.contains("did you mean 'compact'"), "\(typo.message)")
         // a theme that does not declare density (nor inherit it) does not know its tags
-        let undeclared = try #require(findings.first { $0.location?.file.hasSuffix("Other.theme/Chat~compact.xml") == true })
+        let undeclared = try #require(
+            findings.first { $0.location?.file.hasSuffix("Other.theme/Chat~compact.xml") == true })
         #expect(undeclared.code == .qualifierUnknown)
         #expect(!undeclared.message.contains("comfortable"))
     }
@@ -87,10 +88,19 @@ import Testing
     /// Each mistake of a declaration: its finding, and the attribute it is at.
     static let mistakes: [(declaration: String, attribute: String, message: String)] = [
         (#"<dimension name="appearance" values="dim bright"/>"#, "name", "'appearance' is a standard dimension"),
-        (#"<dimension name="shade" values="dim dark"/>"#, "values", "already a value of the standard dimension 'appearance'"),
+        (
+            #"<dimension name="shade" values="dim dark"/>"#, "values",
+            "already a value of the standard dimension 'appearance'"
+        ),
         (#"<dimension name="density" values=""/>"#, "values", "dimension 'density' has no values"),
-        (#"<dimension name="density" values="compact Comfortable"/>"#, "values", "'Comfortable' is not a dimension name or value"),
-        (#"<dimension name="density" values="compact compact"/>"#, "values", "dimension 'density' lists 'compact' twice"),
+        (
+            #"<dimension name="density" values="compact Comfortable"/>"#, "values",
+            "'Comfortable' is not a dimension name or value"
+        ),
+        (
+            #"<dimension name="density" values="compact compact"/>"#, "values",
+            "dimension 'density' lists 'compact' twice"
+        ),
         (#"<dimension name="Density" values="compact"/>"#, "name", "'Density' is not a dimension name"),
     ]
 
@@ -123,7 +133,9 @@ import Testing
         let workspace = ThemeWorkspace()
         let findings = workspace.validate(paths: [themes.path])
         #expect(findings.count == 1, "\(findings.map(\.description))")
-        #expect(findings.first?.message.contains("tag 'compact' of dimension 'size' is already a value of dimension 'density'") == true)
+        #expect(
+            findings.first?.message.contains(
+                "tag 'compact' of dimension 'size' is already a value of dimension 'density'") == true)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(findings.first?.location?.line == lines.firstIndex { $0.contains("size") }! + 1)
         // the refused declaration is left out; the first one stands

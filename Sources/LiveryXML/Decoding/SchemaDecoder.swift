@@ -47,7 +47,8 @@ enum SchemaDecoder {
             return nil
         }
         return DimensionDeclaration(
-            dimension: TraitDimension(name: name, values: values.split(whereSeparator: \.isWhitespace).map(String.init)),
+            dimension: TraitDimension(
+                name: name, values: values.split(whereSeparator: \.isWhitespace).map(String.init)),
             nameLocation: context.source.location(ofAttribute: "name", in: element),
             valuesLocation: context.source.location(ofAttribute: "values", in: element))
     }

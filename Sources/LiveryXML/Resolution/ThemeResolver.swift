@@ -158,8 +158,10 @@ final class ThemeResolver {
         _ sets: Set<TraitSet>, on diagnostic: Diagnostic, dimensions: TraitDimensions = .standard
     ) -> Diagnostic {
         var noted = diagnostic
-        let names = sets.map { dimensions.tags(of: $0) }.sorted { ($0.count, $0.joined(separator: ",")) < ($1.count, $1.joined(separator: ",")) }
-            .map { $0.isEmpty ? "no traits" : $0.joined(separator: ",") }
+        let names = sets.map { dimensions.tags(of: $0) }.sorted {
+            ($0.count, $0.joined(separator: ",")) < ($1.count, $1.joined(separator: ","))
+        }
+        .map { $0.isEmpty ? "no traits" : $0.joined(separator: ",") }
         noted.notes.append(
             Diagnostic.Note("only with \(names.count == 1 ? "" : "each of ")\(names.joined(separator: "; "))"))
         return noted
