@@ -348,6 +348,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         if contrast {
             resolver.contrast = ContrastCheck(
                 schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
+            resolver.contrast?.dimensions = resolver.dimensions
         }
         let axes = resolver.axes
         var variants: [TraitSet: [ResolvedInstance]] = [:]
