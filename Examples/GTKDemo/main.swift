@@ -138,14 +138,17 @@ Controls.build(in: controls)
 let system = GTKSystemTraits.follow(
     manager, window: window, appearanceSource: usesAdwaita ? AdwaitaAppearance() : nil)
 
-/// The trait sets the screenshots show: light, dark, high contrast, large text, right to left.
-let traitSets: [(name: String, traits: TraitSet, textScale: Double)] = [
-    ("light", TraitSet(), 1),
-    ("dark", TraitSet(appearance: .dark), 1),
-    ("highcontrast", TraitSet(contrast: .highcontrast), 1),
-    ("largetext", TraitSet(textSize: .largetext), 1.5),
-    ("rtl", TraitSet(direction: .rtl), 1),
-]
+/// The trait sets the screenshots show: light, dark, high contrast, large text, right to left,
+/// and compact, a value of the app's own `density` dimension (declared by the schema file the
+/// configuration names).
+let traitSets: [(name: String, traits: TraitSet, textScale: Double)] =
+    [
+        ("light", TraitSet(), 1),
+        ("dark", TraitSet(appearance: .dark), 1),
+        ("highcontrast", TraitSet(contrast: .highcontrast), 1),
+        ("largetext", TraitSet(textSize: .largetext), 1.5),
+        ("rtl", TraitSet(direction: .rtl), 1),
+    ] + ((try? manager.dimensions.traits(tags: ["compact"])).map { [("compact", $0, 1)] } ?? [])
 
 // The themes the picker switches between, prepared on other threads; the task resumes on the
 // main queue, which only GLibMainQueue lets run under GLib's loop.

@@ -6,7 +6,12 @@ import LiveryModel
 /// and sends edits to `/api/edit`. Elements carry `data-` attributes and ids the browser test
 /// uses to click and type as a designer would.
 public enum StudioPage {
-    public static let html = """
+    /// The page with a menu for each standard dimension.
+    public static let html = html(dimensions: .standard)
+
+    /// The page with a menu for each of `dimensions` (the studio's: `StudioSession.dimensions()`).
+    public static func html(dimensions: TraitDimensions) -> String {
+        """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><title>Livery Studio</title>
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -15,7 +20,7 @@ public enum StudioPage {
         <header>
           <h1>Livery Studio</h1>
           <label>Theme <select id="theme"></select></label>
-          \(traitControls)
+          \(traitControls(dimensions))
           <label>Text scale <select id="scale"><option>1</option><option>1.5</option><option>2</option><option>3</option></select></label>
           <label>Compare <select id="compare"><option value="">nothing</option><option value="traits:dark">dark</option>
             <option value="traits:">light</option></select></label>
@@ -32,13 +37,16 @@ public enum StudioPage {
         <script>\(script)</script>
         </body></html>
         """
+    }
 
     /// One menu per trait dimension of the table (`trait-NAME`: any, or one of its values), so a
-    /// dimension added to the table shows here with no edit.
-    static let traitControls = TraitDimensions.standard.all.map { dimension in
-        "<label>\(dimension.name) <select id=\"trait-\(dimension.name)\" class=\"trait\"><option value=\"\">any</option>"
-            + dimension.values.map { "<option>\($0)</option>" }.joined() + "</select></label>"
-    }.joined(separator: "\n          ")
+    /// dimension added to the table, or declared by a theme's schema file, shows here with no edit.
+    static func traitControls(_ dimensions: TraitDimensions) -> String {
+        dimensions.all.map { dimension in
+            "<label>\(dimension.name) <select id=\"trait-\(dimension.name)\" class=\"trait\"><option value=\"\">any</option>"
+                + dimension.values.map { "<option>\($0)</option>" }.joined() + "</select></label>"
+        }.joined(separator: "\n          ")
+    }
 
     static let css = """
         *{box-sizing:border-box}

@@ -415,6 +415,29 @@ async def test_completion_of_states(session):
     assert {"normal", "highlighted", "disabled", "selected", "focused"} == set(labels)
 
 
+async def test_completion_of_dimension_declarations(session):
+    """In a schema file: the <dimension> element, its attributes, the app-defined dimensions the
+    chain declares for `name`, and for `values` the tags of the named one not yet listed."""
+    path = "Themes/Dark.theme/Schema.xml"
+    text = "<components>\n  <\n</components>\n"
+    uri = session.open(path, text)
+    await session.settle()
+    labels = await completion_labels(session, uri, 1, 3)
+    assert {"component", "dimension"} <= set(labels)
+    assert "values=" in labels["dimension"].text_edit.new_text
+    # Dark inherits Base, whose Components.xml declares density (compact, comfortable)
+    session.replace_all(uri, '<components>\n  <dimension name="" values="compact "/>\n</components>\n')
+    await session.settle()
+    line = '  <dimension name="" values="compact "/>'
+    labels = await completion_labels(session, uri, 1, line.index('name="') + 6)
+    assert set(labels) == {"density"}
+    session.replace_all(uri, '<components>\n  <dimension name="density" values="compact "/>\n</components>\n')
+    await session.settle()
+    line = '  <dimension name="density" values="compact "/>'
+    labels = await completion_labels(session, uri, 1, line.index("compact ") + len("compact "))
+    assert set(labels) == {"comfortable"}
+
+
 # --- Hover ---------------------------------------------------------------------------------------
 
 

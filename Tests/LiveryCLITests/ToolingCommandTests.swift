@@ -89,7 +89,7 @@ import Testing
         #expect(try Livery.run(["compile", "Themes/Dark.theme", "--output", compiled]).status == 0)
         let mixed = try Livery.run(["diff", compiled, "Themes/Dark.theme"])
         #expect(
-            mixed.status == 0 && mixed.stdout.hasSuffix("compared 16 trait sets\nno differences\n"), "\(mixed.stdout)")
+            mixed.status == 0 && mixed.stdout.hasSuffix("compared 32 trait sets\nno differences\n"), "\(mixed.stdout)")
 
         let missing = try Livery.run(["diff", "Themes/Nope.theme", "Themes/Dark.theme"])
         #expect(missing.status == 1 && missing.stderr.contains("Themes/Nope.theme: error:"))

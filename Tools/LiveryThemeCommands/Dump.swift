@@ -34,7 +34,6 @@ package struct Dump: ParsableCommand {
     @OptionGroup var themes: ThemeOptions
 
     package func validate() throws {
-        _ = try traitSet()
         _ = try givenOverrides()
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
         guard TextScale.range.contains(textScale) else {
@@ -42,11 +41,13 @@ package struct Dump: ParsableCommand {
         }
     }
 
-    func traitSet() throws -> TraitSet {
+    /// `--traits` read with the theme's dimensions (app-defined ones included): a usage error
+    /// lists the tags the theme knows.
+    func traitSet(_ dimensions: TraitDimensions) throws -> TraitSet {
         do {
-            return try TraitDimensions.standard.traits(list: traits)
+            return try dimensions.traits(list: traits)
         } catch {
-            throw ValidationError(TraitDimensions.standard.message(for: error))
+            throw ValidationError(dimensions.message(for: error))
         }
     }
 
@@ -94,7 +95,8 @@ package struct Dump: ParsableCommand {
             }
             let compiled = try CompiledFile.open(source)
             do {
-                let theme = try compiled.materialize().resolved(for: try traitSet())
+                let variants = try compiled.materialize()
+                let theme = variants.resolved(for: try traitSet(variants.dimensions))
                 print(CanonicalJSON.dump(theme, scale: scale, textScale: textScale), terminator: "")
             } catch let error as BinaryFormatError {
                 DiagnosticPrinter().print([
@@ -106,10 +108,11 @@ package struct Dump: ParsableCommand {
         }
         let workspace = themes.workspace()
         let values = try overrideValues(workspace: workspace)
+        let traitSet = try traitSet(workspace.dimensions(forThemeAt: source))
         let result =
             values.isEmpty
-            ? workspace.resolve(themeAt: source, traits: try traitSet())
-            : workspace.resolve(themeAt: source, traits: try traitSet(), overriding: values)
+            ? workspace.resolve(themeAt: source, traits: traitSet)
+            : workspace.resolve(themeAt: source, traits: traitSet, overriding: values)
         DiagnosticPrinter().print(result.diagnostics)
         guard let theme = result.value else { throw ExitCode.failure }
         print(CanonicalJSON.dump(theme, scale: scale, textScale: textScale), terminator: "")

@@ -68,7 +68,9 @@ extension ThemeWorkspace {
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
         guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
         return Checked(
-            value: ResolvedTheme(info: info, traits: traits, instances: instances, assets: resolver.assets),
+            value: ResolvedTheme(
+                info: info, traits: traits, instances: instances, assets: resolver.assets,
+                dimensions: resolver.dimensions),
             diagnostics: all)
     }
 }

@@ -80,6 +80,8 @@ public struct ExplainedOperation: Hashable, Sendable {
 public struct InstanceExplanation: Hashable, Sendable {
     public var theme: ThemeInfo
     public var traits: TraitSet
+    /// The dimensions of the theme's chain, which name `traits` and the layers' qualifiers.
+    public var dimensions: TraitDimensions = .standard
     public var id: String
     public var component: String
     /// Every element that defines the instance for these traits, in layer order.
@@ -406,7 +408,7 @@ extension ThemeResolver {
                     origin: occurrence.origin, constants: trails(occurrence.operation), overridden: overridden))
         }
         return InstanceExplanation(
-            theme: chain.last?.info ?? ThemeInfo(id: "", name: ""), traits: traits, id: id,
+            theme: chain.last?.info ?? ThemeInfo(id: "", name: ""), traits: traits, dimensions: dimensions, id: id,
             component: component, definitions: explainedDefinitions, operations: operations)
     }
 }

@@ -8,6 +8,8 @@ import LiveryModel
 final class ThemeResolver {
     let chain: [DecodedThemeFolder]
     let schema: Schema
+    /// The dimensions of the chain (its last folder's): the standard ones and those declared.
+    var dimensions: TraitDimensions { chain.last?.dimensions ?? .standard }
     let assets: AssetCatalog
     /// Instance resolutions to reuse across trait sets.
     let memo: ResolutionMemo
@@ -147,15 +149,19 @@ final class ThemeResolver {
     var notedDiagnostics: [Diagnostic] {
         diagnostics.map { diagnostic in
             guard let sets = traitSets[diagnostic], !resolvedTraitSets.isSubset(of: sets) else { return diagnostic }
-            return Self.noting(sets, on: diagnostic)
+            return Self.noting(sets, on: diagnostic, dimensions: dimensions)
         }
     }
 
     /// `diagnostic` with a note naming the trait sets it was seen with.
-    static func noting(_ sets: Set<TraitSet>, on diagnostic: Diagnostic) -> Diagnostic {
+    static func noting(
+        _ sets: Set<TraitSet>, on diagnostic: Diagnostic, dimensions: TraitDimensions = .standard
+    ) -> Diagnostic {
         var noted = diagnostic
-        let names = sets.sorted { ($0.tags.count, $0.description) < ($1.tags.count, $1.description) }
-            .map { $0.tags.isEmpty ? "no traits" : $0.description }
+        let names = sets.map { dimensions.tags(of: $0) }.sorted {
+            ($0.count, $0.joined(separator: ",")) < ($1.count, $1.joined(separator: ","))
+        }
+        .map { $0.isEmpty ? "no traits" : $0.joined(separator: ",") }
         noted.notes.append(
             Diagnostic.Note("only with \(names.count == 1 ? "" : "each of ")\(names.joined(separator: "; "))"))
         return noted

@@ -168,7 +168,7 @@ struct SampleThemeTexts {
             let source = SourceText(path: path, bytes: Array(text.utf8))
             if let document = XMLDocumentParser.parse(source).document {
                 var context = DecodingContext(source: source)
-                for component in SchemaDecoder.decode(document.root, context: &context) { schema.add(component) }
+                schema.merge(SchemaDecoder.decode(document.root, context: &context))
             }
         }
         self.schema = schema

@@ -33,13 +33,16 @@ struct Diff: ParsableCommand {
     @Flag(help: "Exit 2 when the themes differ, like `git diff --exit-code`.")
     var exitCode = false
 
-    func validate() throws {
-        do { _ = try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
-    }
-
     func run() throws {
-        let traitSet = try traits.map { try ThemeSource.traits($0) }
         let workspace = themes.workspace()
+        // the trait set is named with the new theme's dimensions, which name the differences too
+        let dimensions = ThemeSource.dimensions(at: new, workspace: workspace)
+        var traitSet: TraitSet?
+        if let traits {
+            do { traitSet = try ThemeSource.traits(traits, dimensions: dimensions) } catch {
+                throw ValidationError(error.message)
+            }
+        }
         let before = ThemeSource.variants(at: old, workspace: workspace)
         let after = ThemeSource.variants(at: new, workspace: workspace)
         DiagnosticPrinter().print(
