@@ -83,7 +83,7 @@ enum InfoDecoder {
         -> Diagnostic.Fix?
     {
         guard let (afterStart, empty) = EndTags.endOfStartTag(at: root.offset, in: source.bytes), !empty,
-            let extent = EndTags.extent(ofElementAt: element.offset, named: element.name, in: source.bytes)
+            let extent = EndTags.extent(ofElementAt: element.offset, in: source.bytes)
         else { return nil }
         return Diagnostic.Fix(
             "Write parent=\"\(id)\" on <\(root.name)> and remove <\(element.name)>",

@@ -16,9 +16,7 @@ enum ConstantMove {
         guard case .literal = constant.object.content else { return nil }
         let source = constant.mark.source
         let start = Int(constant.mark.offset)
-        guard let name = elementName(at: start, in: source.bytes),
-            let extent = EndTags.extent(ofElementAt: start, named: name, in: source.bytes)
-        else { return nil }
+        guard let extent = EndTags.extent(ofElementAt: start, in: source.bytes) else { return nil }
         let written = String(decoding: source.bytes[extent], as: UTF8.self)
         let indentation = source.startsItsLine(start) ? source.indentation(ofLineAt: start) : ""
         guard let (insertion, target) = insertion(of: written, indented: indentation, into: owner, reference: reference)
@@ -43,9 +41,8 @@ enum ConstantMove {
         {
             let source = last.mark.source
             let lastStart = Int(last.mark.offset)
-            guard let name = elementName(at: lastStart, in: source.bytes),
-                let lastEnd = EndTags.extent(ofElementAt: lastStart, named: name, in: source.bytes)?.upperBound,
-                let close = find(Array("</constants".utf8), in: source.bytes, from: lastEnd)
+            guard let lastEnd = EndTags.extent(ofElementAt: lastStart, in: source.bytes)?.upperBound,
+                let close = first(.end, "constants", in: source.bytes, from: lastEnd)
             else { return nil }
             let indentation = source.startsItsLine(lastStart) ? source.indentation(ofLineAt: lastStart) : from
             let text = reindented(written, from: from, to: indentation)
@@ -58,7 +55,7 @@ enum ConstantMove {
         // No constants yet: a section of its own, first in the file.
         let holding = plain.first { file in sources(of: file).contains { $0.path == reference.file } }
         guard let file = holding ?? plain.first, let source = sources(of: file).first,
-            let root = find(Array("<theme".utf8), in: source.bytes, from: 0, followedByNameEnd: true),
+            let root = first(.start, "theme", in: source.bytes, from: 0),
             let (afterRoot, empty) = EndTags.endOfStartTag(at: root, in: source.bytes), !empty
         else { return nil }
         let section =
@@ -89,38 +86,17 @@ enum ConstantMove {
             .joined(separator: "\n")
     }
 
-    /// The name of the element whose `<` is at `offset`.
-    static func elementName(at offset: Int, in bytes: [UInt8]) -> String? {
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "<") else { return nil }
-        var end = offset + 1
-        while end < bytes.count,
-            ASCII.isLetter(bytes[end]) || ASCII.isDigit(bytes[end]) || bytes[end] == UInt8(ascii: "-")
-        {
-            end += 1
-        }
-        return end > offset + 1 ? String(decoding: bytes[(offset + 1)..<end], as: UTF8.self) : nil
-    }
+    enum Tag { case start, end }
 
-    /// The first `pattern` at or after `from`, outside comments; with `followedByNameEnd`, only
-    /// where the name ends there (`<theme>` or `<theme `, not `<theme-info`).
-    static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int, followedByNameEnd: Bool = false) -> Int? {
-        let comment = Array("<!--".utf8)
-        var index = from
-        while index + pattern.count <= bytes.count {
-            if bytes[index...].starts(with: comment) {
-                guard let end = find(Array("-->".utf8), in: bytes, from: index + 4) else { return nil }
-                index = end + 3
-                continue
+    /// The offset of the first start or end tag named `name` at or after `from`.
+    static func first(_ tag: Tag, _ name: String, in bytes: [UInt8], from: Int) -> Int? {
+        var tokens = MarkupTokens(bytes, from: from)
+        while let token = tokens.next() {
+            switch (tag, token.kind) {
+            case (.start, .startTag), (.end, .endTag):
+                if tokens.name(of: token) == name { return token.range.lowerBound }
+            default: break
             }
-            if bytes[index...].starts(with: pattern) {
-                let next = index + pattern.count
-                if !followedByNameEnd || next == bytes.count
-                    || !(ASCII.isLetter(bytes[next]) || ASCII.isDigit(bytes[next]) || bytes[next] == UInt8(ascii: "-"))
-                {
-                    return index
-                }
-            }
-            index += 1
         }
         return nil
     }
