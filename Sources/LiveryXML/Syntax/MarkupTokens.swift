@@ -10,8 +10,8 @@
 ///
 /// (The runtime's `PlainXML` reads its configuration file on its own: the runtime library does
 /// not link the front end.)
-struct MarkupTokens: Sequence, IteratorProtocol {
-    enum Kind: Equatable {
+package struct MarkupTokens: Sequence, IteratorProtocol {
+    package enum Kind: Equatable {
         case text
         /// `<!-- ... -->`
         case comment
@@ -27,24 +27,24 @@ struct MarkupTokens: Sequence, IteratorProtocol {
         case endTag(name: Range<Int>)
     }
 
-    struct Token: Equatable {
-        var kind: Kind
+    package struct Token: Equatable {
+        package var kind: Kind
         /// From its first byte (`<` for markup) to just past its last.
-        var range: Range<Int>
+        package var range: Range<Int>
         /// Whether its closing delimiter is there (`-->`, `]]>`, `?>`, `>`); text is always closed.
-        var closed: Bool
+        package var closed: Bool
     }
 
-    let bytes: [UInt8]
-    private(set) var offset: Int
+    package let bytes: [UInt8]
+    package private(set) var offset: Int
 
     /// The tokens from `offset` (at a `<` or in text) to the end of `bytes`.
-    init(_ bytes: [UInt8], from offset: Int = 0) {
+    package init(_ bytes: [UInt8], from offset: Int = 0) {
         self.bytes = bytes
         self.offset = Swift.max(0, Swift.min(offset, bytes.count))
     }
 
-    mutating func next() -> Token? {
+    package mutating func next() -> Token? {
         guard offset < bytes.count else { return nil }
         let start = offset
         let token: Token
@@ -72,7 +72,7 @@ struct MarkupTokens: Sequence, IteratorProtocol {
     }
 
     /// The name a start or end tag token holds.
-    func name(of token: Token) -> String? {
+    package func name(of token: Token) -> String? {
         switch token.kind {
         case .startTag(let name, _), .endTag(let name): String(decoding: bytes[name], as: UTF8.self)
         default: nil
@@ -120,7 +120,7 @@ struct MarkupTokens: Sequence, IteratorProtocol {
     }
 
     /// Letters, digits and `_ - . :`, and any byte of a multi-byte character.
-    static func isNameByte(_ byte: UInt8) -> Bool {
+    package static func isNameByte(_ byte: UInt8) -> Bool {
         ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte >= 0x80
     }
@@ -128,7 +128,7 @@ struct MarkupTokens: Sequence, IteratorProtocol {
     /// The offset of the `<` of the end tag that balances the start tag at `offset` (elements of
     /// the same name nested in it are skipped); nil when the start tag is empty, not closed, or
     /// not balanced before the end of the file.
-    static func endTag(ofElementAt offset: Int, in bytes: [UInt8]) -> (start: Int, end: Int)? {
+    package static func endTag(ofElementAt offset: Int, in bytes: [UInt8]) -> (start: Int, end: Int)? {
         var tokens = MarkupTokens(bytes, from: offset)
         guard let first = tokens.next(), case .startTag(let nameRange, false) = first.kind, first.closed else {
             return nil
