@@ -62,6 +62,38 @@ async def test_typo_in_an_unsaved_buffer_gets_the_validate_finding_and_its_fix(s
     assert edits[0].range.end.character - edits[0].range.start.character == len("barTintColr")
 
 
+async def test_a_fix_moving_a_constant_up_edits_both_files_in_one_action(session):
+    # the child defines a colour in an unsaved buffer, and its parent uses it
+    palette = "Themes/Dark.theme/Palette.xml"
+    palette_uri = session.open(palette)
+    defined = '<color name="brand">#0A84FF</color>'
+    session.replace_all(
+        palette_uri,
+        (session.root / palette).read_text().replace(defined, defined + '\n    <color name="darkOnly">#0A84FF</color>'),
+    )
+    uri = session.open(CHAT)
+    used = '<param name="color"><color ref="accent"/></param>'
+    session.replace_all(uri, (session.root / CHAT).read_text().replace(used, used.replace("accent", "darkOnly"), 1))
+    found = await session.diagnostics(uri, lambda d: any(x.code == "reference-unknown" for x in d))
+    finding = next(d for d in found if d.code == "reference-unknown")
+    actions = await session.client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc(uri), range=finding.range, context=types.CodeActionContext(diagnostics=[finding])
+        )
+    )
+    assert actions and actions[0].title.startswith("Move 'darkOnly' up")
+    changes = actions[0].edit.changes
+    # one action, edits for both documents: into Base's constants (on disk), out of Dark's buffer
+    constants_uri = session.uri(CONSTANTS)
+    assert sorted(changes) == sorted([constants_uri, palette_uri])
+    [insert] = changes[constants_uri]
+    close = (session.root / CONSTANTS).read_text().split("\n").index("  </constants>")
+    assert insert.range.start == insert.range.end == pos(close, 0)
+    assert insert.new_text == '    <color name="darkOnly">#0A84FF</color>\n'
+    [remove] = changes[palette_uri]
+    assert (remove.range.start, remove.range.end, remove.new_text) == (pos(6, 0), pos(7, 0), "")
+
+
 async def test_buffer_findings_equal_validate_on_the_same_text(session, tmp_path):
     uri = session.open(CONSTANTS)
     text = (session.root / CONSTANTS).read_text()

@@ -220,7 +220,7 @@ import Testing
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
         let fix = try #require(findings.first?.fix)
-        #expect(fix.replaced == "UILabel" && fix.replacement == "uilabel" && fix.elsewhere.count == 1)
+        #expect(fix.replaced == "UILabel" && fix.replacement == "uilabel" && fix.edits.count == 2)
     }
 
     @Test func aThemeThatIsItsOwnParentIsOneFinding() throws {

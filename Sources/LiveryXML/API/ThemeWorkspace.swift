@@ -495,7 +495,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let (schema, schemaDiagnostics) = schema(of: chain)
         let resolver = ThemeResolver(chain: chain, schema: schema, reusingResolutions: reusesResolutions)
         resolver.maxReferenceDepth = limits.maxReferenceDepth
-        resolver.definitionBelow = { [weak self] name in self?.definition(of: name, below: path) }
+        resolver.definitionBelow = { [weak self] name, reference in self?.definition(of: name, referencedAt: reference)
+        }
         return (resolver, diagnostics + schemaDiagnostics)
     }
 
@@ -705,10 +706,14 @@ public final class ThemeWorkspace: @unchecked Sendable {
         }
     }
 
-    /// The first definition of constant `name` in a theme that inherits from the theme at
-    /// `path`, among the themes of its search folders (the error path of an unknown constant).
-    private func definition(of name: String, below path: String) -> (theme: String, location: SourceLocation)? {
-        guard let id = theme(at: path).info?.id else { return nil }
+    /// The first definition of constant `name` in a theme that inherits from the theme whose file
+    /// holds `reference`, among the themes of its search folders (the error path of an unknown
+    /// constant), with the fix that moves it up into that theme. An unqualified file's definition
+    /// comes before a qualified one's: that is the one a parent can take.
+    private func definition(of name: String, referencedAt reference: SourceLocation) -> ThemeResolver.ConstantBelow? {
+        let path = FileSystem.parent(of: reference.file)
+        let owner = theme(at: path)
+        guard let id = owner.info?.id else { return nil }
         let indexes = searchFolders(for: path).map(index(of:))
         for entry in indexes.flatMap(\.entries) where entry.id != nil && entry.id != id {
             // does the entry inherit from `id`? (a bounded walk up: cycles are reported elsewhere)
@@ -726,9 +731,14 @@ public final class ThemeWorkspace: @unchecked Sendable {
                 steps += 1
             }
             guard inherits else { continue }
-            for file in theme(at: entry.path).files {
+            let all = theme(at: entry.path).files
+            let files = all.filter { $0.qualifiers == .none } + all.filter { $0.qualifiers != .none }
+            for file in files {
                 if let constant = file.constants.first(where: { $0.name == name }) {
-                    return (FileSystem.lastComponent(of: entry.path), constant.location)
+                    return ThemeResolver.ConstantBelow(
+                        theme: FileSystem.lastComponent(of: entry.path), location: constant.location,
+                        fix: file.qualifiers == .none
+                            ? ConstantMove.fix(constant, into: owner, referencedAt: reference) : nil)
                 }
             }
         }

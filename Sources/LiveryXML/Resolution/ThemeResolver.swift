@@ -87,10 +87,19 @@ final class ThemeResolver {
     /// Longest chain of constants referring to constants, or of classes including classes: each
     /// link is a nested call, so a hostile chain of thousands would overflow the stack.
     var maxReferenceDepth = FrontEndLimits.default.maxReferenceDepth
-    /// Where a theme that inherits from this one defines a constant (its folder's name and the
-    /// definition's place), asked only for a reference this chain cannot resolve: a parent
-    /// cannot see its children's definitions, and the finding says so.
-    var definitionBelow: ((String) -> (theme: String, location: SourceLocation)?)?
+    /// Where a theme that inherits from the theme of a reference's file defines the constant it
+    /// names (given the name and the reference's place), asked only for a reference this chain
+    /// cannot resolve: a parent cannot see its children's definitions, and the finding says so.
+    var definitionBelow: ((String, SourceLocation) -> ConstantBelow?)?
+
+    /// A constant defined by a theme below the one that references it.
+    struct ConstantBelow {
+        /// The folder name of the theme that defines it.
+        var theme: String
+        var location: SourceLocation
+        /// The definition moved up into the referencing theme, where that is certain.
+        var fix: Diagnostic.Fix?
+    }
     /// "Did you mean" hints left: each compares a name with up to `Suggestions.maxCandidates`
     /// names, so a theme with thousands of unknown references gets hints for the first ones only.
     private var suggestionsLeft = 200
@@ -658,11 +667,13 @@ final class ThemeResolver {
                 let candidates = constants.values.lazy.filter { $0.object.type == type }.map(\.name)
                 let (hint, fix) = resolver.suggestion(name, in: candidates)
                 if let fix { resolver.suggestedConstants.insert(fix.replacement) }
-                if hint.isEmpty, let below = resolver.definitionBelow?(name) {
+                if hint.isEmpty, case let at = location(), let below = resolver.definitionBelow?(name, at) {
+                    // Moving is the fix: every theme keeps the value it had. Copying is the other
+                    // way, for a parent that should have a value of its own.
                     var finding = Diagnostic.error(
                         .referenceUnknown,
-                        "unknown constant '\(name)': it is defined in \(below.theme), which inherits from this theme, and a parent cannot see its children's definitions; move (or copy) its definition up into this theme's <constants>",
-                        at: location())
+                        "unknown constant '\(name)': it is defined in \(below.theme), which inherits from this theme, and a parent cannot see its children's definitions; move its definition up into this theme's <constants> (every theme keeps the value it had), or copy it up with the value this theme should have",
+                        at: at, fix: below.fix)
                     finding.notes.append(
                         Diagnostic.Note("'\(name)' is defined here, in \(below.theme)", at: below.location))
                     report(finding)
@@ -797,7 +808,7 @@ final class ThemeResolver {
         if let end = EndTags.location(
             ofEndTagAt: Int(definition.mark.offset), named: definition.component, in: definition.mark.source)
         {
-            fix.elsewhere = [end]
+            fix.replace(at: [end])
         }
         return fix
     }
