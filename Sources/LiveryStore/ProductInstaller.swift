@@ -102,6 +102,12 @@ public struct ProductInstaller: Sendable {
         return downloadsFolder + "/\(digest).part"
     }
 
+    /// Where a package known only by its URL downloads: the same path for the same URL on every
+    /// attempt and every run (named by the URL's SHA-256), so that its partial download is resumed.
+    public func resumableDownloadPath(url: String) -> String {
+        downloadsFolder + "/url-\(Hashing.sha256(Data(url.utf8))).part"
+    }
+
     // MARK: Install
 
     /// What an install did.
