@@ -542,6 +542,37 @@ extension CompiledTheme {
         }
     }
 
+    /// Every use of `variant`, sorted by id (empty without `CHOI`): what an app that gives values
+    /// evaluates once per change of them.
+    public func choiceUses(in variant: VariantHandle) throws(BinaryFormatError) -> [ChoiceUse] {
+        let parts = layout.choices
+        guard parts.present, parts.useCount > 0, Int(variant.rawValue) < layout.variantCount else { return [] }
+        return try blocks.withLock { () throws(BinaryFormatError) -> [ChoiceUse] in
+            let wanted = Int(variant.rawValue)
+            var low = 0
+            var high = parts.useCount
+            while low < high {
+                let middle = (low + high) / 2
+                let use = parts.uses + middle * Format.choiceUseSize
+                try blocks.check(use, 4)
+                if raw.int(use) < wanted { low = middle + 1 } else { high = middle }
+            }
+            var budget = materializationBudget
+            var cache: [Int: ChoiceExpression] = [:]
+            var result: [ChoiceUse] = []
+            for index in low..<parts.useCount {
+                let use = parts.uses + index * Format.choiceUseSize
+                try blocks.check(use, Format.choiceUseSize)
+                guard raw.int(use) == wanted else { break }
+                let field = layout.idStrings + 4 * raw.int(use + 4)
+                try blocks.check(field, 4)
+                let id = try checkedString(raw.u32(field))
+                result.append(try choiceUse(at: use, id: id, cache: &cache, budget: &budget))
+            }
+            return result
+        }
+    }
+
     /// Every use, by canonical trait set (for `materialize()`); inside `blocks.withLock`.
     func choiceTable(variantTraits: [Int: [TraitSet]], budget: inout Int) throws(BinaryFormatError) -> ChoiceTable {
         let parts = layout.choices

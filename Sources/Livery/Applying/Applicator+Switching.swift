@@ -59,17 +59,18 @@ extension Applicator {
         counters = statistics
     }
 
-    func effective(scope: ScopeID) -> (themeID: String?, traits: TraitSet, scale: Int) {
-        var result: (themeID: String?, traits: TraitSet, scale: Int)
+    func effective(scope: ScopeID) -> (themeID: String?, traits: TraitSet, scale: Int, constants: [String: Value]) {
+        var result: (themeID: String?, traits: TraitSet, scale: Int, constants: [String: Value])
         if let parent = registry.parent(of: scope) {
             result = effective(scope: parent)
         } else {
-            result = (manager.currentThemeID, manager.traits, manager.scale)
+            result = (manager.currentThemeID, manager.traits, manager.scale, [:])
         }
         let overrides = registry.overrides(of: scope)
         if let id = overrides.themeID { result.themeID = id }
         result.traits = overrides.applied(to: result.traits, dimensions: manager.dimensions)
         if let scale = overrides.scale { result.scale = max(1, scale) }
+        if !overrides.constants.isEmpty { result.constants.merge(overrides.constants) { $1 } }
         return result
     }
 
@@ -79,11 +80,17 @@ extension Applicator {
         let key = PreparedTheme.Key(
             themeID: themeID, traits: wanted.traits, scale: wanted.scale,
             themeGeneration: manager.generation, bindingGeneration: bindings.generation,
-            textScale: manager.textScale)
+            textScale: manager.textScale, constants: wanted.constants)
         if let cached = prepared.use(key) { return cached }
         // Unavailable themes were reported by the manager; the scope keeps what it has.
         guard let loaded = manager.theme(themeID) else { return registry.theme(of: scope) }
-        let source = loaded.instances(for: wanted.traits, textScale: key.textScale)
+        let source =
+            wanted.constants.isEmpty
+            ? loaded.instances(for: wanted.traits, textScale: key.textScale)
+            : loaded.instances(
+                for: wanted.traits, textScale: key.textScale,
+                choices: acceptedChoices(wanted.constants, of: loaded, traits: wanted.traits),
+                problem: { reportChoiceProblem($0, themeID: themeID) })
         let images = ImageLoader(
             theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
             cache: imageCache, diagnostics: diagnostics)
@@ -214,5 +221,43 @@ extension Applicator {
             }
         }
         counters = statistics
+    }
+}
+
+// MARK: Personal choices
+
+@MainActor
+extension Applicator {
+    /// The values `loaded` can take (format 1.3, section 9.2); each other one is reported once,
+    /// never fatal: a value for a constant the theme does not have overridable, or of another type.
+    func acceptedChoices(_ values: [String: Value], of loaded: LoadedTheme, traits: TraitSet) -> [String: Value] {
+        let (accepted, refused) = ChoiceTable(constants: loaded.choiceConstants).accepting(values)
+        for (name, refusal) in refused.sorted(by: { $0.key < $1.key }) {
+            let reason: String
+            switch refusal {
+            case .notOverridable:
+                reason = "theme '\(loaded.info.id)' has no overridable constant '\(name)'"
+            case .wrongType(let expected):
+                reason =
+                    "constant '\(name)' of theme '\(loaded.info.id)' takes \(Self.article(expected.rawValue)), not \(Self.article(values[name]!.type.rawValue))"
+            }
+            diagnostics.report(
+                .warning(.runtimeChoiceRefused, "\(reason); the value given for it is ignored", at: nil),
+                finding: .choiceRefused(themeID: loaded.info.id, name: name, value: values[name]!))
+        }
+        return accepted
+    }
+
+    func reportChoiceProblem(_ problem: ChoiceProblem, themeID: String) {
+        diagnostics.report(
+            .warning(
+                .runtimeChoiceRefused,
+                "the value given for \(problem.constants.map { "'\($0)'" }.joined(separator: ", ")) does not fit instance '\(problem.id)' of theme '\(themeID)': \(problem.message); the theme's value is kept",
+                at: nil),
+            finding: .choiceProblem(themeID: themeID, problem))
+    }
+
+    static func article(_ word: String) -> String {
+        (["a", "e", "i", "o", "u"].contains(word.prefix(1)) ? "an " : "a ") + word
     }
 }

@@ -17,6 +17,8 @@ final class PreparedTheme {
         var bindingGeneration: Int
         /// Fonts are prepared at this text scale (ThemeManager+TextSize.swift).
         var textScale: Double = TextScale.standard
+        /// The values given for overridable constants, the scope's merged with its parents'.
+        var constants: [String: Value] = [:]
     }
 
     /// Lives exactly as long as the theme; what plan tables hold weakly.
