@@ -614,6 +614,7 @@ enum Verifier {
 
     /// Checks one value slot at `slot` (its name, tag, flags, numbers and strings) and returns its
     /// tag; an array's elements are the caller's to check.
+    @inline(__always)
     static func valueSlot(_ raw: RawBytes, _ slot: Int, layout: Layout) throws(BinaryFormatError) -> ValueTag {
         try stringIndex(raw, slot, layout, optional: true)
         let small = raw.u8(slot + 5)
