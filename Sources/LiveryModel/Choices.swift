@@ -79,26 +79,39 @@ public indirect enum ChoiceExpression: Hashable, Sendable {
 
 /// `ColorModifiers` whose operand colours may follow choices.
 public struct ChoiceModifiers: Hashable, Sendable {
+    /// `ColorModifiers.Shift`, the mix colour an expression.
     public enum Shift: Hashable, Sendable {
+        /// Towards white by the amount, 0...1.
         case lighten(Double)
+        /// Towards black by the amount, 0...1.
         case darken(Double)
+        /// Towards the colour by the amount, 0...1.
         case mix(ChoiceExpression, amount: Double)
     }
 
+    /// `ColorModifiers.ContrastGuard`, the background an expression.
     public struct ContrastGuard: Hashable, Sendable {
+        /// The colour the result must be readable on.
         public var background: ChoiceExpression
+        /// 1...21.
         public var minimumRatio: Double
+        /// A guard keeping `minimumRatio` on `background`.
         public init(background: ChoiceExpression, minimumRatio: Double) {
             self.background = background
             self.minimumRatio = minimumRatio
         }
     }
 
+    /// At most one of lighten, darken, mix.
     public var shift: Shift?
+    /// Replaces the alpha, 0...1.
     public var alpha: Double?
+    /// Keeps the result readable on a background.
     public var contrast: ContrastGuard?
+    /// The space the shift and the guard work in.
     public var space: ModifierSpace
 
+    /// Modifiers applied in the format's order: shift, alpha, contrast guard.
     public init(shift: Shift? = nil, alpha: Double? = nil, contrast: ContrastGuard? = nil, space: ModifierSpace = .srgb)
     {
         self.shift = shift
@@ -133,8 +146,11 @@ public struct ChoiceModifiers: Hashable, Sendable {
 
 /// A constant the app's user may give a value for: its name and the type of value it takes.
 public struct ChoiceConstant: Hashable, Sendable {
+    /// The constant's name, as the theme defines it.
     public var name: String
+    /// The type of value it takes.
     public var type: ValueType
+    /// The constant `name`, taking values of `type`.
     public init(name: String, type: ValueType) {
         self.name = name
         self.type = type
@@ -144,15 +160,20 @@ public struct ChoiceConstant: Hashable, Sendable {
 /// A param whose value follows choices: instance `id`'s operation at `operation` (its index in
 /// the instance's effective operations), param `param`.
 public struct ChoiceUse: Hashable, Sendable {
+    /// The instance's id.
     public var id: String
+    /// The operation's index in the instance's effective operations.
     public var operation: Int
+    /// The param's name.
     public var param: String
+    /// How the param's value follows the choices.
     public var expression: ChoiceExpression
     /// The values the param allows (an enumeration, or an array of them); empty: any.
     public var allowedValues: [String]
     /// The type of the param's array elements, when the schema fixes it.
     public var elementType: ValueType?
 
+    /// A use of `param` of `id`'s operation at `operation`, its value `expression`.
     public init(
         id: String, operation: Int, param: String, expression: ChoiceExpression, allowedValues: [String] = [],
         elementType: ValueType? = nil
@@ -176,6 +197,7 @@ public struct ChoiceTable: Hashable, Sendable {
     /// no use may be missing.
     public var uses: [TraitSet: [ChoiceUse]]
 
+    /// The table of `constants` and `uses` (sorted here; trait sets without uses dropped).
     public init(constants: [ChoiceConstant] = [], uses: [TraitSet: [ChoiceUse]] = [:]) {
         self.constants = constants.sorted { $0.name < $1.name }
         self.uses = uses.filter { !$0.value.isEmpty }.mapValues {
@@ -183,6 +205,7 @@ public struct ChoiceTable: Hashable, Sendable {
         }
     }
 
+    /// True for a theme without overridable constants.
     public var isEmpty: Bool { constants.isEmpty }
 
     /// The constant `name`, if the theme has it overridable.
@@ -192,7 +215,9 @@ public struct ChoiceTable: Hashable, Sendable {
 
     /// Why the theme cannot take a value: no overridable constant of that name, or another type.
     public enum Refusal: Hashable, Sendable {
+        /// The theme has no overridable constant of that name.
         case notOverridable
+        /// The constant takes values of `expected`.
         case wrongType(expected: ValueType)
     }
 
@@ -218,11 +243,15 @@ public struct ChoiceTable: Hashable, Sendable {
 /// A value that gives a param a value it cannot take (an enumeration value the param does not
 /// allow, an array of another element type, an image the theme has no file for).
 public struct ChoiceProblem: Error, Hashable, Sendable {
+    /// The instance whose param cannot take the value.
     public var id: String
+    /// The operation's name.
     public var operation: String
+    /// The param's name.
     public var param: String
     /// The constants whose values led to it.
     public var constants: [String]
+    /// What is wrong with the value, in words.
     public var message: String
 }
 
