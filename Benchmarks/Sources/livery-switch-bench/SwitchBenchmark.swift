@@ -235,7 +235,8 @@ enum SwitchBenchmark {
             alternating.append(
                 milliseconds(clock.measure { applicator.rootScope.overrides.constants["accent"] = values[index % 2] }))
         }
-        print("\(components) components, one identifier each, \(dependent) depending on `accent`; medians of \(changes)")
+        print(
+            "\(components) components, one identifier each, \(dependent) depending on `accent`; medians of \(changes)")
         print("  warm switch a<->b:                   \(format(median(warm))) ms (\(warmCalls) setter calls)")
         print("  accent changed, a new value each time: \(format(median(fresh))) ms (\(freshCalls) setter calls)")
         print("  accent changed between two values:     \(format(median(alternating))) ms")
