@@ -206,6 +206,37 @@ import Testing
         #expect(messages.contains { $0.contains("'accent'") && $0.contains("a color, not a float") })
     }
 
+    /// A value changed again and again (a colour picker dragged): each change sets only the
+    /// operations that depend on it, components styled between changes follow, and removing the
+    /// value gives back the theme's.
+    @Test(arguments: [false, true])
+    func onlyWhatDependsOnAChoiceIsApplied(compiled: Bool) throws {
+        let root = try Self.folders()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manager = Self.manager(root, compiled: compiled)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
+        let screen = Screen()
+        screen.style(applicator, scope: applicator.rootScope)
+        let before = screen.state
+        var later: [Label] = []
+        for step in 0..<20 {
+            let value = Color(red: Double(step) / 20, green: 0.3, blue: 0.6)
+            applicator.rootScope.overrides.constants["accent"] = .color(value)
+            // the title group (the screen's and the labels styled since), pressed and caption (whose
+            // contrast guard may keep white) follow accent: never plain's or the bubble's setters.
+            let applied = applicator.lastPass.operationsApplied
+            #expect(applied >= 2 + later.count && applied <= 3 + later.count, "step \(step): \(applied)")
+            let label = Label()
+            applicator.style(label, as: "title")
+            later.append(label)
+            #expect(later.allSatisfy { $0.textColor == value })
+            #expect(screen.title.textColor == value && screen.plain.textColor == Self.hex(0x111111))
+        }
+        applicator.rootScope.overrides.constants = [:]
+        #expect(screen.state == before)
+        #expect(later.allSatisfy { $0.textColor == Self.hex(0x007AFF) })
+    }
+
     /// The user's choices saved with one line and read back give the same components.
     @Test func choicesPersistThroughCodable() throws {
         let root = try Self.folders()

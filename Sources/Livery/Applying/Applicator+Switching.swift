@@ -47,7 +47,14 @@ extension Applicator {
             var queue = pendingBuffer
             pendingBuffer = []
             queue.removeAll(keepingCapacity: true)
+            // A change of personal choices only: the groups it does not reach show the same
+            // prepared instance in both themes, and are left alone.
+            let only = previous != nil && theme.base === previous ? theme.rederived : nil
             for group in registry.groups(of: scope) {
+                if let only {
+                    let number = registry.identifier(of: group).index
+                    guard number < only.count, only[number] else { continue }
+                }
                 switchGroup(
                     group, from: previous, to: theme, plans: plans, queue: &queue, context: context,
                     statistics: &statistics)
@@ -94,6 +101,13 @@ extension Applicator {
         let images = ImageLoader(
             theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
             cache: imageCache, diagnostics: diagnostics)
+        if let current = registry.theme(of: scope), let rederived = rederivable(current, as: key, source: source) {
+            let theme = PreparedTheme(
+                derivedFrom: current, key: key, source: source, images: images, bindings: bindings.snapshot(),
+                operationKeys: operationKeys, rederived: rederived)
+            prepared.keep(theme)
+            return theme
+        }
         let theme = PreparedTheme(
             key: key, source: source, images: images, bindings: bindings.snapshot(),
             operationKeys: operationKeys, identifiers: registry.identifiers)
@@ -228,6 +242,30 @@ extension Applicator {
 
 @MainActor
 extension Applicator {
+    /// Derivations in a row before a theme is prepared afresh again: each keeps its base alive
+    /// (records and decoded values), so a user dragging a colour picker holds a bounded number.
+    static let maxDerivations = 8
+
+    /// When `key` differs from `current`'s only in the values of personal choices, the
+    /// identifiers a theme derived from `current` must look up again (by identifier number): those
+    /// whose instances either set of values changes. Nil when the theme must be prepared afresh.
+    func rederivable(_ current: PreparedTheme, as key: PreparedTheme.Key, source: InstanceSource)
+        -> ContiguousArray<Bool>?
+    {
+        var plain = key
+        plain.constants = current.key.constants
+        guard plain == current.key, key.constants != current.key.constants, !current.isComplete,
+            current.derivation < Self.maxDerivations, current.source.readsLazily == source.readsLazily
+        else { return nil }
+        var marks = ContiguousArray<Bool>(repeating: false, count: registry.identifiers.count)
+        for id in current.source.replacedIDs + source.replacedIDs {
+            if let number = registry.identifiers.existingNumber(id), number.index < marks.count {
+                marks[number.index] = true
+            }
+        }
+        return marks
+    }
+
     /// The values `loaded` can take (format 1.3, section 9.2); each other one is reported once,
     /// never fatal: a value for a constant the theme does not have overridable, or of another type.
     func acceptedChoices(_ values: [String: Value], of loaded: LoadedTheme, traits: TraitSet) -> [String: Value] {

@@ -20,18 +20,32 @@ struct InstanceSource: Sendable {
     /// The values of personal choices, applied to each instance as it is read (before its text
     /// scale, so a font given by the user is scaled like the theme's).
     private let replacements: ChoiceReplacements
+    /// The ids whose instances the values of personal choices change.
+    let replacedIDs: [String]
 
     init(
         resolved: ResolvedTheme, textScale: Double = TextScale.standard,
         replacements: ChoiceReplacements = ChoiceReplacements()
     ) {
         var theme = resolved
-        if !replacements.isEmpty { theme.instances = theme.instances.map(replacements.apply) }
+        // Only the instances the values reach are copied: found by id (instances are sorted).
+        for id in replacements.byID.keys {
+            var low = 0
+            var high = theme.instances.count
+            while low < high {
+                let middle = (low + high) / 2
+                if theme.instances[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            if low < theme.instances.count, theme.instances[low].id == id {
+                theme.instances[low] = replacements.apply(to: theme.instances[low])
+            }
+        }
         header = theme.applyingTextScale(textScale)
         compiled = nil
         variant = nil
         self.textScale = textScale
         self.replacements = ChoiceReplacements()
+        replacedIDs = Array(replacements.byID.keys)
     }
 
     init(
@@ -43,6 +57,7 @@ struct InstanceSource: Sendable {
         variant = compiled.variant(for: traits)
         self.textScale = textScale
         self.replacements = replacements
+        replacedIDs = Array(replacements.byID.keys)
     }
 
     /// Whether instances are read from a compiled file as they are needed (then `position(of:)`
