@@ -57,6 +57,8 @@ import Testing
             #expect(text.contains(old), "Base's constants changed: update the test's edits")
             text = text.replacingOccurrences(of: old, with: new)
         }
+        // a sample theme that already makes a constant overridable keeps it so
+        text = text.replacingOccurrences(of: #"overridable="true" overridable="true""#, with: #"overridable="true""#)
         try text.write(toFile: constants, atomically: true, encoding: .utf8)
         return folder + "/Themes"
     }
@@ -70,7 +72,7 @@ import Testing
         var comparedUses = 0
         for theme in themes {
             let folder = try #require(workspace.variants(ofThemeAt: theme).value, "\(theme) resolves")
-            #expect(folder.choices.constants.map(\.name) == ["brand", "bubbleIncoming", "radiusSmall"])
+            #expect(Set(["brand", "bubbleIncoming", "radiusSmall"]).isSubset(of: folder.choices.constants.map(\.name)))
             let bytes = try #require(ThemeCompiler.compile(themeAt: theme, workspace: workspace).value)
             let compiled = try CompiledTheme(bytes: bytes)
             #expect(compiled.hasChoices)
