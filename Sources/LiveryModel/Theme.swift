@@ -104,11 +104,15 @@ public struct ThemeVariants: Hashable, Sendable {
     /// Keyed by canonical trait sets (`axes.canonical`); every one of `axes.traitSets` is present.
     public var variants: [TraitSet: [ResolvedInstance]]
     public var assets: AssetCatalog
+    /// What the theme's overridable constants change (format 1.3, section 9.2); empty without any.
+    public var choices: ChoiceTable
 
     public init(
         info: ThemeInfo, ancestors: [ThemeInfo], axes: TraitAxes,
-        variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog, dimensions: TraitDimensions = .standard
+        variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog, dimensions: TraitDimensions = .standard,
+        choices: ChoiceTable = ChoiceTable()
     ) {
+        self.choices = choices
         self.info = info
         self.ancestors = ancestors
         self.dimensions = dimensions

@@ -94,6 +94,38 @@ public struct LoadedTheme: Sendable {
             textScale: textScale)
     }
 
+    /// The constants the theme lets its user give values for (format 1.3, section 9.2), sorted by
+    /// name; empty for a theme without any (or a compiled file whose section is damaged).
+    public var choiceConstants: [ChoiceConstant] {
+        guard let compiledFile else { return ((try? model.variants()) ?? model.emptyVariants).choices.constants }
+        return (try? compiledFile.choiceConstants()) ?? []
+    }
+
+    /// `instances(for:textScale:)` with `values` (accepted by the theme) given for its overridable
+    /// constants: the uses of the variant are evaluated once, here; a use whose param cannot take
+    /// its value keeps the theme's and goes to `problem`.
+    func instances(
+        for traits: TraitSet, textScale: Double, choices values: [String: Value], problem: (ChoiceProblem) -> Void
+    ) -> InstanceSource {
+        guard !values.isEmpty else { return instances(for: traits, textScale: textScale) }
+        guard let compiledFile else {
+            let variants = (try? model.variants()) ?? model.emptyVariants
+            let theme = variants.resolved(for: traits)
+            let replacements = ChoiceReplacements(
+                uses: variants.choices.uses[variants.axes.canonical(traits)] ?? [], values: values, traits: traits,
+                assets: theme.assets, instance: { theme.instance($0) }, problem: problem)
+            return InstanceSource(resolved: theme, textScale: textScale, replacements: replacements)
+        }
+        // A damaged block among the uses: no replacements; the instances read from it report it.
+        let uses = compiledFile.variant(for: traits).flatMap { try? compiledFile.choiceUses(in: $0) } ?? []
+        let replacements = ChoiceReplacements(
+            uses: uses, values: values, traits: traits, assets: model.assets,
+            instance: { try? compiledFile.instance($0, for: traits) }, problem: problem)
+        return InstanceSource(
+            compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
+            textScale: textScale, replacements: replacements)
+    }
+
     /// The model behind a loaded theme: given whole, or built from the compiled file on first
     /// use. A class, so copies of the theme share what was built; the lock makes building it
     /// safe from any thread (`@unchecked Sendable`: nothing else is mutable).

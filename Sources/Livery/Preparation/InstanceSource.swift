@@ -17,21 +17,47 @@ struct InstanceSource: Sendable {
     /// The user's text scale the fonts are sized for (ThemeManager+TextSize.swift).
     private let textScale: Double
 
-    init(resolved: ResolvedTheme, textScale: Double = TextScale.standard) {
-        header = resolved.applyingTextScale(textScale)
+    /// The values of personal choices, applied to each instance as it is read (before its text
+    /// scale, so a font given by the user is scaled like the theme's).
+    private let replacements: ChoiceReplacements
+    /// The ids whose instances the values of personal choices change.
+    let replacedIDs: [String]
+
+    init(
+        resolved: ResolvedTheme, textScale: Double = TextScale.standard,
+        replacements: ChoiceReplacements = ChoiceReplacements()
+    ) {
+        var theme = resolved
+        // Only the instances the values reach are copied: found by id (instances are sorted).
+        for id in replacements.byID.keys {
+            var low = 0
+            var high = theme.instances.count
+            while low < high {
+                let middle = (low + high) / 2
+                if theme.instances[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            if low < theme.instances.count, theme.instances[low].id == id {
+                theme.instances[low] = replacements.apply(to: theme.instances[low])
+            }
+        }
+        header = theme.applyingTextScale(textScale)
         compiled = nil
         variant = nil
         self.textScale = textScale
+        self.replacements = ChoiceReplacements()
+        replacedIDs = Array(replacements.byID.keys)
     }
 
     init(
         compiled: CompiledTheme, info: ThemeInfo, traits: TraitSet, assets: AssetCatalog,
-        textScale: Double = TextScale.standard
+        textScale: Double = TextScale.standard, replacements: ChoiceReplacements = ChoiceReplacements()
     ) {
         header = ResolvedTheme(info: info, traits: traits, instances: [], assets: assets)
         self.compiled = compiled
         variant = compiled.variant(for: traits)
         self.textScale = textScale
+        self.replacements = replacements
+        replacedIDs = Array(replacements.byID.keys)
     }
 
     /// Whether instances are read from a compiled file as they are needed (then `position(of:)`
@@ -58,8 +84,11 @@ struct InstanceSource: Sendable {
             return position.index < header.instances.count ? header.instances[position.index] : nil
         }
         guard let variant else { return nil }
-        return try compiled.instance(InstanceHandle(rawValue: UInt32(bitPattern: position.rawValue)), in: variant)?
-            .applyingTextScale(textScale)
+        guard
+            let instance = try compiled.instance(
+                InstanceHandle(rawValue: UInt32(bitPattern: position.rawValue)), in: variant)
+        else { return nil }
+        return (replacements.isEmpty ? instance : replacements.apply(to: instance)).applyingTextScale(textScale)
     }
 
     /// The whole theme for these traits. For a compiled file this reads every instance: only

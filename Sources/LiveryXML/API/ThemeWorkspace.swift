@@ -352,6 +352,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
         }
         let axes = resolver.axes
         var variants: [TraitSet: [ResolvedInstance]] = [:]
+        let choiceConstants = Self.overridableConstants(of: resolver.chain)
+        resolver.collectsChoices = !choiceConstants.isEmpty
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
         let resolution = Resolution(
@@ -362,7 +364,10 @@ public final class ThemeWorkspace: @unchecked Sendable {
             variants: resolver.chain.last?.info.map { info in
                 ThemeVariants(
                     info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
-                    variants: variants, assets: resolver.assets, dimensions: resolver.dimensions)
+                    variants: variants, assets: resolver.assets, dimensions: resolver.dimensions,
+                    choices: ChoiceTable(
+                        constants: choiceConstants.map { ChoiceConstant(name: $0.name, type: $0.type) },
+                        uses: resolver.choiceUses))
             })
         let chain = resolver.chain.map { canonical($0.path) }
         locked {

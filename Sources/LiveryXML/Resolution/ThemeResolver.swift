@@ -26,6 +26,10 @@ final class ThemeResolver {
     /// constant's final value where the theme has an overridable constant of that name and
     /// type. Resolutions are not reused while there are any.
     var constantOverrides: [String: Value] = [:]
+    /// Set to record, per trait set, the params that follow overridable constants
+    /// (`choiceUses`): what a theme keeps for its personal choices (ChoiceExtraction.swift).
+    var collectsChoices = false
+    var choiceUses: [TraitSet: [ChoiceUse]] = [:]
     private var reported: Set<Diagnostic> = []
     /// The trait sets each finding of a resolution pass was seen with, so a finding repeated
     /// across trait sets stays one finding, with the trait sets in a note.
@@ -345,11 +349,13 @@ final class ThemeResolver {
             }
             for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
                 reuse(entry)
+                if resolver.collectsChoices { recordChoices(entry.instance, sources: entry.sources) }
                 return entry.instance
             }
             reads = ResolutionReads()
             let logged = resolver.findingLog.count
             guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
+            if resolver.collectsChoices { recordChoices(instance, sources: sources) }
             var mine = reads
             mine.findings += resolver.findingLog[logged...]
             if mine.clean {
