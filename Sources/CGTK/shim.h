@@ -35,6 +35,7 @@ static inline GtkFixed *livery_fixed(gpointer w) { return GTK_FIXED(w); }
 static inline GtkBox *livery_box(gpointer w) { return GTK_BOX(w); }
 static inline GtkWindow *livery_window(gpointer w) { return GTK_WINDOW(w); }
 static inline GtkOverlay *livery_overlay(gpointer w) { return GTK_OVERLAY(w); }
+static inline GtkColorChooser *livery_color_chooser(gpointer w) { return GTK_COLOR_CHOOSER(w); }
 static inline GtkNative *livery_native(gpointer w) { return GTK_NATIVE(w); }
 static inline GtkStyleProvider *livery_style_provider(gpointer p) { return GTK_STYLE_PROVIDER(p); }
 static inline GdkPaintable *livery_paintable(gpointer p) { return GDK_PAINTABLE(p); }
