@@ -269,8 +269,8 @@ if let folder = systemScreenshots {
 
 if let folder = accentScreenshots {
     // The user's choices on the Light theme: a light, a dark and a saturated accent (the outgoing
-    // bubble, progress, send title), then a contact's own bubble colour beside a saturated accent.
-    system.stop()
+    // bubble, progress), then a contact's own bubble colour beside a saturated accent. The follower
+    // keeps running: the picks are the app's choice, which wins over the desktop's accent.
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     manager.activate(themeID: "com.livery.light")
     manager.setTraits(TraitSet())
@@ -288,8 +288,13 @@ if let folder = accentScreenshots {
         GTKBindings.flushStyles()
         Offscreen.waitForFrames(of: window, count: 2)
         if Offscreen.savePNG(screen.root, to: folder + "/" + pick.name + ".png") { written += 1 }
-        let constants = contact.overrides.constants.merging(applicator.rootScope.overrides.constants) { own, _ in own }
-        print("\(pick.name): \(constants.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
+        func hex(_ value: Value?) -> String {
+            if case .color(let color) = value { return color.hexString }
+            return "the theme's"
+        }
+        print(
+            "\(pick.name): accent \(hex(applicator.rootScope.overrides.constants["accent"])), contact's bubbleIncoming \(hex(contact.overrides.constants["bubbleIncoming"]))"
+        )
     }
     print("wrote \(written) screenshots to \(folder)")
     gtk_window_destroy(livery_window(window))
