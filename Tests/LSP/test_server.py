@@ -97,7 +97,7 @@ async def test_a_fix_moving_a_constant_up_edits_both_files_in_one_action(session
 async def test_buffer_findings_equal_validate_on_the_same_text(session, tmp_path):
     uri = session.open(CONSTANTS)
     text = (session.root / CONSTANTS).read_text()
-    broken = text.replace('<color name="accent" ref="brand"/>', '<color name="accent" ref="brnd"/>')
+    broken = text.replace('<color name="accent" ref="brand" overridable="true"/>', '<color name="accent" ref="brnd" overridable="true"/>')
     session.replace_all(uri, broken)
     found = await session.diagnostics(uri, lambda d: len(d) > 0)
     # the same text saved and validated by the CLI
@@ -172,7 +172,7 @@ async def test_an_edit_in_a_schema_file_is_seen_by_its_themes(session):
 async def test_a_typo_undone_and_typed_again_is_reported_again(session):
     uri = session.open(CONSTANTS)
     lines = (session.root / CONSTANTS).read_text().split("\n")
-    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand" overridable="true"/>' in l)
     column = lines[line].index('ref="brand"') + len('ref="br')
     for _ in range(2):
         session.edit(uri, (line, column), (line, column + 1), "")  # ref="brnd"
@@ -186,10 +186,10 @@ async def test_typing_in_a_value_is_seen_by_hover_and_definition(session):
     # the edited reference and everything after it (moved) must still be found
     uri = session.open(CONSTANTS)
     lines = (session.root / CONSTANTS).read_text().split("\n")
-    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
-    later = next(i for i, l in enumerate(lines) if '<color name="bubbleOutgoing" ref="accent"/>' in l)
-    pressed = next(i for i, l in enumerate(lines) if '<color name="brandPressed">' in l)
-    end = lines[line].index('ref="brand"') + len('ref="brand')
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand" overridable="true"/>' in l)
+    later = next(i for i, l in enumerate(lines) if '<color name="bubbleOutgoing" ref="accent" ' in l)
+    strong = next(i for i, l in enumerate(lines) if '<color name="accentStrong">' in l)
+    start = lines[line].index('ref="brand"') + len('ref="')
 
     async def hover_later():
         hover = await session.client.text_document_hover_async(
@@ -198,24 +198,26 @@ async def test_typing_in_a_value_is_seen_by_hover_and_definition(session):
         return hover.contents.value
 
     assert "#007AFFFF" in await hover_later()
-    for i, ch in enumerate("Pressed"):
-        session.edit(uri, (line, end + i), (line, end + i), ch)
+    # ref="brand" retyped as ref="accentStrong", a character at a time
+    session.edit(uri, (line, start), (line, start + len("brand")), "")
+    for i, ch in enumerate("accentStrong"):
+        session.edit(uri, (line, start + i), (line, start + i), ch)
     definition = await session.client.text_document_definition_async(
-        types.DefinitionParams(text_document=doc(uri), position=pos(line, end + 3))
+        types.DefinitionParams(text_document=doc(uri), position=pos(line, start + 3))
     )
-    assert [(d.uri, d.range.start.line) for d in definition] == [(uri, pressed)]
+    assert [(d.uri, d.range.start.line) for d in definition] == [(uri, strong)]
     assert "#0062CCFF" in await hover_later()
-    session.edit(uri, (line, end), (line, end + len("Pressed")), "")
+    session.edit(uri, (line, start), (line, start + len("accentStrong")), "brand")
     assert "#007AFFFF" in await hover_later()
 
 
 async def test_an_edit_in_a_parent_is_seen_by_hover_in_a_child(session):
     uri = session.open(CONSTANTS)
     lines = (session.root / CONSTANTS).read_text().split("\n")
-    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand" overridable="true"/>' in l)
     dark = session.open("Themes/Dark.theme/Classes.xml")
     dark_lines = (session.root / "Themes/Dark.theme/Classes.xml").read_text().split("\n")
-    at = next(i for i, l in enumerate(dark_lines) if '<color ref="accent"/>' in l)
+    at = next(i for i, l in enumerate(dark_lines) if '<color ref="accent" ' in l)
     position = pos(at, dark_lines[at].index('ref="accent"') + 7)
 
     async def hover():
