@@ -17,17 +17,20 @@ import Testing
             #"<color name="brand" format="hex">#007AFF</color>"#,
             #"<color name="brand" format="hex" overridable="true">#007AFF</color>"#
         ),
-        (#"<color name="brandPressed">#0062CC</color>"#, #"<color name="brandPressed" ref="brand" darken="0.15"/>"#),
+        (
+            #"<color name="brandPressed" ref="accent" darken="0.2"/>"#,
+            #"<color name="brandPressed" ref="brand" darken="0.15"/>"#
+        ),
         (
             #"<color name="onAccent">#FFF</color>"#,
             #"<color name="onAccent" contrast-with="accent" min-ratio="3">#FFF</color>"#
         ),
         (
-            #"<color name="bubbleIncoming" format="rgb">0.898,0.898,0.918</color>"#,
+            #"<color name="bubbleIncoming" format="rgb" overridable="true">0.898,0.898,0.918</color>"#,
             #"<color name="bubbleIncoming" format="rgb" overridable="true">0.898,0.898,0.918</color>"#
         ),
         (
-            #"<color name="bubblePressed">#D1D1D6</color>"#,
+            #"<color name="bubblePressed" ref="bubbleIncoming" darken="0.087"/>"#,
             #"<color name="bubblePressed" ref="bubbleIncoming" mix="brand" amount="0.2" space="lch"/>"#
         ),
         (#"<float name="radiusSmall">6</float>"#, #"<float name="radiusSmall" overridable="true">6</float>"#),
