@@ -31,7 +31,9 @@ extension Diagnostic {
 
             /// Where the edit's text stands, searched on a text's lines from `anchor` (the edit's
             /// location or, without one, the finding's); nil when it is not there.
-            /// - Parameter line: a 1-based line's text without its line end, nil past the end.
+            /// - Parameters:
+            ///   - anchor: where the search starts: the edit's location or the finding's.
+            ///   - line: a 1-based line's text without its line end, nil past the end.
             public func span(from anchor: SourceLocation, lines line: (Int) -> Substring?) -> TextSpan? {
                 guard let number = anchor.line, let first = line(number) else { return nil }
                 let characters = Array(first)
