@@ -15,36 +15,7 @@ public enum FixWriter {
         let changed = try fix.applied(at: finding.location) { file in
             try? String(contentsOfFile: path(file), encoding: .utf8)
         }
-        for (file, text) in changed { try writeAtomically(text, to: path(file)) }
+        for (file, text) in changed { try AtomicFile.save(Array(text.utf8), to: path(file)) }
         return changed.map(\.file)
-    }
-
-    /// A temporary file in the same folder, flushed, then renamed over `path`.
-    static func writeAtomically(_ text: String, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (folder.isEmpty ? "." : folder) + "/.\(name).\(UInt32.random(in: 0...UInt32.max)).fix.tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var failure: Int32 = 0
-        Array(text.utf8).withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                written += result
-            }
-        }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
-        }
     }
 }
