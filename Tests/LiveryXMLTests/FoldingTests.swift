@@ -76,8 +76,8 @@ import Testing
     @Test func aParentUsingAChildsConstantIsToldWhereItIsDefinedAndTheFixMovesItUp() throws {
         let copy = try SampleThemeCopy()
         try copy.edit(
-            "Dark.theme/Palette.xml", replacing: "<color name=\"brand\">#0A84FF</color>",
-            with: "<color name=\"brand\">#0A84FF</color>\n    <color name=\"darkOnly\">#0A84FF</color>")
+            "Dark.theme/Palette.xml", replacing: "<color name=\"brandPressed\">#0066CC</color>",
+            with: "<color name=\"brandPressed\">#0066CC</color>\n    <color name=\"darkOnly\">#0A84FF</color>")
         try copy.edit(
             "Base.theme/Chat.xml", replacing: "<param name=\"color\"><color ref=\"accent\"/></param>",
             with: "<param name=\"color\"><color ref=\"darkOnly\"/></param>")
@@ -87,7 +87,7 @@ import Testing
         #expect(finding.code == .referenceUnknown)
         #expect(finding.message.contains("a parent cannot see its children's definitions"), "\(finding.message)")
         #expect(finding.message.contains("Dark.theme"), "\(finding.message)")
-        #expect(finding.notes.contains { $0.location?.file == "Dark.theme/Palette.xml" && $0.location?.line == 7 })
+        #expect(finding.notes.contains { $0.location?.file == "Dark.theme/Palette.xml" && $0.location?.line == 8 })
         // one fix, two files: into Base's palette (its file of constants), out of Dark's
         let fix = try #require(finding.fix)
         #expect(fix.edits.map { $0.location?.file } == ["Base.theme/Constants.xml", "Dark.theme/Palette.xml"])
