@@ -89,7 +89,7 @@ async def test_document_colors_give_the_result_of_derived_and_referring_colours(
     # #0062CC: brand darkened 0.2, not brand
     assert (round(swatch.color.red * 255), round(swatch.color.green * 255), round(swatch.color.blue * 255)) == (0, 98, 204)
     # a plain reference: brand's colour, at `accent`'s element
-    line, content = line_of(text, '<color name="accent" ref="brand"/>')
+    line, content = line_of(text, '<color name="accent" ref="brand"')
     swatch = by_start[(line, content.index("<color") + 1)]
     assert (round(swatch.color.red * 255), round(swatch.color.green * 255), round(swatch.color.blue * 255)) == (0, 122, 255)
     # a literal keeps its swatch at its text

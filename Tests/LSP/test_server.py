@@ -66,7 +66,7 @@ async def test_a_fix_moving_a_constant_up_edits_both_files_in_one_action(session
     # the child defines a colour in an unsaved buffer, and its parent uses it
     palette = "Themes/Dark.theme/Palette.xml"
     palette_uri = session.open(palette)
-    defined = '<color name="brand">#0A84FF</color>'
+    defined = '<color name="brandPressed">#0066CC</color>'
     session.replace_all(
         palette_uri,
         (session.root / palette).read_text().replace(defined, defined + '\n    <color name="darkOnly">#0A84FF</color>'),
@@ -91,7 +91,7 @@ async def test_a_fix_moving_a_constant_up_edits_both_files_in_one_action(session
     assert insert.range.start == insert.range.end == pos(close, 0)
     assert insert.new_text == '    <color name="darkOnly">#0A84FF</color>\n'
     [remove] = changes[palette_uri]
-    assert (remove.range.start, remove.range.end, remove.new_text) == (pos(6, 0), pos(7, 0), "")
+    assert (remove.range.start, remove.range.end, remove.new_text) == (pos(7, 0), pos(8, 0), "")
 
 
 async def test_buffer_findings_equal_validate_on_the_same_text(session, tmp_path):
