@@ -50,15 +50,19 @@ import Testing
         #expect(derived.fields == ["ref": "brand", "darken": "0.2", "space": "srgb"])
         #expect(derived.target.ownerKind == "constant" && derived.target.ownerName == "accentStrong")
         #expect(derived.baseChoices.contains("danger") && !derived.baseChoices.contains("accentStrong"))
-        // what follows: brandTint derives from the same base; the send button reads accentStrong;
+        // what follows: brandTint derives from the same base, and so do the colours Base derives
+        // from accent (which is brand until the user picks); the send button reads accentStrong;
         // the outgoing bubble reads brand through accent
         let same = try #require(derived.sameBase)
-        #expect(same.derived == ["brandTint"], "\(same.derived)")
+        #expect(same.derived == ["brandPressed", "brandTint", "bubbleOutgoing"], "\(same.derived)")
         #expect(same.instances.contains("button_send") && same.instances.contains("bubble_outgoing"))
         #expect(derived.instances.contains("button_send") && !derived.instances.contains("bubble_outgoing"))
-        // a colour that is not derived has none
+        // a colour that is not derived has none; the bubble's own colour is (a contrast guard)
         let bubble = try await session.explain(themeID: "com.livery.base", traits: "", id: "bubble_incoming")
-        #expect(bubble.operations.contains { $0.type == "color" } && bubble.operations.allSatisfy { $0.derived == nil })
+        let border = try #require(bubble.operations.first { $0.name == "borderColor" })
+        #expect(border.type == "color" && border.derived == nil)
+        let fill = try #require(bubble.operations.first { $0.name == "bubbleColor" && $0.state == "normal" })
+        #expect(fill.derived?.baseConstant == "bubbleIncoming")
 
         // a param derived in its class: edited there, the class's instances follow
         let title = try #require(send.operations.first { $0.name == "titleColor" && $0.state == "normal" })
