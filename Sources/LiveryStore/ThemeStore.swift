@@ -67,9 +67,15 @@ public actor ThemeStore {
     ///   - catalogURL: the store's `catalog.json`; nil for a store that installs files only.
     ///   - trust: required with a catalog: `.signed(rootKeys:)` with the store's root public key
     ///     (what apps ship), or `.unsignedForDevelopment`.
+    ///   - manager: the app's theme manager: told to reload after an install, uninstall or
+    ///     recovery, and asked which theme is in use (never uninstalled or evicted).
     ///   - bundledSearchPaths: folders with the app's own compiled themes (parents of downloaded
     ///     ones); by default the manager's other search paths. With a manager or these, the
     ///     store parks installed themes that no longer fit the app's parents (docs/Packages.md).
+    ///   - handlers: installers for package types other than themes (a theme handler is always
+    ///     there).
+    ///   - timeouts: the longest wait for the next bytes, and for a whole request.
+    ///   - limits: the most a package may unpack to (bytes, entries, compression ratio, depth).
     ///   - retry: when requests that failed in a way that can heal are tried again
     ///     (`RetryPolicy.default`; `.never` to report every failure at once).
     ///   - retryEnvironment: the clock, sleep and randomness of retries (tests pass their own).
