@@ -7,7 +7,9 @@ extension Format {
     static let choicesHeaderSize = 32
     static let choiceConstantSize = 8
     static let choiceNodeSize = 48
-    static let choiceUseSize = 32
+    static let choiceVariantSize = 8
+    static let choiceEntrySize = 12
+    static let choiceUseSize = 24
     /// Deepest expression a reader accepts: evaluation recurses once per level.
     static let maxChoiceDepth = 512
 }
@@ -23,6 +25,9 @@ struct ChoiceLayout {
     var nodes = 0
     var childCount = 0
     var children = 0
+    var variants = 0
+    var entryCount = 0
+    var entries = 0
     var useCount = 0
     var uses = 0
     var allowedCount = 0
@@ -98,10 +103,11 @@ extension ValueType {
 // MARK: - Writing
 
 extension EncoderState {
-    /// The `CHOI` section for `table`: `variants` gives each canonical trait set's variant index,
-    /// `handles` each id's handle, `operationCounts` the length of each (variant, id)'s list.
+    /// The `CHOI` section for `table`: `variants` gives each canonical trait set's variant index
+    /// (of `variantCount` stored variants), `handles` each id's handle, `operationCount` the
+    /// length of each (variant, id)'s list.
     mutating func choiceSection(
-        _ table: ChoiceTable, variants: [TraitSet: Int], handles: [String: Int],
+        _ table: ChoiceTable, variants: [TraitSet: Int], variantCount: Int, handles: [String: Int],
         operationCount: (Int, Int) -> Int?
     ) throws(BinaryFormatError) -> [UInt8] {
         var writer = ChoiceWriter()
@@ -113,11 +119,23 @@ extension EncoderState {
             constants.u8(constant.type.tag.rawValue)
             constants.zeros(3)
         }
-        var uses: [(variant: Int, handle: Int, use: ChoiceUse)] = []
+        // Three levels, each stored once however many refer to it: a variant names a group of
+        // entries (variants with the same uses share one), an entry names an instance and a run
+        // of use records (instances and variants with the same uses share one).
+        var lists: [Int: [Int: [ChoiceUse]]] = [:]
+        var listed: [Int: Set<ChoiceUse>] = [:]
         for (traits, list) in table.uses {
             guard let variant = variants[traits] else {
                 throw .unencodable("personal choices name trait set \(traits), which the theme does not store")
             }
+            // Trait sets whose variants are equal share one stored variant, and its uses once.
+            if let known = listed[variant] {
+                guard known == Set(list) else {
+                    throw .unencodable("trait set \(traits) shares a stored variant but not its personal choices")
+                }
+                continue
+            }
+            listed[variant] = Set(list)
             for use in list {
                 guard let handle = handles[use.id], let count = operationCount(variant, handle), use.operation < count
                 else {
@@ -125,44 +143,92 @@ extension EncoderState {
                         "a personal choice names operation \(use.operation) of '\(use.id)', which \(traits) does not have"
                     )
                 }
-                uses.append((variant, handle, use))
+                lists[variant, default: [:]][handle, default: []].append(use)
             }
         }
-        uses.sort {
-            ($0.variant, $0.handle, $0.use.operation, $0.use.param) < (
-                $1.variant, $1.handle, $1.use.operation, $1.use.param
-            )
-        }
+        var variantBytes = ByteBuffer()
+        var entryBytes = ByteBuffer()
         var useBytes = ByteBuffer()
+        var entryCount = 0
+        var useCount = 0
+        var groups: [[Int]: Int] = [:]
+        var runs: [[RunKey]: Int] = [:]
         var allowed: [UInt32] = []
-        for (variant, handle, use) in uses {
-            let node = try writer.node(use.expression, state: &self)
-            useBytes.u32(variant)
-            useBytes.u32(handle)
-            useBytes.u32(use.operation)
-            useBytes.u32(string(use.param))
-            useBytes.u32(node)
-            useBytes.u32(allowed.count)
-            useBytes.u32(use.allowedValues.count)
-            for value in use.allowedValues { allowed.append(string(value)) }
-            useBytes.u8(use.elementType?.tag.rawValue ?? 0)
-            useBytes.zeros(3)
+        for variant in 0..<variantCount {
+            let byHandle = lists[variant] ?? [:]
+            var group: [Int] = []  // handle, first use, count, ...
+            for handle in byHandle.keys.sorted() {
+                let list = byHandle[handle]!.sorted { ($0.operation, $0.param) < ($1.operation, $1.param) }
+                let key = list.map(RunKey.init)
+                let first: Int
+                if let known = runs[key] {
+                    first = known
+                } else {
+                    first = useCount
+                    runs[key] = first
+                    for use in list {
+                        useBytes.u32(use.operation)
+                        useBytes.u32(string(use.param))
+                        useBytes.u32(try writer.node(use.expression, state: &self))
+                        useBytes.u32(allowed.count)
+                        useBytes.u32(use.allowedValues.count)
+                        for value in use.allowedValues { allowed.append(string(value)) }
+                        useBytes.u8(use.elementType?.tag.rawValue ?? 0)
+                        useBytes.zeros(3)
+                    }
+                    useCount += list.count
+                }
+                group += [handle, first, list.count]
+            }
+            let first: Int
+            if group.isEmpty {
+                first = 0
+            } else if let known = groups[group] {
+                first = known
+            } else {
+                first = entryCount
+                groups[group] = first
+                for word in group { entryBytes.u32(word) }
+                entryCount += group.count / 3
+            }
+            variantBytes.u32(first)
+            variantBytes.u32(group.count / 3)
         }
         var section = ByteBuffer()
         section.u32(table.constants.count)
         section.u32(writer.literalCount)
         section.u32(writer.nodeCount)
         section.u32(writer.children.count)
-        section.u32(uses.count)
+        section.u32(variantCount)
+        section.u32(entryCount)
+        section.u32(useCount)
         section.u32(allowed.count)
-        section.u64(0)
         section.bytes += constants.bytes
         section.bytes += writer.literals.bytes
         section.bytes += writer.nodes.bytes
         for child in writer.children { section.u32(child) }
+        section.bytes += variantBytes.bytes
+        section.bytes += entryBytes.bytes
         section.bytes += useBytes.bytes
         for value in allowed { section.u32(value) }
         return section.bytes
+    }
+}
+
+/// A use as its record stores it: everything but the instance, which its entry gives.
+private struct RunKey: Hashable {
+    var operation: Int
+    var param: String
+    var expression: ChoiceExpression
+    var allowedValues: [String]
+    var elementType: ValueType?
+
+    init(_ use: ChoiceUse) {
+        operation = use.operation
+        param = use.param
+        expression = use.expression
+        allowedValues = use.allowedValues
+        elementType = use.elementType
     }
 }
 
@@ -304,7 +370,9 @@ struct ChoiceWriter {
 extension Verifier {
     /// `CHOI`, when present: exact length; constants, literal slots, nodes (naming only earlier
     /// nodes, array children tiling the child list in order, depths that grow, numbers in range),
-    /// uses (existing variant entries, positions inside their lists, sorted) and allowed values.
+    /// uses (nodes, allowed values), entries (ids, runs of uses), variants (groups of entries
+    /// sorted by id, each naming an instance the variant has, whose list every position fits)
+    /// and allowed values.
     static func choices(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout)
         throws(BinaryFormatError)
     {
@@ -318,20 +386,27 @@ extension Verifier {
         parts.literalCount = raw.int(offset + 4)
         parts.nodeCount = raw.int(offset + 8)
         parts.childCount = raw.int(offset + 12)
-        parts.useCount = raw.int(offset + 16)
-        parts.allowedCount = raw.int(offset + 20)
-        guard raw.u64(offset + 24) == 0 else { throw fail(offset + 24, "reserved bytes are not zero") }
+        guard raw.int(offset + 16) == layout.variantCount else {
+            throw fail(offset + 16, "CHOI lists \(raw.u32(offset + 16)) variants, the file has \(layout.variantCount)")
+        }
+        parts.entryCount = raw.int(offset + 20)
+        parts.useCount = raw.int(offset + 24)
+        parts.allowedCount = raw.int(offset + 28)
         let expected =
             UInt64(Format.choicesHeaderSize) + UInt64(parts.constantCount) * UInt64(Format.choiceConstantSize)
             + UInt64(parts.literalCount) * UInt64(Format.valueSlotSize)
             + UInt64(parts.nodeCount) * UInt64(Format.choiceNodeSize) + 4 * UInt64(parts.childCount)
+            + UInt64(layout.variantCount) * UInt64(Format.choiceVariantSize)
+            + UInt64(parts.entryCount) * UInt64(Format.choiceEntrySize)
             + UInt64(parts.useCount) * UInt64(Format.choiceUseSize) + 4 * UInt64(parts.allowedCount)
         try expectLength(.choices, offset: offset, length: length, expected)
         parts.constants = offset + Format.choicesHeaderSize
         parts.literals = parts.constants + parts.constantCount * Format.choiceConstantSize
         parts.nodes = parts.literals + parts.literalCount * Format.valueSlotSize
         parts.children = parts.nodes + parts.nodeCount * Format.choiceNodeSize
-        parts.uses = parts.children + 4 * parts.childCount
+        parts.variants = parts.children + 4 * parts.childCount
+        parts.entries = parts.variants + layout.variantCount * Format.choiceVariantSize
+        parts.uses = parts.entries + parts.entryCount * Format.choiceEntrySize
         parts.allowed = parts.uses + parts.useCount * Format.choiceUseSize
 
         for index in 0..<parts.constantCount {
@@ -435,37 +510,64 @@ extension Verifier {
         guard childCursor == parts.childCount else {
             throw fail(parts.children, "\(parts.childCount - childCursor) child entries belong to no array node")
         }
-        var previous = (0, 0)
         for index in 0..<parts.useCount {
             let use = parts.uses + index * Format.choiceUseSize
-            let variant = raw.int(use)
-            let handle = raw.int(use + 4)
-            guard variant < layout.variantCount, handle < layout.idCount else {
-                throw fail(use, "choice use names variant \(variant) and id \(handle)")
+            try stringIndex(raw, use + 4, layout)
+            guard raw.int(use + 8) < parts.nodeCount else {
+                throw fail(use + 8, "choice use names node \(raw.u32(use + 8)) of \(parts.nodeCount)")
             }
-            guard (variant, handle) >= previous else {
-                throw fail(use, "choice uses are not sorted by variant and id")
+            guard UInt64(raw.u32(use + 12)) + UInt64(raw.u32(use + 16)) <= UInt64(parts.allowedCount) else {
+                throw fail(use + 12, "choice use's allowed values run past the \(parts.allowedCount) entries")
             }
-            previous = (variant, handle)
-            let entry = raw.int(layout.variantRows + 4 * (variant * layout.idCount + handle))
-            guard entry > 0 else { throw fail(use + 4, "choice use names an instance the variant does not have") }
-            let count = raw.int(layout.instanceRecords + (entry - 1) * Format.instanceRecordSize + 8)
-            guard raw.int(use + 8) < count else {
-                throw fail(use + 8, "choice use names operation \(raw.u32(use + 8)) of a list of \(count)")
-            }
-            try stringIndex(raw, use + 12, layout)
-            guard raw.int(use + 16) < parts.nodeCount else {
-                throw fail(use + 16, "choice use names node \(raw.u32(use + 16)) of \(parts.nodeCount)")
-            }
-            guard UInt64(raw.u32(use + 20)) + UInt64(raw.u32(use + 24)) <= UInt64(parts.allowedCount) else {
-                throw fail(use + 20, "choice use's allowed values run past the \(parts.allowedCount) entries")
-            }
-            let element = raw.u8(use + 28)
+            let element = raw.u8(use + 20)
             guard element == 0 || ValueTag(rawValue: element) != nil else {
-                throw fail(use + 28, "unknown element type tag \(element)")
+                throw fail(use + 20, "unknown element type tag \(element)")
             }
-            guard raw.u8(use + 29) == 0, raw.u16(use + 30) == 0 else {
-                throw fail(use + 29, "reserved bytes are not zero")
+            guard raw.u8(use + 21) == 0, raw.u16(use + 22) == 0 else {
+                throw fail(use + 21, "reserved bytes are not zero")
+            }
+        }
+        for index in 0..<parts.entryCount {
+            let entry = parts.entries + index * Format.choiceEntrySize
+            guard raw.int(entry) < layout.idCount else {
+                throw fail(entry, "choice entry names id \(raw.u32(entry)) of \(layout.idCount)")
+            }
+            let first = raw.int(entry + 4)
+            let count = raw.int(entry + 8)
+            guard count > 0, UInt64(first) + UInt64(count) <= UInt64(parts.useCount) else {
+                throw fail(entry + 4, "choice entry's \(count) uses from \(first) are not in the \(parts.useCount)")
+            }
+        }
+        for variant in 0..<layout.variantCount {
+            let record = parts.variants + variant * Format.choiceVariantSize
+            let first = raw.int(record)
+            let count = raw.int(record + 4)
+            guard UInt64(first) + UInt64(count) <= UInt64(parts.entryCount), count > 0 || first == 0 else {
+                throw fail(
+                    record,
+                    "variant \(variant)'s \(count) choice entries from \(first) are not in the \(parts.entryCount)")
+            }
+            var previous = -1
+            for index in first..<first + count {
+                let entry = parts.entries + index * Format.choiceEntrySize
+                let handle = raw.int(entry)
+                guard handle > previous else {
+                    throw fail(entry, "variant \(variant)'s choice entries are not sorted by id, each once")
+                }
+                previous = handle
+                let instance = raw.int(layout.variantRows + 4 * (variant * layout.idCount + handle))
+                guard instance > 0 else {
+                    throw fail(entry, "variant \(variant)'s choice entry names an instance it does not have")
+                }
+                // Groups and runs are shared: the positions must fit every list they serve.
+                let operations = raw.int(layout.instanceRecords + (instance - 1) * Format.instanceRecordSize + 8)
+                for use in raw.int(entry + 4)..<raw.int(entry + 4) + raw.int(entry + 8) {
+                    let position = parts.uses + use * Format.choiceUseSize
+                    guard raw.int(position) < operations else {
+                        throw fail(
+                            position, "choice use names operation \(raw.u32(position)) of a list of \(operations)")
+                    }
+                }
             }
         }
         for index in 0..<parts.allowedCount { try stringIndex(raw, parts.allowed + 4 * index, layout) }
@@ -499,46 +601,32 @@ extension CompiledTheme {
     }
 
     /// The uses of instance `handle` in `variant` (empty when nothing of it follows a choice).
-    /// Reads only that instance's uses and the nodes they name, their blocks checked.
+    /// Reads only the variant's record, that instance's entry, its uses and the nodes they name,
+    /// their blocks checked.
     public func choiceUses(of handle: InstanceHandle, in variant: VariantHandle) throws(BinaryFormatError)
         -> [ChoiceUse]
     {
         let parts = layout.choices
-        guard parts.present, parts.useCount > 0, Int(handle.rawValue) < layout.idCount,
+        guard parts.present, parts.entryCount > 0, Int(handle.rawValue) < layout.idCount,
             Int(variant.rawValue) < layout.variantCount
         else { return [] }
         return try blocks.withLock { () throws(BinaryFormatError) -> [ChoiceUse] in
-            let key = (Int(variant.rawValue), Int(handle.rawValue))
-            // The first use not before the key.
-            var low = 0
-            var high = parts.useCount
+            let group = try choiceGroup(of: Int(variant.rawValue))
+            let wanted = Int(handle.rawValue)
+            var low = group.lowerBound
+            var high = group.upperBound
             while low < high {
                 let middle = (low + high) / 2
-                let use = parts.uses + middle * Format.choiceUseSize
-                try blocks.check(use, 8)
-                if (raw.int(use), raw.int(use + 4)) < key { low = middle + 1 } else { high = middle }
+                let entry = parts.entries + middle * Format.choiceEntrySize
+                try blocks.check(entry, Format.choiceEntrySize)
+                if raw.int(entry) < wanted { low = middle + 1 } else { high = middle }
             }
-            guard low < parts.useCount else { return [] }
-            try blocks.check(parts.uses + low * Format.choiceUseSize, 8)
-            guard
-                (raw.int(parts.uses + low * Format.choiceUseSize), raw.int(parts.uses + low * Format.choiceUseSize + 4))
-                    == key
-            else { return [] }
-            let field = layout.idStrings + 4 * key.1
-            try blocks.check(field, 4)
-            let id = try checkedString(raw.u32(field))
+            guard low < group.upperBound, raw.int(parts.entries + low * Format.choiceEntrySize) == wanted else {
+                return []
+            }
             var budget = materializationBudget
             var cache: [Int: ChoiceExpression] = [:]
-            var result: [ChoiceUse] = []
-            var index = low
-            while index < parts.useCount {
-                let use = parts.uses + index * Format.choiceUseSize
-                try blocks.check(use, Format.choiceUseSize)
-                guard (raw.int(use), raw.int(use + 4)) == key else { break }
-                result.append(try choiceUse(at: use, id: id, cache: &cache, budget: &budget))
-                index += 1
-            }
-            return result
+            return try choiceRun(at: parts.entries + low * Format.choiceEntrySize, cache: &cache, budget: &budget)
         }
     }
 
@@ -546,28 +634,14 @@ extension CompiledTheme {
     /// evaluates once per change of them.
     public func choiceUses(in variant: VariantHandle) throws(BinaryFormatError) -> [ChoiceUse] {
         let parts = layout.choices
-        guard parts.present, parts.useCount > 0, Int(variant.rawValue) < layout.variantCount else { return [] }
+        guard parts.present, parts.entryCount > 0, Int(variant.rawValue) < layout.variantCount else { return [] }
         return try blocks.withLock { () throws(BinaryFormatError) -> [ChoiceUse] in
-            let wanted = Int(variant.rawValue)
-            var low = 0
-            var high = parts.useCount
-            while low < high {
-                let middle = (low + high) / 2
-                let use = parts.uses + middle * Format.choiceUseSize
-                try blocks.check(use, 4)
-                if raw.int(use) < wanted { low = middle + 1 } else { high = middle }
-            }
             var budget = materializationBudget
             var cache: [Int: ChoiceExpression] = [:]
             var result: [ChoiceUse] = []
-            for index in low..<parts.useCount {
-                let use = parts.uses + index * Format.choiceUseSize
-                try blocks.check(use, Format.choiceUseSize)
-                guard raw.int(use) == wanted else { break }
-                let field = layout.idStrings + 4 * raw.int(use + 4)
-                try blocks.check(field, 4)
-                let id = try checkedString(raw.u32(field))
-                result.append(try choiceUse(at: use, id: id, cache: &cache, budget: &budget))
+            for index in try choiceGroup(of: Int(variant.rawValue)) {
+                result += try choiceRun(
+                    at: parts.entries + index * Format.choiceEntrySize, cache: &cache, budget: &budget)
             }
             return result
         }
@@ -581,29 +655,58 @@ extension CompiledTheme {
         for index in 0..<parts.constantCount { constants.append(try choiceConstant(index)) }
         var uses: [TraitSet: [ChoiceUse]] = [:]
         var cache: [Int: ChoiceExpression] = [:]
-        for index in 0..<parts.useCount {
-            let use = parts.uses + index * Format.choiceUseSize
-            let handle = raw.int(use + 4)
-            let id = try checkedString(raw.u32(layout.idStrings + 4 * handle))
-            let built = try choiceUse(at: use, id: id, cache: &cache, budget: &budget)
-            for traits in variantTraits[raw.int(use)] ?? [] { uses[traits, default: []].append(built) }
+        for variant in 0..<layout.variantCount {
+            var run: [ChoiceUse] = []
+            for index in try choiceGroup(of: variant) {
+                run += try choiceRun(at: parts.entries + index * Format.choiceEntrySize, cache: &cache, budget: &budget)
+            }
+            guard !run.isEmpty else { continue }
+            for traits in variantTraits[variant] ?? [] { uses[traits] = run }
         }
         return ChoiceTable(constants: constants, uses: uses)
+    }
+
+    /// Inside `blocks.withLock`: the entries of `variant`'s group, its record checked.
+    private func choiceGroup(of variant: Int) throws(BinaryFormatError) -> Range<Int> {
+        let record = layout.choices.variants + variant * Format.choiceVariantSize
+        try blocks.check(record, Format.choiceVariantSize)
+        let first = raw.int(record)
+        return first..<first + raw.int(record + 4)
+    }
+
+    /// Inside `blocks.withLock`: the uses the entry at `entry` names, for its instance.
+    private func choiceRun(at entry: Int, cache: inout [Int: ChoiceExpression], budget: inout Int)
+        throws(BinaryFormatError) -> [ChoiceUse]
+    {
+        let parts = layout.choices
+        try blocks.check(entry, Format.choiceEntrySize)
+        let field = layout.idStrings + 4 * raw.int(entry)
+        try blocks.check(field, 4)
+        let id = try checkedString(raw.u32(field))
+        let first = raw.int(entry + 4)
+        let count = raw.int(entry + 8)
+        try blocks.check(parts.uses + first * Format.choiceUseSize, count * Format.choiceUseSize)
+        var result: [ChoiceUse] = []
+        for index in first..<first + count {
+            result.append(
+                try choiceUse(at: parts.uses + index * Format.choiceUseSize, id: id, cache: &cache, budget: &budget))
+        }
+        return result
     }
 
     private func choiceUse(at use: Int, id: String, cache: inout [Int: ChoiceExpression], budget: inout Int)
         throws(BinaryFormatError) -> ChoiceUse
     {
         let parts = layout.choices
-        let first = raw.int(use + 20)
-        let count = raw.int(use + 24)
+        let first = raw.int(use + 12)
+        let count = raw.int(use + 16)
         try blocks.check(parts.allowed + 4 * first, 4 * count)
         var allowed: [String] = []
         for entry in first..<first + count { allowed.append(try checkedString(raw.u32(parts.allowed + 4 * entry))) }
-        let element = raw.u8(use + 28)
+        let element = raw.u8(use + 20)
         return ChoiceUse(
-            id: id, operation: raw.int(use + 8), param: try checkedString(raw.u32(use + 12)),
-            expression: try choiceExpression(raw.int(use + 16), cache: &cache, budget: &budget),
+            id: id, operation: raw.int(use), param: try checkedString(raw.u32(use + 4)),
+            expression: try choiceExpression(raw.int(use + 8), cache: &cache, budget: &budget),
             allowedValues: allowed, elementType: element == 0 ? nil : ValueType(tag: ValueTag(rawValue: element)!))
     }
 

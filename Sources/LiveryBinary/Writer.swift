@@ -324,7 +324,7 @@ struct EncoderState {
             theme.choices.isEmpty
             ? nil
             : try choiceSection(
-                theme.choices, variants: variantIndex, handles: handleOf,
+                theme.choices, variants: variantIndex, variantCount: orderedVariants.count, handles: handleOf,
                 operationCount: { variant, handle in
                     orderedVariants[variant].first { $0.id == ids[handle] }?.operations.count
                 })

@@ -543,8 +543,9 @@ import Testing
     }
 
     /// `CHOI`: nodes that name themselves or later nodes, lie about their depth, hold numbers out
-    /// of range or an unknown kind; uses outside the variant table, past their instance's list or
-    /// out of order; a literal that is an array. Each is one clear error at load, never a trap.
+    /// of range or an unknown kind; a variant count other than the file's; variant groups and
+    /// entries outside their tables or out of order; uses past their instance's list or naming no
+    /// node; a literal that is an array. Each is one clear error at load, never a trap.
     @Test func hostileChoiceNodesAndUsesAreRejected() throws {
         let choices = section(.choices)
         func word(_ offset: Int) -> Int { sample[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) } }
@@ -552,8 +553,15 @@ import Testing
         let literals = choices.offset + 32 + 8 * constants
         let nodes = literals + 48 * word(choices.offset + 4)
         let nodeCount = word(choices.offset + 8)
-        let uses = nodes + 48 * nodeCount + 4 * word(choices.offset + 12)
-        #expect(word(choices.offset + 16) >= 2)
+        let variantCount = word(choices.offset + 16)
+        let variants = nodes + 48 * nodeCount + 4 * word(choices.offset + 12)
+        let entries = variants + 8 * variantCount
+        let entryCount = word(choices.offset + 20)
+        let uses = entries + 12 * entryCount
+        #expect(word(choices.offset + 24) >= 2)
+        // a variant whose group has two entries or more
+        let grouped = try #require((0..<variantCount).first { word(variants + 8 * $0 + 4) >= 2 })
+        let group = entries + 12 * word(variants + 8 * grouped)
         func node(_ kind: UInt8) -> (index: Int, offset: Int) {
             let index = (0..<nodeCount).first { sample[nodes + 48 * $0] == kind }!
             return (index, nodes + 48 * index)
@@ -582,11 +590,15 @@ import Testing
         malformed({ $0[constant.offset] = 9 }, "an unknown node kind")
         malformed({ Self.put32(999, at: constant.offset + 8, in: &$0) }, "a constant past the table")
         malformed({ $0[literals + 4] = 13 }, "a literal array")
-        malformed({ Self.put32(999, at: uses + 8, in: &$0) }, "an operation past the instance's list")
-        malformed({ Self.put32(99, at: uses, in: &$0) }, "a variant past the table")
-        malformed({ Self.put32(UInt32(nodeCount), at: uses + 16, in: &$0) }, "a use naming no node")
-        malformed({ Self.put32(3, at: uses + 4, in: &$0) }, "uses out of order")
-        malformed({ Self.put32(1, at: choices.offset + 16, in: &$0) }, "a count the length does not hold")
+        malformed({ Self.put32(999, at: uses, in: &$0) }, "an operation past the instance's list")
+        malformed({ Self.put32(UInt32(nodeCount), at: uses + 8, in: &$0) }, "a use naming no node")
+        malformed({ Self.put32(UInt32(variantCount + 1), at: choices.offset + 16, in: &$0) }, "another variant count")
+        malformed(
+            { Self.put32(UInt32(entryCount), at: variants + 8 * grouped + 4, in: &$0) }, "a group past the entries")
+        malformed({ Self.put32(999, at: group, in: &$0) }, "an entry naming an id past the table")
+        malformed({ Self.put32(UInt32(word(group)), at: group + 12, in: &$0) }, "a group's entries out of order")
+        malformed({ Self.put32(999, at: group + 8, in: &$0) }, "an entry's run past the uses")
+        malformed({ Self.put32(1, at: choices.offset + 24, in: &$0) }, "a count the length does not hold")
         // The section's checksum matters like every other's: a flipped literal is caught by its block.
         var flipped = sample
         flipped[literals + 9] ^= 0x10

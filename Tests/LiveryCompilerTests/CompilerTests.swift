@@ -95,18 +95,9 @@ enum Repository {
                 xml += try #require(FileManager.default.contents(atPath: folder.path + "/" + file)).count
             }
         }
-        let compiled = try CompiledTheme(bytes: bytes)
-        let choices = compiled.sections.filter { $0.kind == "CHOI" }.reduce(0) { $0 + $1.length }
+        let choices = try CompiledTheme(bytes: bytes).sections.filter { $0.kind == "CHOI" }.reduce(0) { $0 + $1.length }
         print("\(path): compiled \(bytes.count - assets) bytes without assets (CHOI \(choices)), XML \(xml) bytes")
-        #expect(bytes.count - assets - choices < xml)
-        // CHOI writes each stored variant's uses in full (32 variants of Base repeat the same
-        // uses), which makes a file with choices larger than its XML; the uses are to be shared
-        // between variants. Recorded, not hidden: the whole file's bound is still checked.
-        withKnownIssue("CHOI repeats each variant's uses in full", isIntermittent: true) {
-            #expect(bytes.count - assets < xml)
-        } when: {
-            choices > 0
-        }
+        #expect(bytes.count - assets < xml)
     }
 
     @Test func aChangedSourceMakesTheCompiledFileStale() throws {
