@@ -299,7 +299,7 @@ public actor ThemeStore {
         async throws
         -> ProductInstaller.Outcome
     {
-        let outcome = try await Self.runInstall(installer, path, expectation, nil)
+        let outcome = try await Self.runInstall(installer, path, expectation, nil, download: false)
         await Self.tellManager(manager)
         return outcome
     }
@@ -359,7 +359,7 @@ public actor ThemeStore {
                 }
                 try Task.checkCancellation()
                 task.update(.downloaded)
-                let installed = try await Self.runInstall(installer, file, package.expectation, task)
+                let installed = try await Self.runInstall(installer, file, package.expectation, task, download: true)
                 CacheBudget(installer: installer).recordUse(installed.product.id)
                 task.record(installed)
                 await Self.tellManager(manager)
@@ -376,13 +376,15 @@ public actor ThemeStore {
 
     private static func runInstall(
         _ installer: ProductInstaller, _ path: String, _ expectation: ProductInstaller.Expectation,
-        _ task: ProductTask?
+        _ task: ProductTask?, download: Bool
     ) async throws -> ProductInstaller.Outcome {
         // File work off the cooperative pool's hot path; cancellation is honoured up to the commit.
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    let outcome = try installer.install(packageAt: path, expecting: expectation) {
+                    let outcome = try installer.install(
+                        packageAt: path, expecting: expectation, removingDownload: download
+                    ) {
                         !(task?.isCancelled ?? false)
                     }
                     continuation.resume(returning: outcome)

@@ -86,8 +86,7 @@ public struct LoadedTheme: Sendable {
     func instances(for traits: TraitSet, textScale: Double = TextScale.standard) -> InstanceSource {
         guard let compiledFile else {
             // A theme given whole: building it reads nothing and cannot fail.
-            return InstanceSource(
-                resolved: ((try? model.variants()) ?? model.emptyVariants).resolved(for: traits), textScale: textScale)
+            return InstanceSource(resolved: model.resolved(for: traits), textScale: textScale)
         }
         return InstanceSource(
             compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
@@ -110,7 +109,7 @@ public struct LoadedTheme: Sendable {
         guard !values.isEmpty else { return instances(for: traits, textScale: textScale) }
         guard let compiledFile else {
             let variants = (try? model.variants()) ?? model.emptyVariants
-            let theme = variants.resolved(for: traits)
+            let theme = model.resolved(for: traits)
             let replacements = ChoiceReplacements(
                 uses: variants.choices.uses[variants.axes.canonical(traits)] ?? [], values: values, traits: traits,
                 assets: theme.assets, instance: { theme.instance($0) }, problem: problem)
@@ -133,6 +132,9 @@ public struct LoadedTheme: Sendable {
         private let compiledFile: CompiledTheme?
         private let lock = NSLock()
         private var built: Result<ThemeVariants, BinaryFormatError>?
+        /// The last trait set a theme given whole was resolved for, and the result: a change of
+        /// personal choices resolves the same traits again (`livery-switch-bench --choice`).
+        private var lastResolved: (traits: TraitSet, theme: ResolvedTheme)?
         let info: ThemeInfo
         /// The compiled file's asset directory, read once (small: a record per asset file).
         let assets: AssetCatalog
@@ -166,6 +168,17 @@ public struct LoadedTheme: Sendable {
             case .failure(let error): throw error
             case nil: return emptyVariants
             }
+        }
+
+        /// The theme given whole, resolved for `traits`.
+        func resolved(for traits: TraitSet) -> ResolvedTheme {
+            let variants = (try? variants()) ?? emptyVariants
+            lock.lock()
+            defer { lock.unlock() }
+            if let last = lastResolved, last.traits == traits { return last.theme }
+            let theme = variants.resolved(for: traits)
+            lastResolved = (traits, theme)
+            return theme
         }
 
         var emptyVariants: ThemeVariants {

@@ -42,6 +42,9 @@ struct ChoiceReplacements: Sendable {
         }
     }
 
+    /// Whether values replace params of `instance`.
+    func replaces(_ instance: ResolvedInstance) -> Bool { byID[instance.id] != nil }
+
     /// `instance` with its replacements.
     func apply(to instance: ResolvedInstance) -> ResolvedInstance {
         guard let replacements = byID[instance.id] else { return instance }

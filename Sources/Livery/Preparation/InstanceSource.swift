@@ -22,30 +22,22 @@ struct InstanceSource: Sendable {
     private let replacements: ChoiceReplacements
     /// The ids whose instances the values of personal choices change.
     let replacedIDs: [String]
+    /// A resolved theme's instances before their text scale, when values replace some of them
+    /// (shared with the theme, not copied: only the instances the values reach are built again,
+    /// as they are read; `livery-switch-bench --choice`).
+    private let unscaled: [ResolvedInstance]
 
     init(
         resolved: ResolvedTheme, textScale: Double = TextScale.standard,
         replacements: ChoiceReplacements = ChoiceReplacements()
     ) {
-        var theme = resolved
-        // Only the instances the values reach are copied: found by id (instances are sorted).
-        for id in replacements.byID.keys {
-            var low = 0
-            var high = theme.instances.count
-            while low < high {
-                let middle = (low + high) / 2
-                if theme.instances[middle].id < id { low = middle + 1 } else { high = middle }
-            }
-            if low < theme.instances.count, theme.instances[low].id == id {
-                theme.instances[low] = replacements.apply(to: theme.instances[low])
-            }
-        }
-        header = theme.applyingTextScale(textScale)
+        header = resolved.applyingTextScale(textScale)
         compiled = nil
         variant = nil
         self.textScale = textScale
-        self.replacements = ChoiceReplacements()
+        self.replacements = replacements
         replacedIDs = Array(replacements.byID.keys)
+        unscaled = replacements.isEmpty ? [] : resolved.instances
     }
 
     init(
@@ -58,6 +50,7 @@ struct InstanceSource: Sendable {
         self.textScale = textScale
         self.replacements = replacements
         replacedIDs = Array(replacements.byID.keys)
+        unscaled = []
     }
 
     /// Whether instances are read from a compiled file as they are needed (then `position(of:)`
@@ -81,7 +74,11 @@ struct InstanceSource: Sendable {
     /// (its blocks checked) for a compiled theme.
     func instance(at position: SourcePosition) throws(BinaryFormatError) -> ResolvedInstance? {
         guard let compiled else {
-            return position.index < header.instances.count ? header.instances[position.index] : nil
+            guard position.index < header.instances.count else { return nil }
+            guard !replacements.isEmpty, replacements.replaces(unscaled[position.index]) else {
+                return header.instances[position.index]
+            }
+            return replacements.apply(to: unscaled[position.index]).applyingTextScale(textScale)
         }
         guard let variant else { return nil }
         guard
@@ -95,7 +92,7 @@ struct InstanceSource: Sendable {
     /// for an app that asks (`ThemeScope.theme`), never on the apply path. An instance in a
     /// damaged block is left out and handed to `unreadable`, which reports it.
     func theme(unreadable: (BinaryFormatError, SourcePosition) -> Void) -> ResolvedTheme {
-        guard compiled != nil else { return header }
+        guard compiled != nil || !replacements.isEmpty else { return header }
         var instances: [ResolvedInstance] = []
         for index in 0..<positionCount {
             let position = SourcePosition(index)

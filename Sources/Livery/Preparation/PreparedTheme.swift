@@ -35,19 +35,16 @@ final class PreparedTheme {
     let bindings: [ErasedBinding]
     /// Whether every instance was prepared ahead (`Applicator.preload`).
     let isComplete: Bool
-    // Invariant that makes the unchecked accesses safe: appended to as instances are prepared,
-    // read by index, on the main actor, never through a reference kept across a call out (as in
-    // `PlanTable`).
-    /// The prepared instances and their operations.
-    @exclusivity(unchecked) private var records = PreparedRecords()
+    /// The prepared instances and their operations (shared with the themes derived from this).
+    private let records: PreparedRecords
     /// Identifier -> prepared instance.
     private let lookup: InstanceLookup
     /// The preparer's key numbers -> the applicator's.
     private let keys: KeyTranslation
     /// The plans towards this theme's instances.
     private var plans = PlanCache()
-    /// The theme this one was derived from by a change of personal choices, kept alive: its
-    /// records, and the decoded values they point to, are this theme's too.
+    /// The theme this one was derived from by a change of personal choices (whose records it
+    /// shares): a switch from it visits only the identifiers `rederived` marks.
     let base: PreparedTheme?
     /// How many derivations lead to this theme (0 for one prepared afresh).
     let derivation: Int
@@ -74,6 +71,7 @@ final class PreparedTheme {
         self.keys = KeyTranslation(operationKeys: operationKeys)
         self.lookup = InstanceLookup(identifiers: identifiers)
         self.preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
+        records = PreparedRecords(preparer: preparer)
         isComplete = false
         base = nil
         derivation = 0
@@ -99,6 +97,7 @@ final class PreparedTheme {
         self.preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
         isComplete = false
         records = base.records
+        records.keep(preparer)
         self.base = base
         derivation = base.derivation + 1
         self.rederived = rederived
@@ -121,7 +120,7 @@ final class PreparedTheme {
         self.preparer = preparer
         isComplete = true
         records = PreparedRecords(
-            operations: contents.operations, instances: contents.instances,
+            preparer: preparer, operations: contents.operations, instances: contents.instances,
             resolved: contents.resolved, imageFiles: contents.imageFiles)
         base = nil
         derivation = 0
