@@ -17,8 +17,9 @@ struct Install: AsyncParsableCommand {
             parent the app has (compiled files in --themes or DIR), moved into DIR as <id>.livery. \
             On any failure DIR is left exactly as it was. Installing a newer version updates the \
             installed one. From a catalog, failures that can heal (a dropped connection, a stall, \
-            408/429/5xx) are retried with backoff, a dropped download is kept in DIR/.liverystore/downloads \
-            and resumed by the next run, and the last verified catalog is kept in DIR/.liverystore/cache \
+            408/429/5xx) are retried with backoff, a download cut by a dropped connection or a killed \
+            process is kept in DIR/.liverystore/downloads and resumed by the next run from the bytes on \
+            disk (Range, If-Range), and the last verified catalog is kept in DIR/.liverystore/cache \
             to be revalidated (If-None-Match). A package URL downloads the same way (retried, resumed \
             by the next run). With --cache-budget, installed and parked themes and partial downloads \
             are kept within BYTES: the least recently used themes go first, never the theme named by \
