@@ -530,6 +530,10 @@ extension Verifier {
                 throw fail(use + 21, "reserved bytes are not zero")
             }
         }
+        // Runs are shared whole or not at all: the distinct runs the entries name tile the uses,
+        // so each run's highest operation position is found once, and checking an entry against
+        // its instance's list costs one comparison however many variants share it.
+        var runs: [Int: Int] = [:]  // first use -> count
         for index in 0..<parts.entryCount {
             let entry = parts.entries + index * Format.choiceEntrySize
             guard raw.int(entry) < layout.idCount else {
@@ -540,6 +544,23 @@ extension Verifier {
             guard count > 0, UInt64(first) + UInt64(count) <= UInt64(parts.useCount) else {
                 throw fail(entry + 4, "choice entry's \(count) uses from \(first) are not in the \(parts.useCount)")
             }
+            guard runs.updateValue(count, forKey: first).map({ $0 == count }) ?? true else {
+                throw fail(entry + 8, "choice entries name runs from use \(first) of two lengths")
+            }
+        }
+        var highest: [Int: Int] = [:]  // first use -> highest operation position of the run
+        var cursor = 0
+        for (first, count) in runs.sorted(by: { $0.key < $1.key }) {
+            guard first == cursor else {
+                throw fail(
+                    parts.uses + first * Format.choiceUseSize, "choice runs do not tile the uses at use \(first)")
+            }
+            highest[first] = (first..<first + count).map { raw.int(parts.uses + $0 * Format.choiceUseSize) }.max()
+            cursor += count
+        }
+        guard cursor == parts.useCount else {
+            throw fail(
+                parts.uses + cursor * Format.choiceUseSize, "\(parts.useCount - cursor) choice uses belong to no run")
         }
         for variant in 0..<layout.variantCount {
             let record = parts.variants + variant * Format.choiceVariantSize
@@ -564,12 +585,9 @@ extension Verifier {
                 }
                 // Groups and runs are shared: the positions must fit every list they serve.
                 let operations = raw.int(layout.instanceRecords + (instance - 1) * Format.instanceRecordSize + 8)
-                for use in raw.int(entry + 4)..<raw.int(entry + 4) + raw.int(entry + 8) {
-                    let position = parts.uses + use * Format.choiceUseSize
-                    guard raw.int(position) < operations else {
-                        throw fail(
-                            position, "choice use names operation \(raw.u32(position)) of a list of \(operations)")
-                    }
+                let top = highest[raw.int(entry + 4)]!
+                guard top < operations else {
+                    throw fail(entry + 4, "choice entry's uses name operation \(top) of a list of \(operations)")
                 }
             }
         }
@@ -688,6 +706,8 @@ extension CompiledTheme {
         let id = try checkedString(raw.u32(field))
         let first = raw.int(entry + 4)
         let count = raw.int(entry + 8)
+        // Runs and groups are shared, so the uses built can outnumber the records: each counts.
+        try spend(count, of: &budget)
         try blocks.check(parts.uses + first * Format.choiceUseSize, count * Format.choiceUseSize)
         var result: [ChoiceUse] = []
         for index in first..<first + count {
@@ -713,18 +733,25 @@ extension CompiledTheme {
             allowedValues: allowed, elementType: element == 0 ? nil : ValueType(tag: ValueTag(rawValue: element)!))
     }
 
+    /// Takes `count` from `budget`, throwing once it is spent.
+    private func spend(_ count: Int, of budget: inout Int) throws(BinaryFormatError) {
+        budget -= count
+        guard budget >= 0 else { throw budgetSpent }
+    }
+
+    /// What reading past the materialisation budget throws.
+    private var budgetSpent: BinaryFormatError {
+        .limitExceeded(
+            what: "materialised values", value: UInt64(materializationBudget) + 1, limit: UInt64(materializationBudget))
+    }
+
     /// Node `index` as an expression. Recursion is bounded by the verified depth; shared nodes
     /// are built once, but a tree can still expand: `budget` stops it.
     private func choiceExpression(_ index: Int, cache: inout [Int: ChoiceExpression], budget: inout Int)
         throws(BinaryFormatError) -> ChoiceExpression
     {
         if let known = cache[index] { return known }
-        budget -= 1
-        guard budget >= 0 else {
-            throw .limitExceeded(
-                what: "materialised values", value: UInt64(materializationBudget) + 1,
-                limit: UInt64(materializationBudget))
-        }
+        try spend(1, of: &budget)
         let parts = layout.choices
         let node = parts.nodes + index * Format.choiceNodeSize
         try blocks.check(node, Format.choiceNodeSize)
@@ -736,11 +763,7 @@ extension CompiledTheme {
         case .literal:
             let slot = parts.literals + a * Format.valueSlotSize
             try blocks.check(slot, Format.valueSlotSize)
-            guard let value = try value(atSlot: slot, budget: &budget) else {
-                throw .limitExceeded(
-                    what: "materialised values", value: UInt64(materializationBudget) + 1,
-                    limit: UInt64(materializationBudget))
-            }
+            guard let value = try value(atSlot: slot, budget: &budget) else { throw budgetSpent }
             expression = .literal(value)
         case .constant:
             try blocks.check(parts.constants + a * Format.choiceConstantSize, Format.choiceConstantSize)

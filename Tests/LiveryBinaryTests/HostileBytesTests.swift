@@ -544,8 +544,8 @@ import Testing
 
     /// `CHOI`: nodes that name themselves or later nodes, lie about their depth, hold numbers out
     /// of range or an unknown kind; a variant count other than the file's; variant groups and
-    /// entries outside their tables or out of order; uses past their instance's list or naming no
-    /// node; a literal that is an array. Each is one clear error at load, never a trap.
+    /// entries outside their tables or out of order; runs that do not tile the uses; uses past
+    /// their instance's list or naming no node; a literal that is an array. Each is one clear error at load, never a trap.
     @Test func hostileChoiceNodesAndUsesAreRejected() throws {
         let choices = section(.choices)
         func word(_ offset: Int) -> Int { sample[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) } }
@@ -598,6 +598,11 @@ import Testing
         malformed({ Self.put32(999, at: group, in: &$0) }, "an entry naming an id past the table")
         malformed({ Self.put32(UInt32(word(group)), at: group + 12, in: &$0) }, "a group's entries out of order")
         malformed({ Self.put32(999, at: group + 8, in: &$0) }, "an entry's run past the uses")
+        // Runs are shared whole: one cut short leaves a use in no run (or two lengths for one run).
+        let long = try #require((0..<entryCount).first { word(entries + 12 * $0 + 8) >= 2 })
+        malformed(
+            { Self.put32(UInt32(word(entries + 12 * long + 8) - 1), at: entries + 12 * long + 8, in: &$0) },
+            "runs that do not tile the uses")
         malformed({ Self.put32(1, at: choices.offset + 24, in: &$0) }, "a count the length does not hold")
         // The section's checksum matters like every other's: a flipped literal is caught by its block.
         var flipped = sample
