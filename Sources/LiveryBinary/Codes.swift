@@ -31,6 +31,27 @@ extension FontScaling {
     }
 }
 
+extension ValueTag {
+    /// The tag a value of `type` is stored under (the codes are `ValueTag`'s raw values).
+    init(_ type: ValueType) {
+        switch type {
+        case .float: self = .float
+        case .integer: self = .integer
+        case .bool: self = .bool
+        case .string: self = .string
+        case .color: self = .color
+        case .point: self = .point
+        case .size: self = .size
+        case .rect: self = .rect
+        case .insets: self = .insets
+        case .font: self = .font
+        case .image: self = .image
+        case .enumeration: self = .enumeration
+        case .array: self = .array
+        }
+    }
+}
+
 /// The reverse of one enumeration's `diskCode`: built once from the written-down codes, so the
 /// writer, the reader and the verifier read the same table. Two cases with one code stop the
 /// program at the first use (a test reads every table).
