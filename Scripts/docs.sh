@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .build/docs
 swift package --allow-writing-to-directory .build/docs generate-documentation \
-    --target Livery --target LiveryModel --target LiveryHeadless --target LiveryGTK \
+    --target Livery --target LiveryModel --target LiveryHeadless --target LiveryGTK --target LiveryStore \
     --warnings-as-errors --output-path .build/docs
-echo "wrote .build/docs/{Livery,LiveryModel,LiveryHeadless,LiveryGTK}.doccarchive" >&2
+echo "wrote .build/docs/{Livery,LiveryModel,LiveryHeadless,LiveryGTK,LiveryStore}.doccarchive" >&2

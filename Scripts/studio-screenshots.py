@@ -41,6 +41,20 @@ try:
         browser.script("var c=document.getElementById('compare');c.value='traits:dark';c.dispatchEvent(new Event('change'));"
                        "document.getElementById('scale').value='2';document.getElementById('scale').dispatchEvent(new Event('change'));")
         shot("compare-dark-2x.png")
+        # A derived colour: accentStrong made brand darkened 0.2, beside another colour from brand.
+        constants = os.path.join(work, "Themes/Base.theme/Constants.xml")
+        text = open(constants, encoding="utf-8").read()
+        plain = '<color name="accentStrong">#0062CC</color>'
+        assert plain in text, "Constants.xml no longer writes accentStrong as #0062CC: update this script"
+        text = text.replace(plain, '<color name="accentStrong" ref="brand" darken="0.2"/>\n'
+                            '    <color name="brandTint" ref="brand" lighten="0.8"/>')
+        open(constants, "w", encoding="utf-8").write(text)
+        time.sleep(1)
+        browser.open(url)
+        browser.click('[data-id="button_send"]')
+        browser.click('button[data-edit="backgroundColor|normal"]')
+        browser.find("#edit-follows")
+        shot("derived-colour.png")
 finally:
     studio.terminate()
     shutil.rmtree(work, ignore_errors=True)

@@ -97,6 +97,13 @@ python3 Tests/StoreProxy/run_seeds.py "$(swift build --show-bin-path)/livery" --
 if python3 Tests/StoreProxy/run_seeds.py "$(swift build --show-bin-path)/livery" --seeds 1 --sabotage >/dev/null; then
   echo "the store fault check passed with an altered file: it compares nothing" >&2; exit 1
 fi
+# An app killed in the middle of a download, four times per package, then run to the end: each
+# restart resumes where the killed run stopped. Then with Range dropped on the way (a server
+# without range support): the installs succeed, and the resume check must fail.
+python3 Tests/StoreProxy/run_seeds.py "$(swift build --show-bin-path)/livery" --kills 4 --seed 11
+if python3 Tests/StoreProxy/run_seeds.py "$(swift build --show-bin-path)/livery" --kills 4 --seed 11 --sabotage >/dev/null; then
+  echo "the kill-and-restart check passed with Range dropped: it proves no resume" >&2; exit 1
+fi
 
 # The mutation tests make every kind of mistake at every distinct place of the sample themes
 # (a local `swift test` checks a dozen places per kind).

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Generates a tree of N operator themes, children of the sample Themes/Base.theme, as a brand
-team makes them: Info.xml, Brand.xml (the 18 brand colours of Base redefined, two fonts, the
-navigation bar's background image set to the brand's logo), Brand~ipad.xml (larger fonts on
-iPad) and the logo at three scales (assets/logo.png, logo@2x.png, logo@3x.png).
+team makes them: Info.xml, Brand.xml (the two colours an operator gives, `brand` and the button
+fill `accentStrong`; Base derives the accent, pressed, tint and bubble colours from `brand` and keeps
+its neutrals; two fonts; the navigation bar's background image set to the brand's logo),
+Brand~ipad.xml (larger fonts on iPad) and the logo at three scales (assets/logo.png, logo@2x.png,
+logo@3x.png).
 
     python3 Benchmarks/Scripts/brands.py OUT N        writes OUT/Base.theme and OUT/Operator0001.theme ...
 
@@ -17,20 +19,12 @@ import zlib
 here = os.path.dirname(os.path.abspath(__file__))
 base_theme = os.path.join(here, "..", "..", "Themes", "Base.theme")
 
-# Base's colour constants, in the order Constants.xml defines them.
-COLOURS = [
-    "brand", "brandPressed", "accent", "bubbleOutgoing", "onAccent", "accentStrong", "background", "surface",
-    "textPrimary", "textSecondary", "separator", "bubbleIncoming", "bubblePressed", "shadow", "danger",
-    "dangerPressed", "success", "disabledText",
-]
-# Base's values, each brand nudges them a little so the contrast checks still pass.
-BASE_VALUES = {
-    "brand": 0x007AFF, "brandPressed": 0x0062CC, "accent": 0x007AFF, "bubbleOutgoing": 0x007AFF,
-    "onAccent": 0xFFFFFF, "accentStrong": 0x0062CC, "background": 0xF2F2F7, "surface": 0xFFFFFF,
-    "textPrimary": 0x1C1C1E, "textSecondary": 0x3C3C43, "separator": 0x3C3C43, "bubbleIncoming": 0xE5E5EA,
-    "bubblePressed": 0xD1D1D6, "shadow": 0x000000, "danger": 0xD70015, "dangerPressed": 0xA50011,
-    "success": 0x34C759, "disabledText": 0x8E8E93,
-}
+# The colours an operator gives: its brand, and the fill behind white button titles (a literal in
+# Base). Everything else comes from Base: the accent, pressed and tint colours and the outgoing
+# bubble derived from `brand` with colour modifiers, and the neutral palette as Base has it.
+COLOURS = ["brand", "accentStrong"]
+# Base's values; each brand nudges them a little so the contrast checks still pass.
+BASE_VALUES = {"brand": 0x007AFF, "accentStrong": 0x0062CC}
 FAMILIES = ["Avenir Next", "Gill Sans", "Futura", "Optima", "Palatino", "Georgia", "Verdana", "Trebuchet MS"]
 
 
@@ -124,11 +118,11 @@ def change_brand(out, index, salt):
 
 
 def change_base(out, salt):
-    """The base's primary colour changed: every child's inputs change."""
+    """The base's neutral background changed: every child's inputs change (none redefines it)."""
     path = os.path.join(out, "Base.theme", "Constants.xml")
     text = open(path, encoding="utf-8").read()
-    start = text.index('<color name="brandPressed">') + len('<color name="brandPressed">')
-    write(path, text[:start] + colour(0x0062CC, 3, salt) + text[start + 7:])
+    start = text.index('<color name="background">') + len('<color name="background">')
+    write(path, text[:start] + colour(0xF2F2F7, 3, salt) + text[start + 7:])
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ import LiveryAdwaita
 import LiveryDevelopment
 import LiveryGTK
 
-// The chat demo as a GTK 4 app: the chat screen styled from Themes/, a theme picker and
-// toggles for dark, high contrast and large text, all switching live.
+// The chat demo as a GTK 4 app: the chat screen styled from Themes/, a theme picker,
+// toggles for dark, high contrast and large text, and colour buttons for the user's accent (the
+// whole app) and one contact's bubble colour (the chat's scope), all switching live.
 //
 //   swift run livery-gtk-demo                        # the window
 //   swift run livery-gtk-demo --screenshots DIR      # every sample theme in each trait set, to PNG
@@ -15,9 +16,13 @@ import LiveryGTK
 //   swift run livery-gtk-demo --system-screenshots DIR   # the window following desktop changes, to PNG
 //   swift run livery-gtk-demo --adwaita ...          # as a libadwaita app: dark mode and high contrast
 //                                                    # from AdwStyleManager (the settings portal)
+//   swift run livery-gtk-demo --accent-screenshots DIR   # Light with a light, a dark and a saturated
+//                                                    # accent and a contact's own colour, to PNG
 //
-// The window follows the desktop's dark mode, high contrast, text scaling and scale factor
-// (GTKSystemTraits); a checked toggle is the app's override, an unchecked one follows the desktop.
+// The window follows the desktop's dark mode, high contrast, text scaling, scale factor and accent
+// colour (GTKSystemTraits); a checked toggle is the app's override, an unchecked one follows the
+// desktop. The accent button is the app's override of the desktop's accent (the themes'
+// overridable `accent`); the contact button gives the chat's scope its own `bubbleIncoming`.
 //
 // Run from the repository root (the configuration names Themes/ relatively).
 
@@ -29,14 +34,17 @@ let screenshotFolder = option("--screenshots")
 let followURL = option("--follow")
 let followScreenshots = option("--follow-screenshots")
 let systemScreenshots = option("--system-screenshots")
+let accentScreenshots = option("--accent-screenshots")
 let usesAdwaita = arguments.contains("--adwaita")
-if [screenshotFolder, followURL, followScreenshots, systemScreenshots].contains("") {
+if [screenshotFolder, followURL, followScreenshots, systemScreenshots, accentScreenshots].contains("") {
     print(
-        "usage: livery-gtk-demo [--screenshots DIR | --system-screenshots DIR | --follow URL [--follow-screenshots DIR]] [configuration.xml]"
+        "usage: livery-gtk-demo [--screenshots DIR | --system-screenshots DIR | --accent-screenshots DIR | --follow URL [--follow-screenshots DIR]] [configuration.xml]"
     )
     exit(64)
 }
-let optionValues = [screenshotFolder, followURL, followScreenshots, systemScreenshots].compactMap { $0 }
+let optionValues = [screenshotFolder, followURL, followScreenshots, systemScreenshots, accentScreenshots].compactMap {
+    $0
+}
 let configuration =
     arguments.first { !$0.hasPrefix("-") && !optionValues.contains($0) } ?? "Examples/GTKDemo/Livery.xml"
 
@@ -78,7 +86,9 @@ for margin in [gtk_widget_set_margin_top, gtk_widget_set_margin_start, gtk_widge
     margin(controls, 8)
 }
 gtk_box_append(livery_box(column), controls)
-let screen = ChatScreen(applicator: applicator)
+// The chat with one contact: a scope of its own, so the contact's colour reaches only it.
+let contact = applicator.makeScope(ScopeOverrides())
+let screen = ChatScreen(applicator: applicator, scope: contact)
 gtk_box_append(livery_box(column), screen.root)
 
 /// The demo's controls: a theme picker and three trait toggles, each switching live.
@@ -88,6 +98,8 @@ enum Controls {
     static var highContrast: UnsafeMutablePointer<GtkWidget>!
     static var largeText: UnsafeMutablePointer<GtkWidget>!
     static var picker: UnsafeMutablePointer<GtkWidget>!
+    static var accent: UnsafeMutablePointer<GtkWidget>!
+    static var contactColor: UnsafeMutablePointer<GtkWidget>!
 
     static func build(in box: UnsafeMutablePointer<GtkWidget>) {
         let names = themeIDs.map { strdup(manager.themes[$0]?.info.name ?? $0) } + [nil]
@@ -102,6 +114,34 @@ enum Controls {
         dark = toggle("Dark", in: box)
         highContrast = toggle("High contrast", in: box)
         largeText = toggle("Large text", in: box)
+        accent = colorButton("Accent", in: box)
+        contactColor = colorButton("Contact", in: box)
+    }
+
+    /// A colour button (GTK 4.8's GtkColorButton) after a label; "color-set" applies the pick.
+    private static func colorButton(_ title: String, in box: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<
+        GtkWidget
+    > {
+        gtk_box_append(livery_box(box), gtk_label_new(title))
+        var initial = GdkRGBA(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
+        let button = gtk_color_button_new_with_rgba(&initial)!
+        gtk_color_chooser_set_use_alpha(livery_color_chooser(button), 0)
+        gtk_box_append(livery_box(box), button)
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { button, _ in
+            nonisolated(unsafe) let button = button
+            MainActor.assumeIsolated {
+                var rgba = GdkRGBA()
+                gtk_color_chooser_get_rgba(livery_color_chooser(button), &rgba)
+                let color = Color(red: Double(rgba.red), green: Double(rgba.green), blue: Double(rgba.blue))
+                if button == UnsafeMutableRawPointer(Controls.accent) {
+                    pickAccent(color)
+                } else {
+                    pickContactColor(color)
+                }
+            }
+        }
+        livery_signal_connect(button, "color-set", unsafeBitCast(callback, to: GCallback.self), nil)
+        return button
     }
 
     private static func toggle(_ title: String, in box: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<
@@ -134,18 +174,33 @@ enum Controls {
     }
 }
 Controls.build(in: controls)
-// The desktop's dark mode, high contrast, text scaling and the window's scale factor, live.
+// The desktop's dark mode, high contrast, text scaling, the window's scale factor and the
+// desktop's accent colour (into the themes' overridable `accent`, for the whole app), live.
 let system = GTKSystemTraits.follow(
-    manager, window: window, appearanceSource: usesAdwaita ? AdwaitaAppearance() : nil)
+    manager, window: window, appearanceSource: usesAdwaita ? AdwaitaAppearance() : nil,
+    accentScope: applicator.rootScope, accentConstant: "accent")
 
-/// The trait sets the screenshots show: light, dark, high contrast, large text, right to left.
-let traitSets: [(name: String, traits: TraitSet, textScale: Double)] = [
-    ("light", TraitSet(), 1),
-    ("dark", TraitSet(appearance: .dark), 1),
-    ("highcontrast", TraitSet(contrast: .highcontrast), 1),
-    ("largetext", TraitSet(textSize: .largetext), 1.5),
-    ("rtl", TraitSet(direction: .rtl), 1),
-]
+/// The user's accent for the whole app: the app's choice, over the desktop's accent colour.
+@MainActor func pickAccent(_ color: Color?) {
+    system.accentOverride = color
+}
+
+/// One contact's bubble colour: a value of the overridable `bubbleIncoming` for the chat's scope.
+@MainActor func pickContactColor(_ color: Color?) {
+    contact.overrides.constants["bubbleIncoming"] = color.map(Value.color)
+}
+
+/// The trait sets the screenshots show: light, dark, high contrast, large text, right to left,
+/// and compact, a value of the app's own `density` dimension (declared by the schema file the
+/// configuration names).
+let traitSets: [(name: String, traits: TraitSet, textScale: Double)] =
+    [
+        ("light", TraitSet(), 1),
+        ("dark", TraitSet(appearance: .dark), 1),
+        ("highcontrast", TraitSet(contrast: .highcontrast), 1),
+        ("largetext", TraitSet(textSize: .largetext), 1.5),
+        ("rtl", TraitSet(direction: .rtl), 1),
+    ] + ((try? manager.dimensions.traits(tags: ["compact"])).map { [("compact", $0, 1)] } ?? [])
 
 // The themes the picker switches between, prepared on other threads; the task resumes on the
 // main queue, which only GLibMainQueue lets run under GLib's loop.
@@ -213,6 +268,40 @@ if let folder = systemScreenshots {
     print("wrote \(written) screenshots to \(folder)")
     gtk_window_destroy(livery_window(window))
     exit(written == steps.count ? 0 : 1)
+}
+
+if let folder = accentScreenshots {
+    // The user's choices on the Light theme: a light, a dark and a saturated accent (the outgoing
+    // bubble, progress), then a contact's own bubble colour beside a saturated accent. The follower
+    // keeps running: the picks are the app's choice, which wins over the desktop's accent.
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    manager.activate(themeID: "com.livery.light")
+    manager.setTraits(TraitSet())
+    let picks: [(name: String, accent: Color?, contact: Color?)] = [
+        ("accent-none", nil, nil),
+        ("accent-light", Color(red: 1, green: 0.85, blue: 0.4), nil),
+        ("accent-dark", Color(red: 0.1, green: 0.14, blue: 0.4), nil),
+        ("accent-saturated", Color(red: 1, green: 0, blue: 0.6), nil),
+        ("accent-contact", Color(red: 1, green: 0, blue: 0.6), Color(red: 0.35, green: 0.1, blue: 0.55)),
+    ]
+    var written = 0
+    for pick in picks {
+        pickAccent(pick.accent)
+        pickContactColor(pick.contact)
+        GTKBindings.flushStyles()
+        Offscreen.waitForFrames(of: window, count: 2)
+        if Offscreen.savePNG(screen.root, to: folder + "/" + pick.name + ".png") { written += 1 }
+        func hex(_ value: Value?) -> String {
+            if case .color(let color) = value { return color.hexString }
+            return "the theme's"
+        }
+        print(
+            "\(pick.name): accent \(hex(applicator.rootScope.overrides.constants["accent"])), contact's bubbleIncoming \(hex(contact.overrides.constants["bubbleIncoming"]))"
+        )
+    }
+    print("wrote \(written) screenshots to \(folder)")
+    gtk_window_destroy(livery_window(window))
+    exit(written == picks.count ? 0 : 1)
 }
 
 if let folder = screenshotFolder {

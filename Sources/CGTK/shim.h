@@ -35,6 +35,7 @@ static inline GtkFixed *livery_fixed(gpointer w) { return GTK_FIXED(w); }
 static inline GtkBox *livery_box(gpointer w) { return GTK_BOX(w); }
 static inline GtkWindow *livery_window(gpointer w) { return GTK_WINDOW(w); }
 static inline GtkOverlay *livery_overlay(gpointer w) { return GTK_OVERLAY(w); }
+static inline GtkColorChooser *livery_color_chooser(gpointer w) { return GTK_COLOR_CHOOSER(w); }
 static inline GtkNative *livery_native(gpointer w) { return GTK_NATIVE(w); }
 static inline GtkStyleProvider *livery_style_provider(gpointer p) { return GTK_STYLE_PROVIDER(p); }
 static inline GdkPaintable *livery_paintable(gpointer p) { return GDK_PAINTABLE(p); }
@@ -71,6 +72,41 @@ static inline void livery_set_int_property(gpointer object, const gchar *name, g
 }
 static inline void livery_set_string_property(gpointer object, const gchar *name, const gchar *value) {
     g_object_set(object, name, value, NULL);
+}
+
+// GVariant's constructors and readers are variadic, which Swift does not import: the few the
+// XDG settings portal needs (LiveryGTK's PortalAccentColor) are here.
+/// The `(ss)` arguments of the portal's `Read`: a namespace and a key (floating; the call sinks it).
+static inline GVariant *livery_variant_two_strings(const gchar *first, const gchar *second) {
+    return g_variant_new("(ss)", first, second);
+}
+/// An sRGB colour `(ddd)` inside `value`, however deeply wrapped in variants and one-element tuples
+/// (`Read` answers `(v)` holding a `v`; `SettingChanged` carries a `v`). FALSE when it holds no `(ddd)`.
+static inline gboolean livery_variant_rgb(GVariant *value, gdouble *red, gdouble *green, gdouble *blue) {
+    GVariant *current = g_variant_ref(value);
+    for (;;) {
+        GVariant *inner = NULL;
+        if (g_variant_is_of_type(current, G_VARIANT_TYPE_VARIANT)) {
+            inner = g_variant_get_variant(current);
+        } else if (g_variant_is_of_type(current, G_VARIANT_TYPE_TUPLE) && g_variant_n_children(current) == 1) {
+            inner = g_variant_get_child_value(current, 0);
+        }
+        if (inner == NULL) break;
+        g_variant_unref(current);
+        current = inner;
+    }
+    gboolean found = g_variant_is_of_type(current, G_VARIANT_TYPE("(ddd)"));
+    if (found) g_variant_get(current, "(ddd)", red, green, blue);
+    g_variant_unref(current);
+    return found;
+}
+/// `SettingChanged`'s `(ssv)`: the namespace and key (owned by `parameters`) and the value
+/// (a new reference: unref it), or FALSE when `parameters` is not `(ssv)`.
+static inline gboolean livery_variant_setting(GVariant *parameters, const gchar **namespace_, const gchar **key,
+                                              GVariant **value) {
+    if (!g_variant_is_of_type(parameters, G_VARIANT_TYPE("(ssv)"))) return FALSE;
+    g_variant_get(parameters, "(&s&sv)", namespace_, key, value);
+    return TRUE;
 }
 
 // libdispatch's entry points for an event loop other than its own (CoreFoundation's run loop uses

@@ -31,25 +31,31 @@ extension FontScaling {
     }
 }
 
-extension ValueTag {
-    /// The tag a value of `type` is stored under (the codes are `ValueTag`'s raw values).
-    init(_ type: ValueType) {
-        switch type {
-        case .float: self = .float
-        case .integer: self = .integer
-        case .bool: self = .bool
-        case .string: self = .string
-        case .color: self = .color
-        case .point: self = .point
-        case .size: self = .size
-        case .rect: self = .rect
-        case .insets: self = .insets
-        case .font: self = .font
-        case .image: self = .image
-        case .enumeration: self = .enumeration
-        case .array: self = .array
+extension ValueType {
+    /// The tag a value of this type is stored under (the codes are `ValueTag`'s raw values): the
+    /// one mapping between types and tags, which the value slots and the choices section share.
+    var tag: ValueTag {
+        switch self {
+        case .float: .float
+        case .integer: .integer
+        case .bool: .bool
+        case .string: .string
+        case .color: .color
+        case .point: .point
+        case .size: .size
+        case .rect: .rect
+        case .insets: .insets
+        case .font: .font
+        case .image: .image
+        case .enumeration: .enumeration
+        case .array: .array
         }
     }
+
+    /// The type stored under `tag`: `tag` read backwards (every tag is some type's).
+    init(tag: ValueTag) { self = Self.typesByTag[tag]! }
+
+    private static let typesByTag = Dictionary(uniqueKeysWithValues: allCases.map { ($0.tag, $0) })
 }
 
 /// The reverse of one enumeration's `diskCode`: built once from the written-down codes, so the

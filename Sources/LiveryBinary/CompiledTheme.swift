@@ -45,11 +45,11 @@ public struct CompiledAsset: Hashable, Sendable {
 /// Every accessor is safe whatever the file held: `init` rejects anything the accessors could not
 /// read. Immutable, hence `Sendable`.
 public final class CompiledTheme: @unchecked Sendable {
-    private let raw: RawBytes
-    private let layout: Layout
+    let raw: RawBytes
+    let layout: Layout
     private let release: Release
     /// Which blocks reads have checked; what makes every value read from here trustworthy.
-    private let blocks: BlockChecks
+    let blocks: BlockChecks
     public let limits: VerificationLimits
     /// The file it was mapped from (nil for bytes verified in memory), for messages.
     public let path: String?
@@ -471,9 +471,13 @@ public final class CompiledTheme: @unchecked Sendable {
     /// Recursion is bounded by the verified array depth. The slot's block is checked by the
     /// caller (an operation checks its params, an array its elements).
     func value(_ index: Int, budget: inout Int) throws(BinaryFormatError) -> Value? {
+        try value(atSlot: slot(index), budget: &budget)
+    }
+
+    /// The value in the slot at byte offset `slot` (of `PARM`, or a literal of `CHOI`).
+    func value(atSlot slot: Int, budget: inout Int) throws(BinaryFormatError) -> Value? {
         budget -= 1
         guard budget >= 0 else { return nil }
-        let slot = slot(index)
         let small = raw.u8(slot + 5)
         switch ValueTag(rawValue: raw.u8(slot + 4)) ?? .integer {
         case .float: return .float(raw.f64(slot + 8))
@@ -608,9 +612,19 @@ public final class CompiledTheme: @unchecked Sendable {
                 variants[layout.addressing.traits(slot: slot)] = instances
             }
         }
+        var variantTraits: [Int: [TraitSet]] = [:]
+        for slot in 0..<layout.addressing.slotCount {
+            let variant = raw.u32(layout.variantSlots + 4 * slot)
+            if variant != Format.none {
+                variantTraits[Int(variant), default: []].append(layout.addressing.traits(slot: slot))
+            }
+        }
+        let choices = try blocks.withLock { () throws(BinaryFormatError) -> ChoiceTable in
+            try choiceTable(variantTraits: variantTraits, budget: &budget)
+        }
         return ThemeVariants(
             info: chain.last!.info, ancestors: chain.dropLast().map(\.info), axes: axes,
-            variants: variants, assets: assetCatalog, dimensions: dimensions)
+            variants: variants, assets: assetCatalog, dimensions: dimensions, choices: choices)
     }
 
     // MARK: - Integrity

@@ -61,9 +61,15 @@ enum SectionKind: UInt32, CaseIterable {
     case values = 0x4D52_4150  // "PARM"
     case assets = 0x4553_5341  // "ASSE"
     case data = 0x4154_4144  // "DATA"
+    /// Optional: what the theme's personal choices change (`Choices.swift`).
+    case choices = 0x494F_4843  // "CHOI"
     case blocks = 0x534B_4C42  // "BLKS"
 
     var index: Int { SectionKind.allCases.firstIndex(of: self)! }
+
+    /// Every 5.0 file has the section (all but `CHOI`, written only for a theme with overridable
+    /// constants).
+    var isRequired: Bool { self != .choices }
 }
 
 /// Four-character kinds print as text (`STRS`), anything unprintable as hex.

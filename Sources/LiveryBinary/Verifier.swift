@@ -103,6 +103,9 @@ struct Layout {
     var blockStart = 0
     var blockEnd = 0
     var blockChecksums = 0
+
+    /// `CHOI` (optional): what the personal choices change; `choiceConstantCount` is 0 without it.
+    var choices = ChoiceLayout()
 }
 
 /// The load-time check: one linear pass over the file, no allocation that grows with it. After it
@@ -121,6 +124,7 @@ enum Verifier {
         try instances(raw, layout: layout)
         try operationsAndValues(raw, limits: limits, layout: layout)
         try assets(raw, limits: limits, into: &layout)
+        try choices(raw, limits: limits, into: &layout)
         try blocks(raw, into: &layout)
         return layout
     }
@@ -253,7 +257,7 @@ enum Verifier {
                     kind: name, rawKind: rawKind, required: required, offset: Int(offset),
                     length: Int(length), checksum: raw.u32(entry + 24), known: kind != nil))
         }
-        for kind in SectionKind.allCases where found[kind.index] < 0 {
+        for kind in SectionKind.allCases where found[kind.index] < 0 && kind.isRequired {
             throw .missingSection(kind: sectionKindName(kind.rawValue))
         }
     }
@@ -579,50 +583,9 @@ enum Verifier {
         var elements = cursor
         for index in 0..<layout.valueCount {
             let slot = layout.valueSlots + index * Format.valueSlotSize
-            try stringIndex(raw, slot, layout, optional: true)
-            let small = raw.u8(slot + 5)
-            func finite(_ count: Int) throws(BinaryFormatError) {
-                for component in 0..<count where !raw.f64(slot + 8 + 8 * component).isFinite {
-                    throw fail(slot + 8 + 8 * component, "value holds a non-finite number")
-                }
-            }
-            func flag() throws(BinaryFormatError) {
-                guard small <= 1 else { throw fail(slot + 5, "flag byte is \(small), expected 0 or 1") }
-            }
-            guard let tag = ValueTag(rawValue: raw.u8(slot + 4)) else {
-                throw fail(slot + 4, "unknown value tag \(raw.u8(slot + 4))")
-            }
-            switch tag {
-            case .float: try finite(1)
-            case .integer: break
-            case .bool: try flag()
-            case .string, .enumeration: try stringIndex(raw, slot + 8, layout)
-            case .point, .size: try finite(2)
-            case .color, .rect, .insets: try finite(4)
-            case .font:
-                try stringIndex(raw, slot + 8, layout)
-                guard DiskCodes.fontWeights.value(Int(raw.u8(slot + 12))) != nil else {
-                    throw fail(slot + 12, "unknown font weight \(raw.u8(slot + 12))")
-                }
-                try flag()
-                if small == 1, !raw.f64(slot + 16).isFinite { throw fail(slot + 16, "font size is not finite") }
-                guard raw.u8(slot + 13) == 0 || DiskCodes.fontScalings.value(Int(raw.u8(slot + 13))) != nil else {
-                    throw fail(slot + 13, "unknown font scaling \(raw.u8(slot + 13))")
-                }
-                guard raw.u8(slot + 14) <= 1 else { throw fail(slot + 14, "max-size flag is \(raw.u8(slot + 14))") }
-                if raw.u8(slot + 14) == 1, !(raw.f64(slot + 24).isFinite && raw.f64(slot + 24) > 0) {
-                    throw fail(slot + 24, "font max-size is not a finite number above 0")
-                }
-                guard raw.u8(slot + 15) <= 3 else { throw fail(slot + 15, "typography flags are \(raw.u8(slot + 15))") }
-                if raw.u8(slot + 15) & 1 != 0, !raw.f64(slot + 32).isFinite {
-                    throw fail(slot + 32, "font letter spacing is not finite")
-                }
-                if raw.u8(slot + 15) & 2 != 0, !(raw.f64(slot + 40).isFinite && raw.f64(slot + 40) >= 0) {
-                    throw fail(slot + 40, "font line height is not a finite number of at least 0")
-                }
-            case .image:
-                try stringIndex(raw, slot + 8, layout)
-                try flag()
+            switch try valueSlot(raw, slot, layout: layout) {
+            case .float, .integer, .bool, .string, .enumeration, .point, .size, .color, .rect, .insets, .font, .image:
+                break
             case .array:
                 let first = raw.int(slot + 8)
                 let count = raw.int(slot + 12)
@@ -647,6 +610,60 @@ enum Verifier {
         guard elements == layout.valueCount else {
             throw fail(layout.valueSlots, "\(layout.valueCount - elements) value slots belong to no operation or array")
         }
+    }
+
+    /// Checks one value slot at `slot` (its name, tag, flags, numbers and strings) and returns its
+    /// tag; an array's elements are the caller's to check.
+    @inline(__always)
+    static func valueSlot(_ raw: RawBytes, _ slot: Int, layout: Layout) throws(BinaryFormatError) -> ValueTag {
+        try stringIndex(raw, slot, layout, optional: true)
+        let small = raw.u8(slot + 5)
+        func finite(_ count: Int) throws(BinaryFormatError) {
+            for component in 0..<count where !raw.f64(slot + 8 + 8 * component).isFinite {
+                throw fail(slot + 8 + 8 * component, "value holds a non-finite number")
+            }
+        }
+        func flag() throws(BinaryFormatError) {
+            guard small <= 1 else { throw fail(slot + 5, "flag byte is \(small), expected 0 or 1") }
+        }
+        guard let tag = ValueTag(rawValue: raw.u8(slot + 4)) else {
+            throw fail(slot + 4, "unknown value tag \(raw.u8(slot + 4))")
+        }
+        switch tag {
+        case .float: try finite(1)
+        case .integer: break
+        case .bool: try flag()
+        case .string, .enumeration: try stringIndex(raw, slot + 8, layout)
+        case .point, .size: try finite(2)
+        case .color, .rect, .insets: try finite(4)
+        case .font:
+            try stringIndex(raw, slot + 8, layout)
+            guard DiskCodes.fontWeights.value(Int(raw.u8(slot + 12))) != nil else {
+                throw fail(slot + 12, "unknown font weight \(raw.u8(slot + 12))")
+            }
+            try flag()
+            if small == 1, !raw.f64(slot + 16).isFinite { throw fail(slot + 16, "font size is not finite") }
+            guard raw.u8(slot + 13) == 0 || DiskCodes.fontScalings.value(Int(raw.u8(slot + 13))) != nil else {
+                throw fail(slot + 13, "unknown font scaling \(raw.u8(slot + 13))")
+            }
+            guard raw.u8(slot + 14) <= 1 else { throw fail(slot + 14, "max-size flag is \(raw.u8(slot + 14))") }
+            if raw.u8(slot + 14) == 1, !(raw.f64(slot + 24).isFinite && raw.f64(slot + 24) > 0) {
+                throw fail(slot + 24, "font max-size is not a finite number above 0")
+            }
+            guard raw.u8(slot + 15) <= 3 else { throw fail(slot + 15, "typography flags are \(raw.u8(slot + 15))") }
+            if raw.u8(slot + 15) & 1 != 0, !raw.f64(slot + 32).isFinite {
+                throw fail(slot + 32, "font letter spacing is not finite")
+            }
+            if raw.u8(slot + 15) & 2 != 0, !(raw.f64(slot + 40).isFinite && raw.f64(slot + 40) >= 0) {
+                throw fail(slot + 40, "font line height is not a finite number of at least 0")
+            }
+        case .image:
+            try stringIndex(raw, slot + 8, layout)
+            try flag()
+        case .array:
+            break
+        }
+        return tag
     }
 
     static func assets(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout) throws(BinaryFormatError)

@@ -140,7 +140,7 @@ public enum ThemeWriter {
     }
 }
 
-private struct EncoderState {
+struct EncoderState {
     var strings: [String] = []
     /// Keyed by exact bytes: Swift's `==` treats canonically equivalent strings ("é" and "e" + U+0301)
     /// as equal, so one would be stored for the other and an id would no longer be found by the
@@ -315,6 +315,20 @@ private struct EncoderState {
             dataSection.bytes.append(contentsOf: bytes)
         }
 
+        // Personal choices, only for a theme with overridable constants (an optional section).
+        var variantIndex: [TraitSet: Int] = [:]
+        for traits in axes.traitSets where theme.variants[traits] != nil {
+            variantIndex[traits] = Int(slots[addressing.slot(traits)])
+        }
+        let choiceSection =
+            theme.choices.isEmpty
+            ? nil
+            : try choiceSection(
+                theme.choices, variants: variantIndex, variantCount: orderedVariants.count, handles: handleOf,
+                operationCount: { variant, handle in
+                    orderedVariants[variant].first { $0.id == ids[handle] }?.operations.count
+                })
+
         // The string pool last: every section above has interned its strings by now.
         var stringSection = ByteBuffer()
         let utf8 = strings.map { Array($0.utf8) }
@@ -356,7 +370,9 @@ private struct EncoderState {
             (.operations, operationSection.bytes), (.values, valueSection.bytes),
             (.assets, assetSection.bytes), (.data, dataSection.bytes),
         ]
-        return ThemeWriter.assemble(sections.map { ($0.0.rawValue, true, $0.1) })
+        return ThemeWriter.assemble(
+            sections.map { ($0.0.rawValue, true, $0.1) }
+                + (choiceSection.map { [(SectionKind.choices.rawValue, false, $0)] } ?? []))
     }
 
     /// Interns an instance record: every (id, variant) resolving to the same component and
@@ -478,7 +494,7 @@ private struct EncoderState {
         buffer.u8(0)
         buffer.u8(0)
         buffer.u16(0)
-        let tag = ValueTag(pending.value.type)
+        let tag = pending.value.type.tag
         switch pending.value {
         case .float(let number):
             try finite(number)

@@ -23,12 +23,16 @@ extension ThemeManager {
             }
             if let extra = loaded.value { schema.merge(extra) }
         }
-        return ThemeManager(
+        let manager = ThemeManager(
             configuration: configuration,
             folderLoader: FolderThemeLoader(themeExtensions: configuration.themeExtensions),
             compiledLoader: CompiledFileThemeLoader(),
             stalenessCheck: SourceStalenessCheck(themeExtensions: configuration.themeExtensions),
             schema: schema, traits: traits, scale: scale, diagnostics: diagnostics)
+        // The dimensions the schema files declare (their refused declarations were reported by
+        // the tools): the app sets their tags like the standard ones.
+        manager.dimensions = TraitDimensions.standard.adding(schema.dimensions).0
+        return manager
     }
 
     /// The development manager for a configuration file (see `LiveryConfiguration`). A missing

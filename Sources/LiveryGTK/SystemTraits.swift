@@ -64,16 +64,25 @@ public final class GTKSettingsAppearance: SystemAppearanceSource {
 
 /// The desktop's settings reach the theme live, with no other code in the app: dark mode and
 /// high contrast (from a `SystemAppearanceSource`), the desktop's text scaling (`GtkSettings`'
-/// `gtk-xft-dpi` relative to 96 dpi), the window's scale factor and its layout direction (GTK's
-/// default direction, which follows the user interface language, or the window's own).
+/// `gtk-xft-dpi` relative to 96 dpi), the window's scale factor, its layout direction (GTK's
+/// default direction, which follows the user interface language, or the window's own) and, given
+/// a scope to write it to, the desktop's accent colour (the XDG settings portal's `accent-color`)
+/// as the value of an overridable colour constant.
 ///
 /// ```swift
-/// let system = GTKSystemTraits.follow(manager, window: window)   // keep it as long as it follows
+/// let system = GTKSystemTraits.follow(manager, window: window, accentScope: applicator.rootScope)
 /// system.appearanceOverride = .dark                               // the app's choice wins
+/// system.accentOverride = Color(red: 0.9, green: 0.2, blue: 0.4)  // the user's own accent wins too
 /// ```
 ///
 /// Each aspect the app overrides, or leaves out of `aspects`, is the app's: the follower never
 /// sets it. Releasing the follower (or `stop()`) stops following; the traits stay as they are.
+///
+/// The accent rule: the follower writes `accentOverride`, else the desktop's accent, to
+/// `accentScope`'s value of `accentConstant`. When there is neither (no portal, no accent picked
+/// on the desktop, or a value outside 0...1), it writes nothing: a value the app set on the scope
+/// itself stays, and only a value the follower wrote is taken back (the theme's own accent
+/// returns).
 @MainActor
 public final class GTKSystemTraits {
     /// What the follower maps from the desktop.
@@ -90,8 +99,10 @@ public final class GTKSystemTraits {
         public static let scale = Aspects(rawValue: 8)
         /// The layout direction (the window's, else GTK's default) to the `ltr`/`rtl` trait.
         public static let direction = Aspects(rawValue: 16)
+        /// The desktop's accent colour to an overridable constant (given `accentScope`).
+        public static let accent = Aspects(rawValue: 32)
         /// Every aspect.
-        public static let all: Aspects = [.appearance, .contrast, .textSize, .scale, .direction]
+        public static let all: Aspects = [.appearance, .contrast, .textSize, .scale, .direction, .accent]
     }
 
     /// What the desktop says now.
@@ -107,6 +118,9 @@ public final class GTKSystemTraits {
         /// The layout direction: the window's (`gtk_widget_get_direction`), else GTK's default
         /// (`gtk_widget_get_default_direction`, from the user interface language).
         public var direction: LayoutDirection = .ltr
+        /// The desktop's accent colour (the settings portal's `accent-color`); nil when the desktop
+        /// has none, has no portal, or the follower reads no accent (no `accentScope`).
+        public var accent: Color? = nil
     }
 
     /// From this text scale on, the `largetext` trait is on (unless `largeTextOverride` says).
@@ -118,6 +132,10 @@ public final class GTKSystemTraits {
     public let aspects: Aspects
     /// Where dark mode and high contrast come from.
     public let appearanceSource: any SystemAppearanceSource
+    /// The scope whose value of `accentConstant` follows the desktop's accent; nil follows none.
+    public let accentScope: ThemeScope?
+    /// The overridable colour constant the accent is written to (`accent` in the sample themes).
+    public let accentConstant: String
 
     /// The app's appearance, whatever the desktop says; nil follows the desktop.
     public var appearanceOverride: Appearance? { didSet { apply() } }
@@ -131,11 +149,18 @@ public final class GTKSystemTraits {
     public var scaleOverride: Int? { didSet { apply() } }
     /// The app's layout direction, whatever GTK says; nil follows the window (or GTK's default).
     public var directionOverride: LayoutDirection? { didSet { apply() } }
+    /// The app's accent colour (the user's pick in the app), whatever the desktop's; nil follows
+    /// the desktop.
+    public var accentOverride: Color? { didSet { apply() } }
 
     private let settings: UnsafeMutableRawPointer?
     private var window: UnsafeMutablePointer<GtkWidget>?
     private var handlers = SignalHandlers()
     private var isFollowing = true
+    /// Reads the desktop's accent; nil when no accent is followed or there is no session bus.
+    private var portal: PortalAccentColor?
+    /// The value the follower last wrote to the accent constant: the only one it takes back.
+    private var writtenAccent: Color?
 
     /// Starts following: applies the desktop's settings now and after every change, as long as
     /// the returned object is kept. `window` gives the scale factor; `appearanceSource` defaults
@@ -145,25 +170,36 @@ public final class GTKSystemTraits {
     ///   - window: the window whose scale factor is followed; nil leaves the scale at 1.
     ///   - aspects: what is followed; the others are the app's.
     ///   - appearanceSource: where dark mode and high contrast come from.
+    ///   - accentScope: the scope (the applicator's `rootScope` for the whole app) whose value of
+    ///     `accentConstant` follows the desktop's accent colour; nil follows no accent.
+    ///   - accentConstant: the name of the theme's overridable colour constant the accent becomes.
     public static func follow(
         _ manager: ThemeManager, window: UnsafeMutablePointer<GtkWidget>? = nil, aspects: Aspects = .all,
-        appearanceSource: (any SystemAppearanceSource)? = nil
+        appearanceSource: (any SystemAppearanceSource)? = nil, accentScope: ThemeScope? = nil,
+        accentConstant: String = "accent"
     ) -> GTKSystemTraits {
         GTKSystemTraits(
             manager: manager, window: window, aspects: aspects,
-            appearanceSource: appearanceSource ?? GTKSettingsAppearance() ?? NoAppearance())
+            appearanceSource: appearanceSource ?? GTKSettingsAppearance() ?? NoAppearance(),
+            accentScope: accentScope, accentConstant: accentConstant)
     }
 
     private init(
         manager: ThemeManager, window: UnsafeMutablePointer<GtkWidget>?, aspects: Aspects,
-        appearanceSource: any SystemAppearanceSource
+        appearanceSource: any SystemAppearanceSource, accentScope: ThemeScope?, accentConstant: String
     ) {
         self.manager = manager
         self.aspects = aspects
         self.appearanceSource = appearanceSource
+        self.accentScope = accentScope
+        self.accentConstant = accentConstant
         self.settings = gtk_settings_get_default().map { UnsafeMutableRawPointer($0) }
         self.window = window
         appearanceSource.startObserving { [weak self] in self?.apply() }
+        if accentScope != nil, aspects.contains(.accent) {
+            portal = PortalAccentColor()
+            portal?.startObserving { [weak self] in self?.apply() }
+        }
         if let settings {
             handlers.connect(settings, "notify::gtk-xft-dpi") { [weak self] in self?.apply() }
         }
@@ -188,7 +224,8 @@ public final class GTKSystemTraits {
             textScale: dpi > 0 ? Double(dpi) / (96 * 1024) : 1,
             scaleFactor: window.map { Int(gtk_widget_get_scale_factor($0)) } ?? 1,
             direction: (window.map { gtk_widget_get_direction($0) } ?? gtk_widget_get_default_direction())
-                == GTK_TEXT_DIR_RTL ? .rtl : .ltr)
+                == GTK_TEXT_DIR_RTL ? .rtl : .ltr,
+            accent: portal?.color)
     }
 
     /// Maps the desktop's settings and the app's overrides to the manager, in one change of
@@ -212,12 +249,32 @@ public final class GTKSystemTraits {
         if aspects.contains(.direction) { traits.direction = directionOverride ?? system.direction }
         manager.setTraits(traits, scale: scale)
         if aspects.contains(.textSize) { manager.setTextScale(textScale) }
+        if aspects.contains(.accent) { applyAccent(accentOverride ?? system.accent) }
+    }
+
+    /// Writes `accent` to the scope's constant; with no accent, takes back only the follower's own value.
+    private func applyAccent(_ accent: Color?) {
+        guard let accentScope else { return }
+        var overrides = accentScope.overrides
+        let current = overrides.constants[accentConstant]
+        if let accent {
+            writtenAccent = accent
+            guard current != .color(accent) else { return }
+            overrides.constants[accentConstant] = .color(accent)
+        } else {
+            guard let written = writtenAccent else { return }
+            writtenAccent = nil
+            guard current == .color(written) else { return }
+            overrides.constants[accentConstant] = nil
+        }
+        accentScope.overrides = overrides
     }
 
     /// Stops following; the traits stay as they are.
     public func stop() {
         isFollowing = false
         appearanceSource.stopObserving()
+        portal = nil
         handlers.disconnectAll()
         if let window {
             g_object_weak_unref(livery_object(window), Self.windowDisposed, Unmanaged.passUnretained(self).toOpaque())

@@ -41,7 +41,7 @@ extension LanguageServer {
             }) {
                 replaceStart = attribute.valueStart
                 replaceEnd = attribute.valueEnd
-                if attribute.name == "class" {
+                if attribute.name == "class" || (element.name == "dimension" && attribute.name == "values") {
                     // one word of the list
                     var start = offset
                     while start > attribute.valueStart, scan.bytes[start - 1] != UInt8(ascii: " ") { start -= 1 }
@@ -187,7 +187,11 @@ extension LanguageServer {
                 return [element("operation", "operation name=\"$1\">\n\t$0\n</operation>")]
             }
             if parentElement.name == "components" {
-                return [element("component", "component name=\"$1\"${2: extends=\"$3\"}>\n\t$0\n</component>")]
+                return [
+                    element("component", "component name=\"$1\"${2: extends=\"$3\"}>\n\t$0\n</component>"),
+                    element(
+                        "dimension", "dimension name=\"$1\" values=\"$2\"/>", detail: "an app-defined trait dimension"),
+                ]
             }
             return []
         }
@@ -226,6 +230,7 @@ extension LanguageServer {
         case "param": names = ["name"]
         case "class": names = ["name", "class"]
         case "theme-info": names = ["id", "name", "version", "parent"]
+        case "dimension": names = ["name", "values"]
         default:
             // A typed element's own attributes (a colour's modifiers among them, format 1.3, section 9.1)
             if let type = ValueType(elementName: element.name) {
@@ -324,8 +329,33 @@ extension LanguageServer {
             return values(project.themes.compactMap(themeID(of:)).sorted(), kind: 9, detail: "theme id")
         case ("component", "extends"):
             return values(schema.components.keys.sorted(), kind: 7)
+        case ("dimension", "name"), ("dimension", "values"):
+            return dimensionCandidates(attribute: attribute, element: element, theme: theme)
         default:
             return []
+        }
+    }
+
+    /// A `<dimension>` declaration's `name` offers the app-defined dimensions the theme's chain
+    /// and schema files declare (a theme declaring one again must declare it the same); its
+    /// `values`, the tags of the dimension it names that the list does not have yet.
+    private func dimensionCandidates(attribute: String, element: MarkupScan.Element, theme: String?)
+        -> [CompletionCandidate]
+    {
+        guard let project else { return [] }
+        let dimensions =
+            theme.map { project.workspace.dimensions(forThemeAt: $0) } ?? project.workspace.schemaDimensions
+        guard attribute == "values" else {
+            return dimensions.appDefined.map {
+                CompletionCandidate(
+                    label: $0.name, kind: 7, detail: "dimension: \($0.values.joined(separator: " "))", text: $0.name)
+            }
+        }
+        let name = element.attribute("name")?.value ?? ""
+        let written = Set((element.attribute("values")?.value ?? "").split(separator: " ").map(String.init))
+        guard let index = dimensions.index(named: name), index >= TraitDimensions.standard.all.count else { return [] }
+        return dimensions.all[index].values.filter { !written.contains($0) }.map {
+            CompletionCandidate(label: $0, kind: 20, detail: "tag of \(name)", text: $0)
         }
     }
 

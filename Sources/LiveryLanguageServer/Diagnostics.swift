@@ -67,60 +67,67 @@ extension LanguageServer {
         ])
     }
 
-    /// Where a finding stands in its file: the text its fix replaces, else the word at its column.
+    /// Where a finding stands in its file: the text its fix replaces there, else the word at its
+    /// column.
     func range(of finding: Diagnostic, in document: TextDocument) -> TextRange? {
         guard let location = finding.location else { return nil }
         guard let line = location.line else {
             return TextRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
         }
-        if let fix = finding.fix, let range = Self.fixRange(fix, line: line, column: location.column, in: document) {
+        if let edit = finding.fix?.edits.first(where: { $0.location == nil }),
+            let range = Self.editRange(edit, from: location, in: document)
+        {
             return range
         }
         return Self.wordRange(in: document, line: line, column: location.column)
     }
 
-    /// The range `fix.replaced` occupies on a 1-based line, searched from a column, as
-    /// `Diagnostic.Fix.range(inLine:from:)` finds it (in characters), in LSP positions.
-    static func fixRange(_ fix: Diagnostic.Fix, line: Int, column: Int?, in document: TextDocument) -> TextRange? {
-        guard line >= 1, line <= document.lineCount else { return nil }
-        let text = document.lineText(line - 1)
-        guard let characters = fix.range(inLine: text, from: column) else { return nil }
-        let all = Array(text)
-        let start = all[..<characters.lowerBound].reduce(0) { $0 + $1.utf16.count }
-        let length = all[characters].reduce(0) { $0 + $1.utf16.count }
-        return TextRange(
-            start: Position(line: line - 1, character: start), end: Position(line: line - 1, character: start + length))
+    /// The range a fix's edit replaces, searched from `place` as `Diagnostic.Fix.Edit.span` does
+    /// (in characters), in LSP positions; nil when its text is not there.
+    static func editRange(_ edit: Diagnostic.Fix.Edit, from place: SourceLocation, in document: TextDocument)
+        -> TextRange?
+    {
+        let span = edit.span(from: place) { number in
+            number >= 1 && number <= document.lineCount ? Substring(document.lineText(number - 1)) : nil
+        }
+        guard let span else { return nil }
+        func position(_ point: TextSpan.Point) -> Position {
+            let units = document.lineText(point.line - 1).prefix(point.column - 1).reduce(0) { $0 + $1.utf16.count }
+            return Position(line: point.line - 1, character: units)
+        }
+        return TextRange(start: position(span.start), end: position(span.end))
     }
 
     /// `textDocument/codeAction`: a quick fix for each finding in the range that carries a fix,
-    /// applying exactly its edit (at its location and at every `elsewhere` place).
+    /// applying exactly its edits, in every document they touch (a definition moved from one
+    /// file into another is one action editing both). A fix whose edit no longer finds its text
+    /// is not offered: half of a fix would leave the theme broken.
     func codeActions(_ params: JSONValue) throws(ResponseError) -> JSONValue {
         let (uri, path, document) = try openDocument(params)
         guard let range = params["range"].flatMap(Self.range) else { throw .invalidParams("range is missing") }
         var actions: [JSONValue] = []
         for finding in findings[path] ?? [] {
-            guard let fix = finding.fix, let location = finding.location, let line = location.line,
-                let at = Self.fixRange(fix, line: line, column: location.column, in: document),
-                at.start <= range.end, range.start <= at.end
+            guard let fix = finding.fix, let location = finding.location,
+                let at = self.range(of: finding, in: document), at.start <= range.end, range.start <= at.end,
+                let placed = fix.placed(at: location)
             else { continue }
             var edits: [String: [JSONValue]] = [:]
             var whole = true
-            for place in [location] + fix.elsewhere {
-                let placeDocument = place.file == location.file ? document : self.document(at: place.file)
-                guard let placeDocument, let placeLine = place.line,
-                    let placeRange = Self.fixRange(fix, line: placeLine, column: place.column, in: placeDocument)
+            for (place, edit) in placed {
+                let file = LanguageServer.standardized(place.file)
+                guard let placeDocument = file == path ? document : self.document(at: file),
+                    let placeRange = Self.editRange(edit, from: place, in: placeDocument)
                 else {
                     whole = false
                     break
                 }
-                let placeURI = place.file == location.file ? uri : self.uri(of: LanguageServer.standardized(place.file))
-                edits[placeURI, default: []].append(
-                    .object([("range", Self.json(placeRange)), ("newText", .string(fix.replacement))]))
+                edits[file == path ? uri : self.uri(of: file), default: []].append(
+                    .object([("range", Self.json(placeRange)), ("newText", .string(edit.replacement))]))
             }
             guard whole else { continue }
             actions.append(
                 .object([
-                    ("title", .string("Replace '\(fix.replaced)' with '\(fix.replacement)'")),
+                    ("title", .string(fix.title)),
                     ("kind", .string("quickfix")),
                     ("diagnostics", .array([json(finding, in: document)])),
                     ("isPreferred", .bool(true)),

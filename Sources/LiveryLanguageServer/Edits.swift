@@ -78,24 +78,27 @@ extension LanguageServer {
         return result
     }
 
-    /// `textDocument/documentColor`: every colour written in the file.
+    /// `textDocument/documentColor`: every colour written in the file, at its text, and what
+    /// each colour that refers to a constant or derives its colour resolves to, at its tag name.
     func documentColors(_ params: JSONValue) throws(ResponseError) -> JSONValue {
-        let (_, _, symbols, _) = try context(params)
+        let (_, theme, symbols, _) = try context(params)
+        let written = colorValues(in: symbols).map { ($0.color, $0.start, $0.end) }
+        let swatches = (written + resultSwatches(in: symbols, theme: theme)).sorted { $0.1 < $1.1 }
         return .array(
-            colorValues(in: symbols).map { value in
+            swatches.map { color, start, end in
                 .object([
                     (
                         "range",
                         Self.json(
                             TextRange(
-                                start: symbols.document.position(ofOffset: value.start),
-                                end: symbols.document.position(ofOffset: value.end)))
+                                start: symbols.document.position(ofOffset: start),
+                                end: symbols.document.position(ofOffset: end)))
                     ),
                     (
                         "color",
                         .object([
-                            ("red", .number(value.color.red)), ("green", .number(value.color.green)),
-                            ("blue", .number(value.color.blue)), ("alpha", .number(value.color.alpha)),
+                            ("red", .number(color.red)), ("green", .number(color.green)),
+                            ("blue", .number(color.blue)), ("alpha", .number(color.alpha)),
                         ])
                     ),
                 ])
@@ -112,6 +115,8 @@ extension LanguageServer {
         else { throw .invalidParams("range and color are required") }
         let picked = Color(red: red, green: green, blue: blue, alpha: color["alpha"]?.double ?? 1)
         let start = symbols.document.offset(of: range.start)
+        // a resolved colour is not written where its swatch is: nothing to replace
+        if isResultSwatch(at: start, in: symbols) { return .array([]) }
         let value = colorValues(in: symbols).first { $0.start <= start && start <= $0.end }
         let old = value.map { String(decoding: symbols.scan.bytes[$0.start..<$0.end], as: UTF8.self) } ?? "#000000"
         guard let text = ColorNotation.text(picked.hexString, format: value?.format ?? "hex", like: old) else {

@@ -29,9 +29,14 @@ extension LanguageServer {
         if text == nil, let name = assetName(at: offset, in: scan) { text = assetDescription(name, theme: theme) }
         if text == nil, let index = scan.tag(at: offset) ?? scan.container(of: offset) {
             let chain = [index] + scan.ancestors(of: index)
-            if let operation = chain.first(where: { scan.elements[$0].name == "operation" }) {
-                text = operationDescription(operation, scan: scan, theme: theme, traits: traits)
+            // a derived colour: its derivation, then the operation it is a param of
+            let derived = derivedColorDescription(at: offset, symbols: symbols, theme: theme, traits: traits)
+            var operation: String?
+            if let index = chain.first(where: { scan.elements[$0].name == "operation" }) {
+                operation = operationDescription(index, scan: scan, theme: theme, traits: traits)
             }
+            let parts = [derived, operation].compactMap { $0 }
+            if !parts.isEmpty { text = parts.joined(separator: "\n\n---\n\n") }
         }
         guard let text else { return .null }
         return .object([("contents", .object([("kind", .string("markdown")), ("value", .string(text))]))])
@@ -81,6 +86,10 @@ extension LanguageServer {
         while let step = current, seen.insert(step.name).inserted {
             lines.append("- \(step.name) at \(displayLocation(step.location)) (\(step.themeID))")
             current = step.reference.flatMap { byName[$0] }
+        }
+        if let derivation = constantDerivation(constant, theme: theme, traits: traits) {
+            lines.append("")
+            lines.append(Self.derivationMarkdown(title: "Derived:", derivation))
         }
         if case .color(let color) = constant.value {
             lines.append("")

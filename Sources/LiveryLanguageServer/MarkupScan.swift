@@ -1,7 +1,10 @@
+import LiveryXML
+
 /// A forgiving read of XML markup for editor features: start tags with their attributes and
-/// offsets, nesting by end tags, comments and CDATA skipped. Unlike the front end's parser it
-/// never gives up: a half-typed buffer (an unclosed tag, a quote not yet closed) still yields
-/// every element before and after the damage, so completion works at the cursor.
+/// offsets, nesting by end tags, comments and CDATA skipped (by LiveryXML's `MarkupTokens`).
+/// Unlike the front end's parser it never gives up: a half-typed buffer (an unclosed tag, a quote
+/// not yet closed) still yields every element before and after the damage, so completion works
+/// at the cursor.
 struct MarkupScan {
     struct Attribute: Equatable {
         var name: String
@@ -48,34 +51,17 @@ struct MarkupScan {
         // an element per `<` at most: room for all of them at once, not by doubling
         elements.reserveCapacity(bytes.withUnsafeBufferPointer { $0.reduce(0) { $0 + ($1 == 0x3C ? 1 : 0) } })
         var stack: [Int] = []
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                index += 1
-                continue
-            }
-            if matches("<!--", at: index) {
-                index = after("-->", from: index + 4)
-            } else if matches("<![CDATA[", at: index) {
-                index = after("]]>", from: index + 9)
-            } else if matches("<?", at: index) {
-                index = after("?>", from: index + 2)
-            } else if matches("<!", at: index) {
-                index = after(">", from: index + 2)
-            } else if matches("</", at: index) {
-                var end = index + 2
-                let nameStart = end
-                while end < count, Self.isNameByte(bytes[end]) { end += 1 }
-                let name = String(decoding: bytes[nameStart..<end], as: UTF8.self)
+        // comments, CDATA, instructions and declarations are read through by the tokenizer
+        for token in MarkupTokens(bytes) {
+            switch token.kind {
+            case .endTag(let nameRange):
+                let name = String(decoding: bytes[nameRange], as: UTF8.self)
                 if let open = stack.lastIndex(where: { elements[$0].name == name }) {
-                    for element in stack[open...] { elements[element].contentEnd = index }
+                    for element in stack[open...] { elements[element].contentEnd = token.range.lowerBound }
                     stack.removeSubrange(open...)
                 }
-                while end < count, bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "<") { end += 1 }
-                index = end < count && bytes[end] == UInt8(ascii: ">") ? end + 1 : end
-            } else {
-                var element = startTag(at: index, parent: stack.last)
+            case .startTag:
+                var element = startTag(at: token.range.lowerBound, parent: stack.last)
                 if let parent = element.parent {
                     element.top = elements[parent].top ?? elements.count
                 }
@@ -83,7 +69,8 @@ struct MarkupScan {
                 if !element.closed { unclosedTags.append(elements.count - 1) }
                 // a tag still being typed (no `>` yet) holds nothing: what follows is its sibling
                 if element.closed && !element.selfClosing { stack.append(elements.count - 1) }
-                index = max(element.tagEnd, index + 1)
+            default:
+                break
             }
         }
     }
@@ -313,21 +300,4 @@ struct MarkupScan {
     }
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-
-    private func matches(_ text: StaticString, at index: Int) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return false }
-        let pointer = text.utf8Start
-        for offset in 0..<count where bytes[index + offset] != pointer[offset] { return false }
-        return true
-    }
-
-    private func after(_ text: StaticString, from start: Int) -> Int {
-        var index = start
-        while index < bytes.count {
-            if matches(text, at: index) { return index + text.utf8CodeUnitCount }
-            index += 1
-        }
-        return bytes.count
-    }
 }

@@ -36,7 +36,7 @@ public enum CanonicalJSON {
             ("name", .string(theme.info.name)),
             ("version", .string(theme.info.version)),
             ("parent", theme.info.parent.map(JSONValue.string) ?? .null),
-            ("traits", .array(theme.traits.tags.map(JSONValue.string))),
+            ("traits", .array(theme.dimensions.tags(of: theme.traits).map(JSONValue.string))),
             ("scale", .integer(Int64(scale))),
             ("instances", .object(instances)),
         ])

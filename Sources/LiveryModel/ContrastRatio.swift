@@ -87,20 +87,48 @@ public enum ContrastRatio {
         return nearestLightness(opaque, on: background, required: required)
     }
 
+    /// The first of 1,000 lightness steps (each step tried darker, then lighter) whose colour
+    /// passes. Found by bisection, which finds what trying every step in order finds: a colour's
+    /// luminance never falls as its lightness rises (each channel, rounded or composited, is
+    /// non-decreasing in it), and the ratio falls then rises around the background's luminance,
+    /// so from a step that fails, the steps that fail in one direction are the ones before the
+    /// first that passes. Bisection pays in `bench-brands.py`'s tree of brands with findings,
+    /// where every contrast finding asks for its nearest passing colour.
     private static func nearestLightness(_ foreground: Color, on background: Color, required: Double) -> Color? {
         let (hue, saturation, lightness) = hsl(foreground)
         let steps = 1000
-        for step in 1...steps {
-            for direction in [-1.0, 1.0] {
-                let candidateLightness = lightness + direction * Double(step) / Double(steps)
-                guard (0...1).contains(candidateLightness) else { continue }
-                var candidate = rgb(hue: hue, saturation: saturation, lightness: candidateLightness)
-                candidate.alpha = foreground.alpha
-                candidate = quantized(candidate)
-                if ratio(candidate, on: background) >= required { return candidate }
-            }
+        func candidate(_ step: Int, _ direction: Double) -> Color? {
+            let candidateLightness = lightness + direction * Double(step) / Double(steps)
+            guard (0...1).contains(candidateLightness) else { return nil }
+            var candidate = rgb(hue: hue, saturation: saturation, lightness: candidateLightness)
+            candidate.alpha = foreground.alpha
+            return quantized(candidate)
         }
-        return nil
+        func passes(_ step: Int, _ direction: Double) -> Bool {
+            candidate(step, direction).map { ratio($0, on: background) >= required } ?? false
+        }
+        /// The first step of `range` where `holds` is true, given it holds from there on.
+        func first(in range: ClosedRange<Int>, where holds: (Int) -> Bool) -> Int? {
+            guard holds(range.upperBound) else { return nil }
+            var low = range.lowerBound
+            var high = range.upperBound
+            while low < high {
+                let middle = (low + high) / 2
+                if holds(middle) { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+        for direction in [-1.0, 1.0] where passes(1, direction) { return candidate(1, direction) }
+        var best: (step: Int, direction: Double)?
+        for direction in [-1.0, 1.0] {
+            // The steps that stay within 0...1 come first; bisect among them.
+            guard candidate(1, direction) != nil,
+                let last = first(in: 1...steps, where: { candidate($0 + 1, direction) == nil || $0 == steps }),
+                let step = first(in: 1...last, where: { passes($0, direction) })
+            else { continue }
+            if best == nil || step < best!.step { best = (step, direction) }
+        }
+        return best.flatMap { candidate($0.step, $0.direction) }
     }
 
     /// Rounded to the 8-bit channels `#RRGGBBAA` can say, so a suggested colour passes as written.

@@ -31,8 +31,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// Further places and context for the same cause (where a mismatched tag opened, the trait
     /// sets and themes a finding applies to), so one cause stays one finding.
     public var notes: [Note]
-    /// A replacement that fixes the finding where one is certain enough to offer (a did-you-mean):
-    /// editors and SARIF consumers can apply it.
+    /// The edits that fix the finding, where they are certain enough to offer (a did-you-mean):
+    /// editors and SARIF consumers can apply them (see `Fix`).
     public var fix: Fix?
 
     /// A remark attached to a finding, with its own location (swift-format's `Finding.Note`).
@@ -48,63 +48,6 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// `path:line:column: note: message`, the form compilers print under a finding.
         public var description: String {
             (location.map { "\($0): " } ?? "") + "note: " + message
-        }
-    }
-
-    /// Replace the text `replaced` at the finding's location with `replacement`: the first
-    /// occurrence of it standing alone (not inside a longer name) on the finding's line, at or after
-    /// its column. `elsewhere` are further places that take the same replacement for the fix to be
-    /// whole (the end tag of a renamed element).
-    public struct Fix: Hashable, Sendable {
-        public var replaced: String
-        public var replacement: String
-        public var elsewhere: [SourceLocation]
-
-        public init(replacing replaced: String, with replacement: String, alsoAt elsewhere: [SourceLocation] = []) {
-            self.replaced = replaced
-            self.replacement = replacement
-            self.elsewhere = elsewhere
-        }
-
-        /// Where `replaced` stands in `line` (a line's text, without its end), searching from the
-        /// 1-based `column`: a range of character offsets, nil when it is not there.
-        public func range(inLine line: some StringProtocol, from column: Int?) -> Range<Int>? {
-            let characters = Array(line)
-            let target = Array(replaced)
-            let from = max((column ?? 1) - 1, 0)
-            guard !target.isEmpty, characters.count >= target.count, from <= characters.count - target.count else {
-                return nil
-            }
-            for start in from...(characters.count - target.count)
-            where Array(characters[start..<(start + target.count)]) == target {
-                // Not inside a word: an end of `replaced` that is a letter or digit must not
-                // continue one (`&nbsp;` may touch the word after it; `red` not `reddish`).
-                let before = start == 0 || !(target[0].isLetter || target[0].isNumber) ? " " : characters[start - 1]
-                let after =
-                    start + target.count == characters.count
-                        || !(target[target.count - 1].isLetter || target[target.count - 1].isNumber)
-                    ? " " : characters[start + target.count]
-                guard !(before.isLetter || before.isNumber), !(after.isLetter || after.isNumber) else { continue }
-                return start..<(start + target.count)
-            }
-            return nil
-        }
-
-        /// `text` (the whole file `location` is in) with the fix applied at `location` and at every
-        /// place of `elsewhere` in the same file; nil when one of them does not hold `replaced`.
-        public func applied(to text: String, at location: SourceLocation) -> String? {
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            let places = ([location] + elsewhere.filter { $0.file == location.file })
-                .sorted { ($0.line ?? 0, $0.column ?? 0) > ($1.line ?? 0, $1.column ?? 0) }
-            for place in places {
-                guard let number = place.line, number >= 1, number <= lines.count,
-                    let range = range(inLine: lines[number - 1], from: place.column)
-                else { return nil }
-                var characters = Array(lines[number - 1])
-                characters.replaceSubrange(range, with: Array(replacement))
-                lines[number - 1] = String(characters)
-            }
-            return lines.joined(separator: "\n")
         }
     }
 

@@ -1,6 +1,9 @@
 /// What a component type accepts: the contract between themes and the app's bindings.
 public struct Schema: Hashable, Sendable {
     public private(set) var components: [String: ComponentSchema]
+    /// The trait dimensions schema files declare beside their components (format 1.3, section 10),
+    /// in the order declared, unchecked: `TraitDimensions.adding(_:)` applies the rules.
+    public var dimensions: [DimensionDeclaration] = []
     /// Per component, every operation it accepts, own and inherited (the nearest declaration
     /// wins): `operation(_:of:)` runs once per operation of every theme, so it is two hash
     /// lookups rather than a walk up the `extends` chain. Rebuilt whenever a component is added.
@@ -18,9 +21,10 @@ public struct Schema: Hashable, Sendable {
         rebuildAvailable()
     }
 
-    /// Adds every component of `other`, replacing same-named ones.
+    /// Adds every component of `other`, replacing same-named ones, and its dimensions after these.
     public mutating func merge(_ other: Schema) {
         for component in other.components.values { components[component.name] = component }
+        dimensions += other.dimensions
         rebuildAvailable()
     }
 
@@ -133,4 +137,76 @@ public struct ParamSchema: Hashable, Sendable {
 public enum ColorRole: String, CaseIterable, Hashable, Sendable {
     case textColor = "text-color"
     case backgroundColor = "background-color"
+}
+
+/// A trait dimension as a schema file declares it, `<dimension name="density" values="compact
+/// comfortable"/>`, with the places of its attributes for the findings about it.
+public struct DimensionDeclaration: Hashable, Sendable {
+    public var dimension: TraitDimension
+    /// The `name` attribute.
+    public var nameLocation: SourceLocation?
+    /// The `values` attribute.
+    public var valuesLocation: SourceLocation?
+
+    public init(dimension: TraitDimension, nameLocation: SourceLocation? = nil, valuesLocation: SourceLocation? = nil) {
+        self.dimension = dimension
+        self.nameLocation = nameLocation
+        self.valuesLocation = valuesLocation
+    }
+}
+
+extension TraitDimensions {
+    /// A declaration refused, and why.
+    public struct Refusal: Hashable, Sendable {
+        public var declaration: DimensionDeclaration
+        public var error: DeclarationError
+        /// Whether the name is an app-defined dimension's already, declared with other values.
+        public var isRedeclaration = false
+        /// That earlier declaration, when it is known.
+        public var first: DimensionDeclaration?
+        /// Where the cause is: the `name` attribute for a name, else the `values` attribute (for a
+        /// redeclaration too: its values are what differs).
+        public var location: SourceLocation? {
+            switch error {
+            case .duplicateName where isRedeclaration: declaration.valuesLocation ?? declaration.nameLocation
+            case .duplicateName, .tooManyDimensions: declaration.nameLocation
+            case .invalidWord(let word) where word == declaration.dimension.name: declaration.nameLocation
+            default: declaration.valuesLocation ?? declaration.nameLocation
+            }
+        }
+    }
+
+    /// These dimensions followed by each of `declarations` that keeps the rules of format 1.3,
+    /// section 10, in order; one refusal per declaration that does not. A declaration equal to
+    /// one already in force (the same name and values, declared by two schema files) adds nothing.
+    /// `known` are the declarations of the dimensions already in force, for naming the first of
+    /// a redeclaration.
+    public func adding(_ declarations: [DimensionDeclaration], known: [DimensionDeclaration] = []) -> (
+        TraitDimensions, [Refusal]
+    ) {
+        var accepted = Array(appDefined)
+        var sources = Dictionary(known.map { ($0.dimension.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var refusals: [Refusal] = []
+        var result = self
+        for declaration in declarations {
+            let entry = declaration.dimension
+            if let index = result.index(named: entry.name), index >= Self.standard.all.count {
+                if result.all[index] != entry {
+                    refusals.append(
+                        Refusal(
+                            declaration: declaration, error: .duplicateName(entry.name), isRedeclaration: true,
+                            first: sources[entry.name]))
+                }
+                continue
+            }
+            do {
+                result = try TraitDimensions(appDefined: accepted + [entry])
+                accepted.append(entry)
+                sources[entry.name] = declaration
+            } catch {
+                refusals.append(Refusal(declaration: declaration, error: error))
+            }
+        }
+        return (result, refusals)
+    }
 }

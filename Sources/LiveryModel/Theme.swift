@@ -67,10 +67,16 @@ public struct ResolvedTheme: Hashable, Sendable {
     public var instances: [ResolvedInstance]
     /// The assets of the theme and its ancestors, for choosing image files by traits and scale.
     public var assets: AssetCatalog
+    /// The dimensions `traits` is a trait set of: they name its tags.
+    public var dimensions: TraitDimensions
 
-    public init(info: ThemeInfo, traits: TraitSet, instances: [ResolvedInstance], assets: AssetCatalog) {
+    public init(
+        info: ThemeInfo, traits: TraitSet, instances: [ResolvedInstance], assets: AssetCatalog,
+        dimensions: TraitDimensions = .standard
+    ) {
         self.info = info
         self.traits = traits
+        self.dimensions = dimensions
         self.instances = instances.sorted { $0.id < $1.id }
         self.assets = assets
     }
@@ -98,11 +104,15 @@ public struct ThemeVariants: Hashable, Sendable {
     /// Keyed by canonical trait sets (`axes.canonical`); every one of `axes.traitSets` is present.
     public var variants: [TraitSet: [ResolvedInstance]]
     public var assets: AssetCatalog
+    /// What the theme's overridable constants change (format 1.3, section 9.2); empty without any.
+    public var choices: ChoiceTable
 
     public init(
         info: ThemeInfo, ancestors: [ThemeInfo], axes: TraitAxes,
-        variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog, dimensions: TraitDimensions = .standard
+        variants: [TraitSet: [ResolvedInstance]], assets: AssetCatalog, dimensions: TraitDimensions = .standard,
+        choices: ChoiceTable = ChoiceTable()
     ) {
+        self.choices = choices
         self.info = info
         self.ancestors = ancestors
         self.dimensions = dimensions
@@ -113,7 +123,9 @@ public struct ThemeVariants: Hashable, Sendable {
 
     /// The theme as an app running with `traits` sees it.
     public func resolved(for traits: TraitSet) -> ResolvedTheme {
-        ResolvedTheme(info: info, traits: traits, instances: variants[axes.canonical(traits)] ?? [], assets: assets)
+        ResolvedTheme(
+            info: info, traits: traits, instances: variants[axes.canonical(traits)] ?? [], assets: assets,
+            dimensions: dimensions)
     }
 }
 

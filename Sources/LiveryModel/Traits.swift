@@ -177,6 +177,12 @@ public struct TraitDimensions: Hashable, Sendable, CustomStringConvertible {
         return tags
     }
 
+    /// `traits` as its description says it, named by this table: `ipad,compact`, or `(no traits)`.
+    public func description(of traits: TraitSet) -> String {
+        let tags = tags(of: traits)
+        return tags.isEmpty ? "(no traits)" : tags.joined(separator: ",")
+    }
+
     /// Parses a `--traits` value: tags separated by commas (`ipad,dark`), blanks ignored. Every
     /// command and the studio parse trait lists here, and word its errors with `message(for:)`.
     public func traits(list text: String?) throws(TraitSet.TagError) -> TraitSet {

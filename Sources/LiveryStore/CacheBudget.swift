@@ -93,9 +93,9 @@ struct CacheBudget {
     }
 
     /// The ids that must stay: the theme in use with its installed parents, the pinned ones, and
-    /// `also`.
-    func protected(inUse: String?, also: String) -> Set<String> {
-        var kept = pinned().union([also])
+    /// `also` (the product being installed, when known).
+    func protected(inUse: String?, also: String?) -> Set<String> {
+        var kept = pinned().union(also.map { [$0] } ?? [])
         let byID = Dictionary(installer.installed().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var next = inUse
         var seen = Set<String>()

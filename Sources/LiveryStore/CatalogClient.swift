@@ -251,15 +251,22 @@ public struct CatalogClient: Sendable {
     /// Sizes and digests are those of the decoded bytes: the request asks for the identity
     /// encoding, and a server that compresses anyway (`Content-Encoding: gzip`) is decoded, its
     /// compressed Content-Length then bounding nothing but the cap.
+    ///
+    /// `admit` hears, on every response, the whole file's size as the response announces it (its
+    /// Content-Length, or the total of its Content-Range; nil when it announces none or is
+    /// compressed) before any byte of the body is written; throwing from it ends the download
+    /// with that error (what `ThemeStore` does when the file cannot fit its cache budget).
     public func download(
         _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?,
+        admit: (@Sendable (_ announcedSize: Int64?) async throws -> Void)? = nil,
         waiting: (@Sendable (RetryWait) -> Void)? = nil,
         progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void
     ) async throws {
         do {
             try await withRetries(retry, retryEnvironment, onWait: waiting) { _ in
                 try await downloadOnce(
-                    url, to: path, expectedSize: expectedSize, expectedSHA256: expectedSHA256, progress: progress)
+                    url, to: path, expectedSize: expectedSize, expectedSHA256: expectedSHA256, admit: admit,
+                    progress: progress)
             }
         } catch let error as StoreError {
             // What the network interrupted stays, with its record, to be resumed by the next
@@ -279,6 +286,7 @@ public struct CatalogClient: Sendable {
     /// validator does not fit (a `200` simply sends the whole file again).
     private func downloadOnce(
         _ url: String, to path: String, expectedSize: Int64?, expectedSHA256: String?, resume: Bool = true,
+        admit: (@Sendable (_ announcedSize: Int64?) async throws -> Void)?,
         progress: @escaping @Sendable (_ received: Int64, _ expected: Int64?) -> Void
     ) async throws {
         let expectedDigest = expectedSHA256?.lowercased()
@@ -330,8 +338,9 @@ public struct CatalogClient: Sendable {
         let range = resumeFrom > 0 ? validator.map { RangeRequest(from: resumeFrom, ifRange: $0) } : nil
         do {
             try await stream(url, range: range) { head in
-                var announced: Int64?
-                if head.status == 206, let range {
+                let announced: Int64?
+                let resumed = head.status == 206 && range != nil
+                if resumed, let range {
                     // The rest of the same file, or nothing of it.
                     guard !head.isEncoded, let contentRange = PartialDownload.parseContentRange(head.contentRange),
                         contentRange.start == range.from,
@@ -341,21 +350,7 @@ public struct CatalogClient: Sendable {
                     else { throw RestartDownload() }
                     announced = contentRange.total
                 } else {
-                    // The whole file: from the start, whatever was on disk.
-                    state.withValue { $0.digest = StreamingDigest() }
-                    do {
-                        try sendableHandle.value.truncate(atOffset: 0)
-                    } catch {
-                        throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
-                    }
                     announced = head.isEncoded ? nil : head.length
-                    if let validator = head.validator {
-                        try PartialDownload(
-                            url: url, validator: validator, expectedSize: expectedSize, expectedSHA256: expectedDigest
-                        ).save(for: path)
-                    } else {
-                        unlink(PartialDownload.recordPath(for: path))
-                    }
                 }
                 if let announced {
                     if announced > cap { throw tooMany(announced) }
@@ -364,6 +359,23 @@ public struct CatalogClient: Sendable {
                     }
                 } else if let length = head.length, length > cap {
                     throw tooMany(length)
+                }
+                try await admit?(announced)
+                if !resumed {
+                    // The whole file: from the start, whatever was on disk.
+                    state.withValue { $0.digest = StreamingDigest() }
+                    do {
+                        try sendableHandle.value.truncate(atOffset: 0)
+                    } catch {
+                        throw StoreError.io("cannot write \(path): \(error.localizedDescription)")
+                    }
+                    if let validator = head.validator {
+                        try PartialDownload(
+                            url: url, validator: validator, expectedSize: expectedSize, expectedSHA256: expectedDigest
+                        ).save(for: path)
+                    } else {
+                        unlink(PartialDownload.recordPath(for: path))
+                    }
                 }
                 let received = state.withValue { state in
                     state.announced = announced
@@ -390,7 +402,7 @@ public struct CatalogClient: Sendable {
             PartialDownload.remove(at: path)
             try await downloadOnce(
                 url, to: path, expectedSize: expectedSize, expectedSHA256: expectedSHA256, resume: false,
-                progress: progress)
+                admit: admit, progress: progress)
             return
         }
         let final = state.withValue { $0 }
@@ -469,7 +481,7 @@ public struct CatalogClient: Sendable {
     /// is read once the answer is known.
     private func stream(
         _ url: String, range: RangeRequest? = nil, validators: Validators? = nil,
-        head: @escaping @Sendable (ResponseHead) throws -> Void,
+        head: @escaping @Sendable (ResponseHead) async throws -> Void,
         body: @escaping @Sendable (ByteBuffer) throws -> Void
     ) async throws {
         guard let requestURL = URL(string: url), let scheme = requestURL.scheme?.lowercased(),
@@ -491,7 +503,7 @@ public struct CatalogClient: Sendable {
     private func run(
         _ watchdog: Watchdog, _ http: HTTPClient, _ url: String, _ range: RangeRequest?, _ validators: Validators?,
         _ now: @escaping @Sendable () -> Date,
-        head: @escaping @Sendable (ResponseHead) throws -> Void,
+        head: @escaping @Sendable (ResponseHead) async throws -> Void,
         body: @escaping @Sendable (ByteBuffer) throws -> Void
     ) async throws {
         try await watchdog.run {
@@ -514,7 +526,7 @@ public struct CatalogClient: Sendable {
                 let status = Int(response.status.code)
                 if status == 416, range != nil { throw RestartDownload() }
                 if status == 304, validators != nil {
-                    try head(
+                    try await head(
                         ResponseHead(
                             status: 304, length: 0, isEncoded: false,
                             cacheControl: response.headers.first(name: "Cache-Control"),
@@ -548,7 +560,7 @@ public struct CatalogClient: Sendable {
                     }
                     length = value
                 }
-                try head(
+                try await head(
                     ResponseHead(
                         status: status, length: length, isEncoded: encoding != "" && encoding != "identity",
                         contentRange: response.headers.first(name: "Content-Range"),

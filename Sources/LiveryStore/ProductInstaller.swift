@@ -102,6 +102,12 @@ public struct ProductInstaller: Sendable {
         return downloadsFolder + "/\(digest).part"
     }
 
+    /// Where a package known only by its URL downloads: the same path for the same URL on every
+    /// attempt and every run (named by the URL's SHA-256), so that its partial download is resumed.
+    public func resumableDownloadPath(url: String) -> String {
+        downloadsFolder + "/url-\(Hashing.sha256(Data(url.utf8))).part"
+    }
+
     // MARK: Install
 
     /// What an install did.
@@ -127,21 +133,31 @@ public struct ProductInstaller: Sendable {
     }
 
     /// Installs (or updates) the package at `packagePath`. `shouldCommit` is asked right before
-    /// the first move: returning false (e.g. cancelled) abandons the install with no trace.
+    /// the first move: returning false (e.g. cancelled) abandons the install with no trace. With
+    /// `removingDownload`, a package in the work folder's `downloads/` (and its partial-download
+    /// record) is removed by the commit itself, whatever moment the process is killed at.
     ///
     /// An update re-derives the files of every installed product that builds on this one (a
     /// theme's children are compiled again against the new parent) and moves them in within the
     /// same journal, so no child is left with a compiled file of the old parent.
     public func install(
         packageAt packagePath: String, expecting expectation: Expectation = Expectation(),
-        shouldCommit: () -> Bool = { true }
+        removingDownload: Bool = false, shouldCommit: () -> Bool = { true }
     ) throws -> Outcome {
         try withLock {
             let staging = stagingFolder + "/" + UUID().uuidString
             try createFolder(staging)
             var committed = false
+            // A download in `downloads/` leaves with the commit, in the same journal: an app
+            // killed between the two would otherwise keep a finished download (resumable in
+            // form) for a product already installed.
+            let download =
+                removingDownload && (packagePath as NSString).deletingLastPathComponent == downloadsFolder
+                ? (packagePath as NSString).lastPathComponent : nil
             do {
-                let outcome = try stageAndCommit(packagePath, expectation, staging, shouldCommit) { committed = true }
+                let outcome = try stageAndCommit(packagePath, expectation, staging, download, shouldCommit) {
+                    committed = true
+                }
                 return outcome
             } catch let crash as SimulatedCrash {
                 throw crash  // a killed process cleans nothing up: recovery must
@@ -153,7 +169,7 @@ public struct ProductInstaller: Sendable {
     }
 
     private func stageAndCommit(
-        _ packagePath: String, _ expectation: Expectation, _ staging: String,
+        _ packagePath: String, _ expectation: Expectation, _ staging: String, _ download: String?,
         _ shouldCommit: () -> Bool, committed: () -> Void
     ) throws -> Outcome {
         let archive = try PackageArchive(path: packagePath, limits: limits)
@@ -212,6 +228,10 @@ public struct ProductInstaller: Sendable {
         }
         try Self.writeDurably(try manifest.encoded(), to: staging + "/" + PackageManifest.fileName)
         steps.append(.placeFile(staged: PackageManifest.fileName, target: Self.manifestPath(of: manifest.id)))
+        if let download {
+            let folder = Self.workFolderName + "/downloads/"
+            steps += [.removeFile(folder + download), .removeFile(folder + PartialDownload.recordPath(for: download))]
+        }
         try fault("staged")
         guard shouldCommit() else { throw StoreError.cancelled }
 

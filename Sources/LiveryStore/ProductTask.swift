@@ -38,9 +38,11 @@ public enum ProductTaskState: Sendable, Hashable, CustomStringConvertible {
 /// One product's download and install. The store runs at most one per product: a second
 /// request for the same product gets this same task.
 public final class ProductTask: @unchecked Sendable, Identifiable {
+    /// The product's id; for a package installed by URL (`ThemeStore.installPackage(from:)`), the URL.
     public let productID: String
     private let lock = NSLock()
     private var current: ProductTaskState = .initializing
+    private var installed: ProductInstaller.Outcome?
     private var observers: [UUID: AsyncStream<ProductTaskState>.Continuation] = [:]
     private var waiters: [CheckedContinuation<ProductTaskState, Never>] = []
     private var cancelRequested = false
@@ -57,6 +59,13 @@ public final class ProductTask: @unchecked Sendable, Identifiable {
         lock.lock()
         defer { lock.unlock() }
         return current
+    }
+
+    /// What the install did (the product installed, the version it replaced), once `.finished`.
+    public var outcome: ProductInstaller.Outcome? {
+        lock.lock()
+        defer { lock.unlock() }
+        return installed
     }
 
     public var isCancelled: Bool {
@@ -113,6 +122,13 @@ public final class ProductTask: @unchecked Sendable, Identifiable {
     func start(_ body: @escaping @Sendable (ProductTask) async -> Void) {
         lock.lock()
         work = Task { await body(self) }
+        lock.unlock()
+    }
+
+    /// Records what the install did, before `.finished` is announced.
+    func record(_ outcome: ProductInstaller.Outcome) {
+        lock.lock()
+        installed = outcome
         lock.unlock()
     }
 

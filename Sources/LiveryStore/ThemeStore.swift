@@ -42,6 +42,9 @@ public enum InUsePolicy: Sendable {
 public actor ThemeStore {
     public nonisolated let installer: ProductInstaller
     public nonisolated let client: CatalogClient?
+    /// Downloads packages: the catalog's client, or one with the same timeouts and retries for a
+    /// store without a catalog (installs by URL).
+    private nonisolated let downloader: CatalogClient
     public nonisolated let manager: ThemeManager?
     /// What recovery did at start (empty when the last run ended cleanly).
     public nonisolated let recoveryActions: [String]
@@ -64,9 +67,15 @@ public actor ThemeStore {
     ///   - catalogURL: the store's `catalog.json`; nil for a store that installs files only.
     ///   - trust: required with a catalog: `.signed(rootKeys:)` with the store's root public key
     ///     (what apps ship), or `.unsignedForDevelopment`.
+    ///   - manager: the app's theme manager: told to reload after an install, uninstall or
+    ///     recovery, and asked which theme is in use (never uninstalled or evicted).
     ///   - bundledSearchPaths: folders with the app's own compiled themes (parents of downloaded
     ///     ones); by default the manager's other search paths. With a manager or these, the
     ///     store parks installed themes that no longer fit the app's parents (docs/Packages.md).
+    ///   - handlers: installers for package types other than themes (a theme handler is always
+    ///     there).
+    ///   - timeouts: the longest wait for the next bytes, and for a whole request.
+    ///   - limits: the most a package may unpack to (bytes, entries, compression ratio, depth).
     ///   - retry: when requests that failed in a way that can heal are tried again
     ///     (`RetryPolicy.default`; `.never` to report every failure at once).
     ///   - retryEnvironment: the clock, sleep and randomness of retries (tests pass their own).
@@ -102,11 +111,11 @@ public actor ThemeStore {
             installedFolder: installedFolder, bundledSearchPaths: bundled,
             handlers: ContentHandlers(handlers), limits: limits)
         self.installer = installer
-        self.client = catalogURL.map {
-            CatalogClient(
-                catalogURL: $0, timeouts: timeouts, retry: retry, retryEnvironment: retryEnvironment,
-                documentCacheFolder: installer.workFolder + "/cache")
-        }
+        let downloader = CatalogClient(
+            catalogURL: catalogURL ?? "", timeouts: timeouts, retry: retry, retryEnvironment: retryEnvironment,
+            documentCacheFolder: installer.workFolder + "/cache")
+        self.downloader = downloader
+        self.client = catalogURL == nil ? nil : downloader
         self.manager = manager
         // Recovery first, then what no longer fits the app's parents leaves before anything shows
         // it; only a store that knows the app's themes (a manager, or bundled paths) can tell.
@@ -211,7 +220,7 @@ public actor ThemeStore {
 
     public func installed() -> [InstalledProduct] { installer.installed() }
 
-    /// The running (or last) task for a product.
+    /// The running (or last) task for a product, or for a package URL (`installPackage(from:)`).
     public func task(for id: String) -> ProductTask? { tasks[id] }
 
     // MARK: Install and update
@@ -227,7 +236,7 @@ public actor ThemeStore {
             task.update(.failed(.refused("'\(product.id)' is not purchased")))
             return task
         }
-        guard let client else {
+        guard client != nil else {
             task.update(.failed(.refused("this store has no catalog URL")))
             return task
         }
@@ -252,30 +261,107 @@ public actor ThemeStore {
                 return task
             }
         }
+        run(
+            PackageDownload(
+                url: product.packageURL, size: product.packageSize, sha256: product.sha256,
+                installedSize: product.compiled?.map(\.size).max(),
+                expectation: ProductInstaller.Expectation(
+                    id: product.id, type: product.type, version: product.version, allowDowngrade: allowDowngrade)),
+            as: task)
+        return task
+    }
+
+    /// Downloads the package at `url` and installs (or updates) it, as `install(_:)` does a
+    /// catalog's product and through the same steps: the download resumes a partial one left by a
+    /// dropped connection or a killed app (`Range`/`If-Range`, kept under the work folder by the
+    /// URL's digest), failures that can heal are retried, and the cache budget makes room before
+    /// the first byte is written. With no catalog to give the size beforehand, the budget is
+    /// checked against the size the response announces (its Content-Length, or the total of its
+    /// Content-Range) before any byte of the body is written, so an install that cannot fit
+    /// fails having downloaded nothing; a response that announces no size is checked once the
+    /// bytes are in, before anything is installed. What the package is, is checked after the
+    /// download (its manifest, against `expectation`); `expectation.id`, when given, is kept
+    /// through evictions as a catalog product being installed is. The task's `productID` is the
+    /// URL; its `outcome` says what was installed.
+    public func installPackage(
+        from url: String, expecting expectation: ProductInstaller.Expectation = .init()
+    ) -> ProductTask {
+        if let running = tasks[url], !running.state.isTerminal { return running }
+        let task = ProductTask(productID: url)
+        tasks[url] = task
+        run(PackageDownload(url: url, size: nil, sha256: nil, installedSize: nil, expectation: expectation), as: task)
+        return task
+    }
+
+    /// Installs a package file (no catalog): what `livery install FILE` does.
+    @discardableResult
+    public func installPackage(at path: String, expecting expectation: ProductInstaller.Expectation = .init())
+        async throws
+        -> ProductInstaller.Outcome
+    {
+        let outcome = try await Self.runInstall(installer, path, expectation, nil, download: false)
+        await Self.tellManager(manager)
+        return outcome
+    }
+
+    /// A package to download and install: what is known of it before the request.
+    struct PackageDownload: Sendable {
+        var url: String
+        /// The package's size and SHA-256, from a catalog (nil: only the response tells the size).
+        var size: Int64?
+        var sha256: String?
+        /// The bytes it takes installed, when the catalog says (nil: counted as the package's size).
+        var installedSize: Int64?
+        var expectation: ProductInstaller.Expectation
+
+        /// What the budget needs for it, with `packageSize` bytes to download of which `onDisk` are.
+        func needed(packageSize: Int64, onDisk: Int64) -> Int64 {
+            max(0, packageSize - onDisk) + (installedSize ?? packageSize)
+        }
+    }
+
+    /// The one path of every download-and-install, from a catalog or a URL: room made in the
+    /// cache budget, the download (resumed from a partial one, retried), the install, the use
+    /// recorded, the manager told.
+    private func run(_ package: PackageDownload, as task: ProductTask) {
         let installer = self.installer
         let manager = self.manager
+        let downloader = self.downloader
         task.start { [self] task in
             // The same path on every run: a partial download left by a dropped connection or a
             // killed app is resumed (CatalogClient.download keeps it only then).
-            let file = installer.resumableDownloadPath(sha256: product.sha256)
+            let file =
+                package.sha256.map { installer.resumableDownloadPath(sha256: $0) }
+                ?? installer.resumableDownloadPath(url: package.url)
             let outcome: ProductTaskState
             var downloaded = false
             do {
-                try await self.makeRoom(for: product, partial: file)
-                try await client.download(
-                    product.packageURL, to: file, expectedSize: product.packageSize,
-                    expectedSHA256: product.sha256, waiting: { task.update(.waitingToRetry($0)) }
+                // Known sizes make room before the request; announced ones before the first byte.
+                let admitted = Locked(false)
+                if let size = package.size {
+                    try await self.makeRoom(for: package, packageSize: size, partial: file)
+                    admitted.withValue { $0 = true }
+                }
+                try await downloader.download(
+                    package.url, to: file, expectedSize: package.size, expectedSHA256: package.sha256,
+                    admit: { [self] announced in
+                        guard let announced, package.size == nil else { return }
+                        try await self.makeRoom(for: package, packageSize: announced, partial: file)
+                        admitted.withValue { $0 = true }
+                    },
+                    waiting: { task.update(.waitingToRetry($0)) }
                 ) { received, expected in
                     task.update(.downloading(received: received, expected: expected))
                 }
                 downloaded = true
+                if !admitted.withValue({ $0 }) {
+                    try await self.makeRoom(for: package, packageSize: CacheBudget.size(of: file), partial: file)
+                }
                 try Task.checkCancellation()
                 task.update(.downloaded)
-                let expectation = ProductInstaller.Expectation(
-                    id: product.id, type: product.type, version: product.version,
-                    allowDowngrade: allowDowngrade)
-                _ = try await Self.runInstall(installer, file, expectation, task)
-                CacheBudget(installer: installer).recordUse(product.id)
+                let installed = try await Self.runInstall(installer, file, package.expectation, task, download: true)
+                CacheBudget(installer: installer).recordUse(installed.product.id)
+                task.record(installed)
                 await Self.tellManager(manager)
                 outcome = .finished
             } catch {
@@ -286,29 +372,19 @@ public actor ThemeStore {
             if downloaded { PartialDownload.remove(at: file) }
             task.update(outcome)
         }
-        return task
-    }
-
-    /// Installs a package file (no catalog): what `livery install FILE` does.
-    @discardableResult
-    public func installPackage(at path: String, expecting expectation: ProductInstaller.Expectation = .init())
-        async throws
-        -> ProductInstaller.Outcome
-    {
-        let outcome = try await Self.runInstall(installer, path, expectation, nil)
-        await Self.tellManager(manager)
-        return outcome
     }
 
     private static func runInstall(
         _ installer: ProductInstaller, _ path: String, _ expectation: ProductInstaller.Expectation,
-        _ task: ProductTask?
+        _ task: ProductTask?, download: Bool
     ) async throws -> ProductInstaller.Outcome {
         // File work off the cooperative pool's hot path; cancellation is honoured up to the commit.
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    let outcome = try installer.install(packageAt: path, expecting: expectation) {
+                    let outcome = try installer.install(
+                        packageAt: path, expecting: expectation, removingDownload: download
+                    ) {
                         !(task?.isCancelled ?? false)
                     }
                     continuation.resume(returning: outcome)
@@ -358,25 +434,24 @@ public actor ThemeStore {
     /// The bytes the budget counts now.
     public func storageUsed() -> Int64 { CacheBudget(installer: installer).used() }
 
-    /// Removes what may go until `product` fits; throws before removing anything when it cannot.
-    /// Returns what was removed.
+    /// Removes what may go until `package`, of `packageSize` bytes, fits; throws before removing
+    /// anything when it cannot. Returns what was removed.
     @discardableResult
-    func makeRoom(for product: CatalogProduct, partial: String) async throws -> [String] {
+    func makeRoom(for package: PackageDownload, packageSize: Int64, partial: String) async throws -> [String] {
         guard let budget = cacheBudget else { return [] }
         let state = CacheBudget(installer: installer)
         let manager = await currentThemeID()
-        let protected = state.protected(inUse: manager, also: product.id).union(
-            state.protected(inUse: themeInUse, also: product.id))
+        let id = package.expectation.id
+        let protected = state.protected(inUse: manager, also: id).union(state.protected(inUse: themeInUse, also: id))
         let onDisk = CacheBudget.size(of: partial) + CacheBudget.size(of: PartialDownload.recordPath(for: partial))
-        let installedSize = product.compiled?.map(\.size).max() ?? product.packageSize
-        let needed = max(0, product.packageSize - onDisk) + installedSize
+        let needed = package.needed(packageSize: packageSize, onDisk: onDisk)
         let used = state.used()
         guard used + needed > budget else { return [] }
         let candidates = state.candidates(protecting: protected, keepingPartial: partial)
         let freeable = candidates.reduce(Int64(0)) { $0 + $1.1 }
         guard used - freeable + needed <= budget else {
             throw StoreError.cacheBudgetExceeded(
-                product: product.id, needed: needed, budget: budget, kept: used - freeable)
+                product: id ?? package.url, needed: needed, budget: budget, kept: used - freeable)
         }
         var current = used
         var removed: [String] = []

@@ -143,6 +143,8 @@ public struct StudioOperation: Codable, Hashable, Sendable {
     public var targets: [StudioTarget]
     /// Allowed words of an enum.
     public var choices: [String]?
+    /// How a derived colour is computed, and where its editor writes (format 1.3, section 9.1).
+    public var derived: StudioDerivation? = nil
 }
 
 public struct StudioExplanation: Codable, Hashable, Sendable {

@@ -6,16 +6,21 @@ import LiveryModel
 /// and sends edits to `/api/edit`. Elements carry `data-` attributes and ids the browser test
 /// uses to click and type as a designer would.
 public enum StudioPage {
-    public static let html = """
+    /// The page with a menu for each standard dimension.
+    public static let html = html(dimensions: .standard)
+
+    /// The page with a menu for each of `dimensions` (the studio's: `StudioSession.dimensions()`).
+    public static func html(dimensions: TraitDimensions) -> String {
+        """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><title>Livery Studio</title>
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <style>\(css)</style></head>
+        <style>\(css)\(derivedCSS)</style></head>
         <body>
         <header>
           <h1>Livery Studio</h1>
           <label>Theme <select id="theme"></select></label>
-          \(traitControls)
+          \(traitControls(dimensions))
           <label>Text scale <select id="scale"><option>1</option><option>1.5</option><option>2</option><option>3</option></select></label>
           <label>Compare <select id="compare"><option value="">nothing</option><option value="traits:dark">dark</option>
             <option value="traits:">light</option></select></label>
@@ -32,13 +37,16 @@ public enum StudioPage {
         <script>\(script)</script>
         </body></html>
         """
+    }
 
     /// One menu per trait dimension of the table (`trait-NAME`: any, or one of its values), so a
-    /// dimension added to the table shows here with no edit.
-    static let traitControls = TraitDimensions.standard.all.map { dimension in
-        "<label>\(dimension.name) <select id=\"trait-\(dimension.name)\" class=\"trait\"><option value=\"\">any</option>"
-            + dimension.values.map { "<option>\($0)</option>" }.joined() + "</select></label>"
-    }.joined(separator: "\n          ")
+    /// dimension added to the table, or declared by a theme's schema file, shows here with no edit.
+    static func traitControls(_ dimensions: TraitDimensions) -> String {
+        dimensions.all.map { dimension in
+            "<label>\(dimension.name) <select id=\"trait-\(dimension.name)\" class=\"trait\"><option value=\"\">any</option>"
+                + dimension.values.map { "<option>\($0)</option>" }.joined() + "</select></label>"
+        }.joined(separator: "\n          ")
+    }
 
     static let css = """
         *{box-sizing:border-box}
@@ -237,6 +245,7 @@ public enum StudioPage {
             var b=el("button","edit","Edit");b.dataset.edit=op.name+"|"+op.state;b.addEventListener("click",function(){editor(row,op)});head.appendChild(b);
             row.appendChild(head);
             row.appendChild(el("div","origin",(op.constants.length?"via "+op.constants.join(" \u2192 ")+" \u00b7 ":"")+where(op.origin)));
+            if(op.derived)row.appendChild(derivedLine(op));
             // Where the constant is defined: the place an edit of the value goes by default.
             if(op.definedAt){var def=el("div","defined",op.constants[op.constants.length-1]+" is defined in "+op.definedAt.file+(op.definedAt.line?":"+op.definedAt.line:"")+" (theme "+op.definedAt.themeID+")");
               def.dataset.defined=op.definedAt.file+(op.definedAt.line?":"+op.definedAt.line:"");row.appendChild(def)}
@@ -249,9 +258,11 @@ public enum StudioPage {
         function luminance(h){var v=[1,3,5].map(function(i){var c=parseInt(h.substr(i,2),16)/255;return c<=0.04045?c/12.92:Math.pow((c+0.055)/1.055,2.4)});
           return 0.2126*v[0]+0.7152*v[1]+0.0722*v[2]}
         function ratio(a,b){var x=luminance(a),y=luminance(b);return (Math.max(x,y)+0.05)/(Math.min(x,y)+0.05)}
+        \#(derivedScript)
         function editor(row,op){
           var old=row.querySelector(".editor");
           if(old){old.remove();if(inspectorStale&&selected){inspectorStale=false;explain(selected.id,selected.theme,selected.traits)}return}
+          if(op.derived){derivedEditor(row,op);return}
           var box=el("div","editor");box.id="editor";
           // Every place the edit can go, each on its own line, none cut off.
           var t=el("fieldset","targets");t.id="edit-target";t.appendChild(el("legend","","Write to"));

@@ -34,7 +34,8 @@ enum StudioScreenBuilder {
         let width = max(size.0, elements.map { $0.x + $0.width }.max() ?? 0)
         let height = max(size.1, elements.map { $0.y + $0.height }.max() ?? 0)
         return StudioScreen(
-            themeID: side.theme.info.id, traits: traits.tags.joined(separator: ","), width: width, height: height,
+            themeID: side.theme.info.id, traits: side.theme.dimensions.tags(of: traits).joined(separator: ","),
+            width: width, height: height,
             idiom: idiom,
             elements: elements)
     }

@@ -15,7 +15,7 @@ public actor StudioSession {
     public let files: ThemeFiles
     public private(set) var generation = 0
 
-    private var workspace: ThemeWorkspace
+    var workspace: ThemeWorkspace
     private var snapshot: SourceSnapshot
     private var outlines: [String: SourceOutline] = [:]
     private var undoSteps: [Step] = []
@@ -227,17 +227,30 @@ public actor StudioSession {
                     compareTraits: compareTraits
                 ).diagnostics : [],
             undo: undoSteps.count, redo: redoSteps.count)
-        state.message = Self.traitProblem(traits, compareTraits) ?? lastMessage
+        state.message = traitProblem(traits, compareTraits) ?? lastMessage
         return state
     }
 
     /// Why a trait list asked for does not parse (the first one that does not), in the words the
     /// command line uses.
-    static func traitProblem(_ lists: String?...) -> String? {
+    func traitProblem(_ lists: String?...) -> String? {
+        let dimensions = dimensions()
         for case let list? in lists {
-            do { _ = try ThemeSource.traits(list) } catch { return error.message }
+            do { _ = try ThemeSource.traits(list, dimensions: dimensions) } catch { return error.message }
         }
         return nil
+    }
+
+    /// The trait dimensions of the themes shown: the standard ones and every app-defined one a
+    /// theme's chain declares (the page has one menu for each).
+    public func dimensions() -> TraitDimensions {
+        var declarations: [DimensionDeclaration] = []
+        for (folder, _, _) in themeFolders() {
+            declarations += workspace.dimensions(forThemeAt: folder).appDefined.map {
+                DimensionDeclaration(dimension: $0)
+            }
+        }
+        return TraitDimensions.standard.adding(declarations).0
     }
 
     /// The findings of the themes `state` draws, every trait set, as `validate` gives them.
@@ -284,7 +297,8 @@ public actor StudioSession {
         return requests.compactMap { id, tags in
             guard let folder = try? folder(ofTheme: id) else { return nil }
             // A trait list that does not parse draws nothing; `state` says why.
-            guard let traits = try? ThemeSource.traits(tags) else { return nil }
+            guard let traits = try? ThemeSource.traits(tags, dimensions: workspace.dimensions(forThemeAt: folder))
+            else { return nil }
             return (folder, traits)
         }
     }
@@ -302,7 +316,9 @@ public actor StudioSession {
     public func explain(themeID: String, traits: String, id: String) throws -> StudioExplanation {
         let folder = try folder(ofTheme: themeID)
         let traitSet: TraitSet
-        do { traitSet = try ThemeSource.traits(traits) } catch { throw StudioEditError(.invalid, error.message) }
+        do { traitSet = try ThemeSource.traits(traits, dimensions: workspace.dimensions(forThemeAt: folder)) } catch {
+            throw StudioEditError(.invalid, error.message)
+        }
         let result = workspace.explain(themeAt: folder, identifier: id, traits: traitSet)
         guard let explanation = result.value else {
             throw StudioEditError(
@@ -316,6 +332,7 @@ public actor StudioSession {
         var background: Color?
         var foreground: Color?
         var font: Font?
+        var constantsByName: [String: ResolvedConstant]?
         for explained in explanation.operations {
             let operation = explained.operation
             let role = schema?.operation(operation.name, of: explanation.component)?.params.first?.role
@@ -354,6 +371,16 @@ public actor StudioSession {
                     overridden: explained.overridden.map { origin($0.origin) },
                     targets: targets,
                     choices: choices)
+                if constantsByName == nil, param.value.type == .color {
+                    let constants =
+                        workspace.constants(
+                            ofThemeAt: folder, traits: traitSet, keepingWhatResolves: true, checkingWholeTheme: false
+                        ).value ?? []
+                    constantsByName = Dictionary(constants.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+                }
+                studioOperation.derived = derivation(
+                    of: param, in: explained, instance: explanation, trail: trail, themeFolder: folder,
+                    themeID: themeID, traits: traitSet, constants: constantsByName ?? [:])
                 if let step = trail?.steps.last {
                     studioOperation.definedAt = StudioOrigin(
                         themeID: step.themeID, file: display(step.location.file), line: step.location.line,
@@ -364,7 +391,8 @@ public actor StudioSession {
         }
         let assets = Array(Set(theme?.assets.variants.map(\.name) ?? [])).sorted()
         return StudioExplanation(
-            themeID: themeID, traits: traitSet.tags.joined(separator: ","), id: id, component: explanation.component,
+            themeID: themeID, traits: explanation.dimensions.tags(of: traitSet).joined(separator: ","), id: id,
+            component: explanation.component,
             background: background?.hexString, textColor: foreground?.hexString,
             largeText: ContrastRatio.isLargeText(font), highContrast: traitSet.contrast != nil,
             operations: operations, assets: assets)
@@ -467,7 +495,9 @@ public actor StudioSession {
             ((instance.definitions.last?.layer ?? explained.origin.layer) as NSString).deletingPathExtension
             .split(separator: "~").first.map(String.init) ?? "Chat"
         var layers = [base + ".xml"]
-        let tags = traits.tags.filter { $0 != traits.idiom?.rawValue }
+        let tags = workspace.dimensions(forThemeAt: themeFolder).tags(of: traits).filter {
+            $0 != traits.idiom?.rawValue
+        }
         for tag in tags { layers.append(base + "~" + tag + ".xml") }
         if let idiom = traits.idiom?.rawValue { layers.append(base + "~" + idiom + ".xml") }
         for layer in layers {
@@ -535,7 +565,7 @@ public actor StudioSession {
                         .notFound, "\(target.file) no longer holds that value; the page has been reloaded")
                 }
                 let slot = ValueSlot(name: request.slot)
-                if value.isReference, slot == .content || target.ownerKind != "constant" {
+                if value.isReference, !value.derivesColor, slot == .content || target.ownerKind != "constant" {
                     // A reference written here becomes a literal of this place only.
                     let element = try literalElement(
                         type: value.type, slot: slot, text: request.text, fields: request.fields)

@@ -59,14 +59,15 @@ public struct StudioServer: Sendable {
         let maxMessage = maxMessageBytes
 
         router.get("/") { _, _ in
-            Response(
+            let page = StudioPage.html(dimensions: await session.dimensions())
+            return Response(
                 status: .ok,
                 headers: [
                     .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                     .contentSecurityPolicy:
                         "default-src 'self' 'unsafe-inline' data:; connect-src 'self' ws: ; img-src 'self' data:",
                 ],
-                body: .init(byteBuffer: ByteBuffer(string: StudioPage.html)))
+                body: .init(byteBuffer: ByteBuffer(string: page)))
         }
         router.get("/api/state") { request, _ in
             let query = request.uri.queryParameters

@@ -565,7 +565,7 @@ public struct TokenImport {
                 diagnostics.append(
                     .error(
                         .tokenResolver,
-                        "two combinations of contexts map to the same qualifiers (\(traits)); map them apart with --map",
+                        "two combinations of contexts map to the same qualifiers (\(map.dimensions.description(of: traits))); map them apart with --map",
                         at: SourceLocation(file: resolver.file)))
                 return []
             }

@@ -7,7 +7,9 @@ import LiveryXML
 public enum ExplainText {
     public static func render(_ explanation: InstanceExplanation) -> String {
         var lines: [String] = []
-        let traits = explanation.traits.tags.isEmpty ? "no traits" : "traits \(explanation.traits)"
+        let traits =
+            explanation.traits.isEmpty
+            ? "no traits" : "traits \(explanation.dimensions.description(of: explanation.traits))"
         lines.append("\(explanation.id) (\(explanation.component)) in \(explanation.theme.id), \(traits)")
         lines.append("defined in:")
         for definition in explanation.definitions {
@@ -95,7 +97,7 @@ public enum ExplainText {
         }
         return .object([
             ("theme", .string(explanation.theme.id)),
-            ("traits", .array(explanation.traits.tags.map(JSONValue.string))),
+            ("traits", .array(explanation.dimensions.tags(of: explanation.traits).map(JSONValue.string))),
             ("id", .string(explanation.id)),
             ("component", .string(explanation.component)),
             (

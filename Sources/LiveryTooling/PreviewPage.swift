@@ -70,7 +70,8 @@ public enum PreviewPage {
         html += "<style>\(css)\(screen.isEmpty ? "" : PreviewScreen.css)</style></head>\n<body>\n"
         html += "<header><h1>\(MarkupText.escaped(compare ? "Compare" : "Preview"))</h1>"
         for side in sides {
-            let traits = side.theme.traits.tags.isEmpty ? "no traits" : side.theme.traits.description
+            let traits =
+                side.theme.traits.isEmpty ? "no traits" : side.theme.dimensions.description(of: side.theme.traits)
             html +=
                 "<div class=\"side-title\"><b>\(MarkupText.escaped(side.title))</b> · \(MarkupText.escaped(traits)) · @\(side.scale)x</div>"
         }

@@ -73,7 +73,7 @@ public enum PreviewScreen {
         let width = max(idiomSize.0, items.map { $0.1.x + $0.1.width }.max() ?? 0)
         let height = max(idiomSize.1, items.map { $0.1.y + $0.1.height }.max() ?? 0)
         let zoom = min(1, 380 / width)
-        let traits = side.theme.traits.tags.isEmpty ? "no traits" : side.theme.traits.description
+        let traits = side.theme.traits.isEmpty ? "no traits" : side.theme.dimensions.description(of: side.theme.traits)
         var html = "<figure class=\"device \(side.theme.traits.idiom == .ipad ? "ipad" : "iphone")\">"
         html += "<figcaption>\(MarkupText.escaped(traits))</figcaption>"
         html += "<div class=\"bezel\" style=\"width:\(px(width * zoom))px;height:\(px(height * zoom))px\">"

@@ -62,38 +62,17 @@ public enum SARIF {
             members.append(
                 ("partialFingerprints", .object([(fingerprintName, .string(Fingerprint.of(diagnostic, lines: lines)))]))
             )
-            if let fix = diagnostic.fix, let location = diagnostic.location,
-                let change = replacement(fix, at: location, lines: lines)
-            {
-                // the places elsewhere (an end tag) are part of the fix: all of them or none
-                let others = fix.elsewhere.filter { $0.file == location.file }.map {
-                    replacement(fix, at: $0, lines: lines)
-                }
-                if others.allSatisfy({ $0 != nil }) {
-                    members.append(
-                        (
-                            "fixes",
-                            .array([
-                                .object([
-                                    (
-                                        "description",
-                                        .object([
-                                            ("text", .string("Replace '\(fix.replaced)' with '\(fix.replacement)'"))
-                                        ])
-                                    ),
-                                    (
-                                        "artifactChanges",
-                                        .array([
-                                            .object([
-                                                ("artifactLocation", artifact(location.file)),
-                                                ("replacements", .array([change] + others.compactMap { $0 })),
-                                            ])
-                                        ])
-                                    ),
-                                ])
+            if let fix = diagnostic.fix, let changes = artifactChanges(fix, at: diagnostic.location, lines: lines) {
+                members.append(
+                    (
+                        "fixes",
+                        .array([
+                            .object([
+                                ("description", .object([("text", .string(fix.title))])),
+                                ("artifactChanges", .array(changes)),
                             ])
-                        ))
-                }
+                        ])
+                    ))
             }
             return .object(members)
         }
@@ -150,22 +129,34 @@ public enum SARIF {
         return .object(physical)
     }
 
-    /// The replacement of a did-you-mean: the first `replaced` on the finding's line at or after
-    /// its column. No fix is offered when the text is not found there (the file changed).
-    static func replacement(_ fix: Diagnostic.Fix, at location: SourceLocation, lines: SourceLines) -> JSONValue? {
-        guard let line = location.line, let text = lines.line(line, of: location.file),
-            let range = fix.range(inLine: text, from: location.column)
-        else { return nil }
-        return .object([
-            (
-                "deletedRegion",
+    /// A fix's edits as SARIF artifact changes, one per file in the order the edits name them,
+    /// each edit a replacement of its exact region. All of the fix or none: nil when an edit's
+    /// text is not where it should be (the file changed since it was checked).
+    static func artifactChanges(_ fix: Diagnostic.Fix, at location: SourceLocation?, lines: SourceLines)
+        -> [JSONValue]?
+    {
+        guard let placed = fix.placed(at: location) else { return nil }
+        var files: [String] = []
+        var replacements: [String: [JSONValue]] = [:]
+        for (place, edit) in placed {
+            guard let span = edit.span(from: place, lines: { lines.line($0, of: place.file) }) else { return nil }
+            if replacements[place.file] == nil { files.append(place.file) }
+            // endLine only for an edit of several lines: SARIF's default is the start line
+            var region: [(String, JSONValue)] = [
+                ("startLine", .integer(Int64(span.start.line))),
+                ("startColumn", .integer(Int64(span.start.column))),
+            ]
+            if span.end.line != span.start.line { region.append(("endLine", .integer(Int64(span.end.line)))) }
+            region.append(("endColumn", .integer(Int64(span.end.column))))
+            replacements[place.file, default: []].append(
                 .object([
-                    ("startLine", .integer(Int64(line))), ("startColumn", .integer(Int64(range.lowerBound + 1))),
-                    ("endColumn", .integer(Int64(range.upperBound + 1))),
-                ])
-            ),
-            ("insertedContent", .object([("text", .string(fix.replacement))])),
-        ])
+                    ("deletedRegion", .object(region)),
+                    ("insertedContent", .object([("text", .string(edit.replacement))])),
+                ]))
+        }
+        return files.map { file in
+            .object([("artifactLocation", artifact(file)), ("replacements", .array(replacements[file] ?? []))])
+        }
     }
 
     /// A relative path as a URI reference: `./` dropped, characters outside the unreserved set

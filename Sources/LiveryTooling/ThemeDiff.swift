@@ -13,6 +13,8 @@ public struct ThemeDiff: Hashable, Sendable {
         case operationAdded = "operation-added"
         case operationRemoved = "operation-removed"
         case operationChanged = "operation-changed"
+        /// A derived colour constant resolves to another colour (format 1.3, section 9.1).
+        case derivedColorChanged = "derived-color-changed"
     }
 
     public struct Change: Hashable, Sendable {
@@ -30,6 +32,8 @@ public struct ThemeDiff: Hashable, Sendable {
         public var scope: String
         /// The old component type, for `component-changed`.
         public var oldComponent: String?
+        /// For `derived-color-changed`: the constant and its derivation before and after.
+        public var constant: DerivedColorChange? = nil
     }
 
     public var old: ThemeInfo
@@ -37,6 +41,8 @@ public struct ThemeDiff: Hashable, Sendable {
     /// Every trait set compared.
     public var traitSets: [TraitSet]
     public var changes: [Change]
+    /// The dimensions that name the trait sets (the new theme's).
+    public var dimensions: TraitDimensions = .standard
 
     public var isEmpty: Bool { changes.isEmpty }
 
@@ -123,9 +129,11 @@ public struct ThemeDiff: Hashable, Sendable {
             return Change(
                 kind: key.kind, instance: key.instance, component: key.component, operation: key.operation,
                 old: key.old, new: key.new, traits: traits,
-                scope: scope(of: traits, among: traitSets), oldComponent: key.oldComponent)
+                scope: scope(of: traits, among: traitSets, dimensions: new.dimensions),
+                oldComponent: key.oldComponent)
         }
-        return ThemeDiff(old: old.info, new: new.info, traitSets: traitSets, changes: changes)
+        return ThemeDiff(
+            old: old.info, new: new.info, traitSets: traitSets, changes: changes, dimensions: new.dimensions)
     }
 
     private static func rank(_ kind: Kind) -> Int {
@@ -138,21 +146,22 @@ public struct ThemeDiff: Hashable, Sendable {
 
     /// `all traits` when a change happens in every compared set; `with T` when it happens exactly
     /// in the sets that include tags T; otherwise the list.
-    static func scope(of traits: [TraitSet], among all: [TraitSet]) -> String {
+    static func scope(of traits: [TraitSet], among all: [TraitSet], dimensions: TraitDimensions = .standard) -> String {
+        func name(_ set: TraitSet) -> String { dimensions.description(of: set) }
         let found = Set(traits)
-        if found.count == Set(all).count { return all.count == 1 ? all[0].description : "all traits" }
+        if found.count == Set(all).count { return all.count == 1 ? name(all[0]) : "all traits" }
         var candidates = Set(all)
         for set in all { candidates.formUnion(subsets(of: set)) }
         let best = candidates.filter { tags in Set(all.filter { tags.applies(in: $0) }) == found }
-            .min { ($0.tags.count, $0.description) < ($1.tags.count, $1.description) }
-        if let best, !best.tags.isEmpty { return "with " + best.tags.joined(separator: "+") }
+            .min { (dimensions.tags(of: $0).count, name($0)) < (dimensions.tags(of: $1).count, name($1)) }
+        if let best, !best.isEmpty { return "with " + dimensions.tags(of: best).joined(separator: "+") }
         // the complement of one tag: `without dark`
-        let tags = Set(all.flatMap(\.tags)).sorted()
+        let tags = Set(all.flatMap { dimensions.tags(of: $0) }).sorted()
         for tag in tags {
-            guard let single = try? TraitSet(tags: [tag]) else { continue }
+            guard let single = try? dimensions.traits(tags: [tag]) else { continue }
             if Set(all.filter { !single.applies(in: $0) }) == found { return "without " + tag }
         }
-        return "in " + traits.map(\.description).joined(separator: "; ")
+        return "in " + traits.map(name).joined(separator: "; ")
     }
 
     /// Every trait set made of some of `set`'s values, whatever dimensions they belong to.
@@ -174,7 +183,10 @@ public struct ThemeDiff: Hashable, Sendable {
     /// The review form: one line per change, then a summary line.
     public func text(oldLabel: String, newLabel: String) -> String {
         var lines = ["--- \(oldLabel) (\(old.id) \(old.version))", "+++ \(newLabel) (\(new.id) \(new.version))"]
-        let traitsLine = traitSets.count == 1 ? "traits: \(traitSets[0])" : "compared \(traitSets.count) trait sets"
+        let traitsLine =
+            traitSets.count == 1
+            ? "traits: \(dimensions.description(of: traitSets[0]))"
+            : "compared \(traitSets.count) trait sets"
         lines.append(traitsLine)
         for change in changes {
             let op = change.operation?.description ?? ""
@@ -189,6 +201,12 @@ public struct ThemeDiff: Hashable, Sendable {
             case .operationChanged:
                 line =
                     "~ \(change.instance).\(op): \(ValueText.describe(change.old ?? [])) -> \(ValueText.describe(change.new ?? []))"
+            case .derivedColorChanged:
+                // the colour on the change's line, its derivation before and after below it
+                let parts = (change.constant.map(Self.text) ?? "").split(separator: "\n").map(String.init)
+                lines.append((parts.first ?? "") + "  [\(change.scope)]")
+                lines += parts.dropFirst()
+                continue
             }
             lines.append(line + "  [\(change.scope)]")
         }
@@ -204,6 +222,7 @@ public struct ThemeDiff: Hashable, Sendable {
             (count(.instanceAdded), "instances added"), (count(.instanceRemoved), "instances removed"),
             (count(.componentChanged), "components changed"), (count(.operationAdded), "operations added"),
             (count(.operationRemoved), "operations removed"), (count(.operationChanged), "operations changed"),
+            (count(.derivedColorChanged), "derived colours changed"),
         ]
         where number > 0 {
             parts.append("\(number) \(number == 1 ? what.replacingOccurrences(of: "s ", with: " ") : what)")
@@ -224,7 +243,7 @@ public struct ThemeDiff: Hashable, Sendable {
         return .object([
             ("old", info(old)),
             ("new", info(new)),
-            ("traitSets", .array(traitSets.map { .array($0.tags.map(JSONValue.string)) })),
+            ("traitSets", .array(traitSets.map { .array(dimensions.tags(of: $0).map(JSONValue.string)) })),
             (
                 "changes",
                 .array(
@@ -235,6 +254,7 @@ public struct ThemeDiff: Hashable, Sendable {
                             ("component", .string(change.component)),
                         ]
                         if let old = change.oldComponent { members.append(("oldComponent", .string(old))) }
+                        if let constant = change.constant { members += Self.json(constant) }
                         if let operation = change.operation {
                             members.append(("operation", .string(operation.name)))
                             members.append(("state", .string(operation.state.rawValue)))
@@ -242,7 +262,11 @@ public struct ThemeDiff: Hashable, Sendable {
                             members.append(("new", params(change.new)))
                         }
                         members.append(("scope", .string(change.scope)))
-                        members.append(("traits", .array(change.traits.map { .array($0.tags.map(JSONValue.string)) })))
+                        members.append(
+                            (
+                                "traits",
+                                .array(change.traits.map { .array(dimensions.tags(of: $0).map(JSONValue.string)) })
+                            ))
                         return .object(members)
                     })
             ),

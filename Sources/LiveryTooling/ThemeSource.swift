@@ -27,6 +27,13 @@ public enum ThemeSource {
         }
     }
 
+    /// The dimensions of the theme at `path`: those a compiled file records, or those of a theme
+    /// folder's chain and the workspace's schema files. The workspace's when it cannot be read.
+    public static func dimensions(at path: String, workspace: ThemeWorkspace) -> TraitDimensions {
+        guard isCompiledFile(path) else { return workspace.dimensions(forThemeAt: path) }
+        return (try? CompiledTheme(contentsOf: path))?.dimensions ?? workspace.schemaDimensions
+    }
+
     /// Parses `ipad,dark` into a trait set (`TraitDimensions.traits(list:)`); the error names
     /// the bad tag and lists the known ones.
     public static func traits(_ text: String?, dimensions: TraitDimensions = .standard) throws(TraitParseError)

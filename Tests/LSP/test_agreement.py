@@ -39,7 +39,9 @@ def validate(root: Path):
                 related.append((note["file"].replace(prefix, ""), note["line"], note["message"].replace(prefix, "<root>/")))
             else:
                 message += "\nnote: " + note["message"]
-        entry = (finding["line"], finding["severity"], finding["code"], message.replace(prefix, "<root>/"), sorted(related))
+        # a finding about a whole file (a file name's qualifier) has no line: an editor shows it
+        # on the first line, where the server publishes it
+        entry = (finding["line"] or 1, finding["severity"], finding["code"], message.replace(prefix, "<root>/"), sorted(related))
         found.setdefault(finding["file"].replace(prefix, ""), []).append(entry)
     return {file: sorted(entries) for file, entries in found.items()}
 

@@ -62,10 +62,42 @@ async def test_typo_in_an_unsaved_buffer_gets_the_validate_finding_and_its_fix(s
     assert edits[0].range.end.character - edits[0].range.start.character == len("barTintColr")
 
 
+async def test_a_fix_moving_a_constant_up_edits_both_files_in_one_action(session):
+    # the child defines a colour in an unsaved buffer, and its parent uses it
+    palette = "Themes/Dark.theme/Palette.xml"
+    palette_uri = session.open(palette)
+    defined = '<color name="brandPressed">#0066CC</color>'
+    session.replace_all(
+        palette_uri,
+        (session.root / palette).read_text().replace(defined, defined + '\n    <color name="darkOnly">#0A84FF</color>'),
+    )
+    uri = session.open(CHAT)
+    used = '<param name="color"><color ref="accent"/></param>'
+    session.replace_all(uri, (session.root / CHAT).read_text().replace(used, used.replace("accent", "darkOnly"), 1))
+    found = await session.diagnostics(uri, lambda d: any(x.code == "reference-unknown" for x in d))
+    finding = next(d for d in found if d.code == "reference-unknown")
+    actions = await session.client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc(uri), range=finding.range, context=types.CodeActionContext(diagnostics=[finding])
+        )
+    )
+    assert actions and actions[0].title.startswith("Move 'darkOnly' up")
+    changes = actions[0].edit.changes
+    # one action, edits for both documents: into Base's constants (on disk), out of Dark's buffer
+    constants_uri = session.uri(CONSTANTS)
+    assert sorted(changes) == sorted([constants_uri, palette_uri])
+    [insert] = changes[constants_uri]
+    close = (session.root / CONSTANTS).read_text().split("\n").index("  </constants>")
+    assert insert.range.start == insert.range.end == pos(close, 0)
+    assert insert.new_text == '    <color name="darkOnly">#0A84FF</color>\n'
+    [remove] = changes[palette_uri]
+    assert (remove.range.start, remove.range.end, remove.new_text) == (pos(7, 0), pos(8, 0), "")
+
+
 async def test_buffer_findings_equal_validate_on_the_same_text(session, tmp_path):
     uri = session.open(CONSTANTS)
     text = (session.root / CONSTANTS).read_text()
-    broken = text.replace('<color name="accent" ref="brand"/>', '<color name="accent" ref="brnd"/>')
+    broken = text.replace('<color name="accent" ref="brand" overridable="true"/>', '<color name="accent" ref="brnd" overridable="true"/>')
     session.replace_all(uri, broken)
     found = await session.diagnostics(uri, lambda d: len(d) > 0)
     # the same text saved and validated by the CLI
@@ -140,7 +172,7 @@ async def test_an_edit_in_a_schema_file_is_seen_by_its_themes(session):
 async def test_a_typo_undone_and_typed_again_is_reported_again(session):
     uri = session.open(CONSTANTS)
     lines = (session.root / CONSTANTS).read_text().split("\n")
-    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand" overridable="true"/>' in l)
     column = lines[line].index('ref="brand"') + len('ref="br')
     for _ in range(2):
         session.edit(uri, (line, column), (line, column + 1), "")  # ref="brnd"
@@ -154,10 +186,10 @@ async def test_typing_in_a_value_is_seen_by_hover_and_definition(session):
     # the edited reference and everything after it (moved) must still be found
     uri = session.open(CONSTANTS)
     lines = (session.root / CONSTANTS).read_text().split("\n")
-    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
-    later = next(i for i, l in enumerate(lines) if '<color name="bubbleOutgoing" ref="accent"/>' in l)
-    pressed = next(i for i, l in enumerate(lines) if '<color name="brandPressed">' in l)
-    end = lines[line].index('ref="brand"') + len('ref="brand')
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand" overridable="true"/>' in l)
+    later = next(i for i, l in enumerate(lines) if '<color name="bubbleOutgoing" ref="accent" ' in l)
+    strong = next(i for i, l in enumerate(lines) if '<color name="accentStrong">' in l)
+    start = lines[line].index('ref="brand"') + len('ref="')
 
     async def hover_later():
         hover = await session.client.text_document_hover_async(
@@ -166,24 +198,26 @@ async def test_typing_in_a_value_is_seen_by_hover_and_definition(session):
         return hover.contents.value
 
     assert "#007AFFFF" in await hover_later()
-    for i, ch in enumerate("Pressed"):
-        session.edit(uri, (line, end + i), (line, end + i), ch)
+    # ref="brand" retyped as ref="accentStrong", a character at a time
+    session.edit(uri, (line, start), (line, start + len("brand")), "")
+    for i, ch in enumerate("accentStrong"):
+        session.edit(uri, (line, start + i), (line, start + i), ch)
     definition = await session.client.text_document_definition_async(
-        types.DefinitionParams(text_document=doc(uri), position=pos(line, end + 3))
+        types.DefinitionParams(text_document=doc(uri), position=pos(line, start + 3))
     )
-    assert [(d.uri, d.range.start.line) for d in definition] == [(uri, pressed)]
+    assert [(d.uri, d.range.start.line) for d in definition] == [(uri, strong)]
     assert "#0062CCFF" in await hover_later()
-    session.edit(uri, (line, end), (line, end + len("Pressed")), "")
+    session.edit(uri, (line, start), (line, start + len("accentStrong")), "brand")
     assert "#007AFFFF" in await hover_later()
 
 
 async def test_an_edit_in_a_parent_is_seen_by_hover_in_a_child(session):
     uri = session.open(CONSTANTS)
     lines = (session.root / CONSTANTS).read_text().split("\n")
-    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand"/>' in l)
+    line = next(i for i, l in enumerate(lines) if '<color name="accent" ref="brand" overridable="true"/>' in l)
     dark = session.open("Themes/Dark.theme/Classes.xml")
     dark_lines = (session.root / "Themes/Dark.theme/Classes.xml").read_text().split("\n")
-    at = next(i for i, l in enumerate(dark_lines) if '<color ref="accent"/>' in l)
+    at = next(i for i, l in enumerate(dark_lines) if '<color ref="accent" ' in l)
     position = pos(at, dark_lines[at].index('ref="accent"') + 7)
 
     async def hover():
@@ -413,6 +447,29 @@ async def test_completion_of_states(session):
     line = next(i for i, l in enumerate(lines) if 'state=""' in l)
     labels = await completion_labels(session, uri, line, lines[line].index('state="') + 7)
     assert {"normal", "highlighted", "disabled", "selected", "focused"} == set(labels)
+
+
+async def test_completion_of_dimension_declarations(session):
+    """In a schema file: the <dimension> element, its attributes, the app-defined dimensions the
+    chain declares for `name`, and for `values` the tags of the named one not yet listed."""
+    path = "Themes/Dark.theme/Schema.xml"
+    text = "<components>\n  <\n</components>\n"
+    uri = session.open(path, text)
+    await session.settle()
+    labels = await completion_labels(session, uri, 1, 3)
+    assert {"component", "dimension"} <= set(labels)
+    assert "values=" in labels["dimension"].text_edit.new_text
+    # Dark inherits Base, whose Components.xml declares density (compact, comfortable)
+    session.replace_all(uri, '<components>\n  <dimension name="" values="compact "/>\n</components>\n')
+    await session.settle()
+    line = '  <dimension name="" values="compact "/>'
+    labels = await completion_labels(session, uri, 1, line.index('name="') + 6)
+    assert set(labels) == {"density"}
+    session.replace_all(uri, '<components>\n  <dimension name="density" values="compact "/>\n</components>\n')
+    await session.settle()
+    line = '  <dimension name="density" values="compact "/>'
+    labels = await completion_labels(session, uri, 1, line.index("compact ") + len("compact "))
+    assert set(labels) == {"comfortable"}
 
 
 # --- Hover ---------------------------------------------------------------------------------------

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """A stand-in of the XDG settings portal (org.freedesktop.portal.Settings) on the session bus
-given by DBUS_SESSION_BUS_ADDRESS, for the LiveryAdwaita tests: Read, ReadAll and SettingChanged
-over namespaces org.freedesktop.appearance (color-scheme, contrast) and
-org.gnome.desktop.a11y.interface (high-contrast, what libadwaita 1.2 reads). Prints "ready" once
+given by DBUS_SESSION_BUS_ADDRESS, for the LiveryAdwaita and LiveryGTK tests: Read, ReadAll and
+SettingChanged over namespaces org.freedesktop.appearance (color-scheme, contrast, accent-color)
+and org.gnome.desktop.a11y.interface (high-contrast, what libadwaita 1.2 reads). accent-color is
+absent (a desktop without one: Read answers NotFound) until a line sets it. Prints "ready" once
 it owns org.freedesktop.portal.Desktop; then each line on stdin, `NAMESPACE KEY TYPE VALUE`
-(TYPE u or b), changes a setting and emits SettingChanged."""
+(TYPE u, b, or ddd with VALUE `R,G,B`, e.g. `org.freedesktop.appearance accent-color ddd
+0.2,0.4,0.6`), changes a setting and emits SettingChanged."""
 import sys
 import dbus
 import dbus.service
@@ -57,7 +59,12 @@ def on_input(source, condition):
         loop.quit()
         return False
     namespace, key, kind, text = line.split()
-    value = dbus.UInt32(int(text)) if kind == "u" else dbus.Boolean(text == "true")
+    if kind == "ddd":
+        value = dbus.Struct([dbus.Double(float(part)) for part in text.split(",")], signature="ddd")
+    elif kind == "u":
+        value = dbus.UInt32(int(text))
+    else:
+        value = dbus.Boolean(text == "true")
     values[(namespace, key)] = value
     settings.SettingChanged(namespace, key, type(value)(value, variant_level=1))
     print("changed", namespace, key, text, flush=True)

@@ -54,14 +54,17 @@ import Testing
         #expect(Array(golden[8..<16]) == [5, 0, 0, 0, 64, 0, 0, 0])  // 5.0, header size 64
         let size = UInt64(golden.count)
         #expect(Array(golden[16..<24]) == (0..<8).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
-        #expect(Array(golden[24..<32]) == [0, 0, 0, 0, 12, 0, 0, 0])  // flags 0, 12 sections
+        #expect(Array(golden[24..<32]) == [0, 0, 0, 0, 13, 0, 0, 0])  // flags 0, 13 sections (CHOI included)
         #expect(Array(golden[32..<48]) == [64, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0])
         #expect(Array(golden[64..<72]) == Array("STRS".utf8) + [1, 0, 0, 0])  // first entry, required
         #expect(golden.count % 8 == 0)
         let theme = try CompiledTheme(bytes: golden)
         let kinds = theme.sections.map(\.kind)
         #expect(
-            kinds == ["STRS", "CHAN", "IDTB", "VARS", "INST", "OPLS", "PTCH", "OPER", "PARM", "ASSE", "DATA", "BLKS"])
+            kinds == [
+                "STRS", "CHAN", "IDTB", "VARS", "INST", "OPLS", "PTCH", "OPER", "PARM", "ASSE", "DATA", "CHOI", "BLKS",
+            ])
+        #expect(theme.sections.map(\.required) == Array(repeating: true, count: 11) + [false, true])
         // BLKS: block size 512, then a CRC-32 per 512 bytes from the first section to BLKS.
         let blocks = try #require(theme.sections.last)
         let first = theme.sections[0].offset

@@ -27,6 +27,13 @@ import Testing
                 }
             }
             for asset in theme.assets { _ = theme.bytes(of: asset) }
+            _ = try? theme.choiceConstants()
+            for variant in 0..<theme.variantCount {
+                for handle in 0..<theme.idCount + 1 {
+                    _ = try? theme.choiceUses(
+                        of: InstanceHandle(rawValue: UInt32(handle)), in: VariantHandle(rawValue: UInt32(variant)))
+                }
+            }
             _ = theme.chain
             _ = try? theme.verifyContents()
         }
@@ -533,6 +540,70 @@ import Testing
         var limits = VerificationLimits()
         limits.maxArrayDepth = 2
         #expect(throws: BinaryFormatError.self) { try CompiledTheme(bytes: bytes, limits: limits) }
+    }
+
+    /// `CHOI`: nodes that name themselves or later nodes, lie about their depth, hold numbers out
+    /// of range or an unknown kind; a variant count other than the file's; variant groups and
+    /// entries outside their tables or out of order; uses past their instance's list or naming no
+    /// node; a literal that is an array. Each is one clear error at load, never a trap.
+    @Test func hostileChoiceNodesAndUsesAreRejected() throws {
+        let choices = section(.choices)
+        func word(_ offset: Int) -> Int { sample[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        let constants = word(choices.offset)
+        let literals = choices.offset + 32 + 8 * constants
+        let nodes = literals + 48 * word(choices.offset + 4)
+        let nodeCount = word(choices.offset + 8)
+        let variantCount = word(choices.offset + 16)
+        let variants = nodes + 48 * nodeCount + 4 * word(choices.offset + 12)
+        let entries = variants + 8 * variantCount
+        let entryCount = word(choices.offset + 20)
+        let uses = entries + 12 * entryCount
+        #expect(word(choices.offset + 24) >= 2)
+        // a variant whose group has two entries or more
+        let grouped = try #require((0..<variantCount).first { word(variants + 8 * $0 + 4) >= 2 })
+        let group = entries + 12 * word(variants + 8 * grouped)
+        func node(_ kind: UInt8) -> (index: Int, offset: Int) {
+            let index = (0..<nodeCount).first { sample[nodes + 48 * $0] == kind }!
+            return (index, nodes + 48 * index)
+        }
+        func malformed(_ change: (inout [UInt8]) -> Void, _ what: String) {
+            var bytes = sample
+            change(&bytes)
+            guard case .malformed? = Self.rejected(bytes) else {
+                Issue.record("not rejected as malformed: \(what)")
+                return
+            }
+        }
+        let constant = node(2)
+        let derived = node(4)
+        malformed({ Self.put32(UInt32(constant.index), at: constant.offset + 12, in: &$0) }, "a node naming itself")
+        malformed({ Self.put32(UInt32(nodeCount - 1), at: constant.offset + 12, in: &$0) }, "a node naming a later one")
+        malformed({ $0[derived.offset + 4] = 1 }, "a derived node as shallow as its base")
+        malformed(
+            {
+                $0[derived.offset + 4] = 0x58
+                $0[derived.offset + 5] = 2
+            }, "a depth past the limit")
+        malformed({ Self.put64(2.0.bitPattern, at: derived.offset + 24, in: &$0) }, "an amount of 2")
+        malformed({ Self.put64(Double.nan.bitPattern, at: derived.offset + 32, in: &$0) }, "a NaN alpha")
+        malformed({ $0[derived.offset + 1] = 7 }, "an unknown space")
+        malformed({ $0[constant.offset] = 9 }, "an unknown node kind")
+        malformed({ Self.put32(999, at: constant.offset + 8, in: &$0) }, "a constant past the table")
+        malformed({ $0[literals + 4] = 13 }, "a literal array")
+        malformed({ Self.put32(999, at: uses, in: &$0) }, "an operation past the instance's list")
+        malformed({ Self.put32(UInt32(nodeCount), at: uses + 8, in: &$0) }, "a use naming no node")
+        malformed({ Self.put32(UInt32(variantCount + 1), at: choices.offset + 16, in: &$0) }, "another variant count")
+        malformed(
+            { Self.put32(UInt32(entryCount), at: variants + 8 * grouped + 4, in: &$0) }, "a group past the entries")
+        malformed({ Self.put32(999, at: group, in: &$0) }, "an entry naming an id past the table")
+        malformed({ Self.put32(UInt32(word(group)), at: group + 12, in: &$0) }, "a group's entries out of order")
+        malformed({ Self.put32(999, at: group + 8, in: &$0) }, "an entry's run past the uses")
+        malformed({ Self.put32(1, at: choices.offset + 24, in: &$0) }, "a count the length does not hold")
+        // The section's checksum matters like every other's: a flipped literal is caught by its block.
+        var flipped = sample
+        flipped[literals + 9] ^= 0x10
+        let theme = try CompiledTheme(bytes: flipped)
+        #expect(throws: BinaryFormatError.self) { try theme.materialize() }
     }
 
     /// Ids whose hashes share their low bits: in a table of at most 2^bits buckets they all land in one run.

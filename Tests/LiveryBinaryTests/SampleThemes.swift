@@ -103,8 +103,52 @@ enum SampleThemes {
             if traits.idiom == .ipad { instances.append(ipadOnly) }
             variants[traits] = instances.sorted { $0.id < $1.id }
         }
-        return ThemeVariants(info: dark, ancestors: [base], axes: axes, variants: variants, assets: assets)
+        var uses: [TraitSet: [ChoiceUse]] = [:]
+        for traits in axes.traitSets where traits.contrast == nil {
+            uses[traits] = choiceUses(dark: traits.appearance == .dark)
+        }
+        return ThemeVariants(
+            info: dark, ancestors: [base], axes: axes, variants: variants, assets: assets,
+            choices: ChoiceTable(
+                constants: [
+                    ChoiceConstant(name: "radius", type: .float), ChoiceConstant(name: "accent", type: .color),
+                    ChoiceConstant(name: "alignment", type: .enumeration),
+                ],
+                uses: uses))
     }()
+
+    /// Personal choices of every kind of node: a constant, a colour derived from one with every
+    /// modifier, an array holding one, an enumeration with allowed values. (Their values do not
+    /// follow from the instances: the format stores what it is given.)
+    static func choiceUses(dark: Bool) -> [ChoiceUse] {
+        let radius = ChoiceExpression.constant(name: "radius", type: .float, otherwise: .literal(.float(8)))
+        let accent = ChoiceExpression.constant(
+            name: "accent", type: .color,
+            otherwise: .literal(
+                .color(dark ? Color(red: 0.5, green: 0.1, blue: 0.2) : Color(red: 1, green: 0, blue: 0))))
+        return [
+            ChoiceUse(id: "button_cancel_action", operation: 0, param: "radius", expression: radius),
+            ChoiceUse(
+                id: "button_cancel_action", operation: 1, param: "color",
+                expression: .derived(
+                    base: accent,
+                    modifiers: ChoiceModifiers(
+                        shift: .mix(.literal(.color(Color(red: 1, green: 1, blue: 1))), amount: 0.25), alpha: 0.75,
+                        contrast: .init(background: accent, minimumRatio: 4.5), space: .lch))),
+            ChoiceUse(
+                id: "chat_bubble", operation: 0, param: "steps",
+                expression: .array([.literal(.float(0.25)), radius, .literal(.array([.integer(1)]))]),
+                elementType: nil),
+            ChoiceUse(
+                id: "title_label", operation: 1, param: "alignment",
+                expression: .constant(
+                    name: "alignment", type: .enumeration, otherwise: .literal(.enumeration("center"))),
+                allowedValues: ["left", "center", "right"]),
+            ChoiceUse(
+                id: "title_label", operation: 0, param: "tint",
+                expression: .derived(base: accent, modifiers: ChoiceModifiers(shift: .darken(0.1), space: .hsl))),
+        ]
+    }
 
     static let contents: CompiledThemeContents = {
         var bytes: [AssetFileKey: [UInt8]] = [:]

@@ -63,10 +63,12 @@ import Testing
         let base = try instances(["Themes/Base.theme"])
         let light = try instances(["Themes/Light.theme"])
         let dark = try instances(["Themes/Dark.theme", "--traits", "dark"])
-        // Light redefines `brand`; Base's bubble, which references it, recolours (late binding)
-        #expect(color(base, "bubble_outgoing", "bubbleColor") == "#007AFFFF")
+        // Light redefines `brand`; Base's bubble, derived from it, recolours (late binding), lightened
+        // or darkened just enough for message text (Base's #007AFF to #0D81FF, Dark's #0A84FF to
+        // #086ACC under light text); Light's teal needs no change
+        #expect(color(base, "bubble_outgoing", "bubbleColor") == "#0D81FFFF")
         #expect(color(light, "bubble_outgoing", "bubbleColor") == "#00A3A3FF")
-        #expect(color(dark, "bubble_outgoing", "bubbleColor") == "#0A84FFFF")
+        #expect(color(dark, "bubble_outgoing", "bubbleColor") == "#086ACCFF")
         #expect(color(dark, "bubble_outgoing", "bubbleColor", state: "highlighted") == "#0066CCFF")
     }
 

@@ -45,6 +45,25 @@ import Testing
         #expect(run.stdout.contains("\"float\": 12"))
     }
 
+    /// The compiled file keeps what overrides need: every dump prints byte for byte what the
+    /// folder's does, and a name that is not overridable is the same usage error.
+    @Test func aCompiledFileTakesOverridesAsItsFolderDoes() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let compile = try Livery.run(["compile", "B.theme", "-o", "B.livery"], in: folder)
+        #expect(compile.status == 0, "\(compile.stderr)")
+        for overrides in [[], ["brand=#3478F6"], ["brand=#3478F6", "radius=12"], ["radius=0", "brand=0.1,0.75,0.3"]] {
+            let arguments = overrides.flatMap { ["--override", $0] }
+            let source = try Livery.run(["dump", "B.theme"] + arguments, in: folder)
+            let compiled = try Livery.run(["dump", "B.livery"] + arguments, in: folder)
+            #expect(source.status == 0 && compiled.status == 0, "\(source.stderr) \(compiled.stderr)")
+            #expect(compiled.stdout == source.stdout, "\(overrides)")
+        }
+        let wrong = try Livery.run(["dump", "B.livery", "--override", "brandPressed=#000000"], in: folder)
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("brand (color), radius (float)"), "\(wrong.stderr)")
+    }
+
     @Test func aNameThatIsNotOverridableIsAUsageError() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

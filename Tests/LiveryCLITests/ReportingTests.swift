@@ -89,7 +89,14 @@ import Testing
         let array = try #require(
             try JSONSerialization.jsonObject(with: Data(copy.read("report.json").utf8)) as? [[String: Any]])
         let typo = try #require(array.first { $0["code"] as? String == "attribute-unknown" })
-        #expect((typo["fix"] as? [String: String]) == ["replace": "clas", "with": "class"])
+        let fix = try #require(typo["fix"] as? [String: Any])
+        #expect(fix["title"] as? String == "Replace 'clas' with 'class'")
+        // each edit with its own place
+        let edits = try #require(fix["edits"] as? [[String: Any]])
+        #expect(edits.count == 1)
+        #expect(edits.first?["replace"] as? String == "clas" && edits.first?["with"] as? String == "class")
+        #expect((edits.first?["file"] as? String)?.hasSuffix("Base.theme/Chat.xml") == true)
+        #expect(edits.first?["line"] as? Int == typo["line"] as? Int)
     }
 
     @Test func buildPrintsOneJSONDocumentAndEachErrorOnce() throws {

@@ -34,6 +34,17 @@ import Testing
         try copy.edit(
             "Themes/Base.theme/Chat.xml", "<uilabel id=\"label_timestamp\" class=",
             "<uilabel id=\"label_timestamp\" clas=")
+        // a fix over several lines (a <parent> element removed) and one over two files (a child's
+        // constant moved up into the parent that uses it)
+        try copy.edit(
+            "Themes/Light.theme/Info.xml", " parent=\"com.livery.tokens\">",
+            ">\n  <parent>\n    com.livery.tokens\n  </parent>")
+        try copy.edit(
+            "Themes/Dark.theme/Palette.xml", "<color name=\"brand\">#0A84FF</color>",
+            "<color name=\"brand\">#0A84FF</color>\n    <color name=\"darkOnly\">#0A84FF</color>")
+        try copy.edit(
+            "Themes/Base.theme/Chat.xml", "<param name=\"color\"><color ref=\"accent\"/></param>",
+            "<param name=\"color\"><color ref=\"darkOnly\"/></param>")
         let validate = try Livery.run(
             ["validate", "Themes", "--format", "sarif", "--output", "validate.sarif"], in: copy.path)
         #expect(validate.status == 1)
@@ -45,8 +56,17 @@ import Testing
             #expect(log.contains("\"fixes\""), "\(report) has no fixes to check: \(log.prefix(400))")
             #expect(try Self.validate(report, in: copy.path) == "valid", "\(report)")
         }
-        // The check itself can fail: a property the schema does not allow is refused.
         let log = try copy.read("validate.sarif")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(log.utf8)) as? [String: Any])
+        let results = try #require((object["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let changes = results.compactMap {
+            ($0["fixes"] as? [[String: Any]])?.first?["artifactChanges"] as? [[String: Any]]
+        }
+        #expect(changes.contains { $0.count == 2 }, "a fix of two files")
+        let regions = changes.flatMap { $0 }.flatMap { ($0["replacements"] as? [[String: Any]]) ?? [] }
+            .compactMap { $0["deletedRegion"] as? [String: Int] }
+        #expect(regions.contains { ($0["endLine"] ?? 0) > ($0["startLine"] ?? 0) }, "an edit of several lines")
+        // The check itself can fail: a property the schema does not allow is refused.
         try copy.write("tampered.sarif", log.replacingOccurrences(of: "\"runs\"", with: "\"bogus\": 1, \"runs\""))
         #expect(try Self.validate("tampered.sarif", in: copy.path).hasPrefix("invalid: Additional properties"))
     }

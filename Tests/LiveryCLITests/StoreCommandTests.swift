@@ -170,6 +170,107 @@ import Testing
         #expect(try Livery.run(["list", installed]).stdout == "no themes installed in \(installed)\n")
     }
 
+    /// `livery install --cache-budget --in-use`, end to end against `livery serve`: the budget's
+    /// figures are read from the error an install that cannot fit prints (what must stay, what it
+    /// needs), then a budget with room for one more theme once the oldest removable one goes.
+    @Test func cacheBudgetEvictsTheOldestUseAndKeepsTheThemeInUseAndItsParents() throws {
+        let scratch = NSTemporaryDirectory() + "livery-store-budget-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let files = FileManager.default
+        try files.createDirectory(atPath: scratch + "/store", withIntermediateDirectories: true)
+        let themes = [
+            ("p", "com.livery.base"), ("child", "com.acme.p"), ("x", "com.livery.base"), ("y", "com.livery.base"),
+            ("z", "com.livery.base"),
+        ]
+        for (name, parent) in themes {
+            let theme = scratch + "/src/\(name).theme"
+            try files.createDirectory(atPath: scratch + "/src", withIntermediateDirectories: true)
+            try files.copyItem(atPath: Livery.root + "/Themes/Light.theme", toPath: theme)
+            try Data(
+                #"<theme-info id="com.acme.\#(name)" name="\#(name)" version="1.0.0" parent="\#(parent)"/>"#.utf8
+            ).write(to: URL(fileURLWithPath: theme + "/Info.xml"))
+            let pack = try Livery.run([
+                "pack", theme, "--themes", "Themes", "--themes", scratch + "/src",
+                "--output", scratch + "/store/\(name).liverypkg",
+            ])
+            #expect(pack.status == 0, "\(name): \(pack.stderr)")
+        }
+        #expect(try Livery.run(["catalog", scratch + "/store"]).status == 0)
+        let server = Process()
+        server.executableURL = Livery.executable
+        server.arguments = ["serve", scratch + "/store", "--port", "0"]
+        let out = Pipe()
+        server.standardOutput = out
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let line = try #require(
+            Self.firstLine(of: out.fileHandleForReading, within: 30), "livery serve printed nothing")
+        let base = try #require(
+            line.range(of: "http://127.0.0.1:[0-9]+", options: .regularExpression).map { String(line[$0]) })
+        let installed = scratch + "/Downloads"
+        func install(_ name: String, _ extra: [String] = []) throws -> LiveryRun {
+            try Livery.run(
+                [
+                    "install", base + "/catalog.json", "--id", "com.acme.\(name)", "--into", installed, "--themes",
+                    "Themes", "--allow-unsigned",
+                ] + extra)
+        }
+        func list() throws -> [String] {
+            try Livery.run(["list", installed]).stdout.split(separator: "\n").dropFirst()
+                .compactMap { $0.split(separator: " ").first.map(String.init) }
+        }
+        // Installed oldest first: p, child (built on p), x, y.
+        for name in ["p", "child", "x", "y"] {
+            let run = try install(name)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            Thread.sleep(forTimeInterval: 0.05)  // distinct use times
+        }
+        let four = ["com.acme.child", "com.acme.p", "com.acme.x", "com.acme.y"]
+        #expect(try list() == four)
+
+        // A budget nothing fits in: refused before downloading, nothing removed, and the message
+        // says what z needs and what must stay with each theme in use.
+        func refusal(inUse: String) throws -> (needed: Int64, kept: Int64) {
+            let run = try install("z", ["--cache-budget", "1", "--in-use", "com.acme.\(inUse)"])
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.hasPrefix("error: 'com.acme.z' needs "), "\(run.stderr)")
+            let numbers = run.stderr.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
+            try #require(numbers.count >= 3, "\(run.stderr)")
+            #expect(numbers[1] == 1, "the budget in the message")
+            return (numbers[0], numbers[2])
+        }
+        let inUseChild = try refusal(inUse: "child")  // child and its parent p stay
+        let inUseY = try refusal(inUse: "y")  // y, and p (child builds on it)
+        let inUseP = try refusal(inUse: "p")
+        #expect(try list() == four, "a refused install removes nothing")
+        #expect(
+            !((try? files.contentsOfDirectory(atPath: installed + "/.liverystore/downloads")) ?? []).contains {
+                $0.hasSuffix(".part")
+            }, "nor downloads anything")
+        let sizeOfY = inUseY.kept - inUseP.kept
+        #expect(inUseChild.kept > inUseP.kept && sizeOfY > 0)
+
+        // Room for z once one theme goes: x, the least recently used that may go, not child or
+        // p (older, but in use and its parent) nor y.
+        let budget = inUseChild.kept + sizeOfY + inUseChild.needed
+        let fits = try install("z", ["--cache-budget", "\(budget)", "--in-use", "com.acme.child"])
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(try list() == ["com.acme.child", "com.acme.p", "com.acme.y", "com.acme.z"])
+        let left = files.enumerator(atPath: installed)?.allObjects as? [String] ?? []
+        #expect(left.filter { $0.contains("com.acme.x") }.isEmpty, "x leaves nothing behind: \(left)")
+
+        let help = try Livery.run(["install", "--help"])
+        #expect(help.status == 0)
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for option in ["--cache-budget <BYTES>", "--in-use <ID>", "least recently used", "exit status 1"] {
+            #expect(text.contains(option), "--help lacks \(option)")
+        }
+    }
+
     /// `livery install URL` against an endless body and a 10 GB Content-Length, measured by
     /// Scripts/store-download-caps.py: refused at the 64 MiB cap having read at most a few MiB past
     /// it (socket buffers), with a small peak memory. With URLSession the same run read 0.3-3 GB

@@ -95,7 +95,8 @@ enum Repository {
                 xml += try #require(FileManager.default.contents(atPath: folder.path + "/" + file)).count
             }
         }
-        print("\(path): compiled \(bytes.count - assets) bytes without assets, XML \(xml) bytes")
+        let choices = try CompiledTheme(bytes: bytes).sections.filter { $0.kind == "CHOI" }.reduce(0) { $0 + $1.length }
+        print("\(path): compiled \(bytes.count - assets) bytes without assets (CHOI \(choices)), XML \(xml) bytes")
         #expect(bytes.count - assets < xml)
     }
 

@@ -65,4 +65,48 @@ import Testing
         // On mid grey not even black or white reaches 7:1: nothing to suggest.
         #expect(ContrastRatio.nearestPassing(Self.white, on: Self.grey(0x76), required: 7) == nil)
     }
+
+    /// Bisection finds what trying every lightness step in order finds (the rule it relies on:
+    /// from a failing step, the ratio only falls, then only rises), for random colours,
+    /// translucent ones included, and the thresholds the checks use.
+    @Test func theNearestPassingColourIsWhatTryingEveryStepFinds() {
+        var generator = SystemRandomNumberGenerator()
+        func stepwise(_ foreground: Color, on background: Color, required: Double) -> Color? {
+            let (hue, saturation, lightness) = ContrastRatio.hsl(foreground)
+            for step in 1...1000 {
+                for direction in [-1.0, 1.0] {
+                    let candidateLightness = lightness + direction * Double(step) / 1000
+                    guard (0...1).contains(candidateLightness) else { continue }
+                    var candidate = ContrastRatio.rgb(hue: hue, saturation: saturation, lightness: candidateLightness)
+                    candidate.alpha = foreground.alpha
+                    candidate = ContrastRatio.quantized(candidate)
+                    if ContrastRatio.ratio(candidate, on: background) >= required { return candidate }
+                }
+            }
+            return nil
+        }
+        func random() -> Color {
+            Color(
+                red: .random(in: 0...1, using: &generator), green: .random(in: 0...1, using: &generator),
+                blue: .random(in: 0...1, using: &generator))
+        }
+        var found = 0
+        for index in 0..<600 {
+            var foreground = random()
+            if index % 4 == 0 { foreground.alpha = .random(in: 0.2...1, using: &generator) }
+            let background = random()
+            let required = [3.0, 4.5, 7.0][index % 3]
+            guard ContrastRatio.ratio(foreground, on: background) < required else { continue }
+            var opaque = foreground
+            opaque.alpha = 1
+            let expected =
+                stepwise(foreground, on: background, required: required)
+                ?? (foreground.alpha < 1 ? stepwise(opaque, on: background, required: required) : nil)
+            #expect(
+                ContrastRatio.nearestPassing(foreground, on: background, required: required) == expected,
+                "\(foreground.hexString) on \(background.hexString) at \(required)")
+            if expected != nil { found += 1 }
+        }
+        #expect(found > 100)
+    }
 }

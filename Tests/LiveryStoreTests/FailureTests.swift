@@ -422,4 +422,30 @@ import ZIPFoundation
         #expect(try fixture.snapshot() != before)
         #expect(fixture.workFolderIsClean())
     }
+
+    /// A finished download is removed by the install's own journal: killed after the journal was
+    /// written, the restart completes the install and leaves no download behind. A package file
+    /// the app named itself is never removed.
+    @Test(arguments: [true, false]) @MainActor func aDownloadLeavesWithTheInstallItCommitted(removing: Bool)
+        async throws
+    {
+        let fixture = try Fixture()
+        let package = try fixture.pack(fixture.makeTheme(id: "com.acme.ocean"))
+        let store = try await fixture.makeStore(manager: nil)
+        let download = store.installer.resumableDownloadPath(sha256: try Hashing.sha256(fileAt: package).digest)
+        try FileManager.default.copyItem(atPath: package, toPath: download)
+        // The record a resumable download keeps beside it: with it, recovery keeps the file.
+        try Data(#"{"url": "https://a/p.liverypkg", "validator": "\"1\""}"#.utf8).write(
+            to: URL(fileURLWithPath: download + ".json"))
+        var crashing = store.installer
+        crashing.faultInjection = { step in if step == "journal written" { throw SimulatedCrash() } }
+        #expect(throws: SimulatedCrash.self) {
+            _ = try crashing.install(packageAt: download, removingDownload: removing)
+        }
+        let restarted = try await fixture.makeStore(manager: nil)
+        #expect(restarted.recoveryActions.contains("completed the interrupted operation on com.acme.ocean"))
+        #expect(restarted.installer.installedProduct(id: "com.acme.ocean") != nil)
+        #expect(FileManager.default.fileExists(atPath: download) == !removing)
+        #expect(FileManager.default.fileExists(atPath: download + ".json") == !removing)
+    }
 }

@@ -15,7 +15,8 @@ import Foundation
 /// sends zeros with no length until the client leaves, `/gzip/NAME` sends the file gzipped with
 /// `Content-Encoding: gzip` and the compressed length (as object stores and `gzip_static` do),
 /// `/brotli/NAME` sends the file as it is but labelled `Content-Encoding: br`, `/bomb/NAME` sends
-/// 64 MiB of zeros gzipped (about 64 KB).
+/// 64 MiB of zeros gzipped (about 64 KB), `/nolength/NAME` sends the file with no Content-Length,
+/// and any other `/WORD/NAME` sends the file as a good server does.
 /// Faults that heal, for the retry tests (each counted per request target, see `requests(to:)`):
 /// `/once-CODE/NAME` answers CODE (with `Retry-After: 7` for 429 and 503) to the first request and
 /// serves the file after; `/busy/NAME` answers 503 with `Retry-After: 7` twice, then serves;
@@ -200,6 +201,11 @@ final class FaultyServer: @unchecked Sendable {
             serveRanged(
                 connection, fault: String(fault.dropFirst(2)), seen: seen, bytes: bytes,
                 request: String(decoding: request, as: UTF8.self), target: target)
+            return
+        case "nolength":
+            // The whole file with no Content-Length: its end is the connection's.
+            guard send(connection, Array("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8)) else { return }
+            _ = send(connection, bytes, counted: true)
             return
         case "stallfirst" where seen == 0:
             let head = "HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"

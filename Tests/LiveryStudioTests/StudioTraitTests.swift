@@ -15,6 +15,29 @@ import Testing
         }
     }
 
+    /// The sample Base theme declares `density` in its schema file: the studio's page has a menu
+    /// for it, its tags draw a screen, and a bad tag's message lists them.
+    @Test func thePageHasAMenuForEachDimensionTheThemesDeclare() async throws {
+        let copy = try ThemesCopy()
+        let session = StudioSession(paths: [copy.themes])
+        let dimensions = await session.dimensions()
+        #expect(dimensions.appDefined.map(\.name) == ["density"])
+        let page = StudioPage.html(dimensions: dimensions)
+        #expect(
+            page.contains(
+                #"<select id="trait-density" class="trait"><option value="">any</option><option>compact</option><option>comfortable</option></select>"#
+            ))
+        #expect(!StudioPage.html.contains("trait-density"))
+        let compact = await session.state(themeID: "com.livery.base", traits: "compact,dark", findings: false)
+        #expect(compact.message == nil, "\(compact.message ?? "")")
+        #expect(compact.screens.first?.traits == "dark,compact")
+        let explained = try await session.explain(themeID: "com.livery.base", traits: "compact", id: "bubble_incoming")
+        #expect(explained.traits == "compact")
+        let bad = await session.state(themeID: "com.livery.base", traits: "compakt", findings: false)
+        #expect(bad.screens.isEmpty)
+        #expect(bad.message?.hasSuffix("density: compact, comfortable") == true, "\(bad.message ?? "")")
+    }
+
     @Test func aBadTraitListIsReportedNotDrawnAsNone() async throws {
         let copy = try ThemesCopy()
         let session = StudioSession(paths: [copy.themes])

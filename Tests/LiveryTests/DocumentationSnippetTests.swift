@@ -16,6 +16,7 @@ import Testing
             final class AppComponent {}
             let titleLabel = AppComponent(), sendButton = AppComponent()
             let bannerLabel = AppComponent(), mediaPlayerView = AppComponent()
+            let bubbleView = AppComponent()
             #if !canImport(UIKit)
             struct UIImage: Sendable { init?(data: Data, scale: CGFloat) {} }
             #endif

@@ -5,7 +5,7 @@ import Testing
 @testable import Livery
 
 /// The registry's and the originals' invariants are checked by code: after every pass in a debug
-/// build (`Applicator.endPass`), and here, where one is broken on purpose to show the check
+/// build when due (`Applicator.endPass`), and here, where one is broken on purpose to show the check
 /// finds it.
 @MainActor
 @Suite struct InvariantTests {
@@ -53,5 +53,27 @@ import Testing
     @Test func aSlotIsSixtyFourBytes() {
         #expect(MemoryLayout<SlotStorage.Slot>.stride == 64)
         #expect(MemoryLayout<SlotStorage.Membership>.stride == 32)
+    }
+
+    /// Debug builds check every invariant after each pass over every component, and after
+    /// one-component passes once they number as many as the components: styling 2,000
+    /// components one by one checks everything about log2(2,000) times (work linear in the
+    /// components), not 2,000 times.
+    @Test func stylingOneByOneChecksEverythingLogarithmicallyOften() {
+        let a = loadedTheme("a", [instance("p", "probe", [op("fill", "color", red)])])
+        let b = loadedTheme("b", [instance("p", "probe", [op("fill", "color", blue)])])
+        let (manager, applicator) = makeApplicator(a, b, activate: "a")
+        applicator.register(probeBinding())
+        let before = applicator.invariantChecks
+        var kept: [Probe] = []
+        for _ in 0..<2_000 {
+            kept.append(Probe(Counter()))
+            applicator.style(kept[kept.count - 1], as: "p")
+        }
+        let checks = applicator.invariantChecks - before
+        #expect(checks >= 10 && checks <= 13, "\(checks) checks")
+        manager.activate(themeID: "b")
+        #expect(applicator.invariantChecks == before + checks + 1)
+        #expect(kept.allSatisfy { $0.fill.map(Value.color) == blue })
     }
 }

@@ -95,7 +95,7 @@ import Testing
         }
 
         // The compiled file: each type under its own tag, every value read back as written.
-        let tags = Set(ValueType.allCases.map { ValueTag($0) })
+        let tags = Set(ValueType.allCases.map { $0.tag })
         #expect(tags.count == ValueType.allCases.count, "two types share a compiled tag")
         let variants = try workspace.variants(ofThemeAt: scratch("Probe.theme")).unwrap()
         var assetBytes: [AssetFileKey: [UInt8]] = [:]
@@ -106,7 +106,7 @@ import Testing
         let written = Set(
             (0..<compiled.valueSlotCount).map { bytes[section.offset + 8 + $0 * Format.valueSlotSize + 4] })
         for type in ValueType.allCases {
-            #expect(written.contains(ValueTag(type).rawValue), "\(type): its tag is not in the file")
+            #expect(written.contains(type.tag.rawValue), "\(type): its tag is not in the file")
         }
         let read = try compiled.materialize()
         let readOperations = try #require(read.variants[.none]?.first { $0.id == "p" }).operations

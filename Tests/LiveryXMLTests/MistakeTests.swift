@@ -129,7 +129,7 @@ import Testing
         let findings = copy.validate()
         #expect(
             findings.map(\.description) == [
-                "Light.theme/Chat~nite.xml: error: unknown qualifier '~nite' in 'Chat~nite.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext, ltr, rtl [qualifier-unknown]"
+                "Light.theme/Chat~nite.xml: error: unknown qualifier '~nite' in 'Chat~nite.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext, ltr, rtl, compact, comfortable [qualifier-unknown]"
             ])
     }
 
@@ -139,7 +139,7 @@ import Testing
         let findings = copy.validate()
         #expect(
             findings.map(\.description) == [
-                "Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext, ltr, rtl; most likely 'dark' ('night' is another tool's word for it) [qualifier-unknown]"
+                "Light.theme/Chat~night.xml: error: unknown qualifier '~night' in 'Chat~night.xml'; use one of iphone, ipad, tv, mac, watch, car, vision, light, dark, highcontrast, largetext, ltr, rtl, compact, comfortable; most likely 'dark' ('night' is another tool's word for it) [qualifier-unknown]"
             ])
     }
 
@@ -220,7 +220,7 @@ import Testing
         let findings = copy.validate()
         #expect(findings.count == 1, "\(findings.map(\.description))")
         let fix = try #require(findings.first?.fix)
-        #expect(fix.replaced == "UILabel" && fix.replacement == "uilabel" && fix.elsewhere.count == 1)
+        #expect(fix.replaced == "UILabel" && fix.replacement == "uilabel" && fix.edits.count == 2)
     }
 
     @Test func aThemeThatIsItsOwnParentIsOneFinding() throws {

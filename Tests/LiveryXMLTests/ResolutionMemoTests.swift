@@ -171,6 +171,34 @@ import Testing
         #expect(afresh.reuses == 0)
     }
 
+    /// A resolution that reported something is reused too, and reports again with the reusing
+    /// pass's trait set: the finding carries the same note as when every pass resolves afresh.
+    /// (A brand's first draft has findings; its instances must not all resolve again.)
+    @Test func aResolutionWithFindingsIsReusedAndReportsTheSame() throws {
+        let unreachable = Self.operation(
+            "backgroundColor", "color", "<color contrast-with=\"#777777\" min-ratio=\"7\">#787878</color>")
+        let tree = try TemporaryThemes([
+            "Base.theme/Info.xml": TemporaryThemes.info("base"),
+            "Base.theme/Screen.xml": "<theme><instances><uiview id=\"v\">\(unreachable)</uiview></instances></theme>",
+            "Base.theme/Other~dark.xml": TemporaryThemes.alpha("x", "0.5"),
+            "Base.theme/Other~ipad.xml": TemporaryThemes.alpha("y", "0.5"),
+        ])
+        var findings: [[Diagnostic]] = []
+        for reusing in [false, true] {
+            let workspace = ThemeWorkspace(searchPaths: [tree.path])
+            workspace.reusesResolutions = reusing
+            findings.append(workspace.variants(ofThemeAt: tree.theme("Base.theme")).diagnostics)
+        }
+        #expect(findings[0].map(\.code) == [.contrastUnreachable])
+        #expect(findings[1] == findings[0])
+        let workspace = ThemeWorkspace(searchPaths: [tree.path])
+        let resolver = try #require(workspace.resolver(forThemeAt: tree.theme("Base.theme"))).0
+        for traits in resolver.axes.traitSets { _ = resolver.resolve(traits) }
+        // v is resolved once and reused for the three other trait sets, reporting each time
+        #expect(resolver.reuses >= 3)
+        #expect(resolver.traitSets.values.contains { $0.count == 4 })
+    }
+
     /// The values the tree is built to change, checked directly: a memo that missed one kind of
     /// read would hand a child its parent's value.
     @Test func childrenSeeWhatTheyRedefineThroughEveryPath() throws {

@@ -56,7 +56,7 @@ final class SampleThemeCopy {
         var result = diagnostic
         result.location = strip(diagnostic.location)
         result.notes = diagnostic.notes.map { Diagnostic.Note($0.message, at: strip($0.location)) }
-        result.fix?.elsewhere = diagnostic.fix?.elsewhere.compactMap { strip($0) } ?? []
+        result.fix = diagnostic.fix?.mappingPaths { strip(LiveryModel.SourceLocation(file: $0))!.file }
         return result
     }
 }

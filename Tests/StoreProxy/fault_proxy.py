@@ -18,10 +18,17 @@ Faults (the `FAULTS` names):
   lie      a 206's Content-Range is rewritten to claim another start, end or total
   pass     forward untouched
 Faults stop after `faulty_connections` connections (drawn from the seed), so every run ends.
+
+Two settings serve the kill-and-restart check (run_seeds.py --kills): `rate` trickles package
+bodies at that many bytes per second, so that a client killed at a random moment is killed in
+the middle of a download; `drop_range` forwards range requests without `Range` and `If-Range`, as a
+server without range support would (the sabotage that check must catch). `requests` records, per
+request, its path, the start its `Range` asked for and the body bytes sent.
 Only loopback addresses are used. Standard library only.
 """
 import asyncio
 import random
+import re
 import socket
 import struct
 
@@ -47,7 +54,7 @@ class Counters:
 
 class FaultProxy:
     def __init__(self, upstream_port, seed=0, stall=2.0, retry_after=1, faulty_connections=None,
-                 cut_every=None, only_suffix=None, changed_prefix="/changed"):
+                 cut_every=None, only_suffix=None, changed_prefix="/changed", rate=None, drop_range=False):
         self.upstream_port = upstream_port
         self.seed = seed
         self.stall = stall
@@ -59,6 +66,11 @@ class FaultProxy:
         self.cut_every = cut_every
         self.only_suffix = only_suffix
         self.changed_prefix = changed_prefix
+        self.rate = rate
+        self.drop_range = drop_range
+        self.requests = []
+        # Set when a trickled package body starts (the kill check waits for it).
+        self.package_started = asyncio.Event()
         self.counters = Counters()
         self.log = []
         self.server = None
@@ -116,6 +128,12 @@ class FaultProxy:
         fault, count = self.plan(index, path, headers)
         self.counters.faults[fault] = self.counters.faults.get(fault, 0) + 1
         self.log.append((index, method, path, headers.get("range", ""), fault, count))
+        asked = re.match(r"bytes=(\d+)-", headers.get("range", ""))
+        record = {"index": index, "path": path, "start": int(asked.group(1)) if asked else 0, "body": 0}
+        self.requests.append(record)
+        if self.drop_range:
+            headers.pop("range", None)
+            headers.pop("if-range", None)
 
         if fault == "busy":
             answer = (f"HTTP/1.1 503 Service Unavailable\r\nRetry-After: {self.retry_after}\r\n"
@@ -146,6 +164,9 @@ class FaultProxy:
             response_head = self.rewrite_head(response_head, fault, random.Random(f"{self.seed}:{index}:lie"))
             sent = 0
             limit = count if fault in ("cut", "stall", "reset") else None
+            trickle = self.rate if self.rate and path.endswith(".liverypkg") else None
+            if trickle:
+                self.package_started.set()
             chunks = [response_head]
             while True:
                 for chunk in chunks:
@@ -153,14 +174,18 @@ class FaultProxy:
                         chunk = chunk[: max(0, limit - sent)]
                         writer.write(chunk)
                         self.counters.sent(path, len(chunk))
+                        record["body"] = max(0, sent + len(chunk) - len(response_head))
                         await writer.drain()
                         await self.end_with(fault, writer)
                         return
                     writer.write(chunk)
                     sent += len(chunk)
                     self.counters.sent(path, len(chunk))
+                    record["body"] = max(0, sent - len(response_head))
                     await writer.drain()
-                data = await up_reader.read(65536)
+                    if trickle:
+                        await asyncio.sleep(len(chunk) / trickle)
+                data = await up_reader.read(16384 if trickle else 65536)
                 if not data:
                     return
                 chunks = [data]

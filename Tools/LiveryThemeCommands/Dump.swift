@@ -34,7 +34,6 @@ package struct Dump: ParsableCommand {
     @OptionGroup var themes: ThemeOptions
 
     package func validate() throws {
-        _ = try traitSet()
         _ = try givenOverrides()
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
         guard TextScale.range.contains(textScale) else {
@@ -42,11 +41,13 @@ package struct Dump: ParsableCommand {
         }
     }
 
-    func traitSet() throws -> TraitSet {
+    /// `--traits` read with the theme's dimensions (app-defined ones included): a usage error
+    /// lists the tags the theme knows.
+    func traitSet(_ dimensions: TraitDimensions) throws -> TraitSet {
         do {
-            return try TraitDimensions.standard.traits(list: traits)
+            return try dimensions.traits(list: traits)
         } catch {
-            throw ValidationError(TraitDimensions.standard.message(for: error))
+            throw ValidationError(dimensions.message(for: error))
         }
     }
 
@@ -63,9 +64,17 @@ package struct Dump: ParsableCommand {
     /// The values given, read as the types of the theme's overridable constants; a name that is
     /// not one of them, or a value that does not read, is a usage error naming them.
     func overrideValues(workspace: ThemeWorkspace) throws -> [String: Value] {
+        guard !overrides.isEmpty else { return [:] }
+        let constants = (workspace.overridableConstants(ofThemeAt: source) ?? []).map {
+            ChoiceConstant(name: $0.name, type: $0.type)
+        }
+        return try overrideValues(constants: constants)
+    }
+
+    /// The same for a theme whose overridable constants are `constants` (a compiled file's).
+    func overrideValues(constants: [ChoiceConstant]) throws -> [String: Value] {
         let given = try givenOverrides()
         guard !given.isEmpty else { return [:] }
-        let constants = workspace.overridableConstants(ofThemeAt: source) ?? []
         let offered =
             constants.isEmpty
             ? "the theme has no overridable constants (a constant is with overridable=\"true\")"
@@ -88,13 +97,22 @@ package struct Dump: ParsableCommand {
     package func run() throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), !isFolder.boolValue {
-            guard overrides.isEmpty else {
-                throw ValidationError(
-                    "--override needs the theme folder: this compiled file does not record its overridable constants")
-            }
             let compiled = try CompiledFile.open(source)
             do {
-                let theme = try compiled.materialize().resolved(for: try traitSet())
+                let values = try overrideValues(constants: try compiled.choiceConstants())
+                let variants = try compiled.materialize()
+                let theme: ResolvedTheme
+                do {
+                    theme = try variants.resolved(for: try traitSet(variants.dimensions), overriding: values)
+                } catch let problem as ChoiceProblem {
+                    DiagnosticPrinter().print([
+                        .error(
+                            .compiledInvalid,
+                            "--override \(problem.constants.joined(separator: ", ")): instance '\(problem.id)': \(problem.message)",
+                            at: SourceLocation(file: source))
+                    ])
+                    throw ExitCode.failure
+                }
                 print(CanonicalJSON.dump(theme, scale: scale, textScale: textScale), terminator: "")
             } catch let error as BinaryFormatError {
                 DiagnosticPrinter().print([
@@ -106,10 +124,11 @@ package struct Dump: ParsableCommand {
         }
         let workspace = themes.workspace()
         let values = try overrideValues(workspace: workspace)
+        let traitSet = try traitSet(workspace.dimensions(forThemeAt: source))
         let result =
             values.isEmpty
-            ? workspace.resolve(themeAt: source, traits: try traitSet())
-            : workspace.resolve(themeAt: source, traits: try traitSet(), overriding: values)
+            ? workspace.resolve(themeAt: source, traits: traitSet)
+            : workspace.resolve(themeAt: source, traits: traitSet, overriding: values)
         DiagnosticPrinter().print(result.diagnostics)
         guard let theme = result.value else { throw ExitCode.failure }
         print(CanonicalJSON.dump(theme, scale: scale, textScale: textScale), terminator: "")

@@ -18,6 +18,10 @@ enum SwitchBenchmark {
     ]
 
     static func theme(_ id: String, identifiers: Int, seed: Double) -> LoadedTheme {
+        LoadedTheme(variants: variants(id, identifiers: identifiers, seed: seed))
+    }
+
+    static func variants(_ id: String, identifiers: Int, seed: Double) -> ThemeVariants {
         let instances = (0..<identifiers).map { index in
             ResolvedInstance(
                 id: "view_\(index)", component: "uiview",
@@ -30,10 +34,9 @@ enum SwitchBenchmark {
                     return ResolvedOperation(name: name, params: [Param(name: param, value: value)])
                 })
         }
-        return LoadedTheme(
-            variants: ThemeVariants(
-                info: ThemeInfo(id: id, name: id), ancestors: [], axes: TraitAxes(),
-                variants: [.none: instances], assets: .empty))
+        return ThemeVariants(
+            info: ThemeInfo(id: id, name: id), ancestors: [], axes: TraitAxes(),
+            variants: [.none: instances], assets: .empty)
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
@@ -179,6 +182,64 @@ enum SwitchBenchmark {
         print(
             "\(components) components, \(identifiers) identifiers: \(registering) allocations to register all (\(format(Double(registering) / Double(components))) per component); \(format(warm)) per warm switch of \(applicator.lastPass.operationsApplied) setter calls"
         )
+        withExtendedLifetime(views) {}
+    }
+
+    /// Theme `id` of `theme(_:identifiers:seed:)` whose first `dependent` instances take their
+    /// background colour from the overridable constant `accent`.
+    static func choiceTheme(_ id: String, identifiers: Int, dependent: Int, seed: Double) -> LoadedTheme {
+        var variants = variants(id, identifiers: identifiers, seed: seed)
+        let uses = (0..<dependent).map { index in
+            let own = variants.variants[.none]![index].operations[0].params[0].value
+            return ChoiceUse(
+                id: "view_\(index)", operation: 0, param: "color",
+                expression: .constant(name: "accent", type: .color, otherwise: .literal(own)))
+        }
+        variants.choices = ChoiceTable(
+            constants: [ChoiceConstant(name: "accent", type: .color)], uses: [.none: uses])
+        return LoadedTheme(variants: variants)
+    }
+
+    /// A value of `accent` changed on 10,000 components (one identifier each) of which 1,000
+    /// depend on it: a new value each time (the user dragging a colour picker), and two values
+    /// alternating (both prepared already); beside the warm switch of the same 10,000 between two
+    /// themes.
+    static func choice(components: Int = 10_000, dependent: Int = 1_000, changes: Int = 41) {
+        let manager = ThemeManager()
+        manager.add(choiceTheme("a", identifiers: components, dependent: dependent, seed: 0.25))
+        manager.add(choiceTheme("b", identifiers: components, dependent: dependent, seed: 0.75))
+        manager.activate(themeID: "a")
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
+        let views = (0..<components).map { _ in View() }
+        let names = (0..<components).map { "view_\($0)" }
+        for (index, view) in views.enumerated() { applicator.style(view, as: names[index]) }
+        let clock = ContinuousClock()
+        manager.activate(themeID: "b")
+        manager.activate(themeID: "a")
+        var warm: [Double] = []
+        for index in 0..<changes {
+            warm.append(milliseconds(clock.measure { manager.activate(themeID: index % 2 == 0 ? "b" : "a") }))
+        }
+        let warmCalls = applicator.lastPass.operationsApplied
+        var fresh: [Double] = []
+        for index in 0..<changes {
+            let value = Value.color(Color(red: Double(index) / Double(changes), green: 0.5, blue: 0.25))
+            fresh.append(
+                milliseconds(clock.measure { applicator.rootScope.overrides.constants["accent"] = value }))
+        }
+        let freshCalls = applicator.lastPass.operationsApplied
+        var alternating: [Double] = []
+        let values = [Value.color(Color(red: 1, green: 0, blue: 0)), .color(Color(red: 0, green: 0, blue: 1))]
+        for value in values { applicator.rootScope.overrides.constants["accent"] = value }
+        for index in 0..<changes {
+            alternating.append(
+                milliseconds(clock.measure { applicator.rootScope.overrides.constants["accent"] = values[index % 2] }))
+        }
+        print(
+            "\(components) components, one identifier each, \(dependent) depending on `accent`; medians of \(changes)")
+        print("  warm switch a<->b:                   \(format(median(warm))) ms (\(warmCalls) setter calls)")
+        print("  accent changed, a new value each time: \(format(median(fresh))) ms (\(freshCalls) setter calls)")
+        print("  accent changed between two values:     \(format(median(alternating))) ms")
         withExtendedLifetime(views) {}
     }
 

@@ -8,6 +8,8 @@ import Foundation
 //   livery-switch-bench --profile-register-many  # one identifier per component
 //   livery-switch-bench --profile-switch       # many warm switches and little else
 //   livery-switch-bench --profile-switch-many  # the same, one identifier per component
+//   livery-switch-bench --choice               # a personal choice changed on 10,000 components,
+//                                              # 1,000 of which depend on it, beside the warm switch
 //   livery-switch-bench --count-allocations    # heap allocations per warm switch
 //                                              # (Benchmarks/Scripts/count-allocations.sh preloads the counter)
 // `--preload` prepares both themes ahead (`Applicator.preload`) in the profiling modes, as an
@@ -23,6 +25,8 @@ if arguments.contains("--profile-register") {
     await SwitchBenchmark.run(identifiers: 100, rounds: 1, switches: 401, preload: preload)
 } else if arguments.contains("--profile-switch-many") {
     await SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 41, preload: preload)
+} else if arguments.contains("--choice") {
+    SwitchBenchmark.choice()
 } else if arguments.contains("--count-allocations") {
     await SwitchBenchmark.countAllocations(identifiers: 100)
     await SwitchBenchmark.countAllocations(identifiers: 10_000)

@@ -16,7 +16,7 @@ extension Applicator {
     /// changed. The manager's observers call it; apps rarely need to.
     public func refresh() {
         originals.enterPass()
-        defer { endPass() }
+        defer { endPass(overEveryComponent: true) }
         counters = ApplyStatistics()
         var themeChanged = false
         var targets: [(ScopeID, PreparedTheme)] = []
@@ -47,7 +47,14 @@ extension Applicator {
             var queue = pendingBuffer
             pendingBuffer = []
             queue.removeAll(keepingCapacity: true)
+            // A change of personal choices only: the groups it does not reach show the same
+            // prepared instance in both themes, and are left alone.
+            let only = previous != nil && theme.base === previous ? theme.rederived : nil
             for group in registry.groups(of: scope) {
+                if let only {
+                    let number = registry.identifier(of: group).index
+                    guard number < only.count, only[number] else { continue }
+                }
                 switchGroup(
                     group, from: previous, to: theme, plans: plans, queue: &queue, context: context,
                     statistics: &statistics)
@@ -59,17 +66,18 @@ extension Applicator {
         counters = statistics
     }
 
-    func effective(scope: ScopeID) -> (themeID: String?, traits: TraitSet, scale: Int) {
-        var result: (themeID: String?, traits: TraitSet, scale: Int)
+    func effective(scope: ScopeID) -> (themeID: String?, traits: TraitSet, scale: Int, constants: [String: Value]) {
+        var result: (themeID: String?, traits: TraitSet, scale: Int, constants: [String: Value])
         if let parent = registry.parent(of: scope) {
             result = effective(scope: parent)
         } else {
-            result = (manager.currentThemeID, manager.traits, manager.scale)
+            result = (manager.currentThemeID, manager.traits, manager.scale, [:])
         }
         let overrides = registry.overrides(of: scope)
         if let id = overrides.themeID { result.themeID = id }
         result.traits = overrides.applied(to: result.traits, dimensions: manager.dimensions)
         if let scale = overrides.scale { result.scale = max(1, scale) }
+        if !overrides.constants.isEmpty { result.constants.merge(overrides.constants) { $1 } }
         return result
     }
 
@@ -79,14 +87,27 @@ extension Applicator {
         let key = PreparedTheme.Key(
             themeID: themeID, traits: wanted.traits, scale: wanted.scale,
             themeGeneration: manager.generation, bindingGeneration: bindings.generation,
-            textScale: manager.textScale)
+            textScale: manager.textScale, constants: wanted.constants)
         if let cached = prepared.use(key) { return cached }
         // Unavailable themes were reported by the manager; the scope keeps what it has.
         guard let loaded = manager.theme(themeID) else { return registry.theme(of: scope) }
-        let source = loaded.instances(for: wanted.traits, textScale: key.textScale)
+        let source =
+            wanted.constants.isEmpty
+            ? loaded.instances(for: wanted.traits, textScale: key.textScale)
+            : loaded.instances(
+                for: wanted.traits, textScale: key.textScale,
+                choices: acceptedChoices(wanted.constants, of: loaded, traits: wanted.traits),
+                problem: { reportChoiceProblem($0, themeID: themeID) })
         let images = ImageLoader(
             theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
             cache: imageCache, diagnostics: diagnostics)
+        if let current = registry.theme(of: scope), let rederived = rederivable(current, as: key, source: source) {
+            let theme = PreparedTheme(
+                derivedFrom: current, key: key, source: source, images: images, bindings: bindings.snapshot(),
+                operationKeys: operationKeys, rederived: rederived)
+            prepared.keep(theme)
+            return theme
+        }
         let theme = PreparedTheme(
             key: key, source: source, images: images, bindings: bindings.snapshot(),
             operationKeys: operationKeys, identifiers: registry.identifiers)
@@ -214,5 +235,67 @@ extension Applicator {
             }
         }
         counters = statistics
+    }
+}
+
+// MARK: Personal choices
+
+@MainActor
+extension Applicator {
+    /// Derivations in a row before a theme is prepared afresh again: each keeps its base alive
+    /// (records and decoded values), so a user dragging a colour picker holds a bounded number.
+    static let maxDerivations = 8
+
+    /// When `key` differs from `current`'s only in the values of personal choices, the
+    /// identifiers a theme derived from `current` must look up again (by identifier number): those
+    /// whose instances either set of values changes. Nil when the theme must be prepared afresh.
+    func rederivable(_ current: PreparedTheme, as key: PreparedTheme.Key, source: InstanceSource)
+        -> ContiguousArray<Bool>?
+    {
+        var plain = key
+        plain.constants = current.key.constants
+        guard plain == current.key, key.constants != current.key.constants, !current.isComplete,
+            current.derivation < Self.maxDerivations, current.source.readsLazily == source.readsLazily
+        else { return nil }
+        var marks = ContiguousArray<Bool>(repeating: false, count: registry.identifiers.count)
+        for id in current.source.replacedIDs + source.replacedIDs {
+            if let number = registry.identifiers.existingNumber(id), number.index < marks.count {
+                marks[number.index] = true
+            }
+        }
+        return marks
+    }
+
+    /// The values `loaded` can take (format 1.3, section 9.2); each other one is reported once,
+    /// never fatal: a value for a constant the theme does not have overridable, or of another type.
+    func acceptedChoices(_ values: [String: Value], of loaded: LoadedTheme, traits: TraitSet) -> [String: Value] {
+        let (accepted, refused) = ChoiceTable(constants: loaded.choiceConstants).accepting(values)
+        for (name, refusal) in refused.sorted(by: { $0.key < $1.key }) {
+            let reason: String
+            switch refusal {
+            case .notOverridable:
+                reason = "theme '\(loaded.info.id)' has no overridable constant '\(name)'"
+            case .wrongType(let expected):
+                reason =
+                    "constant '\(name)' of theme '\(loaded.info.id)' takes \(Self.article(expected.rawValue)), not \(Self.article(values[name]!.type.rawValue))"
+            }
+            diagnostics.report(
+                .warning(.runtimeChoiceRefused, "\(reason); the value given for it is ignored", at: nil),
+                finding: .choiceRefused(themeID: loaded.info.id, name: name, value: values[name]!))
+        }
+        return accepted
+    }
+
+    func reportChoiceProblem(_ problem: ChoiceProblem, themeID: String) {
+        diagnostics.report(
+            .warning(
+                .runtimeChoiceRefused,
+                "the value given for \(problem.constants.map { "'\($0)'" }.joined(separator: ", ")) does not fit instance '\(problem.id)' of theme '\(themeID)': \(problem.message); the theme's value is kept",
+                at: nil),
+            finding: .choiceProblem(themeID: themeID, problem))
+    }
+
+    static func article(_ word: String) -> String {
+        (["a", "e", "i", "o", "u"].contains(word.prefix(1)) ? "an " : "a ") + word
     }
 }

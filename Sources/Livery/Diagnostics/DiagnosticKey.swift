@@ -42,6 +42,10 @@ enum RuntimeFinding: Hashable {
     case configuration(Diagnostic)
     case configurationNotAFile(url: String)
     case missingConfigurationResource(bundle: String, resource: String)
+
+    // Personal choices.
+    case choiceRefused(themeID: String, name: String, value: Value)
+    case choiceProblem(themeID: String, ChoiceProblem)
 }
 
 extension DiagnosticHook {

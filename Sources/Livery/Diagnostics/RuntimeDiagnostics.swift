@@ -23,6 +23,9 @@ extension DiagnosticCode {
     public static let runtimeThemeUnavailable: DiagnosticCode = "runtime-theme-unavailable"
     /// The configuration file is missing or malformed.
     public static let runtimeConfiguration: DiagnosticCode = "runtime-configuration"
+    /// A value given for a personal choice (`ScopeOverrides.constants`) that the theme cannot
+    /// take: no overridable constant of that name, another type, or a value its uses cannot hold.
+    public static let runtimeChoiceRefused: DiagnosticCode = "runtime-choice-refused"
 }
 
 /// Where the runtime's findings go. Problems at run time must never crash an app, yet must not

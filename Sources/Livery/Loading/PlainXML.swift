@@ -8,6 +8,10 @@
 /// instructions, CDATA sections, the five predefined entities and character references. A
 /// DOCTYPE is refused: a configuration has no use for entities, and refusing them rules out
 /// entity expansion attacks.
+///
+/// It stays apart from the front end's forgiving tokenizer (`MarkupTokens` in LiveryXML): the
+/// runtime does not link the front end, and a configuration read must refuse what is not well
+/// formed, where the tools' tokenizer reads through damage by design.
 struct PlainXML {
     struct Element {
         var name: String

@@ -86,12 +86,43 @@ public struct LoadedTheme: Sendable {
     func instances(for traits: TraitSet, textScale: Double = TextScale.standard) -> InstanceSource {
         guard let compiledFile else {
             // A theme given whole: building it reads nothing and cannot fail.
-            return InstanceSource(
-                resolved: ((try? model.variants()) ?? model.emptyVariants).resolved(for: traits), textScale: textScale)
+            return InstanceSource(resolved: model.resolved(for: traits), textScale: textScale)
         }
         return InstanceSource(
             compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
             textScale: textScale)
+    }
+
+    /// The constants the theme lets its user give values for (format 1.3, section 9.2), sorted by
+    /// name; empty for a theme without any (or a compiled file whose section is damaged).
+    public var choiceConstants: [ChoiceConstant] {
+        guard let compiledFile else { return ((try? model.variants()) ?? model.emptyVariants).choices.constants }
+        return (try? compiledFile.choiceConstants()) ?? []
+    }
+
+    /// `instances(for:textScale:)` with `values` (accepted by the theme) given for its overridable
+    /// constants: the uses of the variant are evaluated once, here; a use whose param cannot take
+    /// its value keeps the theme's and goes to `problem`.
+    func instances(
+        for traits: TraitSet, textScale: Double, choices values: [String: Value], problem: (ChoiceProblem) -> Void
+    ) -> InstanceSource {
+        guard !values.isEmpty else { return instances(for: traits, textScale: textScale) }
+        guard let compiledFile else {
+            let variants = (try? model.variants()) ?? model.emptyVariants
+            let theme = model.resolved(for: traits)
+            let replacements = ChoiceReplacements(
+                uses: variants.choices.uses[variants.axes.canonical(traits)] ?? [], values: values, traits: traits,
+                assets: theme.assets, instance: { theme.instance($0) }, problem: problem)
+            return InstanceSource(resolved: theme, textScale: textScale, replacements: replacements)
+        }
+        // A damaged block among the uses: no replacements; the instances read from it report it.
+        let uses = compiledFile.variant(for: traits).flatMap { try? compiledFile.choiceUses(in: $0) } ?? []
+        let replacements = ChoiceReplacements(
+            uses: uses, values: values, traits: traits, assets: model.assets,
+            instance: { try? compiledFile.instance($0, for: traits) }, problem: problem)
+        return InstanceSource(
+            compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
+            textScale: textScale, replacements: replacements)
     }
 
     /// The model behind a loaded theme: given whole, or built from the compiled file on first
@@ -101,6 +132,9 @@ public struct LoadedTheme: Sendable {
         private let compiledFile: CompiledTheme?
         private let lock = NSLock()
         private var built: Result<ThemeVariants, BinaryFormatError>?
+        /// The last trait set a theme given whole was resolved for, and the result: a change of
+        /// personal choices resolves the same traits again (`livery-switch-bench --choice`).
+        private var lastResolved: (traits: TraitSet, theme: ResolvedTheme)?
         let info: ThemeInfo
         /// The compiled file's asset directory, read once (small: a record per asset file).
         let assets: AssetCatalog
@@ -134,6 +168,17 @@ public struct LoadedTheme: Sendable {
             case .failure(let error): throw error
             case nil: return emptyVariants
             }
+        }
+
+        /// The theme given whole, resolved for `traits`.
+        func resolved(for traits: TraitSet) -> ResolvedTheme {
+            let variants = (try? variants()) ?? emptyVariants
+            lock.lock()
+            defer { lock.unlock() }
+            if let last = lastResolved, last.traits == traits { return last.theme }
+            let theme = variants.resolved(for: traits)
+            lastResolved = (traits, theme)
+            return theme
         }
 
         var emptyVariants: ThemeVariants {

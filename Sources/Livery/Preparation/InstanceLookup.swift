@@ -47,6 +47,20 @@ final class InstanceLookup {
         self.preparedByPosition = preparedByPosition
     }
 
+    /// The answers of `base` (a theme prepared as components were styled), except for the
+    /// identifiers `forgotten` marks, which are looked up again: what a theme derived from `base`
+    /// by a change of personal choices starts from.
+    init(copying base: InstanceLookup, forgetting forgotten: ContiguousArray<Bool>) {
+        identifiers = base.identifiers
+        preparedByPosition = []
+        byIdentifier = base.byIdentifier
+        positionByIdentifier = base.positionByIdentifier
+        isIndexed = base.isIndexed
+        for index in byIdentifier.indices where index < forgotten.count && forgotten[index] {
+            byIdentifier[index] = Self.notLookedUp
+        }
+    }
+
     @inline(__always)
     func answer(for number: IdentifierNumber) -> Answer {
         guard number.index < byIdentifier.count else { return .notLookedUp }

@@ -17,21 +17,40 @@ struct InstanceSource: Sendable {
     /// The user's text scale the fonts are sized for (ThemeManager+TextSize.swift).
     private let textScale: Double
 
-    init(resolved: ResolvedTheme, textScale: Double = TextScale.standard) {
+    /// The values of personal choices, applied to each instance as it is read (before its text
+    /// scale, so a font given by the user is scaled like the theme's).
+    private let replacements: ChoiceReplacements
+    /// The ids whose instances the values of personal choices change.
+    let replacedIDs: [String]
+    /// A resolved theme's instances before their text scale, when values replace some of them
+    /// (shared with the theme, not copied: only the instances the values reach are built again,
+    /// as they are read; `livery-switch-bench --choice`).
+    private let unscaled: [ResolvedInstance]
+
+    init(
+        resolved: ResolvedTheme, textScale: Double = TextScale.standard,
+        replacements: ChoiceReplacements = ChoiceReplacements()
+    ) {
         header = resolved.applyingTextScale(textScale)
         compiled = nil
         variant = nil
         self.textScale = textScale
+        self.replacements = replacements
+        replacedIDs = Array(replacements.byID.keys)
+        unscaled = replacements.isEmpty ? [] : resolved.instances
     }
 
     init(
         compiled: CompiledTheme, info: ThemeInfo, traits: TraitSet, assets: AssetCatalog,
-        textScale: Double = TextScale.standard
+        textScale: Double = TextScale.standard, replacements: ChoiceReplacements = ChoiceReplacements()
     ) {
         header = ResolvedTheme(info: info, traits: traits, instances: [], assets: assets)
         self.compiled = compiled
         variant = compiled.variant(for: traits)
         self.textScale = textScale
+        self.replacements = replacements
+        replacedIDs = Array(replacements.byID.keys)
+        unscaled = []
     }
 
     /// Whether instances are read from a compiled file as they are needed (then `position(of:)`
@@ -55,18 +74,25 @@ struct InstanceSource: Sendable {
     /// (its blocks checked) for a compiled theme.
     func instance(at position: SourcePosition) throws(BinaryFormatError) -> ResolvedInstance? {
         guard let compiled else {
-            return position.index < header.instances.count ? header.instances[position.index] : nil
+            guard position.index < header.instances.count else { return nil }
+            guard !replacements.isEmpty, replacements.replaces(unscaled[position.index]) else {
+                return header.instances[position.index]
+            }
+            return replacements.apply(to: unscaled[position.index]).applyingTextScale(textScale)
         }
         guard let variant else { return nil }
-        return try compiled.instance(InstanceHandle(rawValue: UInt32(bitPattern: position.rawValue)), in: variant)?
-            .applyingTextScale(textScale)
+        guard
+            let instance = try compiled.instance(
+                InstanceHandle(rawValue: UInt32(bitPattern: position.rawValue)), in: variant)
+        else { return nil }
+        return (replacements.isEmpty ? instance : replacements.apply(to: instance)).applyingTextScale(textScale)
     }
 
     /// The whole theme for these traits. For a compiled file this reads every instance: only
     /// for an app that asks (`ThemeScope.theme`), never on the apply path. An instance in a
     /// damaged block is left out and handed to `unreadable`, which reports it.
     func theme(unreadable: (BinaryFormatError, SourcePosition) -> Void) -> ResolvedTheme {
-        guard compiled != nil else { return header }
+        guard compiled != nil || !replacements.isEmpty else { return header }
         var instances: [ResolvedInstance] = []
         for index in 0..<positionCount {
             let position = SourcePosition(index)

@@ -94,14 +94,40 @@ struct PlanStep {
 
 /// The records of a prepared theme: its prepared instances, their operations, the resolved
 /// instances they came from and the files of their images. Appended to, never changed.
-struct PreparedRecords {
-    var operations: ContiguousArray<PreparedOperation> = []
-    var instances: ContiguousArray<PreparedInstance> = []
+///
+/// Shared by a theme and the themes derived from it by a change of personal choices: each
+/// appends the instances it prepares, and reads only the numbers its own lookup gave it, so
+/// numbers stay valid for all of them and a derivation copies nothing
+/// (`livery-switch-bench --choice`). The preparers whose decoded values the records point to are
+/// kept here, as long as the records are.
+@MainActor
+final class PreparedRecords {
+    // Invariant that makes the unchecked accesses safe: main actor only, appended to and read
+    // by index, never through a reference kept across a call out (as in `PreparedTheme`).
+    @exclusivity(unchecked) var operations: ContiguousArray<PreparedOperation>
+    @exclusivity(unchecked) var instances: ContiguousArray<PreparedInstance>
     /// The resolved instance of each prepared instance (the same numbers as `instances`).
-    var resolved: ContiguousArray<ResolvedInstance> = []
+    @exclusivity(unchecked) var resolved: ContiguousArray<ResolvedInstance>
     /// The files an operation's images resolve to, by operation: the same image name may be
     /// another file after a theme, trait or scale change.
-    var imageFiles: [Int32: String] = [:]
+    @exclusivity(unchecked) var imageFiles: [Int32: String]
+    /// The preparers of every theme that appended here.
+    private var preparers: [InstancePreparer]
+
+    init(
+        preparer: InstancePreparer, operations: ContiguousArray<PreparedOperation> = [],
+        instances: ContiguousArray<PreparedInstance> = [], resolved: ContiguousArray<ResolvedInstance> = [],
+        imageFiles: [Int32: String] = [:]
+    ) {
+        self.operations = operations
+        self.instances = instances
+        self.resolved = resolved
+        self.imageFiles = imageFiles
+        preparers = [preparer]
+    }
+
+    /// `preparer`'s values are pointed to from now on too.
+    func keep(_ preparer: InstancePreparer) { preparers.append(preparer) }
 }
 
 /// A preparer's key numbers mapped to the applicator's (`OperationKeys`), grown as the preparer

@@ -17,6 +17,8 @@ final class PreparedTheme {
         var bindingGeneration: Int
         /// Fonts are prepared at this text scale (ThemeManager+TextSize.swift).
         var textScale: Double = TextScale.standard
+        /// The values given for overridable constants, the scope's merged with its parents'.
+        var constants: [String: Value] = [:]
     }
 
     /// Lives exactly as long as the theme; what plan tables hold weakly.
@@ -33,17 +35,22 @@ final class PreparedTheme {
     let bindings: [ErasedBinding]
     /// Whether every instance was prepared ahead (`Applicator.preload`).
     let isComplete: Bool
-    // Invariant that makes the unchecked accesses safe: appended to as instances are prepared,
-    // read by index, on the main actor, never through a reference kept across a call out (as in
-    // `PlanTable`).
-    /// The prepared instances and their operations.
-    @exclusivity(unchecked) private var records = PreparedRecords()
+    /// The prepared instances and their operations (shared with the themes derived from this).
+    private let records: PreparedRecords
     /// Identifier -> prepared instance.
     private let lookup: InstanceLookup
     /// The preparer's key numbers -> the applicator's.
     private let keys: KeyTranslation
     /// The plans towards this theme's instances.
     private var plans = PlanCache()
+    /// The theme this one was derived from by a change of personal choices (whose records it
+    /// shares): a switch from it visits only the identifiers `rederived` marks.
+    let base: PreparedTheme?
+    /// How many derivations lead to this theme (0 for one prepared afresh).
+    let derivation: Int
+    /// By identifier number: true for the identifiers this theme looked up again when it was
+    /// derived (the others answer exactly as in `base`, with the same prepared instances).
+    let rederived: ContiguousArray<Bool>
 
     var operations: ContiguousArray<PreparedOperation> { records.operations }
     var instances: ContiguousArray<PreparedInstance> { records.instances }
@@ -64,7 +71,36 @@ final class PreparedTheme {
         self.keys = KeyTranslation(operationKeys: operationKeys)
         self.lookup = InstanceLookup(identifiers: identifiers)
         self.preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
+        records = PreparedRecords(preparer: preparer)
         isComplete = false
+        base = nil
+        derivation = 0
+        rederived = []
+    }
+
+    /// The theme `base` becomes when only the values of personal choices change (`key` differs
+    /// from `base.key` in `constants` only): its records and answers are kept, and the instances
+    /// of the identifiers `rederived` marks (those either set of values reaches) are prepared
+    /// again from `source` as they are looked up. A switch from `base` then visits those groups
+    /// only: every other group shows the same prepared instance in both.
+    init(
+        derivedFrom base: PreparedTheme, key: Key, source: InstanceSource, images: ImageLoader,
+        bindings: BindingSnapshot, operationKeys: OperationKeys, rederived: ContiguousArray<Bool>
+    ) {
+        assert(!base.isComplete, "a theme prepared whole is never derived from")
+        self.key = key
+        self.source = source
+        self.images = images
+        self.bindings = bindings.bindings
+        self.keys = KeyTranslation(operationKeys: operationKeys)
+        self.lookup = InstanceLookup(copying: base.lookup, forgetting: rederived)
+        self.preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
+        isComplete = false
+        records = base.records
+        records.keep(preparer)
+        self.base = base
+        derivation = base.derivation + 1
+        self.rederived = rederived
     }
 
     /// A theme whose every instance `preparer` prepared on another thread (`prepareAll`), its
@@ -84,8 +120,11 @@ final class PreparedTheme {
         self.preparer = preparer
         isComplete = true
         records = PreparedRecords(
-            operations: contents.operations, instances: contents.instances,
+            preparer: preparer, operations: contents.operations, instances: contents.instances,
             resolved: contents.resolved, imageFiles: contents.imageFiles)
+        base = nil
+        derivation = 0
+        rederived = []
         if let keyMap {
             // Rare (the applicator numbered keys while this was prepared): the records are
             // copied here, which is why the numbering is otherwise the applicator's already.

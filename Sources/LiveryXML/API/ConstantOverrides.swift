@@ -14,6 +14,12 @@ extension ThemeWorkspace {
     /// chain cannot be read.
     public func overridableConstants(ofThemeAt path: String) -> [OverridableConstant]? {
         guard let chain = loadChain(path).0 else { return nil }
+        return Self.overridableConstants(of: chain)
+    }
+
+    /// The overridable constants of a chain (root first), sorted by name: each with the type of
+    /// the first definition that says so.
+    static func overridableConstants(of chain: [DecodedThemeFolder]) -> [OverridableConstant] {
         var found: [String: OverridableConstant] = [:]
         for theme in chain {
             for file in theme.files {
@@ -68,7 +74,9 @@ extension ThemeWorkspace {
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
         guard !all.hasErrors else { return Checked(value: nil, diagnostics: all) }
         return Checked(
-            value: ResolvedTheme(info: info, traits: traits, instances: instances, assets: resolver.assets),
+            value: ResolvedTheme(
+                info: info, traits: traits, instances: instances, assets: resolver.assets,
+                dimensions: resolver.dimensions),
             diagnostics: all)
     }
 }

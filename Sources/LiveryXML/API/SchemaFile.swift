@@ -14,14 +14,14 @@ public enum SchemaFile {
         return parse(bytes, path: path)
     }
 
-    /// Reads components from the text of a schema file; `path` is used for locations only.
+    /// Reads components (and declared dimensions) from the text of a schema file; `path` is used for locations only.
     public static func parse(_ bytes: [UInt8], path: String) -> Checked<Schema> {
         let (document, diagnostics) = XMLDocumentParser.parse(SourceText(path: path, bytes: bytes))
         guard let document else { return Checked(value: nil, diagnostics: diagnostics) }
         var context = DecodingContext(source: document.source)
-        let components = SchemaDecoder.decode(document.root, context: &context)
+        let schema = SchemaDecoder.decode(document.root, context: &context)
         let all = diagnostics + context.diagnostics
-        return Checked(value: all.hasErrors ? nil : Schema(components: components), diagnostics: all)
+        return Checked(value: all.hasErrors ? nil : schema, diagnostics: all)
     }
 }
 
@@ -56,5 +56,43 @@ enum SchemaIntegrity {
             current = component.extends
         }
         return count
+    }
+}
+
+/// The findings about declared dimensions: one per declaration refused, at its attribute.
+enum DimensionFindings {
+    /// `inherited` with `declarations` added, and a finding for each one refused; `known` are
+    /// the declarations of the inherited dimensions (for the note at a redeclaration's first).
+    static func adding(
+        _ declarations: [DimensionDeclaration], to inherited: TraitDimensions, known: [DimensionDeclaration] = []
+    ) -> (TraitDimensions, [Diagnostic]) {
+        let (dimensions, refusals) = inherited.adding(declarations, known: known)
+        return (dimensions, refusals.map(finding))
+    }
+
+    static func finding(_ refusal: TraitDimensions.Refusal) -> Diagnostic {
+        let name = refusal.declaration.dimension.name
+        var message = refusal.error.description
+        var notes: [Diagnostic.Note] = []
+        switch refusal.error {
+        case .duplicateName where TraitDimensions.standard.index(named: name) != nil:
+            message = "'\(name)' is a standard dimension; an app-defined dimension needs a name of its own"
+        case .duplicateName where refusal.isRedeclaration:
+            message =
+                "dimension '\(name)' is declared twice with different values ('\(refusal.declaration.dimension.values.joined(separator: " "))' here); declare it once, or the same everywhere"
+            if let first = refusal.first {
+                notes.append(
+                    Diagnostic.Note(
+                        "first declared with values '\(first.dimension.values.joined(separator: " "))' here",
+                        at: first.valuesLocation))
+            }
+        case .duplicateTag(let tag, let first, let second) where first != second:
+            let standard = TraitDimensions.standard.index(named: first) != nil
+            message =
+                "tag '\(tag)' of dimension '\(second)' is already a value of \(standard ? "the standard " : "")dimension '\(first)'; a tag names one value of one dimension"
+        default:
+            break
+        }
+        return .error(.schemaInvalid, message, at: refusal.location, notes: notes)
     }
 }

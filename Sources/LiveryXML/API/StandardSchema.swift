@@ -8,7 +8,7 @@ public enum StandardSchema {
         let source = SourceText(path: "<standard schema>", bytes: Array(xml.utf8))
         guard let document = XMLDocumentParser.parse(source).document else { return Schema() }
         var context = DecodingContext(source: source)
-        return Schema(components: SchemaDecoder.decode(document.root, context: &context))
+        return SchemaDecoder.decode(document.root, context: &context)
     }()
 
     /// The schema as XML: also a worked example of the format for custom schema files.

@@ -35,7 +35,14 @@ public final class ThemeWorkspace: @unchecked Sendable {
     private var canonicalPaths: [String: String] = [:]
     /// The next serial a folder's operations are moved to (`DecodedThemeFolder.rebase`).
     private var nextSerial = 0
-    private var loadedBaseSchema: Checked<Schema>?
+    private var loadedBaseSchema: Base?
+    /// What the schema files given to the workspace declare.
+    private struct Base {
+        var schema: Checked<Schema>
+        var dimensions: TraitDimensions
+        /// The declarations of the app-defined ones of `dimensions`.
+        var declarations: [DimensionDeclaration]
+    }
     /// By the canonical paths of the chain's folders that carry components.
     private var schemas: [[String]: SharedSchema] = [:]
     private var checksContrastValue = true
@@ -262,6 +269,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
     struct TraitSetFindings {
         var traitSets: [Diagnostic: Set<TraitSet>]
         var resolved: Set<TraitSet>
+        /// The dimensions of the theme's chain, which name its trait sets.
+        var dimensions: TraitDimensions = .standard
     }
 
     /// Where each finding of resolution was seen, over every theme validated: a finding in a
@@ -270,6 +279,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
     struct ResolutionFindings {
         var themes: [Diagnostic: [String]] = [:]
         var traitSets: [Diagnostic: Set<TraitSet>] = [:]
+        /// The dimensions the trait sets of each finding are named with (its first theme's).
+        var dimensions: [Diagnostic: TraitDimensions] = [:]
         /// Seen in only some of the trait sets of some theme.
         var partial: Set<Diagnostic> = []
 
@@ -277,6 +288,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
             for (diagnostic, sets) in findings.traitSets {
                 themes[diagnostic, default: []].append(FileSystem.lastComponent(of: theme))
                 traitSets[diagnostic, default: []].formUnion(sets)
+                if dimensions[diagnostic] == nil { dimensions[diagnostic] = findings.dimensions }
                 if !findings.resolved.isSubset(of: sets) { partial.insert(diagnostic) }
             }
         }
@@ -284,7 +296,10 @@ public final class ThemeWorkspace: @unchecked Sendable {
         func noted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
             diagnostics.map { diagnostic in
                 guard let sets = traitSets[diagnostic] else { return diagnostic }
-                var noted = partial.contains(diagnostic) ? ThemeResolver.noting(sets, on: diagnostic) : diagnostic
+                var noted =
+                    partial.contains(diagnostic)
+                    ? ThemeResolver.noting(sets, on: diagnostic, dimensions: dimensions[diagnostic] ?? .standard)
+                    : diagnostic
                 let names = themes[diagnostic] ?? []
                 if names.count > 1 {
                     noted.notes.append(Diagnostic.Note("applies to themes \(names.sorted().joined(separator: ", "))"))
@@ -333,19 +348,26 @@ public final class ThemeWorkspace: @unchecked Sendable {
         if contrast {
             resolver.contrast = ContrastCheck(
                 schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
+            resolver.contrast?.dimensions = resolver.dimensions
         }
         let axes = resolver.axes
         var variants: [TraitSet: [ResolvedInstance]] = [:]
+        let choiceConstants = Self.overridableConstants(of: resolver.chain)
+        resolver.collectsChoices = !choiceConstants.isEmpty
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
         let resolution = Resolution(
             loadDiagnostics: diagnostics, resolverDiagnostics: resolver.diagnostics,
             notedDiagnostics: resolver.notedDiagnostics,
-            findings: TraitSetFindings(traitSets: resolver.traitSets, resolved: resolver.resolvedTraitSets),
+            findings: TraitSetFindings(
+                traitSets: resolver.traitSets, resolved: resolver.resolvedTraitSets, dimensions: resolver.dimensions),
             variants: resolver.chain.last?.info.map { info in
                 ThemeVariants(
                     info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
-                    variants: variants, assets: resolver.assets)
+                    variants: variants, assets: resolver.assets, dimensions: resolver.dimensions,
+                    choices: ChoiceTable(
+                        constants: choiceConstants.map { ChoiceConstant(name: $0.name, type: $0.type) },
+                        uses: resolver.choiceUses))
             })
         let chain = resolver.chain.map { canonical($0.path) }
         locked {
@@ -369,8 +391,17 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
         guard !all.hasErrors || keepingWhatResolves else { return Checked(value: nil, diagnostics: all) }
         return Checked(
-            value: ResolvedTheme(info: info, traits: traits, instances: instances, assets: resolver.assets),
+            value: ResolvedTheme(
+                info: info, traits: traits, instances: instances, assets: resolver.assets,
+                dimensions: resolver.dimensions),
             diagnostics: all)
+    }
+
+    /// The trait dimensions of the theme: the standard ones, then those the schema files and the
+    /// schema files of its chain declare (format 1.3, section 10). The standard ones alone when
+    /// the chain cannot be formed.
+    public func dimensions(forThemeAt path: String) -> TraitDimensions {
+        loadChain(path).0?.last?.dimensions ?? baseDimensions
     }
 
     /// The schema the theme is checked against: the standard one, the schema files and those its
@@ -469,7 +500,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
         let (schema, schemaDiagnostics) = schema(of: chain)
         let resolver = ThemeResolver(chain: chain, schema: schema, reusingResolutions: reusesResolutions)
         resolver.maxReferenceDepth = limits.maxReferenceDepth
-        resolver.definitionBelow = { [weak self] name in self?.definition(of: name, below: path) }
+        resolver.definitionBelow = { [weak self] name, reference in self?.definition(of: name, referencedAt: reference)
+        }
         return (resolver, diagnostics + schemaDiagnostics)
     }
 
@@ -570,15 +602,22 @@ public final class ThemeWorkspace: @unchecked Sendable {
         return reader
     }
 
-    private func theme(at path: String) -> DecodedThemeFolder {
+    /// The folder read with the dimensions `inherited` from its ancestors; with nil, as it was
+    /// last read (for what does not depend on them: its header, its constants).
+    private func theme(
+        at path: String, inherited: TraitDimensions? = nil, known: [DimensionDeclaration] = []
+    ) -> DecodedThemeFolder {
         let key = canonical(path)
-        if let theme = locked({ themes[key] }) { return theme }
+        func fits(_ theme: DecodedThemeFolder) -> Bool { inherited.map { theme.inherited == $0 } ?? true }
+        if let theme = locked({ themes[key] }), fits(theme) { return theme }
         // Read outside the lock, so other threads read other folders meanwhile; the first
         // folder kept wins if two threads read the same one.
         var reader = folderReader()
-        let read = reader.read(folder: path)
+        let read =
+            inherited.map { reader.read(folder: path, inherited: $0, known: known) }
+            ?? reader.read(folder: path, inherited: baseDimensions, known: loadedBase.declarations)
         return locked {
-            if let theme = themes[key] { return theme }
+            if let theme = themes[key], fits(theme) { return theme }
             read.rebase(by: nextSerial)
             nextSerial = read.serials.upperBound
             themes[key] = read
@@ -672,10 +711,14 @@ public final class ThemeWorkspace: @unchecked Sendable {
         }
     }
 
-    /// The first definition of constant `name` in a theme that inherits from the theme at
-    /// `path`, among the themes of its search folders (the error path of an unknown constant).
-    private func definition(of name: String, below path: String) -> (theme: String, location: SourceLocation)? {
-        guard let id = theme(at: path).info?.id else { return nil }
+    /// The first definition of constant `name` in a theme that inherits from the theme whose file
+    /// holds `reference`, among the themes of its search folders (the error path of an unknown
+    /// constant), with the fix that moves it up into that theme. An unqualified file's definition
+    /// comes before a qualified one's: that is the one a parent can take.
+    private func definition(of name: String, referencedAt reference: SourceLocation) -> ThemeResolver.ConstantBelow? {
+        let path = FileSystem.parent(of: reference.file)
+        let owner = theme(at: path)
+        guard let id = owner.info?.id else { return nil }
         let indexes = searchFolders(for: path).map(index(of:))
         for entry in indexes.flatMap(\.entries) where entry.id != nil && entry.id != id {
             // does the entry inherit from `id`? (a bounded walk up: cycles are reported elsewhere)
@@ -693,9 +736,14 @@ public final class ThemeWorkspace: @unchecked Sendable {
                 steps += 1
             }
             guard inherits else { continue }
-            for file in theme(at: entry.path).files {
+            let all = theme(at: entry.path).files
+            let files = all.filter { $0.qualifiers == .none } + all.filter { $0.qualifiers != .none }
+            for file in files {
                 if let constant = file.constants.first(where: { $0.name == name }) {
-                    return (FileSystem.lastComponent(of: entry.path), constant.location)
+                    return ThemeResolver.ConstantBelow(
+                        theme: FileSystem.lastComponent(of: entry.path), location: constant.location,
+                        fix: file.qualifiers == .none
+                            ? ConstantMove.fix(constant, into: owner, referencedAt: reference) : nil)
                 }
             }
         }
@@ -704,23 +752,29 @@ public final class ThemeWorkspace: @unchecked Sendable {
 
     /// The theme and its ancestors, root first; nil when the chain cannot be formed (missing or
     /// cyclic parent, unreadable Info.xml). Diagnostics include every file of the chain.
+    ///
+    /// The chain is found from the folders' Info.xml, then the folders are read root first: each
+    /// is read with the dimensions its ancestors declare.
     func loadChain(_ path: String) -> ([DecodedThemeFolder]?, [Diagnostic]) {
         guard FileSystem.kind(of: path) == .directory else {
             return (nil, [.error(.pathNotFound, "no such theme folder", at: SourceLocation(file: path))])
         }
-        var chain: [DecodedThemeFolder] = []
-        var diagnostics: [Diagnostic] = []
-        var current = theme(at: path)
-        var seen: [String] = []
-        while true {
-            chain.insert(current, at: 0)
-            diagnostics += current.diagnostics
-            guard let header = current.header else { return (nil, diagnostics) }
-            seen.append(header.info.id)
+        /// The folders found, the theme first.
+        var paths: [String] = []
+        var headers: [InfoDecoder.Decoded] = []
+        var failure: [Diagnostic]?
+        var current = path
+        walk: while true {
+            paths.append(current)
+            guard let header = info(at: current).0 else {
+                failure = []
+                break
+            }
+            headers.append(header)
             guard let parentID = header.info.parent else { break }
-            if seen.contains(parentID) {
-                diagnostics.append(Self.cycle(closedBy: parentID, in: chain))
-                return (nil, diagnostics)
+            if headers.contains(where: { $0.info.id == parentID }) {
+                failure = [Self.cycle(closedBy: parentID, in: headers.reversed())]
+                break
             }
             let folders = searchFolders(for: path)
             let indexes = folders.map(index(of:))
@@ -734,9 +788,10 @@ public final class ThemeWorkspace: @unchecked Sendable {
                 // The parent exists but its Info.xml is broken: that is the one finding, where it is.
                 if let broken = candidates.first(where: { $0.id == nil && claimsID(parentID, folder: $0.path) }) {
                     let infoFile = FileSystem.join(broken.path, "Info.xml")
-                    diagnostics += theme(at: broken.path).diagnostics.filter { $0.location?.file == infoFile }
-                    return (nil, diagnostics)
+                    failure = theme(at: broken.path).diagnostics.filter { $0.location?.file == infoFile }
+                    break walk
                 }
+                let seen = headers.map(\.info.id)
                 let list = folders.map { $0.hasSuffix("/") ? $0 : $0 + "/" }.joined(separator: ", ")
                 // the theme itself and its descendants on the way here would make a cycle: not suggested
                 let ids = candidates.compactMap(\.id).filter { !seen.contains($0) }
@@ -744,31 +799,43 @@ public final class ThemeWorkspace: @unchecked Sendable {
                 let (hint, fix) =
                     Suggestions.parentNamedByFolder(parentID, themes: themes.filter { !seen.contains($0.1) })
                     .map { ($0.hint, $0.fix) } ?? Suggestions.suggest(parentID, in: ids)
-                diagnostics.append(
+                failure = [
                     .error(
                         .parentMissing,
                         "parent theme '\(parentID)' not found in: \(list)\(hint.isEmpty ? "; add its folder with --themes DIR" : hint)",
-                        at: header.parentLocation, fix: fix))
-                return (nil, diagnostics)
+                        at: header.parentLocation, fix: fix)
+                ]
+                break
             }
             if unique.count > 1 {
-                diagnostics.append(
+                failure = [
                     .error(
                         .themeDuplicate,
                         "\(Self.ambiguousParentPrefix(parentID)): \(unique.map(\.path).joined(separator: ", ")); ids must be unique",
-                        at: header.parentLocation))
-                return (nil, diagnostics)
+                        at: header.parentLocation)
+                ]
+                break
             }
-            current = theme(at: parentPath)
+            current = parentPath
         }
-        return (chain, diagnostics)
+        var dimensions = baseDimensions
+        var declarations = loadedBase.declarations
+        var chain: [DecodedThemeFolder] = []
+        for folder in paths.reversed() {
+            let theme = theme(at: folder, inherited: dimensions, known: declarations)
+            dimensions = theme.dimensions
+            declarations = theme.declarations
+            chain.append(theme)
+        }
+        let diagnostics = chain.reversed().flatMap(\.diagnostics) + (failure ?? [])
+        return (failure == nil ? chain : nil, diagnostics)
     }
 
     /// A cycle of parents is one finding, whichever theme it is reached from: it is told from its
     /// member with the smallest id, at that theme's parent attribute, with a note at each other
-    /// member's. `chain` holds the themes read so far, the one whose parent closes the cycle first.
-    static func cycle(closedBy parentID: String, in chain: [DecodedThemeFolder]) -> Diagnostic {
-        let headers = chain.compactMap(\.header)
+    /// member's. `headers` are those of the themes read so far, the one whose parent closes the
+    /// cycle first.
+    static func cycle(closedBy parentID: String, in headers: [InfoDecoder.Decoded]) -> Diagnostic {
         let end = headers.firstIndex { $0.info.id == parentID } ?? headers.count - 1
         let members = Array(headers[...end])
         let byID = Dictionary(members.map { ($0.info.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -862,7 +929,16 @@ public final class ThemeWorkspace: @unchecked Sendable {
         return diagnostics
     }
 
-    private var baseSchema: Checked<Schema> {
+    private var baseSchema: Checked<Schema> { loadedBase.schema }
+
+    /// The standard dimensions and those the schema files given to the workspace declare.
+    private var baseDimensions: TraitDimensions { loadedBase.dimensions }
+
+    /// The standard dimensions and those the workspace's schema files declare: the dimensions of
+    /// a theme whose chain declares none.
+    public var schemaDimensions: TraitDimensions { baseDimensions }
+
+    private var loadedBase: Base {
         if let loaded = locked({ loadedBaseSchema }) { return loaded }
         let loaded = loadSchemaFiles()
         return locked {
@@ -878,7 +954,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         duplicateIDs(among: themeFolders(in: folder)).map(\.1)
     }
 
-    private func loadSchemaFiles() -> Checked<Schema> {
+    private func loadSchemaFiles() -> Base {
         var schema = StandardSchema.schema
         var diagnostics: [Diagnostic] = []
         for file in schemaFiles {
@@ -886,6 +962,10 @@ public final class ThemeWorkspace: @unchecked Sendable {
             diagnostics += loaded.diagnostics
             if let extra = loaded.value { schema.merge(extra) }
         }
-        return Checked(value: schema, diagnostics: diagnostics)
+        let (dimensions, refusals) = TraitDimensions.standard.adding(schema.dimensions)
+        let refused = Set(refusals.map(\.declaration))
+        return Base(
+            schema: Checked(value: schema, diagnostics: diagnostics + refusals.map(DimensionFindings.finding)),
+            dimensions: dimensions, declarations: schema.dimensions.filter { !refused.contains($0) })
     }
 }

@@ -175,7 +175,7 @@ struct DecodingContext {
     /// A fix renaming an element: the start tag, and the end tag where it has one.
     func renaming(_ element: XMLElement, _ fix: Diagnostic.Fix) -> Diagnostic.Fix {
         var fix = fix
-        if let end = EndTags.location(ofEndTagOf: element, in: source) { fix.elsewhere = [end] }
+        if let end = EndTags.location(ofEndTagOf: element, in: source) { fix.replace(at: [end]) }
         return fix
     }
 

@@ -29,10 +29,12 @@ enum InfoDecoder {
                 root.attribute("parent") == nil, parentElement == nil
             {
                 let id = String(ValueSyntax.trimmed(child.text))
-                context.error(
-                    .elementUnknown,
-                    "a theme's parent is an attribute of <theme-info>, not an element: write <theme-info ... parent=\"\(id)\"> and remove <\(child.name)> (read as parent=\"\(id)\")",
-                    at: context.location(child))
+                context.diagnostics.append(
+                    .error(
+                        .elementUnknown,
+                        "a theme's parent is an attribute of <theme-info>, not an element: write <theme-info ... parent=\"\(id)\"> and remove <\(child.name)> (read as parent=\"\(id)\")",
+                        at: context.location(child),
+                        fix: isThemeID(id) ? parentAttribute(id, for: child, in: root, context.source) : nil))
                 if isThemeID(id) { parentElement = (id, child) }
             } else {
                 context.unknownElement(child, in: "theme-info", expected: ["description"])
@@ -73,6 +75,23 @@ enum InfoDecoder {
         return Decoded(
             info: info, location: context.location(root),
             parentLocation: parentElement.map { context.location($0.element) } ?? location("parent"))
+    }
+
+    /// The fix of a parent written as an element: the element removed (it may span lines), and
+    /// `parent="id"` added to the root's start tag; nil when the tags cannot be found.
+    static func parentAttribute(_ id: String, for element: XMLElement, in root: XMLElement, _ source: SourceText)
+        -> Diagnostic.Fix?
+    {
+        guard let (afterStart, empty) = EndTags.endOfStartTag(at: root.offset, in: source.bytes), !empty,
+            let extent = EndTags.extent(ofElementAt: element.offset, in: source.bytes)
+        else { return nil }
+        return Diagnostic.Fix(
+            "Write parent=\"\(id)\" on <\(root.name)> and remove <\(element.name)>",
+            edits: [
+                Diagnostic.Fix.Edit(
+                    at: source.location(at: afterStart - 1), replacing: ">", with: " parent=\"\(id)\">"),
+                source.removal(of: extent),
+            ])
     }
 
     /// `[A-Za-z0-9._-]+`

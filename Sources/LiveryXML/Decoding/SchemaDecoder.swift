@@ -1,23 +1,56 @@
 import LiveryModel
 
-/// Decodes a `<components>` schema file (section 5 of the format).
+/// Decodes a `<components>` schema file (section 5 of the format): its components and the trait
+/// dimensions it declares (format 1.3, section 10).
 enum SchemaDecoder {
-    static func decode(_ root: XMLElement, context: inout DecodingContext) -> [ComponentSchema] {
+    static func decode(_ root: XMLElement, context: inout DecodingContext) -> Schema {
         guard root.name == "components" else {
             context.error(
                 .rootUnexpected, "a schema file must have a <components> root element, found <\(root.name)>",
                 at: context.location(root))
-            return []
+            return Schema()
         }
         context.checkAttributes(of: root, allowed: [])
         context.checkNoText(in: root)
-        return root.children.compactMap { element in
-            guard element.name == "component" else {
-                context.unknownElement(element, in: "components", expected: ["component"])
-                return nil
+        var components: [ComponentSchema] = []
+        var dimensions: [DimensionDeclaration] = []
+        for element in root.children {
+            switch element.name {
+            case "component":
+                if let component = component(element, context: &context) { components.append(component) }
+            case "dimension":
+                if let declaration = dimension(element, context: &context) { dimensions.append(declaration) }
+            default:
+                context.unknownElement(element, in: "components", expected: ["component", "dimension"])
             }
-            return component(element, context: &context)
         }
+        var schema = Schema(components: components)
+        schema.dimensions = dimensions
+        return schema
+    }
+
+    /// `<dimension name="density" values="compact comfortable"/>`: read as written; the rules of
+    /// names and tags are checked once the dimensions in force are known (`TraitDimensions.adding`).
+    private static func dimension(_ element: XMLElement, context: inout DecodingContext) -> DimensionDeclaration? {
+        context.checkAttributes(of: element, allowed: ["name", "values"])
+        context.checkNoText(in: element)
+        let example = "<dimension name=\"density\" values=\"compact comfortable\"/>"
+        for child in element.children {
+            context.error(
+                .elementUnknown, "<dimension> has no content; its values are an attribute, e.g. \(example)",
+                at: context.location(child))
+        }
+        guard let name = context.required("name", of: element, example: example) else { return nil }
+        // an empty list is refused with the other rules of a declaration, at the attribute
+        guard let values = element.attribute("values") else {
+            _ = context.required("values", of: element, example: example)
+            return nil
+        }
+        return DimensionDeclaration(
+            dimension: TraitDimension(
+                name: name, values: values.split(whereSeparator: \.isWhitespace).map(String.init)),
+            nameLocation: context.source.location(ofAttribute: "name", in: element),
+            valuesLocation: context.source.location(ofAttribute: "values", in: element))
     }
 
     private static func component(_ element: XMLElement, context: inout DecodingContext) -> ComponentSchema? {

@@ -394,11 +394,13 @@ private final class TreeBuilder {
         // the fix, located where the fix applies.
         if line > 0, let text = source.text(ofLine: line),
             let (message, fix, from) = LibXMLMessages.fix(error, line: text),
-            let range = fix.range(inLine: text, from: from)
+            let span = fix.edits[0].span(
+                from: SourceLocation(file: source.path, line: 1, column: from),
+                lines: { $0 == 1 ? Substring(text) : nil })
         {
             diagnostic = Diagnostic(
                 severity, .xmlSyntax, message,
-                at: SourceLocation(file: source.path, line: line, column: range.lowerBound + 1),
+                at: SourceLocation(file: source.path, line: line, column: span.start.column),
                 fix: fix)
         }
         // A nested or unclosed comment: located at the <!-- to fix, not where libxml2 noticed.

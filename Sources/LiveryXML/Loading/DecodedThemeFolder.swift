@@ -15,6 +15,14 @@ final class DecodedThemeFolder {
     /// Configuration files that could not be read into definitions (malformed XML, a wrong root):
     /// what they define is unknown.
     let unreadFiles: [String]
+    /// The dimensions the folder was read with from its ancestors and the app's schema files: a
+    /// folder read with others (an ancestor changed) is read again.
+    let inherited: TraitDimensions
+    /// `inherited` and the dimensions the folder's own schema files declare: the dimensions of
+    /// its files' and assets' qualifiers, and of every theme inheriting from it.
+    let dimensions: TraitDimensions
+    /// Where the app-defined ones of `dimensions` are declared (for a redeclaration's note).
+    let declarations: [DimensionDeclaration]
 
     /// The serials of the folder's operations, `lowerBound..<upperBound` (see `rebase`).
     private(set) var serials: Range<Int>
@@ -35,9 +43,13 @@ final class DecodedThemeFolder {
     init(
         path: String, header: InfoDecoder.Decoded?, files: [ConfigurationFile], schemaComponents: [ComponentSchema],
         assets: [AssetVariant], sourceFiles: [String], diagnostics: [Diagnostic], unreadFiles: [String] = [],
-        serials: Range<Int> = 0..<0
+        serials: Range<Int> = 0..<0, inherited: TraitDimensions = .standard, dimensions: TraitDimensions = .standard,
+        declarations: [DimensionDeclaration] = []
     ) {
+        self.declarations = declarations
         self.serials = serials
+        self.inherited = inherited
+        self.dimensions = dimensions
         self.path = path
         self.header = header
         self.files = files.sorted {

@@ -19,16 +19,18 @@ struct QualifiedFileName {
     /// The tag at the end of `base` after `-`, `_` or `.` (`Chat-dark`: `-`, `dark`), when it is
     /// a qualifier: a name written as another tool names variants. One scan for the separator;
     /// most names have none.
-    static func separatedTag(in base: Substring) -> (Character, String)? {
+    static func separatedTag(in base: Substring, dimensions: TraitDimensions = .standard) -> (Character, String)? {
         guard let at = base.lastIndex(where: { $0 == "-" || $0 == "_" || $0 == "." }), at != base.startIndex else {
             return nil
         }
         let tag = base[base.index(after: at)...].lowercased()
-        guard TraitSet.knownTags.contains(tag) else { return nil }
+        guard dimensions.position(of: tag) != nil else { return nil }
         return (base[at], tag)
     }
 
-    static func parse(_ name: String) throws(Problem) -> QualifiedFileName {
+    /// Parses `name` with the tags of `dimensions` (the standard ones and those the theme's
+    /// chain declares).
+    static func parse(_ name: String, dimensions: TraitDimensions = .standard) throws(Problem) -> QualifiedFileName {
         let dot = name.lastIndex(of: ".")
         let stem = dot.map { String(name[..<$0]) } ?? name
         let pathExtension = dot.map { String(name[name.index(after: $0)...]) } ?? ""
@@ -39,18 +41,18 @@ struct QualifiedFileName {
             let suffix = segments[index][segments[index].index(after: at)...].lowercased()
             guard suffix.hasSuffix("x"), let value = Int(suffix.dropLast()), (1...9).contains(value), scale == nil
             else {
-                if TraitSet.knownTags.contains(suffix) { throw .separator("@", suffix) }
+                if dimensions.position(of: suffix) != nil { throw .separator("@", suffix) }
                 throw .scale(String(segments[index][at...]))
             }
             scale = value
             segments[index] = String(segments[index][..<at])
         }
-        if segments.count == 1, let (separator, tag) = separatedTag(in: segments[0][...]) {
+        if segments.count == 1, let (separator, tag) = separatedTag(in: segments[0][...], dimensions: dimensions) {
             throw .separator(separator, tag)
         }
         let qualifiers: TraitSet
         do {
-            qualifiers = try TraitSet(tags: segments.dropFirst())
+            qualifiers = try dimensions.traits(tags: segments.dropFirst())
         } catch {
             throw .tag(error)
         }
@@ -59,10 +61,12 @@ struct QualifiedFileName {
     }
 
     /// A diagnostic for a name that does not parse, located at the file.
-    static func diagnostic(for problem: Problem, file: String, location: SourceLocation) -> Diagnostic {
+    static func diagnostic(
+        for problem: Problem, file: String, location: SourceLocation, dimensions: TraitDimensions = .standard
+    ) -> Diagnostic {
         switch problem {
         case .tag(.unknown(let tag)):
-            let known = TraitSet.knownTags
+            let known = dimensions.knownTags
             // Qualifiers are short words: 'night' is one letter from 'light' but no typo of it.
             // A suggestion must keep the first letter, which typos rarely change.
             let lowered = tag.lowercased()

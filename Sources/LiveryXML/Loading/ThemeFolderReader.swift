@@ -12,6 +12,14 @@ struct ThemeFolderReader {
     var identities = IdentityTable()
     /// Unsaved contents that stand in for files on disk (an editor's buffers).
     var overlay: SourceOverlay?
+    /// The trait dimensions of the folder being read: those it inherits and those its own schema
+    /// files declare. File and asset qualifiers are parsed with them.
+    var dimensions = TraitDimensions.standard
+    /// The XML files of the folder being read, parsed before anything is decoded (schema files
+    /// declare the dimensions the others' names use): the document, or nil when unreadable.
+    var parsed: [String: (XMLDocument?, [Diagnostic])?] = [:]
+    /// The schema files of the folder being read, decoded with their findings.
+    var decodedSchemas: [String: (Schema, [Diagnostic])] = [:]
 
     /// Reads just `Info.xml`, which is all discovery needs.
     func readInfo(folder: String) -> (InfoDecoder.Decoded?, [Diagnostic]) {
@@ -65,7 +73,12 @@ struct ThemeFolderReader {
         return String(name[..<dot]) + ".xml"
     }
 
-    mutating func read(folder: String) -> DecodedThemeFolder {
+    /// Reads the folder of a theme whose ancestors (and the app's schema files) declare the
+    /// dimensions `inherited`.
+    /// `known` are the declarations of the inherited dimensions.
+    mutating func read(
+        folder: String, inherited: TraitDimensions = .standard, known: [DimensionDeclaration] = []
+    ) -> DecodedThemeFolder {
         instanceCount = 0
         let firstSerial = nextSerial
         let (header, infoDiagnostics) = readInfo(folder: folder)
@@ -76,6 +89,12 @@ struct ThemeFolderReader {
         var sourceFiles: [String] = []
         var unreadFiles: [String] = []
         let entries = FileSystem.entries(of: folder, overlay: overlay) ?? []
+        let (dimensionFindings, declarations) = readSchemas(
+            folder: folder, entries: entries, inherited: inherited, known: known)
+        defer {
+            parsed = [:]
+            decodedSchemas = [:]
+        }
         if entries.count > limits.maxFilesPerTheme {
             diagnostics.append(
                 .error(
@@ -139,8 +158,39 @@ struct ThemeFolderReader {
         }
         return DecodedThemeFolder(
             path: folder, header: header, files: files, schemaComponents: components,
-            assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics,
-            unreadFiles: unreadFiles, serials: firstSerial..<nextSerial)
+            assets: assets, sourceFiles: sourceFiles.sorted(), diagnostics: diagnostics + dimensionFindings,
+            unreadFiles: unreadFiles, serials: firstSerial..<nextSerial, inherited: inherited, dimensions: dimensions,
+            declarations: declarations)
+    }
+
+    /// Parses the folder's XML files and decodes its schema files, then sets `dimensions`: the
+    /// inherited ones and those declared here. Returns the findings about the declarations, and
+    /// the declarations of every dimension then in force (`known` and those accepted here).
+    private mutating func readSchemas(
+        folder: String, entries: [String], inherited: TraitDimensions, known: [DimensionDeclaration]
+    ) -> ([Diagnostic], [DimensionDeclaration]) {
+        parsed = [:]
+        decodedSchemas = [:]
+        var declarations: [DimensionDeclaration] = []
+        for name in entries.prefix(limits.maxFilesPerTheme)
+        where name.lowercased().hasSuffix(".xml") && name.lowercased() != "info.xml" {
+            let path = FileSystem.join(folder, name)
+            guard FileSystem.kind(of: path, overlay: overlay) == .file else { continue }
+            let result = parse(path)
+            parsed[name] = .some(result)
+            guard let (document, _) = result, let document, document.root.name == "components" else { continue }
+            // A theme may carry the schema of the custom components it styles (a Livery extension:
+            // it applies to the theme and every theme inheriting from it), and declare dimensions.
+            var context = DecodingContext(source: document.source)
+            context.limits = limits
+            let schema = SchemaDecoder.decode(document.root, context: &context)
+            decodedSchemas[name] = (schema, context.diagnostics)
+            declarations += schema.dimensions
+        }
+        let (dimensions, refusals) = inherited.adding(declarations, known: known)
+        self.dimensions = dimensions
+        let refused = Set(refusals.map(\.declaration))
+        return (refusals.map(DimensionFindings.finding), known + declarations.filter { !refused.contains($0) })
     }
 
     /// What a subfolder laid out as another tool lays out resources means in a theme folder:
@@ -175,13 +225,14 @@ struct ThemeFolderReader {
     ) {
         let qualified: QualifiedFileName
         do {
-            qualified = try QualifiedFileName.parse(name)
+            qualified = try QualifiedFileName.parse(name, dimensions: dimensions)
         } catch {
             diagnostics.append(
-                QualifiedFileName.diagnostic(for: error, file: name, location: SourceLocation(file: path)))
+                QualifiedFileName.diagnostic(
+                    for: error, file: name, location: SourceLocation(file: path), dimensions: dimensions))
             return
         }
-        guard let (document, parseDiagnostics) = parse(path) else {
+        guard let (document, parseDiagnostics) = parsed[name] ?? parse(path) else {
             diagnostics.append(.error(.fileUnreadable, "cannot read the file", at: SourceLocation(file: path)))
             return
         }
@@ -192,9 +243,11 @@ struct ThemeFolderReader {
         defer { diagnostics += context.diagnostics }
         switch document.root.name {
         case "components":
-            // A theme may carry the schema of the custom components it styles (a Livery extension:
-            // it applies to the theme and every theme inheriting from it).
-            components += SchemaDecoder.decode(document.root, context: &context)
+            // decoded with the others before any file name was parsed (`readSchemas`)
+            let (schema, findings) =
+                decodedSchemas[name] ?? (SchemaDecoder.decode(document.root, context: &context), [])
+            components += schema.components.values.sorted { $0.name < $1.name }
+            context.diagnostics += findings
         case "theme":
             var decoder = ConfigurationDecoder(context: context, nextSerial: nextSerial, identities: identities)
             var file = decoder.decode(document.root, fileName: name, qualifiers: qualified.qualifiers)
@@ -278,10 +331,11 @@ struct ThemeFolderReader {
                 }
                 let qualified: QualifiedFileName
                 do {
-                    qualified = try QualifiedFileName.parse(name)
+                    qualified = try QualifiedFileName.parse(name, dimensions: dimensions)
                 } catch {
                     diagnostics.append(
-                        QualifiedFileName.diagnostic(for: error, file: file, location: SourceLocation(file: path)))
+                        QualifiedFileName.diagnostic(
+                            for: error, file: file, location: SourceLocation(file: path), dimensions: dimensions))
                     continue
                 }
                 let folderPart = directory.dropFirst(relative.count + 1)

@@ -80,6 +80,8 @@ public struct ExplainedOperation: Hashable, Sendable {
 public struct InstanceExplanation: Hashable, Sendable {
     public var theme: ThemeInfo
     public var traits: TraitSet
+    /// The dimensions of the theme's chain, which name `traits` and the layers' qualifiers.
+    public var dimensions: TraitDimensions = .standard
     public var id: String
     public var component: String
     /// Every element that defines the instance for these traits, in layer order.
@@ -107,6 +109,8 @@ public struct ResolvedConstant: Hashable, Sendable {
     public var modifiers: WrittenColorModifiers? = nil
     /// Some definition of it says `overridable="true"` (format 1.3, section 9.2).
     public var overridable = false
+    /// A derived colour's derivation as `explain` words it, its own line first; empty for others.
+    public var derivation: [String] = []
 }
 
 /// A colour's modifiers as its element writes them, operands by name or hex: what design-token
@@ -232,6 +236,7 @@ extension ThemeWorkspace {
                 name: name, value: value, themeID: themes[syntax.location.file] ?? "",
                 location: syntax.location, reference: reference)
             constant.modifiers = modifiers
+            if modifiers != nil { constant.derivation = pass.derivationLines(of: syntax.object, named: name) }
             constant.overridable = pass.overridable.contains(name)
             return constant
         }
@@ -403,7 +408,7 @@ extension ThemeResolver {
                     origin: occurrence.origin, constants: trails(occurrence.operation), overridden: overridden))
         }
         return InstanceExplanation(
-            theme: chain.last?.info ?? ThemeInfo(id: "", name: ""), traits: traits, id: id,
+            theme: chain.last?.info ?? ThemeInfo(id: "", name: ""), traits: traits, dimensions: dimensions, id: id,
             component: component, definitions: explainedDefinitions, operations: operations)
     }
 }

@@ -4,25 +4,37 @@ import LiveryModel
 /// definition found) and the assets it needed. A resolution reads only these, so where every
 /// name finds the same definition object and every asset is there, it resolves the same.
 ///
-/// Reads are clean when nothing on the way was reported or missing: only a clean resolution is
-/// reused, so that a finding is always reported by resolving again, never replayed.
+/// Reads are clean when no name on the way was missing: only a clean resolution is reused. What
+/// it reported is kept with it and reported again, with the trait set of the pass that reuses
+/// it, so a theme with findings reuses as much as a clean one (bench-brands.py, the tree of
+/// brands with findings) and reports exactly what resolving afresh reports.
 struct ResolutionReads {
+    /// A finding as reported: with the pass's trait set or without one.
+    struct Finding {
+        var diagnostic: Diagnostic
+        var withTraits: Bool
+    }
+
     var constants: [(name: String, definition: ConstantSyntax)] = []
     var classes: [(name: String, definition: ClassSyntax)] = []
     var assets: [String] = []
+    /// What was reported while reading, in order, including what the definitions read from the
+    /// pass's cache reported when they were first read.
+    var findings: [Finding] = []
     var clean = true
 
     mutating func formUnion(_ other: ResolutionReads) {
         constants += other.constants
         classes += other.classes
         assets += other.assets
+        findings += other.findings
         clean = clean && other.clean
     }
 
     /// Each definition once (within one resolution pass a name finds one definition).
     var distinct: ResolutionReads {
         var seen: Set<ObjectIdentifier> = []
-        var result = ResolutionReads(clean: clean)
+        var result = ResolutionReads(findings: findings, clean: clean)
         result.constants = constants.filter { seen.insert(ObjectIdentifier($0.definition)).inserted }
         result.classes = classes.filter { seen.insert(ObjectIdentifier($0.definition)).inserted }
         var names: Set<String> = []

@@ -8,14 +8,16 @@ import LiveryModel
 final class ThemeResolver {
     let chain: [DecodedThemeFolder]
     let schema: Schema
+    /// The dimensions of the chain (its last folder's): the standard ones and those declared.
+    var dimensions: TraitDimensions { chain.last?.dimensions ?? .standard }
     let assets: AssetCatalog
     /// Instance resolutions to reuse across trait sets.
     let memo: ResolutionMemo
     /// Instance resolutions reused rather than resolved again.
     private(set) var reuses = 0
-    /// Counts findings reported, and checks answered from the cache that had findings: a
-    /// resolution during which it stays the same touched nothing that reports, so it is clean.
-    private(set) var findingEvents = 0
+    /// Every finding reported, in order, and whether it was seen with a pass's trait set: what
+    /// a reading reported is the slice of it reported meanwhile (see `ResolutionReads.findings`).
+    private(set) var findingLog: [ResolutionReads.Finding] = []
 
     private(set) var diagnostics: [Diagnostic] = []
     /// Set by validation (not by resolving one trait set for an app): the contrast checks.
@@ -24,6 +26,10 @@ final class ThemeResolver {
     /// constant's final value where the theme has an overridable constant of that name and
     /// type. Resolutions are not reused while there are any.
     var constantOverrides: [String: Value] = [:]
+    /// Set to record, per trait set, the params that follow overridable constants
+    /// (`choiceUses`): what a theme keeps for its personal choices (ChoiceExtraction.swift).
+    var collectsChoices = false
+    var choiceUses: [TraitSet: [ChoiceUse]] = [:]
     private var reported: Set<Diagnostic> = []
     /// The trait sets each finding of a resolution pass was seen with, so a finding repeated
     /// across trait sets stays one finding, with the trait sets in a note.
@@ -61,7 +67,7 @@ final class ThemeResolver {
         return byID.keys.sorted().map { ($0, byID[$0]!) }
     }()
 
-    private enum CheckResult { case unchecked, valid, validWithFindings, invalid }
+    private enum CheckResult { case unchecked, valid, invalid }
 
     /// A class, so results are written in place rather than through a copied array.
     private final class CheckTable {
@@ -85,10 +91,19 @@ final class ThemeResolver {
     /// Longest chain of constants referring to constants, or of classes including classes: each
     /// link is a nested call, so a hostile chain of thousands would overflow the stack.
     var maxReferenceDepth = FrontEndLimits.default.maxReferenceDepth
-    /// Where a theme that inherits from this one defines a constant (its folder's name and the
-    /// definition's place), asked only for a reference this chain cannot resolve: a parent
-    /// cannot see its children's definitions, and the finding says so.
-    var definitionBelow: ((String) -> (theme: String, location: SourceLocation)?)?
+    /// Where a theme that inherits from the theme of a reference's file defines the constant it
+    /// names (given the name and the reference's place), asked only for a reference this chain
+    /// cannot resolve: a parent cannot see its children's definitions, and the finding says so.
+    var definitionBelow: ((String, SourceLocation) -> ConstantBelow?)?
+
+    /// A constant defined by a theme below the one that references it.
+    struct ConstantBelow {
+        /// The folder name of the theme that defines it.
+        var theme: String
+        var location: SourceLocation
+        /// The definition moved up into the referencing theme, where that is certain.
+        var fix: Diagnostic.Fix?
+    }
     /// "Did you mean" hints left: each compares a name with up to `Suggestions.maxCandidates`
     /// names, so a theme with thousands of unknown references gets hints for the first ones only.
     private var suggestionsLeft = 200
@@ -136,7 +151,7 @@ final class ThemeResolver {
     ]
 
     func report(_ diagnostic: Diagnostic, traits: TraitSet? = nil) {
-        findingEvents += 1
+        findingLog.append(.init(diagnostic: diagnostic, withTraits: traits != nil))
         if incomplete, Self.guessesWhenIncomplete.contains(diagnostic.code) { return }
         if let traits { traitSets[diagnostic, default: []].insert(traits) }
         if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
@@ -147,15 +162,19 @@ final class ThemeResolver {
     var notedDiagnostics: [Diagnostic] {
         diagnostics.map { diagnostic in
             guard let sets = traitSets[diagnostic], !resolvedTraitSets.isSubset(of: sets) else { return diagnostic }
-            return Self.noting(sets, on: diagnostic)
+            return Self.noting(sets, on: diagnostic, dimensions: dimensions)
         }
     }
 
     /// `diagnostic` with a note naming the trait sets it was seen with.
-    static func noting(_ sets: Set<TraitSet>, on diagnostic: Diagnostic) -> Diagnostic {
+    static func noting(
+        _ sets: Set<TraitSet>, on diagnostic: Diagnostic, dimensions: TraitDimensions = .standard
+    ) -> Diagnostic {
         var noted = diagnostic
-        let names = sets.sorted { ($0.tags.count, $0.description) < ($1.tags.count, $1.description) }
-            .map { $0.tags.isEmpty ? "no traits" : $0.description }
+        let names = sets.map { dimensions.tags(of: $0) }.sorted {
+            ($0.count, $0.joined(separator: ",")) < ($1.count, $1.joined(separator: ","))
+        }
+        .map { $0.isEmpty ? "no traits" : $0.joined(separator: ",") }
         noted.notes.append(
             Diagnostic.Note("only with \(names.count == 1 ? "" : "each of ")\(names.joined(separator: "; "))"))
         return noted
@@ -330,15 +349,19 @@ final class ThemeResolver {
             }
             for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
                 reuse(entry)
+                if resolver.collectsChoices { recordChoices(entry.instance, sources: entry.sources) }
                 return entry.instance
             }
             reads = ResolutionReads()
-            let before = resolver.findingEvents
+            let logged = resolver.findingLog.count
             guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
-            if reads.clean, resolver.findingEvents == before {
+            if resolver.collectsChoices { recordChoices(instance, sources: sources) }
+            var mine = reads
+            mine.findings += resolver.findingLog[logged...]
+            if mine.clean {
                 resolver.memo.insert(
                     ResolutionMemo.Entry(
-                        definitions: definitions, reads: reads.distinct, instance: instance, sources: sources,
+                        definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
                         contrast: contrast))
             }
             return instance
@@ -356,6 +379,9 @@ final class ThemeResolver {
         /// was resolved: reusing it marks and notes the same.)
         mutating func reuse(_ entry: ResolutionMemo.Entry) {
             resolver.reuses += 1
+            for finding in entry.reads.findings {
+                resolver.report(finding.diagnostic, traits: finding.withTraits ? traits : nil)
+            }
             resolver.contrast?.check(entry.instance, pairs: entry.contrast, sources: entry.sources, traits: traits)
             checkGuards(entry.instance, pairs: entry.contrast, sources: entry.sources)
         }
@@ -551,21 +577,22 @@ final class ThemeResolver {
             return result
         }
 
-        /// Starts recording the reads of one constant, class or operation on their own: returns
-        /// the reads so far, for `endReading`.
-        mutating func beginReading() -> (reads: ResolutionReads, findingEvents: Int) {
-            let outer = (reads, resolver.findingEvents)
+        /// Starts recording the reads of one constant, class or operation on their own:
+        /// returns the reads so far, for `endReading`.
+        mutating func beginReading() -> (reads: ResolutionReads, logged: Int) {
+            let outer = (reads, resolver.findingLog.count)
             reads = ResolutionReads()
             return outer
         }
 
-        /// The reads since `beginReading` (not clean if anything was reported meanwhile), added
-        /// to the outer ones, which are current again.
-        mutating func endReading(_ outer: (reads: ResolutionReads, findingEvents: Int)) -> ResolutionReads {
+        /// The reads since `beginReading`, with the findings reported meanwhile, added to the
+        /// outer ones, which are current again. (The outer reading's log slice holds those
+        /// findings already, so only findings this one took from the cache are added to it.)
+        mutating func endReading(_ outer: (reads: ResolutionReads, logged: Int)) -> ResolutionReads {
             var mine = reads
-            if resolver.findingEvents != outer.findingEvents { mine.clean = false }
             reads = outer.reads
             reads.formUnion(mine)
+            mine.findings += resolver.findingLog[outer.logged...]
             return mine
         }
 
@@ -602,6 +629,7 @@ final class ThemeResolver {
             case .image(let image):
                 resolver.referencedAssets.insert(image.name)
                 guard resolver.assets.contains(image.name, traits: traits) else {
+                    reads.clean = false
                     report(resolver.missingAsset(image.name, at: mark.location))
                     return false
                 }
@@ -645,11 +673,13 @@ final class ThemeResolver {
                 let candidates = constants.values.lazy.filter { $0.object.type == type }.map(\.name)
                 let (hint, fix) = resolver.suggestion(name, in: candidates)
                 if let fix { resolver.suggestedConstants.insert(fix.replacement) }
-                if hint.isEmpty, let below = resolver.definitionBelow?(name) {
+                if hint.isEmpty, case let at = location(), let below = resolver.definitionBelow?(name, at) {
+                    // Moving is the fix: every theme keeps the value it had. Copying is the other
+                    // way, for a parent that should have a value of its own.
                     var finding = Diagnostic.error(
                         .referenceUnknown,
-                        "unknown constant '\(name)': it is defined in \(below.theme), which inherits from this theme, and a parent cannot see its children's definitions; move (or copy) its definition up into this theme's <constants>",
-                        at: location())
+                        "unknown constant '\(name)': it is defined in \(below.theme), which inherits from this theme, and a parent cannot see its children's definitions; move its definition up into this theme's <constants> (every theme keeps the value it had), or copy it up with the value this theme should have",
+                        at: at, fix: below.fix)
                     finding.notes.append(
                         Diagnostic.Note("'\(name)' is defined here, in \(below.theme)", at: below.location))
                     report(finding)
@@ -784,7 +814,7 @@ final class ThemeResolver {
         if let end = EndTags.location(
             ofEndTagAt: Int(definition.mark.offset), named: definition.component, in: definition.mark.source)
         {
-            fix.elsewhere = [end]
+            fix.replace(at: [end])
         }
         return fix
     }
@@ -801,17 +831,11 @@ final class ThemeResolver {
         let slot = slot(of: operation)
         switch table.results[slot] {
         case .valid: return true
-        case .validWithFindings:
-            findingEvents += 1
-            return true
-        case .invalid:
-            findingEvents += 1
-            return false
+        case .invalid: return false
         case .unchecked: break
         }
-        let before = findingEvents
         let valid = SchemaChecker.check(operation, component: component, schema: schema, report: { report($0) })
-        table.results[slot] = valid ? (findingEvents == before ? .valid : .validWithFindings) : .invalid
+        table.results[slot] = valid ? .valid : .invalid
         return valid
     }
 }

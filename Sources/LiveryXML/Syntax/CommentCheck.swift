@@ -13,50 +13,26 @@ enum CommentCheck {
         case unclosed(open: Int)
     }
 
-    /// The first broken comment of the file, scanning as XML does: comments, CDATA sections
-    /// and processing instructions are read through; nil when every comment is well formed or
-    /// the first problem is of another kind (`--` alone in a comment, libxml2's own message).
+    /// The first broken comment of the file, reading the markup as XML does (`MarkupTokens`:
+    /// CDATA sections and processing instructions are read through); nil when every comment is
+    /// well formed or the first problem is of another kind (`--` alone in a comment, libxml2's
+    /// own message).
     static func firstProblem(in bytes: [UInt8]) -> Problem? {
-        let open = Array("<!--".utf8), cdata = Array("<![CDATA[".utf8)
-        func starts(_ marker: [UInt8], at index: Int) -> Bool {
-            index + marker.count <= bytes.count && bytes[index..<(index + marker.count)].elementsEqual(marker)
-        }
-        func find(_ marker: [UInt8], from index: Int) -> Int? {
-            var index = index
-            while index + marker.count <= bytes.count {
-                if starts(marker, at: index) { return index }
-                index += 1
-            }
-            return nil
-        }
         let dash = UInt8(ascii: "-")
-        var index = 0
-        while index < bytes.count {
-            if starts(open, at: index) {
-                let start = index
-                var cursor = index + open.count
-                while true {
-                    guard cursor + 1 < bytes.count else { return .unclosed(open: start) }
-                    if bytes[cursor] == dash, bytes[cursor + 1] == dash {
-                        if cursor + 2 < bytes.count, bytes[cursor + 2] == UInt8(ascii: ">") {
-                            index = cursor + 3
-                            break
-                        }
-                        if cursor >= 2, starts(open, at: cursor - 2) { return .nested(outer: start, inner: cursor - 2) }
-                        return nil
+        for token in MarkupTokens(bytes) where token.kind == .comment {
+            // the first `--` after `<!--` other than the closing `-->`
+            let closing = token.closed ? token.range.upperBound - 3 : bytes.count
+            var cursor = token.range.lowerBound + 4
+            while cursor + 1 < token.range.upperBound {
+                if bytes[cursor] == dash, bytes[cursor + 1] == dash, cursor != closing {
+                    if cursor >= 2, bytes[(cursor - 2)..<cursor].elementsEqual("<!".utf8) {
+                        return .nested(outer: token.range.lowerBound, inner: cursor - 2)
                     }
-                    cursor += 1
+                    return nil
                 }
-            } else if starts(cdata, at: index) {
-                guard let end = find(Array("]]>".utf8), from: index) else { return nil }
-                index = end + 3
-            } else if bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "?")
-            {
-                guard let end = find(Array("?>".utf8), from: index) else { return nil }
-                index = end + 2
-            } else {
-                index += 1
+                cursor += 1
             }
+            if !token.closed { return .unclosed(open: token.range.lowerBound) }
         }
         return nil
     }

@@ -191,7 +191,7 @@ private struct OutlineBuilder {
 
 /// Reads element boundaries straight from the bytes of a file that has parsed as XML: the tree
 /// keeps where each element starts, this finds where its parts are. Comments, CDATA sections,
-/// processing instructions and quoted `>` are skipped.
+/// processing instructions and quoted `>` are skipped (`MarkupTokens`).
 struct RawXMLScanner {
     let bytes: [UInt8]
 
@@ -254,49 +254,16 @@ struct RawXMLScanner {
     /// The offset of the `</` that closes the element whose content starts at `start`.
     func endTagStart(from start: Int) -> Int {
         var depth = 0
-        var index = start
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                index += 1
-                continue
-            }
-            if matches("<!--", at: index) {
-                index = after("-->", from: index + 4)
-            } else if matches("<![CDATA[", at: index) {
-                index = after("]]>", from: index + 9)
-            } else if matches("<?", at: index) {
-                index = after("?>", from: index + 2)
-            } else if matches("</", at: index) {
-                if depth == 0 { return index }
+        for token in MarkupTokens(bytes, from: start) {
+            switch token.kind {
+            case .endTag:
+                if depth == 0 { return token.range.lowerBound }
                 depth -= 1
-                index = after(">", from: index + 2)
-            } else {
-                let tag = spansOfStartTag(at: index)
-                if !tag.selfClosing { depth += 1 }
-                index = tag.end
+            case .startTag(_, let selfClosing) where !selfClosing:
+                depth += 1
+            default:
+                break
             }
-        }
-        return bytes.count
-    }
-
-    private func spansOfStartTag(at offset: Int) -> (end: Int, selfClosing: Bool) {
-        let end = SourceText.endOfStartTag(in: bytes, at: offset)
-        // A tag that never closes runs to the end of the file and is not self-closing.
-        let closed = end >= 2 && bytes[end - 1] == UInt8(ascii: ">")
-        return (end, closed && bytes[end - 2] == UInt8(ascii: "/"))
-    }
-
-    private func matches(_ text: String, at index: Int) -> Bool {
-        let utf8 = Array(text.utf8)
-        guard index + utf8.count <= bytes.count else { return false }
-        return bytes[index..<(index + utf8.count)].elementsEqual(utf8)
-    }
-
-    private func after(_ text: String, from start: Int) -> Int {
-        var index = start
-        while index < bytes.count {
-            if matches(text, at: index) { return index + text.utf8.count }
-            index += 1
         }
         return bytes.count
     }

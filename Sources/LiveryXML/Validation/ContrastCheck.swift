@@ -36,6 +36,8 @@ final class ContrastCheck {
     /// be this theme's (constants bind late), so each child's finding says whose it is.
     private let themeID: String
     private let themePath: String
+    /// The theme's dimensions, which name its trait sets.
+    var dimensions = TraitDimensions.standard
 
     init(schema: Schema, themeID: String, themePath: String) {
         self.schema = schema
@@ -146,11 +148,12 @@ final class ContrastCheck {
                 ContrastRatio.nearestPassing(worst.foreground, on: worst.background, required: worst.required)
                 .map { "the nearest colour of the same hue that passes is \($0.hexString)" }
                 ?? "no colour of this hue reaches it on this background; change the background"
-            let sets = shortfall.traitSets.map(\.description).joined(separator: "; ")
+            let sets = shortfall.traitSets.map(dimensions.description(of:)).joined(separator: "; ")
             let worstTraits =
                 shortfall.traitSets.count < 2
                 ? ""
-                : worst.traits.tags.isEmpty ? " at worst (no traits)" : " at worst (\(worst.traits))"
+                : worst.traits.isEmpty
+                    ? " at worst (no traits)" : " at worst (\(dimensions.description(of: worst.traits)))"
             let inherited = shortfall.location.file.hasPrefix(themePath + "/") ? "" : " in theme \(themeID)"
             let message =
                 "\(key.operation.name) \(worst.foreground.hexString) of '\(key.instance)'\(inherited) (state \(key.operation.state)) on its \(worst.backgroundOperation) \(worst.background.hexString) has contrast \(ContrastRatio.text(worst.ratio, required: worst.required)):1\(worstTraits), below the \(ValueText.number(worst.required)):1 WCAG 2.2 asks of \(kind)\(under); \(fix); short with traits: \(sets)"

@@ -51,6 +51,7 @@ enum MutationKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case bareParamValue = "bare value in a param"
     case instanceNamedWithName = "instance named with name="
     case parentElement = "parent written as an element"
+    case childConstantInParent = "constant of a child used in its parent"
     case cssFontAttribute = "CSS font attribute name"
     case foundryWeightName = "font weight named as a foundry does"
     case uikitStateWord = "state named as UIKit or CSS does"
@@ -86,7 +87,8 @@ enum MutationKind: String, CaseIterable, Sendable, CustomStringConvertible {
             .doubledEndTag, .decimalComma, .unitOnNumber, .cssFontWeight, .boolWord, .bareParamValue,
             .instanceNamedWithName, .cssFontAttribute, .foundryWeightName, .uikitStateWord,
             .androidTypeName, .britishSpelling, .androidUnit, .pointsUnit, .androidStyle, .androidItem,
-            .figmaTokenReference, .sassVariable, .boolDigit, .cssColorKeyword, .cssShortHexAlpha:
+            .figmaTokenReference, .sassVariable, .boolDigit, .cssColorKeyword, .cssShortHexAlpha, .parentElement,
+            .childConstantInParent:
             true
         default: false
         }
@@ -168,7 +170,7 @@ struct SampleThemeTexts {
             let source = SourceText(path: path, bytes: Array(text.utf8))
             if let document = XMLDocumentParser.parse(source).document {
                 var context = DecodingContext(source: source)
-                for component in SchemaDecoder.decode(document.root, context: &context) { schema.add(component) }
+                schema.merge(SchemaDecoder.decode(document.root, context: &context))
             }
         }
         self.schema = schema
@@ -569,6 +571,8 @@ struct SampleThemeTexts {
                     changes: [.write(file: file, contents: contents)],
                     places: [.init(file: file, line: line)])
             }
+        case .childConstantInParent:
+            return childConstantsInParents()
         case .cssFontAttribute:
             return sites("<font (?:[^>]* )?(family|size|weight)=\"", in: configuration).map {
                 rename($0, to: "font-" + $0.text, kind: kind)
@@ -683,6 +687,49 @@ struct SampleThemeTexts {
         let start = open.upperBound
         guard let end = text[start...].firstIndex(of: "\"") else { return nil }
         return Site(file: site.file, range: start..<end, text: String(text[start..<end]), line: site.line)
+    }
+
+    /// A root theme's reference renamed to a constant that only its first child defines (added
+    /// to the child's `<constants>`, with the value of the constant it replaces): a designer
+    /// defining a colour in the theme they are working on and using it from the parent. Only a
+    /// constant defined once, as a literal, and referenced elsewhere too, so that every theme
+    /// sees the values it saw and no constant becomes unused.
+    func childConstantsInParents() -> [Mutation] {
+        let all = texts.keys.sorted().map { texts[$0]! }.joined(separator: "\n")
+        let ordered = themes.sorted { $0.key < $1.key }
+        var result: [Mutation] = []
+        for (folder, theme) in ordered where theme.parent == nil {
+            guard let child = ordered.first(where: { $0.value.parent == theme.id })?.key,
+                let childFile = texts.keys.sorted().first(where: {
+                    $0.hasPrefix(child + "/") && !$0.contains("~") && texts[$0]!.contains("<constants>")
+                }),
+                let open = texts[childFile]!.range(of: "<constants>")
+            else { continue }
+            let meant = child.prefix { $0 != "." }.lowercased() + "Only"
+            for site in sites("<[a-z]+ ref=\"([^\"]+)\"", in: configurationFiles.filter { $0.hasPrefix(folder + "/") })
+            {
+                let name = NSRegularExpression.escapedPattern(for: site.text)
+                let definitions = all.matches(of: try! Regex("<(?!param|operation)[a-z]+ name=\"\(name)\"[ >/]")).count
+                let uses = all.matches(of: try! Regex("ref=\"\(name)\"")).count
+                guard definitions == 1, uses >= 2,
+                    let literal = all.firstMatch(of: try! Regex("<[a-z]+ name=\"\(name)\"[^>/]*>[^<]*</[a-z]+>"))
+                else { continue }
+                let definition = String(all[literal.range]).replacingOccurrences(
+                    of: "name=\"\(site.text)\"", with: "name=\"\(meant)\"")
+                var childText = texts[childFile]!
+                childText.insert(contentsOf: "\n    " + definition, at: open.upperBound)
+                result.append(
+                    Mutation(
+                        kind: .childConstantInParent,
+                        summary: "\(site.file):\(site.line): \(site.text) -> \(meant) (defined in \(childFile))",
+                        changes: [
+                            .write(file: site.file, contents: replacing(site.file, [(site.range, meant)])),
+                            .write(file: childFile, contents: childText),
+                        ],
+                        places: [.init(file: site.file, line: site.line)]))
+            }
+        }
+        return result
     }
 
     /// A constant taken out of `<constants>` and written as the first child of `<instances>` in

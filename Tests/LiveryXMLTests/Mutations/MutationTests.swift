@@ -175,32 +175,33 @@ final class MutationBench {
             guard findings.hasErrors == (finding.severity == .error) else {
                 return .failed("\(mutation): exit status does not follow the severity")
             }
-            guard let fix = finding.fix, let location = finding.location else {
+            guard let fix = finding.fix else {
                 // a hint that knows the value meant must offer it as the fix
                 if mutation.kind.requiresFix { return .failed("\(mutation): no fix offered:\n\(listing)") }
                 return .passed(fixApplied: false)
             }
-            // the fix, applied as an editor would, must leave a theme that validates clean
-            let file = location.file
-            let text = try String(contentsOfFile: path(file), encoding: .utf8)
-            guard let fixed = fix.applied(to: text, at: location) else {
-                return .failed(
-                    "\(mutation): the fix (\(fix.replaced) -> \(fix.replacement)) does not apply at \(location):\n\(listing)"
-                )
+            // the fix, applied as an editor would (every edit, in every file it names), must
+            // leave a theme that validates clean
+            let changed: [String]
+            do {
+                changed = try FixWriter.apply(finding, path: path)
+            } catch {
+                return .failed("\(mutation): the fix (\(fix.title)) does not apply: \(error):\n\(listing)")
             }
-            try fixed.write(toFile: path(file), atomically: false, encoding: .utf8)
-            touch([.write(file: file, contents: fixed)])
+            touch(changed.map { .write(file: $0, contents: "") })
             defer {
                 // a file the mutation did not change is put back here; the others by undo
-                if let original = samples.texts[file] {
-                    try? original.write(toFile: path(file), atomically: false, encoding: .utf8)
+                for file in changed {
+                    if let original = samples.texts[file] {
+                        try? original.write(toFile: path(file), atomically: false, encoding: .utf8)
+                    }
                 }
-                touch([.write(file: file, contents: "")])
+                touch(changed.map { .write(file: $0, contents: "") })
             }
             let after = validate()
             guard after.isEmpty else {
                 return .failed(
-                    "\(mutation): after its fix (\(fix.replaced) -> \(fix.replacement)) the themes still have findings:\n"
+                    "\(mutation): after its fix (\(fix.title)) the themes still have findings:\n"
                         + after.map { "  " + $0.description }.joined(separator: "\n"))
             }
             return .passed(fixApplied: true)

@@ -84,15 +84,15 @@ package struct DiagnosticPrinter {
                                 })
                         ))
                 }
-                if let fix = diagnostic.fix {
-                    var change: [(String, JSONValue)] = [
-                        ("replace", .string(fix.replaced)), ("with", .string(fix.replacement)),
-                    ]
-                    // further places that take the same replacement (an element's end tag)
-                    if !fix.elsewhere.isEmpty {
-                        change.append(("alsoAt", .array(fix.elsewhere.map { .object(place($0)) })))
+                // every edit with its own place: a fix may change several places and files
+                if let fix = diagnostic.fix, let placed = fix.placed(at: diagnostic.location) {
+                    let edits = placed.map { location, edit in
+                        JSONValue.object(
+                            place(location) + [
+                                ("replace", .string(edit.replaced)), ("with", .string(edit.replacement)),
+                            ])
                     }
-                    members.append(("fix", .object(change)))
+                    members.append(("fix", .object([("title", .string(fix.title)), ("edits", .array(edits))])))
                 }
                 return .object(members)
             })

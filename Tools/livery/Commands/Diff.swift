@@ -11,7 +11,8 @@ struct Diff: ParsableCommand {
         discussion: """
             OLD and NEW are theme folders or compiled files, in any mix. Without --traits every trait set \
             either theme distinguishes is compared, and each change says where it happens (all traits, \
-            with dark, ...). Exits 0 whether or not there are differences (1 for errors); add \
+            with dark, ...). Where both are folders, derived colours that change are listed first, with \
+            their derivation before and after. Exits 0 whether or not there are differences (1 for errors); add \
             --exit-code to exit 2 when there are differences.
             """)
 
@@ -32,19 +33,28 @@ struct Diff: ParsableCommand {
     @Flag(help: "Exit 2 when the themes differ, like `git diff --exit-code`.")
     var exitCode = false
 
-    func validate() throws {
-        do { _ = try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
-    }
-
     func run() throws {
-        let traitSet = try traits.map { try ThemeSource.traits($0) }
         let workspace = themes.workspace()
+        // the trait set is named with the new theme's dimensions, which name the differences too
+        let dimensions = ThemeSource.dimensions(at: new, workspace: workspace)
+        var traitSet: TraitSet?
+        if let traits {
+            do { traitSet = try ThemeSource.traits(traits, dimensions: dimensions) } catch {
+                throw ValidationError(error.message)
+            }
+        }
         let before = ThemeSource.variants(at: old, workspace: workspace)
         let after = ThemeSource.variants(at: new, workspace: workspace)
         DiagnosticPrinter().print(
             Array(Set(before.diagnostics + after.diagnostics).filter { $0.severity == .error }).sorted())
         guard let oldTheme = before.value, let newTheme = after.value else { throw ExitCode.failure }
-        let diff = ThemeDiff.compare(oldTheme, newTheme, traits: traitSet)
+        var diff = ThemeDiff.compare(oldTheme, newTheme, traits: traitSet)
+        // derived colours are named where both sides are folders (a compiled file keeps no constants)
+        if let before = ThemeDiff.constants(ofThemeAt: old, traitSets: diff.traitSets, workspace: workspace),
+            let after = ThemeDiff.constants(ofThemeAt: new, traitSets: diff.traitSets, workspace: workspace)
+        {
+            diff.addDerivedColors(old: before, new: after)
+        }
         switch format {
         case .text: print(diff.text(oldLabel: old, newLabel: new), terminator: "")
         case .json: print(diff.json().rendered())

@@ -28,13 +28,13 @@ struct Explain: ParsableCommand {
     @Option(help: "Output as text or JSON (on stdout).")
     var format: OutputFormat = .text
 
-    func validate() throws {
-        do { _ = try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
-    }
-
     func run() throws {
-        let traitSet = try ThemeSource.traits(traits)
         let workspace = themes.workspace()
+        let dimensions = ThemeSource.dimensions(at: theme, workspace: workspace)
+        let traitSet: TraitSet
+        do { traitSet = try ThemeSource.traits(traits, dimensions: dimensions) } catch {
+            throw ValidationError(error.message)
+        }
         let result = workspace.explain(themeAt: theme, identifier: identifier, traits: traitSet)
         DiagnosticPrinter().print(result.diagnostics)
         guard let explanation = result.value else {
@@ -42,7 +42,7 @@ struct Explain: ParsableCommand {
                 let known = workspace.resolve(themeAt: theme, traits: traitSet).value?.instances.map(\.id) ?? []
                 let hint = Suggestions.closest(to: identifier, in: known).map { "; did you mean '\($0)'?" } ?? ""
                 writeError(
-                    "error: no instance '\(identifier)' in \(theme) with \(traitSet.tags.isEmpty ? "no traits" : "traits \(traitSet)")\(hint)\n"
+                    "error: no instance '\(identifier)' in \(theme) with \(traitSet.isEmpty ? "no traits" : "traits \(dimensions.description(of: traitSet))")\(hint)\n"
                 )
             }
             throw ExitCode.failure

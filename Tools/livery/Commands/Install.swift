@@ -19,10 +19,13 @@ struct Install: AsyncParsableCommand {
             installed one. From a catalog, failures that can heal (a dropped connection, a stall, \
             408/429/5xx) are retried with backoff, a dropped download is kept in DIR/.liverystore/downloads \
             and resumed by the next run, and the last verified catalog is kept in DIR/.liverystore/cache \
-            to be revalidated (If-None-Match). With --cache-budget (catalog installs), installed and parked themes and \
-            partial downloads are kept within BYTES: the least recently used themes go first, never \
-            the theme named by --in-use, its parents, or a theme another one builds on; an install \
-            that cannot fit fails before downloading.
+            to be revalidated (If-None-Match). A package URL downloads the same way (retried, resumed \
+            by the next run). With --cache-budget, installed and parked themes and partial downloads \
+            are kept within BYTES: the least recently used themes go first, never the theme named by \
+            --in-use, its parents, or a theme another one builds on; an install that cannot fit fails \
+            before downloading (a package URL's size is the one its response announces), printing \
+            "error: '<id>' needs N bytes, and the cache budget of BYTES bytes has M bytes that must \
+            stay …" with exit status 1.
             """)
 
     @Argument(
@@ -120,45 +123,41 @@ struct Install: AsyncParsableCommand {
                 if !product.isFree { try await store.markPurchased(id) }
                 let before = store.installer.installedProduct(id: id)?.version
                 let task = await store.install(product, allowDowngrade: allowDowngrade)
-                let bar = ProgressBar(label: product.id)
-                for await state in task.states() {
-                    switch state {
-                    case .downloading(let received, let expected): bar.update(received, expected)
-                    case .waitingToRetry(let wait): writeError("\(product.id): \(wait)\n")
-                    default: break
-                    }
-                }
-                bar.finish()
-                switch task.state {
-                case .finished:
-                    report(id: product.id, version: product.version, replaced: before)
-                case .failed(let error): throw error
-                default: throw StoreError.cancelled
-                }
+                try await follow(task, label: product.id)
+                report(id: product.id, version: product.version, replaced: before)
+            } else if isURL {
+                // Through the same download as a catalog's package: resumed after a kill or a
+                // dropped connection, retried, and within --cache-budget.
+                let task = await store.installPackage(from: source, expecting: .init(allowDowngrade: allowDowngrade))
+                try await follow(task, label: (source as NSString).lastPathComponent)
+                guard let outcome = task.outcome else { throw StoreError.cancelled }
+                report(id: outcome.product.id, version: outcome.product.version, replaced: outcome.replacedVersion)
             } else {
-                var file = source
-                var downloaded: String?
-                if isURL {
-                    let path = store.installer.makeDownloadPath()
-                    downloaded = path
-                    let bar = ProgressBar(label: (source as NSString).lastPathComponent)
-                    try await CatalogClient(
-                        catalogURL: source,
-                        timeouts: StoreTimeouts(idle: .seconds(timeout), total: .seconds(totalTimeout))
-                    )
-                    .download(source, to: path, expectedSize: nil, expectedSHA256: nil) { received, expected in
-                        bar.update(received, expected)
-                    }
-                    bar.finish()
-                    file = path
-                }
-                defer { if let downloaded { try? FileManager.default.removeItem(atPath: downloaded) } }
-                let outcome = try await store.installPackage(at: file, expecting: .init(allowDowngrade: allowDowngrade))
+                let outcome = try await store.installPackage(
+                    at: source, expecting: .init(allowDowngrade: allowDowngrade))
                 report(id: outcome.product.id, version: outcome.product.version, replaced: outcome.replacedVersion)
             }
         } catch let error as StoreError {
             writeError("error: \(error)\n")
             throw ExitCode.failure
+        }
+    }
+
+    /// Shows a download's progress and retries; throws its error when it does not finish.
+    private func follow(_ task: ProductTask, label: String) async throws {
+        let bar = ProgressBar(label: label)
+        for await state in task.states() {
+            switch state {
+            case .downloading(let received, let expected): bar.update(received, expected)
+            case .waitingToRetry(let wait): writeError("\(label): \(wait)\n")
+            default: break
+            }
+        }
+        bar.finish()
+        switch task.state {
+        case .finished: return
+        case .failed(let error): throw error
+        default: throw StoreError.cancelled
         }
     }
 

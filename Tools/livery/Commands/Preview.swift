@@ -44,16 +44,19 @@ struct Preview: ParsableCommand {
     @OptionGroup var themes: ThemeOptions
 
     func validate() throws {
-        do { _ = try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
         guard (1...9).contains(scale) else { throw ValidationError("--scale must be between 1 and 9") }
         guard PreviewScreen.textScales.contains(textScale) else {
             throw ValidationError("--text-scale must be 1, 1.5, 2 or 3")
         }
-        if let compare, !FileManager.default.fileExists(atPath: compare) {
-            do { _ = try ThemeSource.traits(compare) } catch {
-                throw ValidationError(
-                    "--compare takes a theme folder or traits; '\(compare)' is neither: \(error.message)")
-            }
+    }
+
+    /// A trait list read with the theme's dimensions, app-defined ones included.
+    func traitSet(_ text: String?, dimensions: TraitDimensions, compare: Bool = false) throws -> TraitSet {
+        do { return try ThemeSource.traits(text, dimensions: dimensions) } catch {
+            throw ValidationError(
+                compare
+                    ? "--compare takes a theme folder or traits; '\(text ?? "")' is neither: \(error.message)"
+                    : error.message)
         }
     }
 
@@ -69,13 +72,14 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         let workspace = themes.workspace()
-        let traitSet = try ThemeSource.traits(traits)
+        let dimensions = workspace.dimensions(forThemeAt: theme)
+        let traitSet = try self.traitSet(traits, dimensions: dimensions)
         var requests = [(theme, traitSet)]
         if let compare {
             if FileManager.default.fileExists(atPath: compare) {
                 requests.append((compare, traitSet))
             } else {
-                requests.append((theme, try ThemeSource.traits(compare)))
+                requests.append((theme, try self.traitSet(compare, dimensions: dimensions, compare: true)))
             }
         }
         var sides: [PreviewSide] = []

@@ -64,19 +64,32 @@ struct Tokens: ParsableCommand {
                 throw ValidationError("give tokens files or --resolver, not both")
             }
             guard rem > 0, rem.isFinite else { throw ValidationError("--rem must be a positive number") }
-            _ = try contextMap()
         }
 
+        /// `--map` read with the dimensions of the theme written: the standard ones, those the
+        /// `--schema` files declare and those of the `--parent` theme's chain. A context named
+        /// like one of their tags maps to it (`compact`), others need `--map`.
         func contextMap() throws -> ContextMap {
-            do { return try ContextMap.parse(map) } catch {
+            let workspace = themes.workspace()
+            var dimensions = workspace.schemaDimensions
+            if let parent {
+                let beside = (output as NSString).deletingLastPathComponent
+                let folders = (themes.themeFolders + [beside.isEmpty ? "." : beside])
+                    .flatMap(workspace.themeFolders(in:))
+                if let folder = folders.first(where: { workspace.declaredIDs(ofThemeAt: $0)?.id == parent }) {
+                    dimensions = workspace.dimensions(forThemeAt: folder)
+                }
+            }
+            do { return try ContextMap.parse(map, dimensions: dimensions) } catch {
                 throw ValidationError(
-                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(TraitDimensions.standard.knownTags.joined(separator: ", ")), joined by ~, or none)"
+                    "--map '\(error.entry)' is not MODIFIER:CONTEXT=QUALIFIER (qualifiers: \(dimensions.knownTags.joined(separator: ", ")), joined by ~, or none)"
                 )
             }
         }
 
         func run() throws {
             let printer = DiagnosticPrinter(format: format)
+            let contextMap = try contextMap()
             var tokenImport = TokenImport(options: .init(remBase: rem)) { path in
                 FileManager.default.contents(atPath: path).map { [UInt8]($0) }
             }
@@ -100,7 +113,7 @@ struct Tokens: ParsableCommand {
                     throw ExitCode.failure
                 }
                 let directory = (resolver as NSString).deletingLastPathComponent
-                layers = tokenImport.layers(resolver: document, map: try contextMap(), directory: directory)
+                layers = tokenImport.layers(resolver: document, map: contextMap, directory: directory)
                 sources = [resolver]
             } else {
                 layers = tokenImport.layers(files: files)
@@ -159,11 +172,12 @@ struct Tokens: ParsableCommand {
         @Option(help: "Diagnostics as text lines, a JSON array or a SARIF log (all on stderr).")
         var format: DiagnosticFormat = .text
 
-        func traitSet() throws -> TraitSet {
-            do { return try ThemeSource.traits(traits) } catch { throw ValidationError(error.message) }
+        /// `--traits` read with the theme's dimensions.
+        func traitSet(_ dimensions: TraitDimensions) throws -> TraitSet {
+            do { return try ThemeSource.traits(traits, dimensions: dimensions) } catch {
+                throw ValidationError(error.message)
+            }
         }
-
-        func validate() throws { _ = try traitSet() }
 
         /// A theme's modifiers as Tokens Studio's, where it has one for them: one of lighten,
         /// darken, mix or alpha, without contrast-with. Others export as their resolved colour.
@@ -182,7 +196,7 @@ struct Tokens: ParsableCommand {
         func run() throws {
             let printer = DiagnosticPrinter(format: format)
             let workspace = themes.workspace()
-            let base = try traitSet()
+            let base = try traitSet(workspace.dimensions(forThemeAt: theme))
             let chain = workspace.chain(ofThemeAt: theme)
             guard let ownID = chain.value?.last?.info.id else {
                 printer.print(chain.diagnostics)
@@ -220,13 +234,23 @@ struct Tokens: ParsableCommand {
                 }
                 var layers: [(traits: TraitSet, file: String)] = []
                 let stem = (output as NSString).deletingPathExtension
+                let known = Set(generic)
+                var differences: [(traits: TraitSet, constants: [ExportedConstant])] = []
                 for traits in variants.axes.traitSets where traits != .none {
-                    let known = Set(generic)
                     let differing = try constants(traits).filter { !known.contains($0) }
-                    guard !differing.isEmpty else { continue }
+                    if !differing.isEmpty { differences.append((traits, differing)) }
+                }
+                // the one-tag layers, in layer order: a combination they give together is no loss
+                let single = differences.filter { variants.dimensions.tags(of: $0.traits).count == 1 }
+                    .sorted { $0.traits.specificity < $1.traits.specificity }
+                for (traits, differing) in differences {
                     let tags = variants.dimensions.tags(of: traits)
                     guard tags.count == 1 else {
-                        dropped.append(tags.joined(separator: ","))
+                        var together: [String: ExportedConstant] = [:]
+                        for layer in single where layer.traits.applies(in: traits) {
+                            for constant in layer.constants { together[constant.name] = constant }
+                        }
+                        if Set(together.values) != Set(differing) { dropped.append(tags.joined(separator: ",")) }
                         continue
                     }
                     let file = stem + "~" + tags[0] + ".json"
