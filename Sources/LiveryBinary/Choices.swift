@@ -334,6 +334,9 @@ extension Verifier {
     /// uses (nodes, allowed values), entries (ids, runs of uses), variants (groups of entries
     /// sorted by id, each naming an instance the variant has, whose list every position fits)
     /// and allowed values.
+    // Kept out of `verify`: inlined there, it slowed the checks of every file, with or without
+    // `CHOI` (`Benchmarks/Scripts/launch-compare.py`, the compiled launch at N = 10,000).
+    @inline(never)
     static func choices(_ raw: RawBytes, limits: VerificationLimits, into layout: inout Layout)
         throws(BinaryFormatError)
     {

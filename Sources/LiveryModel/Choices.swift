@@ -62,6 +62,20 @@ public indirect enum ChoiceExpression: Hashable, Sendable {
         }
     }
 
+    /// Whether the expression names a constant `values` has a value for: `constantNames`
+    /// intersected with the keys, without building a set (once per use per change of values).
+    public func mentions(anyOf values: [String: Value]) -> Bool {
+        switch self {
+        case .literal: return false
+        case .constant(let name, _, let otherwise): return values[name] != nil || otherwise.mentions(anyOf: values)
+        case .array(let items): return items.contains { $0.mentions(anyOf: values) }
+        case .derived(let base, let modifiers):
+            if base.mentions(anyOf: values) { return true }
+            if case .mix(let other, _)? = modifiers.shift, other.mentions(anyOf: values) { return true }
+            return modifiers.contrast?.background.mentions(anyOf: values) ?? false
+        }
+    }
+
     /// Nesting depth: 1 for a literal, else 1 + the deepest operand.
     public var depth: Int {
         switch self {

@@ -76,7 +76,7 @@ def leftovers(folder):
 
 
 # The most a killed download may lose: what was in the sockets and not yet written when it died.
-LOSS = 128 * 1024
+LOSS = 256 * 1024
 
 
 async def run_install(livery, base, product, folder, root_pub, kill=None):

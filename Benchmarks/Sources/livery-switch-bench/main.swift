@@ -10,6 +10,7 @@ import Foundation
 //   livery-switch-bench --profile-switch-many  # the same, one identifier per component
 //   livery-switch-bench --choice               # a personal choice changed on 10,000 components,
 //                                              # 1,000 of which depend on it, beside the warm switch
+//   livery-switch-bench --profile-choice       # the same, 2,000 changes of each kind, for a profiler
 //   livery-switch-bench --count-allocations    # heap allocations per warm switch
 //                                              # (Benchmarks/Scripts/count-allocations.sh preloads the counter)
 // `--preload` prepares both themes ahead (`Applicator.preload`) in the profiling modes, as an
@@ -25,6 +26,8 @@ if arguments.contains("--profile-register") {
     await SwitchBenchmark.run(identifiers: 100, rounds: 1, switches: 401, preload: preload)
 } else if arguments.contains("--profile-switch-many") {
     await SwitchBenchmark.run(identifiers: 10_000, rounds: 1, switches: 41, preload: preload)
+} else if arguments.contains("--profile-choice") {
+    SwitchBenchmark.choice(changes: 2_000)
 } else if arguments.contains("--choice") {
     SwitchBenchmark.choice()
 } else if arguments.contains("--count-allocations") {

@@ -25,7 +25,8 @@ struct ChoiceReplacements: Sendable {
         instance: (String) -> ResolvedInstance?, problem: (ChoiceProblem) -> Void
     ) {
         guard !values.isEmpty else { return }
-        for use in uses where !use.expression.constantNames.isDisjoint(with: values.keys) {
+        byID.reserveCapacity(uses.count)
+        for use in uses where use.expression.mentions(anyOf: values) {
             switch use.value(given: values, traits: traits, assets: assets, operationName: "") {
             case .success(let value):
                 byID[use.id, default: []].append(Replacement(operation: use.operation, param: use.param, value: value))
