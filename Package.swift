@@ -234,6 +234,7 @@ let package = Package(
             name: "LiveryToolingTests",
             dependencies: [
                 "LiveryTooling", "LiveryXML", "LiveryModel", "Livery", "LiveryDevelopment", "LiveryHeadless",
+                "LiveryBinary", "LiveryTokens",
             ]),
         .testTarget(
             name: "LiveryStoreTests",

@@ -61,45 +61,6 @@ extension ModifierSpace {
     }
 }
 
-extension ValueType {
-    /// The value slot tag of values of this type.
-    var tag: ValueTag {
-        switch self {
-        case .float: .float
-        case .integer: .integer
-        case .bool: .bool
-        case .string: .string
-        case .color: .color
-        case .point: .point
-        case .size: .size
-        case .rect: .rect
-        case .insets: .insets
-        case .font: .font
-        case .image: .image
-        case .enumeration: .enumeration
-        case .array: .array
-        }
-    }
-
-    init(tag: ValueTag) {
-        switch tag {
-        case .float: self = .float
-        case .integer: self = .integer
-        case .bool: self = .bool
-        case .string: self = .string
-        case .color: self = .color
-        case .point: self = .point
-        case .size: self = .size
-        case .rect: self = .rect
-        case .insets: self = .insets
-        case .font: self = .font
-        case .image: self = .image
-        case .enumeration: self = .enumeration
-        case .array: self = .array
-        }
-    }
-}
-
 // MARK: - Writing
 
 extension EncoderState {

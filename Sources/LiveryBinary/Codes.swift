@@ -31,6 +31,33 @@ extension FontScaling {
     }
 }
 
+extension ValueType {
+    /// The tag a value of this type is stored under (the codes are `ValueTag`'s raw values): the
+    /// one mapping between types and tags, which the value slots and the choices section share.
+    var tag: ValueTag {
+        switch self {
+        case .float: .float
+        case .integer: .integer
+        case .bool: .bool
+        case .string: .string
+        case .color: .color
+        case .point: .point
+        case .size: .size
+        case .rect: .rect
+        case .insets: .insets
+        case .font: .font
+        case .image: .image
+        case .enumeration: .enumeration
+        case .array: .array
+        }
+    }
+
+    /// The type stored under `tag`: `tag` read backwards (every tag is some type's).
+    init(tag: ValueTag) { self = Self.typesByTag[tag]! }
+
+    private static let typesByTag = Dictionary(uniqueKeysWithValues: allCases.map { ($0.tag, $0) })
+}
+
 /// The reverse of one enumeration's `diskCode`: built once from the written-down codes, so the
 /// writer, the reader and the verifier read the same table. Two cases with one code stop the
 /// program at the first use (a test reads every table).

@@ -494,48 +494,37 @@ struct EncoderState {
         buffer.u8(0)
         buffer.u8(0)
         buffer.u16(0)
-        let tag: ValueTag
+        let tag = pending.value.type.tag
         switch pending.value {
         case .float(let number):
             try finite(number)
-            tag = .float
             buffer.f64(number)
         case .integer(let number):
-            tag = .integer
             buffer.i64(number)
         case .bool(let flag):
-            tag = .bool
             small = flag ? 1 : 0
         case .string(let text):
-            tag = .string
             buffer.u32(string(text))
         case .enumeration(let text):
-            tag = .enumeration
             buffer.u32(string(text))
         case .color(let color):
             try finite(color.red, color.green, color.blue, color.alpha)
-            tag = .color
             for component in [color.red, color.green, color.blue, color.alpha] { buffer.f64(component) }
         case .point(let point):
             try finite(point.x, point.y)
-            tag = .point
             buffer.f64(point.x)
             buffer.f64(point.y)
         case .size(let size):
             try finite(size.width, size.height)
-            tag = .size
             buffer.f64(size.width)
             buffer.f64(size.height)
         case .rect(let rect):
             try finite(rect.x, rect.y, rect.width, rect.height)
-            tag = .rect
             for number in [rect.x, rect.y, rect.width, rect.height] { buffer.f64(number) }
         case .insets(let insets):
             try finite(insets.top, insets.left, insets.bottom, insets.right)
-            tag = .insets
             for number in [insets.top, insets.left, insets.bottom, insets.right] { buffer.f64(number) }
         case .font(let font):
-            tag = .font
             buffer.u32(string(font.family))
             buffer.u8(font.weight.diskCode)
             // Format 1.1: scaling code (0 = not given) and a has-max-size flag; zero in 1.0 fonts.
@@ -557,12 +546,10 @@ struct EncoderState {
             buffer.f64(font.letterSpacing ?? 0)
             buffer.f64(font.lineHeight ?? 0)
         case .image(let image):
-            tag = .image
             buffer.u32(string(image.name))
             small = image.cache ? 1 : 0
             if image.cache { cachedImages.insert(ExactString(image.name)) }
         case .array(let items):
-            tag = .array
             buffer.u32(nextElement)
             buffer.u32(items.count)
             let depth = Self.depth(pending.value)
@@ -650,7 +637,7 @@ struct ExactOperation: Hashable {
             case .font(let font): strings.append(font.family)
             case .image(let image): strings.append(image.name)
             case .array(let elements): elements.forEach(collect)
-            default: break
+            case .float, .integer, .bool, .color, .point, .size, .rect, .insets: break
             }
         }
         for param in operation.params {

@@ -216,27 +216,51 @@ struct CompiledProof {
         }
     }
 
+    /// Byte-exact equality of two values: one case per type (no `default:`), so a new type must
+    /// answer here; values of two types differ.
     static func same(_ a: Value, _ b: Value) -> Bool {
-        switch (a, b) {
-        case (.float(let x), .float(let y)): return same(x, y)
-        case (.integer(let x), .integer(let y)): return x == y
-        case (.bool(let x), .bool(let y)): return x == y
-        case (.string(let x), .string(let y)), (.enumeration(let x), .enumeration(let y)): return same(x, y)
-        case (.color(let x), .color(let y)):
+        switch a {
+        case .float(let x):
+            guard case .float(let y) = b else { return false }
+            return same(x, y)
+        case .integer(let x):
+            guard case .integer(let y) = b else { return false }
+            return x == y
+        case .bool(let x):
+            guard case .bool(let y) = b else { return false }
+            return x == y
+        case .string(let x):
+            guard case .string(let y) = b else { return false }
+            return same(x, y)
+        case .enumeration(let x):
+            guard case .enumeration(let y) = b else { return false }
+            return same(x, y)
+        case .color(let x):
+            guard case .color(let y) = b else { return false }
             return same(x.red, y.red) && same(x.green, y.green) && same(x.blue, y.blue) && same(x.alpha, y.alpha)
-        case (.point(let x), .point(let y)): return same(x.x, y.x) && same(x.y, y.y)
-        case (.size(let x), .size(let y)): return same(x.width, y.width) && same(x.height, y.height)
-        case (.rect(let x), .rect(let y)):
+        case .point(let x):
+            guard case .point(let y) = b else { return false }
+            return same(x.x, y.x) && same(x.y, y.y)
+        case .size(let x):
+            guard case .size(let y) = b else { return false }
+            return same(x.width, y.width) && same(x.height, y.height)
+        case .rect(let x):
+            guard case .rect(let y) = b else { return false }
             return same(x.x, y.x) && same(x.y, y.y) && same(x.width, y.width) && same(x.height, y.height)
-        case (.insets(let x), .insets(let y)):
+        case .insets(let x):
+            guard case .insets(let y) = b else { return false }
             return same(x.top, y.top) && same(x.left, y.left) && same(x.bottom, y.bottom) && same(x.right, y.right)
-        case (.font(let x), .font(let y)):
+        case .font(let x):
+            guard case .font(let y) = b else { return false }
             return same(x.family, y.family) && same(x.size, y.size) && x.weight == y.weight
                 && same(x.maxSize, y.maxSize) && x.scaling == y.scaling && same(x.letterSpacing, y.letterSpacing)
                 && same(x.lineHeight, y.lineHeight)
-        case (.image(let x), .image(let y)): return same(x.name, y.name) && x.cache == y.cache
-        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        default: return false
+        case .image(let x):
+            guard case .image(let y) = b else { return false }
+            return same(x.name, y.name) && x.cache == y.cache
+        case .array(let x):
+            guard case .array(let y) = b else { return false }
+            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         }
     }
 

@@ -14,7 +14,7 @@ extension LanguageServer {
 
     /// Whether the element carries a colour modifier: it derives its colour.
     static func isDerived(_ element: MarkupScan.Element) -> Bool {
-        element.attributes.contains { ColorModifierAttributes.names.contains($0.name) }
+        element.attributes.contains { ValueType.color.descriptor.modifierNames.contains($0.name) }
     }
 
     /// Swatches of resolved colours: one on the tag name of each `color` element that refers to
@@ -22,7 +22,7 @@ extension LanguageServer {
     func resultSwatches(in symbols: FileSymbols, theme: String?) -> [(color: Color, start: Int, end: Int)] {
         let scan = symbols.scan
         let wanted = scan.elements.filter {
-            $0.name == "color" && ($0.attribute("ref") != nil || Self.isDerived($0))
+            ValueType(elementName: $0.name) == .color && ($0.attribute("ref") != nil || Self.isDerived($0))
         }
         guard let theme, !wanted.isEmpty else { return [] }
         let resolved = Dictionary(
@@ -37,7 +37,7 @@ extension LanguageServer {
     func isResultSwatch(at offset: Int, in symbols: FileSymbols) -> Bool {
         guard let index = symbols.scan.tag(at: offset) else { return false }
         let element = symbols.scan.elements[index]
-        return element.name == "color" && offset <= element.nameEnd
+        return ValueType(elementName: element.name) == .color && offset <= element.nameEnd
             && (element.attribute("ref") != nil || Self.isDerived(element))
     }
 
@@ -45,7 +45,7 @@ extension LanguageServer {
     /// `explain` gives it, and the contrast its `contrast-with` reached.
     func derivedColorDescription(at offset: Int, symbols: FileSymbols, theme: String, traits: TraitSet) -> String? {
         let scan = symbols.scan
-        guard let index = scan.tag(at: offset), scan.elements[index].name == "color",
+        guard let index = scan.tag(at: offset), ValueType(elementName: scan.elements[index].name) == .color,
             Self.isDerived(scan.elements[index])
         else { return nil }
         let start = scan.elements[index].start

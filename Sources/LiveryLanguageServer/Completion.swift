@@ -113,7 +113,7 @@ extension LanguageServer {
 
     // MARK: - Elements
 
-    static let typeNames = ValueType.allCases.map(\.rawValue)
+    static let typeNames = ValueType.allCases.map(\.descriptor.elementName)
 
     private func elementCandidates(parent: Int?, scan: MarkupScan, path: String, schema: Schema, closed: Bool)
         -> [CompletionCandidate]
@@ -178,7 +178,7 @@ extension LanguageServer {
                 ]
             }
             return Self.typeNames.map { element($0, "\($0)>$0</\($0)>") }
-        case "array":
+        case let name where ValueType(elementName: name)?.descriptor.content == .elements:
             return Self.typeNames.map { element($0, "\($0)>$0</\($0)>") }
         case "class":
             return [element("operation", "operation name=\"$1\">\n\t$0\n</operation>")]
@@ -199,21 +199,7 @@ extension LanguageServer {
 
     /// The typed element a param needs, as a snippet starting with `<`.
     static func valueSnippet(_ param: ParamSchema) -> String {
-        let type = param.type.rawValue
-        switch param.type {
-        case .color: return "<color>${1:#000000}</color>"
-        case .font: return "<font family=\"${1:System}\" size=\"${2:17}\"/>"
-        case .bool: return "<bool>${1|true,false|}</bool>"
-        case .enumeration:
-            let values = (param.allowedValues ?? []).joined(separator: ",")
-            return values.isEmpty ? "<enum>$1</enum>" : "<enum>${1|\(values)|}</enum>"
-        case .point: return "<point>${1:0},${2:0}</point>"
-        case .size: return "<size>${1:0},${2:0}</size>"
-        case .rect: return "<rect>${1:0},${2:0},${3:0},${4:0}</rect>"
-        case .insets: return "<insets>${1:0},${2:0},${3:0},${4:0}</insets>"
-        case .array: return "<array>$1</array>"
-        default: return "<\(type)>$1</\(type)>"
-        }
+        param.type.descriptor.snippet(words: param.allowedValues)
     }
 
     /// The signature of an operation where it is written: in an instance, its component type's
@@ -243,24 +229,20 @@ extension LanguageServer {
         case "operation": names = ["name", "state"]
         case "param": names = ["name"]
         case "class": names = ["name", "class"]
-        // A colour's modifiers (format 1.3, section 9.1)
-        case "color":
-            names = [
-                "name", "ref", "format", "lighten", "darken", "mix", "amount", "alpha", "contrast-with", "min-ratio",
-                "space",
-            ]
-        case "font":
-            names = ["name", "ref", "family", "size", "weight", "max-size", "scaling", "letter-spacing", "line-height"]
-        case "image": names = ["name", "ref", "cache"]
         case "theme-info": names = ["id", "name", "version", "parent"]
         case "dimension": names = ["name", "values"]
         default:
-            names =
-                section == "instances" && element.parent.map({ scan.elements[$0].name == "instances" }) == true
-                ? ["id", "class"] : ValueType(rawValue: element.name) != nil ? ["name", "ref"] : []
+            // A typed element's own attributes (a colour's modifiers among them, format 1.3, section 9.1)
+            if let type = ValueType(elementName: element.name) {
+                names = ["name", "ref"] + type.descriptor.attributeNames
+            } else {
+                names =
+                    section == "instances" && element.parent.map({ scan.elements[$0].name == "instances" }) == true
+                    ? ["id", "class"] : []
+            }
         }
         // Any constant may be one the app's user can replace (format 1.3, section 9.2).
-        if section == "constants", ValueType(rawValue: element.name) != nil { names.append("overridable") }
+        if section == "constants", ValueType(elementName: element.name) != nil { names.append("overridable") }
         let present = Set(element.attributes.map(\.name))
         return names.filter { !present.contains($0) }.map {
             CompletionCandidate(label: $0, kind: 10, text: "\($0)=\"$1\"", isSnippet: true)
@@ -275,6 +257,25 @@ extension LanguageServer {
         let element = scan.elements[index]
         func values(_ list: [String], kind: Int = 12, detail: String? = nil) -> [CompletionCandidate] {
             list.map { CompletionCandidate(label: $0, kind: kind, detail: detail, text: $0) }
+        }
+        func constants(of type: ValueType?) -> [CompletionCandidate] {
+            guard let theme, let type else { return [] }
+            var seen: Set<String> = []
+            let resolved = resolvedConstants(ofTheme: theme)
+            return definitions(.constant, visibleFrom: theme).filter { $0.valueType == type }.compactMap { place in
+                guard seen.insert(place.name).inserted else { return nil }
+                return CompletionCandidate(
+                    label: place.name, kind: 21, detail: "\(place.detail) constant",
+                    documentation: constantDescription(place.name, theme: theme, byName: resolved), text: place.name)
+            }
+        }
+        // A typed element's own attribute: what its descriptor says it takes.
+        if let kind = ValueType(elementName: element.name)?.descriptor.attribute(attribute)?.kind {
+            switch kind {
+            case .words(let words): return values(words)
+            case .colorOperand: return constants(of: .color)
+            case .text, .number, .color, .schemaWords, .assetName: return []
+            }
         }
         switch (element.name, attribute) {
         case ("operation", "name"):
@@ -313,16 +314,8 @@ extension LanguageServer {
             return (operation?.params ?? []).map {
                 CompletionCandidate(label: $0.name, kind: 10, detail: $0.type.rawValue, text: $0.name)
             }
-        case (_, "ref"), ("color", "mix"), ("color", "contrast-with"):
-            guard let theme else { return [] }
-            var seen: Set<String> = []
-            let resolved = resolvedConstants(ofTheme: theme)
-            return definitions(.constant, visibleFrom: theme).filter { $0.detail == element.name }.compactMap { place in
-                guard seen.insert(place.name).inserted else { return nil }
-                return CompletionCandidate(
-                    label: place.name, kind: 21, detail: "\(place.detail) constant",
-                    documentation: constantDescription(place.name, theme: theme, byName: resolved), text: place.name)
-            }
+        case (_, "ref"):
+            return constants(of: ValueType(elementName: element.name))
         case (_, "class"):
             guard let theme else { return [] }
             var seen: Set<String> = []
@@ -330,13 +323,7 @@ extension LanguageServer {
                 guard seen.insert(place.name).inserted else { return nil }
                 return CompletionCandidate(label: place.name, kind: 7, detail: "class", text: place.name)
             }
-        case ("color", "format"): return values(["hex", "rgb", "rgba"])
-        case ("color", "space"): return values(ModifierSpace.allCases.map(\.rawValue))
         case (_, "overridable"): return values(["true", "false"])
-        case ("font", "weight"):
-            return values(["ultralight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"])
-        case ("font", "scaling"): return values(["scaled", "fixed"])
-        case ("image", "cache"): return values(["true", "false"])
         case ("theme-info", "parent"):
             guard let project else { return [] }
             return values(project.themes.compactMap(themeID(of:)).sorted(), kind: 9, detail: "theme id")
@@ -378,15 +365,16 @@ extension LanguageServer {
         -> [CompletionCandidate]
     {
         let element = scan.elements[container]
-        switch element.name {
-        case "image":
+        guard case .text(let kind)? = ValueType(elementName: element.name)?.descriptor.content else { return [] }
+        switch kind {
+        case .assetName:
             guard let theme else { return [] }
             return assetNames(visibleFrom: theme).keys.sorted().map {
                 CompletionCandidate(label: $0, kind: 17, detail: "asset", text: $0)
             }
-        case "bool":
-            return ["true", "false"].map { CompletionCandidate(label: $0, kind: 12, text: $0) }
-        case "enum":
+        case .words(let words):
+            return words.map { CompletionCandidate(label: $0, kind: 12, text: $0) }
+        case .schemaWords:
             guard let paramIndex = element.parent, scan.elements[paramIndex].name == "param",
                 let operationIndex = scan.elements[paramIndex].parent
             else { return [] }
@@ -395,7 +383,7 @@ extension LanguageServer {
                 scan.elements[operationIndex].attribute("name")?.value ?? "", owner: scan.owner(of: operationIndex),
                 scan: scan, schema: schema)?.params.first { $0.name == paramName }
             return (param?.allowedValues ?? []).map { CompletionCandidate(label: $0, kind: 20, text: $0) }
-        default:
+        case .text, .number, .color, .colorOperand:
             return []
         }
     }

@@ -66,7 +66,7 @@ extension LanguageServer {
         let scan = symbols.scan
         var result: [(Color, Int, Int, String)] = []
         for (index, element) in scan.elements.enumerated()
-        where element.name == "color" && element.attribute("ref") == nil {
+        where ValueType(elementName: element.name) == .color && element.attribute("ref") == nil {
             guard var (start, end) = scan.content(of: index) else { continue }
             while start < end, MarkupScan.isSpace(scan.bytes[start]) { start += 1 }
             while end > start, MarkupScan.isSpace(scan.bytes[end - 1]) { end -= 1 }

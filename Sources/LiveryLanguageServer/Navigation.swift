@@ -216,7 +216,8 @@ extension LanguageServer {
 
     /// The asset name an `<image>` element's text or `name` gives, when `offset` is on it.
     func assetName(at offset: Int, in scan: MarkupScan) -> String? {
-        guard let container = scan.container(of: offset), scan.elements[container].name == "image",
+        guard let container = scan.container(of: offset),
+            ValueType(elementName: scan.elements[container].name)?.descriptor.content == .text(.assetName),
             let content = scan.content(of: container)
         else { return nil }
         let text = String(decoding: scan.bytes[content.start..<content.end], as: UTF8.self)

@@ -11,6 +11,10 @@ struct NamedPlace: Hashable {
     var file: String
     var start: Int
     var end: Int
+
+    /// A constant's type, named by its element; nil for a class, an instance, or an element that
+    /// is no typed object.
+    var valueType: ValueType? { kind == .constant ? ValueType(elementName: detail) : nil }
 }
 
 /// One file's markup and the names in it, read forgivingly (`MarkupScan`).

@@ -53,7 +53,7 @@ extension SourceValue {
     /// Whether the element carries a colour modifier: a `ref` on it names the base, and its
     /// attributes are edited in place, never turned into a literal.
     public var derivesColor: Bool {
-        spans.attributes.contains { ColorModifierAttributes.names.contains($0.name) }
+        spans.attributes.contains { ValueType.color.descriptor.modifierNames.contains($0.name) }
     }
 }
 

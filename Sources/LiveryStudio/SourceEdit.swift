@@ -89,19 +89,20 @@ public enum ValueNotation {
             guard let content = value.spans.content else {
                 throw StudioEditError(
                     .invalid,
-                    "<\(value.typeName)> at \(value.location) has no content to edit (it is written as a reference)")
+                    "<\(value.type.descriptor.elementName)> at \(value.location) has no content to edit (it is written as a reference)"
+                )
             }
             let run = try textRun(of: value, content: content, in: bytes)
             // Keep the white space around the value unless the value is a string (where it is part of it).
             var start = run.start
             var end = run.end
-            if value.typeName != "string" {
+            if !value.type.descriptor.keepsWhiteSpace {
                 while start < end, isBlank(bytes[start]) { start += 1 }
                 while end > start, isBlank(bytes[end - 1]) { end -= 1 }
             }
             let old = String(decoding: bytes[start..<end], as: UTF8.self)
             var replacement = text
-            if value.typeName == "color" {
+            if value.type.descriptor.content == .text(.color) {
                 let format =
                     value.spans.attribute("format").map { String(decoding: bytes[$0.range], as: UTF8.self) } ?? "hex"
                 replacement = try colorText(text, format: format, like: old)
@@ -134,9 +135,9 @@ public enum ValueNotation {
             else {
                 throw StudioEditError(
                     .invalid,
-                    value.typeName == "array"
-                        ? "<array> at \(value.location): the studio does not edit arrays yet; edit it in a text editor"
-                        : "<\(value.typeName)> at \(value.location) holds markup besides comments (an element, CDATA or an instruction); edit it in a text editor"
+                    value.type.descriptor.content == .elements
+                        ? "<\(value.type.descriptor.elementName)> at \(value.location): the studio does not edit arrays yet; edit it in a text editor"
+                        : "<\(value.type.descriptor.elementName)> at \(value.location) holds markup besides comments (an element, CDATA or an instruction); edit it in a text editor"
                 )
             }
             runs.append(SourceSpan(start: runStart, end: at))
@@ -145,12 +146,12 @@ public enum ValueNotation {
         }
         runs.append(SourceSpan(start: runStart, end: content.end))
         let texts = runs.filter { bytes[$0.range].contains { !isBlank($0) } }
-        guard value.typeName != "string", texts.count == 1 else {
+        guard !value.type.descriptor.keepsWhiteSpace, texts.count == 1 else {
             throw StudioEditError(
                 .invalid,
-                value.typeName == "string"
-                    ? "<string> at \(value.location) has a comment inside its text; edit it in a text editor"
-                    : "<\(value.typeName)> at \(value.location) has its text split by a comment; edit it in a text editor"
+                value.type.descriptor.keepsWhiteSpace
+                    ? "<\(value.type.descriptor.elementName)> at \(value.location) has a comment inside its text; edit it in a text editor"
+                    : "<\(value.type.descriptor.elementName)> at \(value.location) has its text split by a comment; edit it in a text editor"
             )
         }
         return texts[0]
@@ -215,17 +216,19 @@ public enum ValueNotation {
 /// the file lacks them.
 public enum OverrideInsertion {
     /// The typed object's element for a literal value, e.g. `<color format="hex">#FF0000</color>`.
-    public static func typedElement(type: String, text: String, attributes: [(String, String)] = []) -> String {
-        var tag = "<\(type)"
-        if type == "color" { tag += " format=\"hex\"" }
+    public static func typedElement(type: ValueType, text: String, attributes: [(String, String)] = []) -> String {
+        let descriptor = type.descriptor
+        var tag = "<\(descriptor.elementName)"
+        if descriptor.content == .text(.color) { tag += " format=\"hex\"" }
         for (name, value) in attributes {
             tag +=
                 " \(name)=\""
                 + String(decoding: ValueNotation.escapeAttribute(value, quote: UInt8(ascii: "\"")), as: UTF8.self)
                 + "\""
         }
-        if text.isEmpty && type != "string" { return tag + "/>" }
-        return tag + ">" + String(decoding: ValueNotation.escapeContent(text), as: UTF8.self) + "</\(type)>"
+        if text.isEmpty && !descriptor.keepsWhiteSpace { return tag + "/>" }
+        return tag + ">" + String(decoding: ValueNotation.escapeContent(text), as: UTF8.self)
+            + "</\(descriptor.elementName)>"
     }
 
     public static func operationElement(name: String, state: ControlState, param: String, object: String) -> String {

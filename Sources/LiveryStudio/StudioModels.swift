@@ -118,7 +118,7 @@ public struct StudioTarget: Codable, Hashable, Sendable {
     /// For `override`: the instance and its component type.
     public var instanceID: String?
     public var component: String?
-    public var valueType: String?
+    public var valueType: ValueType?
     /// The file's content digest when the page read it; nil for a file that does not exist yet.
     public var version: String?
 }
@@ -127,7 +127,7 @@ public struct StudioOperation: Codable, Hashable, Sendable {
     public var name: String
     public var state: String
     public var param: String
-    public var type: String
+    public var type: ValueType
     /// The value as `explain` prints it.
     public var value: String
     /// The value slot by slot as an editor starts from: `content`, or a font's attributes.
@@ -186,13 +186,4 @@ public struct StudioEditResult: Codable, Sendable {
     public var refusal: String?
     public var file: String?
     public var generation: Int
-}
-
-/// The attributes a font editor offers, in order. Adding a typography attribute is one entry here
-/// (and its number field appears in the page's font editor).
-public enum FontFields {
-    public static let all: [(name: String, kind: String)] = [
-        ("family", "text"), ("size", "number"), ("weight", "enum"), ("max-size", "number"), ("scaling", "enum"),
-        ("letter-spacing", "number"), ("line-height", "number"),
-    ]
 }

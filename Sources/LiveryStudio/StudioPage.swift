@@ -114,6 +114,7 @@ public enum StudioPage {
         "use strict";
         var token=new URLSearchParams(location.search).get("token")||"";
         var state=null,selected=null,explanation=null,busy=false;
+        var editors=\#(editorsJSON);
         // Edits, undos and redos in flight, and the newest generation the page has asked for: the push
         // a change of this page causes is not loaded a second time beside the load that follows it.
         var own=0,known=-1;
@@ -239,7 +240,7 @@ public enum StudioPage {
             var row=el("div","op");row.dataset.operation=op.name;row.dataset.state=op.state;
             var head=el("div","head");
             head.appendChild(el("span","name",op.name+(op.state!=="normal"?" ("+op.state+")":"")));
-            if(op.type==="color"){var sw=el("span","swatch");sw.style.background=op.fields.content;head.appendChild(sw)}
+            if(editors[op.type][0].kind==="color"){var sw=el("span","swatch");sw.style.background=op.fields.content;head.appendChild(sw)}
             head.appendChild(el("span","value",op.value));
             var b=el("button","edit","Edit");b.dataset.edit=op.name+"|"+op.state;b.addEventListener("click",function(){editor(row,op)});head.appendChild(b);
             row.appendChild(head);
@@ -279,7 +280,8 @@ public enum StudioPage {
             input.dataset.field=name;l.appendChild(input);box.appendChild(l);fields[name]=input;return input;
           }
           var contrastLine=null;
-          if(op.type==="color"){
+          var spec=editors[op.type];
+          if(spec[0].kind==="color"){
             var l=el("label");l.appendChild(el("span","","Colour"));var picker=el("input");picker.type="color";picker.value=hex(op.fields.content);
             var text=el("input");text.type="text";text.id="edit-text";text.value=op.fields.content;text.dataset.field="content";
             l.appendChild(picker);l.appendChild(text);box.appendChild(l);fields.content=text;
@@ -296,14 +298,9 @@ public enum StudioPage {
               contrastLine.textContent="Contrast "+r.toFixed(2)+":1 against "+(role==="bg"?"the text":"the background")+" (needs "+need+":1) "+(r>=need?"\u2713":"\u2717");
             }
             live();
-          }else if(op.type==="font"){
-            var specs=\#(fontFieldsJSON);
-            specs.forEach(function(s){field(s.name,s.kind,op.fields[s.name],s.name==="weight"?["ultralight","thin","light","regular","medium","semibold","bold","heavy","black"]:s.name==="scaling"?["","scaled","fixed"]:null)});
-          }else if(op.type==="enum"){field("content","enum",op.fields.content,op.choices)}
-          else if(op.type==="image"){field("content","enum",op.fields.content,explanation.assets)}
-          else if(op.type==="bool"){field("content","enum",op.fields.content,["true","false"])}
-          else if(op.type==="float"||op.type==="integer"){field("content","number",op.fields.content)}
-          else{field("content","text",op.fields.content)}
+          }else{
+            spec.forEach(function(s){field(s.slot,s.kind,op.fields[s.slot],s.choices==="schema"?op.choices:s.choices==="assets"?explanation.assets:s.choices)});
+          }
           var actions=el("div");var write=el("button","primary","Write");write.id="edit-write";actions.appendChild(write);box.appendChild(actions);
           function showWhere(){var tg=op.targets[target.value];
             whereLine.textContent="Writes "+(tg.kind==="override"?"a new override into ":"the value in ")+tg.file+" (theme "+tg.themeID+", layer "+tg.layer+")";
@@ -316,7 +313,7 @@ public enum StudioPage {
           write.addEventListener("click",function(){
             var tg=op.targets[target.value];var all={};Object.keys(fields).forEach(function(k){if(fields[k].value!=="")all[k]=fields[k].value});
             var slot="content",text=fields.content?fields.content.value:"";
-            if(op.type==="font"){slot=null;Object.keys(fields).forEach(function(k){if((op.fields[k]||"")!==fields[k].value&&!slot){slot=k;text=fields[k].value}});
+            if(!fields.content){slot=null;Object.keys(fields).forEach(function(k){if((op.fields[k]||"")!==fields[k].value&&!slot){slot=k;text=fields[k].value}});
               if(!slot){status("Nothing changed.",true);return}}
             if(!slot)return;
             var started=performance.now();
@@ -356,8 +353,28 @@ public enum StudioPage {
         })();
         """#
 
-    /// The font editor's fields, from `FontFields`.
-    static var fontFieldsJSON: String {
-        "[" + FontFields.all.map { "{\"name\":\"\($0.name)\",\"kind\":\"\($0.kind)\"}" }.joined(separator: ",") + "]"
+    /// Each value type's editor fields (`ValueTypeDescriptor.editorFields`), by element name: a
+    /// field's slot, its input (`text`, `number`, `color`, `enum`) and an enum's choices (a list,
+    /// or `schema` for the param's allowed words, `assets` for the theme's images).
+    static var editorsJSON: String {
+        func field(_ field: ValueField) -> JSONValue {
+            var members: [(String, JSONValue)] = [("slot", .string(field.slot))]
+            switch field.kind {
+            case .text, .colorOperand: members.append(("kind", .string("text")))
+            case .number: members.append(("kind", .string("number")))
+            case .color: members.append(("kind", .string("color")))
+            case .words(let words):
+                let choices = (field.presence == .optional ? [""] : []) + words
+                members += [("kind", .string("enum")), ("choices", .array(choices.map(JSONValue.string)))]
+            case .schemaWords: members += [("kind", .string("enum")), ("choices", .string("schema"))]
+            case .assetName: members += [("kind", .string("enum")), ("choices", .string("assets"))]
+            }
+            return .object(members)
+        }
+        return JSONValue.object(
+            ValueType.allCases.map { type in
+                (type.descriptor.elementName, .array(type.descriptor.editorFields.map(field)))
+            }
+        ).rendered(pretty: false)
     }
 }

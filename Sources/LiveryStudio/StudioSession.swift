@@ -364,7 +364,7 @@ public actor StudioSession {
                 }
                 var studioOperation = StudioOperation(
                     name: operation.name, state: operation.state.rawValue, param: param.name,
-                    type: param.value.type.rawValue,
+                    type: param.value.type,
                     value: ValueText.describe(param.value), fields: fields,
                     origin: origin(explained.origin),
                     constants: trail?.steps.map(\.constant) ?? [],
@@ -434,7 +434,8 @@ public actor StudioSession {
             return fields
         case .string(let text): return ["content": text]
         case .image(let image): return ["content": image.name]
-        default: return ["content": ValueText.describe(value)]
+        case .float, .integer, .bool, .color, .point, .size, .rect, .insets, .enumeration, .array:
+            return ["content": ValueText.describe(value)]
         }
     }
 
@@ -506,7 +507,7 @@ public actor StudioSession {
                 kind: .override, label: "override in \(themeID), \(layer)", file: display(file), themeID: themeID,
                 layer: layer, readOnly: readOnlyReason(file), operation: operation.name,
                 state: operation.state.rawValue, param: param.name, instanceID: instance.id,
-                component: instance.component, valueType: param.value.type.rawValue)
+                component: instance.component, valueType: param.value.type)
             override.version = version(file)
             targets.append(override)
         }
@@ -567,7 +568,7 @@ public actor StudioSession {
                 if value.isReference, !value.derivesColor, slot == .content || target.ownerKind != "constant" {
                     // A reference written here becomes a literal of this place only.
                     let element = try literalElement(
-                        type: value.typeName, slot: slot, text: request.text, fields: request.fields)
+                        type: value.type, slot: slot, text: request.text, fields: request.fields)
                     after = SourceEdit(span: value.spans.element, replacement: element).applied(to: bytes)
                 } else {
                     after = try ValueNotation.edit(value, slot: slot, text: request.text, in: bytes).applied(to: bytes)
@@ -663,16 +664,23 @@ public actor StudioSession {
     }
 
     /// The typed element for a literal value written where there was none, in the value's usual notation.
-    func literalElement(type: String, slot: ValueSlot, text: String, fields: [String: String]?) throws -> String {
-        if type == "font" {
+    func literalElement(type: ValueType, slot: ValueSlot, text: String, fields: [String: String]?) throws -> String {
+        let descriptor = type.descriptor
+        if descriptor.content == .attributes {
             var attributes = fields ?? [:]
             if case .attribute(let name) = slot { attributes[name] = text }
-            guard attributes["family"] != nil else { throw StudioEditError(.invalid, "a font needs its family") }
-            let ordered = FontFields.all.compactMap { field in attributes[field.name].map { (field.name, $0) } }
-            return OverrideInsertion.typedElement(type: "font", text: "", attributes: ordered)
+            if let missing = descriptor.attributes.first(where: {
+                $0.presence == .required && attributes[$0.name] == nil
+            }) {
+                throw StudioEditError(.invalid, "a \(descriptor.elementName) needs its \(missing.name)")
+            }
+            let ordered = descriptor.attributeNames.compactMap { name in attributes[name].map { (name, $0) } }
+            return OverrideInsertion.typedElement(type: type, text: "", attributes: ordered)
         }
         var content = text
-        if type == "color" { content = try ValueNotation.colorText(text, format: "hex", like: "#000000") }
+        if descriptor.content == .text(.color) {
+            content = try ValueNotation.colorText(text, format: "hex", like: "#000000")
+        }
         return OverrideInsertion.typedElement(type: type, text: content)
     }
 

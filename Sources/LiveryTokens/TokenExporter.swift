@@ -63,7 +63,8 @@ public struct TokenExporter {
         case .enumeration(let word):
             guard let weight = FontWeight(rawValue: word) else { return nil }
             return (.fontWeight, .number(TokenImporter.number(of: weight)))
-        default:
+        // No DTCG type holds these: the exporter reports them as skipped.
+        case .bool, .string, .point, .size, .rect, .insets, .image, .array:
             return nil
         }
     }

@@ -159,7 +159,8 @@ public enum PreviewPage {
         case .image(let image):
             guard let uri = dataURI(image.name, side: side) else { return "" }
             return "<img class=\"thumb\" src=\"\(uri)\" alt=\"\">"
-        default:
+        // Shown by their text alone.
+        case .float, .integer, .bool, .string, .point, .size, .rect, .insets, .enumeration, .array:
             return ""
         }
     }

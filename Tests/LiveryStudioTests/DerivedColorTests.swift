@@ -60,7 +60,7 @@ import Testing
         // a colour that is not derived has none; the bubble's own colour is (a contrast guard)
         let bubble = try await session.explain(themeID: "com.livery.base", traits: "", id: "bubble_incoming")
         let border = try #require(bubble.operations.first { $0.name == "borderColor" })
-        #expect(border.type == "color" && border.derived == nil)
+        #expect(border.type == .color && border.derived == nil)
         let fill = try #require(bubble.operations.first { $0.name == "bubbleColor" && $0.state == "normal" })
         #expect(fill.derived?.baseConstant == "bubbleIncoming")
 

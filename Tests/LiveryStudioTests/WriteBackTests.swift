@@ -45,16 +45,16 @@ func sampleFiles() throws -> [String] {
 
 @Suite struct WriteBackTests {
     /// A text for `slot` that differs from `old` and is valid for the value's type.
-    static func different(_ old: String, type: String, slot: ValueSlot) -> String {
+    static func different(_ old: String, type: ValueType, slot: ValueSlot) -> String {
         switch (type, slot) {
-        case ("color", .content):
+        case (.color, .content):
             return old == "#102030" ? "#405060" : "#102030"
         case (_, .attribute("ref")): return old + "x"
         case (_, .attribute("format")): return old == "hex" ? "rgb" : "hex"
         case (_, .attribute("weight")): return old == "bold" ? "light" : "bold"
         case (_, .attribute("scaling")): return old == "fixed" ? "scaled" : "fixed"
-        case ("string", _), (_, .attribute("family")), (_, .attribute("name")): return old + " & <more>"
-        case ("bool", _): return old == "true" ? "false" : "true"
+        case (.string, _), (_, .attribute("family")), (_, .attribute("name")): return old + " & <more>"
+        case (.bool, _): return old == "true" ? "false" : "true"
         default: return old == "7" ? "8" : "7"
         }
     }
@@ -83,9 +83,9 @@ func sampleFiles() throws -> [String] {
                         }
                     let oldText = String(decoding: original[oldSpan.range], as: UTF8.self)
                         .trimmingCharacters(
-                            in: value.typeName == "string" && slot == .content
+                            in: value.type == .string && slot == .content
                                 ? CharacterSet() : .whitespacesAndNewlines)
-                    let newText = Self.different(oldText, type: value.typeName, slot: slot)
+                    let newText = Self.different(oldText, type: value.type, slot: slot)
                     let edit = try ValueNotation.edit(value, slot: slot, text: newText, in: original)
                     let edited = edit.applied(to: original)
                     // Only the slot's bytes changed.
@@ -104,7 +104,7 @@ func sampleFiles() throws -> [String] {
                     if slot != .attribute("name") {
                         #expect(same.owner == value.owner, "\(path) #\(index) \(slot.name)")
                     }
-                    if value.typeName != "color" || slot != .content {
+                    if value.type != .color || slot != .content {
                         let span = slot == .content ? same.spans.content! : same.spans.attribute(slot.name)!
                         let written = String(decoding: edited[span.range], as: UTF8.self)
                         let decoded = written.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(
@@ -202,7 +202,7 @@ func sampleFiles() throws -> [String] {
         #expect(outline.indentUnit == "    ")
         let operation = OverrideInsertion.operationElement(
             name: "backgroundColor", state: .normal, param: "color",
-            object: OverrideInsertion.typedElement(type: "color", text: "#FF0000"))
+            object: OverrideInsertion.typedElement(type: .color, text: "#FF0000"))
         let intoInstance = try OverrideInsertion.edit(
             adding: operation, toInstance: "send", component: "uibutton", in: outline)
         #expect(

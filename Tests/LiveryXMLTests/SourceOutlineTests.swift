@@ -12,7 +12,7 @@ import Testing
             <uibutton id="send">
               <!-- a comment with <tags/> and a quoted "> -->
               <operation name="backgroundColor"><param name="color"><color ref="brand"/></param></operation>
-              <operation name="alpha"><param name="value"><number>0.5</number></param></operation>
+              <operation name="alpha"><param name="value"><float>0.5</float></param></operation>
             </uibutton>
             <uilabel id="title"/>
           </instances>
@@ -41,11 +41,11 @@ import Testing
         let title = try #require(outline.instances.first { $0.id == "title" })
         #expect(text(outline, title.spans.element) == "<uilabel id=\"title\"/>")
         #expect(title.spans.content == nil)
-        let reference = try #require(outline.values.first { $0.typeName == "color" })
+        let reference = try #require(outline.values.first { $0.type == .color })
         #expect(reference.isReference)
         #expect(reference.spans.content == nil)
         #expect(text(outline, reference.spans.attribute("ref")) == "brand")
-        let number = try #require(outline.values.first { $0.typeName == "number" })
+        let number = try #require(outline.values.first { $0.type == .float })
         #expect(text(outline, number.spans.content) == "0.5")
     }
 }

@@ -83,11 +83,12 @@ struct ConfigurationDecoder {
     /// A typed object with a name and no id among the instances (`<color name="brand">`): a
     /// constant written in the wrong section.
     private func isMisplacedConstant(_ element: XMLElement) -> Bool {
-        ValueType(rawValue: element.name) != nil && element.attribute("name") != nil && element.attribute("id") == nil
+        ValueType(elementName: element.name) != nil && element.attribute("name") != nil
+            && element.attribute("id") == nil
     }
 
     private mutating func constant(_ element: XMLElement, broken: inout Set<String>) -> ConstantSyntax? {
-        let allowed = ValueType(rawValue: element.name).map { DecodingContext.ownAttributes(of: $0) + ["ref"] } ?? []
+        let allowed = ValueType(elementName: element.name).map { DecodingContext.ownAttributes(of: $0) + ["ref"] } ?? []
         guard
             let name = context.required(
                 "name", of: element, allowed: allowed + Self.constantAttributes,

@@ -111,7 +111,7 @@ struct DecodingContext {
         // a word of another tool (`name` for an instance's `id`, CSS's `font-weight`) is not a typo
         let why =
             Suggestions.synonyms[written.lowercased()]?.contains(meant) == true
-            ? "\(ValueType(rawValue: element.name) == nil && meant == "id" ? "an instance is named by 'id'" : "Livery writes it '\(meant)'"): write \(meant)=\"\(element.attribute(written) ?? "")\""
+            ? "\(ValueType(elementName: element.name) == nil && meant == "id" ? "an instance is named by 'id'" : "Livery writes it '\(meant)'"): write \(meant)=\"\(element.attribute(written) ?? "")\""
             : "did you mean '\(meant)'?"
         diagnostics.append(
             .error(

@@ -110,8 +110,8 @@ enum SchemaDecoder {
         guard let name = context.required("name", of: element, example: "<param name=\"color\" type=\"color\"/>"),
             let typeName = context.required("type", of: element, example: "<param name=\"color\" type=\"color\"/>")
         else { return nil }
-        let typeNames = ValueType.allCases.map(\.rawValue)
-        guard let type = ValueType(rawValue: typeName) else {
+        let typeNames = ValueType.allCases.map(\.descriptor.elementName)
+        guard let type = ValueType(elementName: typeName) else {
             let hint = Suggestions.didYouMean(typeName, in: typeNames)
             context.error(
                 .schemaInvalid,
@@ -132,7 +132,7 @@ enum SchemaDecoder {
         }
         var elementType: ValueType?
         if let of = element.attribute("of") {
-            guard type == .array, let parsed = ValueType(rawValue: of), parsed != .array else {
+            guard type == .array, let parsed = ValueType(elementName: of), parsed != .array else {
                 context.error(
                     .schemaInvalid, "'of' names the element type of an array param, e.g. type=\"array\" of=\"color\"",
                     at: context.source.location(ofAttribute: "of", in: element))

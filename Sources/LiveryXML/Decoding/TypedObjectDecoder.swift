@@ -2,23 +2,16 @@ import LiveryModel
 
 /// Decodes a typed element (`<color>`, `<font>`, `<array>`...) into a `TypedObject`.
 extension DecodingContext {
-    static let typeNames = ValueType.allCases.map(\.rawValue)
+    static let typeNames = ValueType.allCases.map(\.descriptor.elementName)
 
-    static func ownAttributes(of type: ValueType) -> [String] {
-        switch type {
-        case .color: ["format"] + ColorModifierSyntax.attributes
-        case .font: ["family", "size", "weight", "max-size", "scaling", "letter-spacing", "line-height"]
-        case .image: ["cache"]
-        default: []
-        }
-    }
+    static func ownAttributes(of type: ValueType) -> [String] { type.descriptor.attributeNames }
 
     /// Returns nil, with diagnostics, when the element is not a valid typed object.
     /// `extraAttributes` are allowed besides the type's own (e.g. `name` in `<constants>`).
     mutating func typedObject(_ element: XMLElement, extraAttributes: [String] = [], arrayDepth: Int = 0)
         -> TypedObject?
     {
-        guard let type = ValueType(rawValue: element.name) else {
+        guard let type = ValueType(elementName: element.name) else {
             let (hint, fix) = Suggestions.suggest(element.name, in: Self.typeNames)
             diagnostics.append(
                 .error(

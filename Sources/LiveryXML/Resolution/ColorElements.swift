@@ -1,11 +1,5 @@
 import LiveryModel
 
-/// The attributes that derive a `color` element's colour (format 1.3, section 9.1): an element
-/// carrying any of them is a derived colour, and a `ref` on it names its base.
-public enum ColorModifierAttributes {
-    public static let names = ["lighten", "darken", "mix", "amount", "alpha", "contrast-with", "min-ratio", "space"]
-}
-
 /// A `color` element of one configuration file as it resolves for one trait set: the colour an
 /// editor draws a swatch for and, for a derived colour (format 1.3, section 9.1), how it came
 /// about. Literal, referring and derived colours alike; colours inside arrays are not included.

@@ -637,7 +637,7 @@ final class ThemeResolver {
                 return true
             case .array(let items):
                 return items.reduce(true) { checkImages(in: $1, at: mark) && $0 }
-            default:
+            case .float, .integer, .bool, .string, .color, .point, .size, .rect, .insets, .font, .enumeration:
                 return true
             }
         }

@@ -22,7 +22,7 @@ struct ColorModifierSyntax {
     var space: ModifierSpace
 
     /// The names of the attributes a `color` element may carry for its modifiers.
-    static let attributes = ColorModifierAttributes.names
+    static let attributes = ValueType.color.descriptor.modifierNames
 
     /// The constants the modifiers name (not the base's `ref`).
     var namedConstants: [String] {

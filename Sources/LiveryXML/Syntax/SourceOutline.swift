@@ -58,8 +58,8 @@ public struct SourceValue: Hashable, Sendable {
     }
 
     public var owner: Owner
-    /// The typed object's element name (`color`, `font`, ...).
-    public var typeName: String
+    /// The typed object's type, named by its element (`color`, `font`, ...).
+    public var type: ValueType
     public var spans: SourceElementSpans
     /// The typed object's element.
     public var location: SourceLocation
@@ -173,10 +173,12 @@ private struct OutlineBuilder {
         }
     }
 
+    /// An element that is no typed object is left out: there is no value to edit.
     mutating func value(_ element: XMLElement, owner: SourceValue.Owner, ownerLocation: SourceLocation) {
+        guard let type = ValueType(elementName: element.name) else { return }
         values.append(
             SourceValue(
-                owner: owner, typeName: element.name, spans: spans(element),
+                owner: owner, type: type, spans: spans(element),
                 location: source.location(of: element), ownerLocation: ownerLocation))
     }
 
