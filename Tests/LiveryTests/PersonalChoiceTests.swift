@@ -237,6 +237,30 @@ import Testing
         #expect(later.allSatisfy { $0.textColor == Self.hex(0x007AFF) })
     }
 
+    /// An identifier first styled between two changes of the values (from a compiled file, its
+    /// id is numbered only then) follows the next change like the others, also when that change
+    /// takes back the value that reached it.
+    @Test(arguments: [false, true])
+    func anIdentifierFirstStyledBetweenChangesFollowsTheNext(compiled: Bool) throws {
+        let root = try Self.folders()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manager = Self.manager(root, compiled: compiled)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
+        let title = Label(), pressed = Label(), bubble = View()
+        applicator.style(title, as: "title")
+        applicator.rootScope.overrides.constants = ["accent": .color(Self.hex(0x00AA88)), "radius": .float(20)]
+        applicator.style(pressed, as: "pressed")
+        applicator.style(bubble, as: "bubble")
+        let darker = ColorModifiers(shift: .darken(0.2))
+        #expect(pressed.textColor == darker.apply(to: Self.hex(0x00AA88)) && bubble.cornerRadius == 20)
+        for value in [Self.hex(0xAF52DE), Self.hex(0x34C759)] {
+            applicator.rootScope.overrides.constants = ["accent": .color(value)]
+            #expect(title.textColor == value)
+            #expect(pressed.textColor == darker.apply(to: value))
+            #expect(bubble.cornerRadius == 8, "the theme's radius is back")
+        }
+    }
+
     /// The user's choices saved with one line and read back give the same components.
     @Test func choicesPersistThroughCodable() throws {
         let root = try Self.folders()

@@ -101,10 +101,13 @@ extension Applicator {
         let images = ImageLoader(
             theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
             cache: imageCache, diagnostics: diagnostics)
-        if let current = registry.theme(of: scope), let rederived = rederivable(current, as: key, source: source) {
+        if let current = registry.theme(of: scope),
+            let (rederived, replaced) = rederivable(current, as: key, source: source)
+        {
             let theme = PreparedTheme(
                 derivedFrom: current, key: key, source: source, images: images, bindings: bindings.snapshot(),
                 operationKeys: operationKeys, rederived: rederived)
+            theme.replacedIdentifiers = (replaced, registry.identifiers.count)
             prepared.keep(theme)
             return theme
         }
@@ -247,23 +250,30 @@ extension Applicator {
     static let maxDerivations = 8
 
     /// When `key` differs from `current`'s only in the values of personal choices, the
-    /// identifiers a theme derived from `current` must look up again (by identifier number): those
-    /// whose instances either set of values changes. Nil when the theme must be prepared afresh.
+    /// identifiers a theme derived from `current` must look up again (marks by identifier
+    /// number): those whose instances either set of values changes; and those `source`'s values
+    /// change. Nil when the theme must be prepared afresh.
     func rederivable(_ current: PreparedTheme, as key: PreparedTheme.Key, source: InstanceSource)
-        -> ContiguousArray<Bool>?
+        -> (marks: ContiguousArray<Bool>, replaced: [IdentifierNumber])?
     {
         var plain = key
         plain.constants = current.key.constants
         guard plain == current.key, key.constants != current.key.constants, !current.isComplete,
             current.derivation < Self.maxDerivations, current.source.readsLazily == source.readsLazily
         else { return nil }
-        var marks = ContiguousArray<Bool>(repeating: false, count: registry.identifiers.count)
-        for id in current.source.replacedIDs + source.replacedIDs {
-            if let number = registry.identifiers.existingNumber(id), number.index < marks.count {
-                marks[number.index] = true
-            }
+        func numbers(_ ids: [String]) -> [IdentifierNumber] {
+            ids.compactMap { registry.identifiers.existingNumber($0) }
         }
-        return marks
+        // The current theme's are numbered once, when it was derived (`livery-switch-bench
+        // --choice`), and again only if identifiers were numbered since: one of its ids may be
+        // among them.
+        let known = current.replacedIdentifiers
+        let before =
+            known?.identifierCount == registry.identifiers.count ? known!.numbers : numbers(current.source.replacedIDs)
+        let after = numbers(source.replacedIDs)
+        var marks = ContiguousArray<Bool>(repeating: false, count: registry.identifiers.count)
+        for number in [before, after].joined() where number.index < marks.count { marks[number.index] = true }
+        return (marks, after)
     }
 
     /// The values `loaded` can take (format 1.3, section 9.2); each other one is reported once,

@@ -43,12 +43,16 @@ struct ChoiceReplacements: Sendable {
         }
     }
 
-    /// Whether values replace params of `instance`.
-    func replaces(_ instance: ResolvedInstance) -> Bool { byID[instance.id] != nil }
+    /// The replacements of instance `id`'s params, nil when none.
+    func replacements(of id: String) -> [Replacement]? { byID[id] }
 
     /// `instance` with its replacements.
     func apply(to instance: ResolvedInstance) -> ResolvedInstance {
-        guard let replacements = byID[instance.id] else { return instance }
+        byID[instance.id].map { Self.apply($0, to: instance) } ?? instance
+    }
+
+    /// `instance` with `replacements`, those of its id.
+    static func apply(_ replacements: [Replacement], to instance: ResolvedInstance) -> ResolvedInstance {
         var result = instance
         for replacement in replacements where replacement.operation < result.operations.count {
             let params = result.operations[replacement.operation].params

@@ -271,12 +271,27 @@ final class InstancePreparer: @unchecked Sendable {
         }
     }
 
+    /// `operation`'s value decoded anew with `setter`, the one its lookup found: for an instance
+    /// made from another's records, where only some values differ (`PreparedTheme`'s patch).
+    /// Nil when it does not decode.
+    func decodeAgain(_ operation: ResolvedOperation, with setter: Unmanaged<OperationSetter>)
+        -> UnsafeMutableRawPointer?
+    {
+        decode(operation, with: setter, destroyer: setter.withGuaranteedSetter { arena.destroyer(for: $0) })
+    }
+
     /// The files of the operation's images, nil when it has none. Most operations hold no
     /// image: the check is inlined into `prepareOperation`, and nothing is built for them.
     @inline(__always)
     private func imageFiles(of operation: ResolvedOperation) -> String? {
+        Self.mayHoldImages(operation) ? collectImageFiles(of: operation) : nil
+    }
+
+    /// Whether a param of `operation` is an image or an array (which may hold images).
+    @inline(__always)
+    static func mayHoldImages(_ operation: ResolvedOperation) -> Bool {
         // Through the buffer: a `for` loop copied each param (its name and value retained).
-        let mayHoldImages = withBuffer(operation.params) { params in
+        withBuffer(operation.params) { params in
             for index in params.indices {
                 switch params[index].value {
                 case .image, .array: return true
@@ -285,7 +300,6 @@ final class InstancePreparer: @unchecked Sendable {
             }
             return false
         }
-        return mayHoldImages ? collectImageFiles(of: operation) : nil
     }
 
     /// The files joined by `|`, built in one string (the first `joined(separator:)` of a

@@ -53,6 +53,10 @@ struct InstanceSource: Sendable {
         unscaled = []
     }
 
+    /// The replacements the values of personal choices make in instance `id`'s params, nil when
+    /// none.
+    func replacements(of id: String) -> [ChoiceReplacements.Replacement]? { replacements.replacements(of: id) }
+
     /// Whether instances are read from a compiled file as they are needed (then `position(of:)`
     /// answers from the file's hash table), rather than all held in `header`.
     var readsLazily: Bool { compiled != nil }
@@ -75,10 +79,9 @@ struct InstanceSource: Sendable {
     func instance(at position: SourcePosition) throws(BinaryFormatError) -> ResolvedInstance? {
         guard let compiled else {
             guard position.index < header.instances.count else { return nil }
-            guard !replacements.isEmpty, replacements.replaces(unscaled[position.index]) else {
-                return header.instances[position.index]
-            }
-            return replacements.apply(to: unscaled[position.index]).applyingTextScale(textScale)
+            guard !replacements.isEmpty, let replaced = replacements.replacements(of: unscaled[position.index].id)
+            else { return header.instances[position.index] }
+            return ChoiceReplacements.apply(replaced, to: unscaled[position.index]).applyingTextScale(textScale)
         }
         guard let variant else { return nil }
         guard

@@ -51,6 +51,10 @@ final class PreparedTheme {
     /// By identifier number: true for the identifiers this theme looked up again when it was
     /// derived (the others answer exactly as in `base`, with the same prepared instances).
     let rederived: ContiguousArray<Bool>
+    /// The identifiers whose instances this theme's values of personal choices change, as
+    /// numbered when the applicator had `identifierCount` identifiers (`Applicator.rederivable`);
+    /// nil before.
+    var replacedIdentifiers: (numbers: [IdentifierNumber], identifierCount: Int)?
 
     var operations: ContiguousArray<PreparedOperation> { records.operations }
     var instances: ContiguousArray<PreparedInstance> { records.instances }
@@ -166,7 +170,7 @@ final class PreparedTheme {
         if !lookup.isIndexed, !source.readsLazily { indexIdentifiers() }
         let prepared: PreparedInstanceID?
         if let position = sourcePosition(identifier: number) {
-            prepared = isComplete ? lookup.prepared(at: position) : prepare(at: position)
+            prepared = isComplete ? lookup.prepared(at: position) : prepare(at: position, identifier: number)
         } else {
             prepared = nil
         }
@@ -254,87 +258,11 @@ final class PreparedTheme {
         records.resolved[record.instance.index].operations[Int(record.index)]
     }
 
-    /// Whether applying `new` after `old` (operations of one key, so of one setter, as a diff
-    /// pairs them) changes nothing, answered from their decoded values when they are plain
-    /// bits; nil when only their params can tell (`sameEffect(_:as:in:)`).
-    ///
-    /// Equal bits are equal values, so nothing is ever skipped wrongly; the reverse may not
-    /// hold (-0.0 and 0.0, padding bytes), and such a value is applied again, harmlessly.
-    /// Comparing params is the slow path of a first switch's diff
-    /// (`livery-switch-bench --profile-switch-many`).
-    @inline(__always)
-    nonisolated static func sameEffect(_ new: PreparedOperation, as old: PreparedOperation) -> Bool? {
-        guard let newValue = new.value, let oldValue = old.value, let setter = new.setter,
-            setter.toOpaque() == old.setter?.toOpaque()
-        else { return nil }
-        return setter.withGuaranteedSetter { setter -> Bool? in
-            guard setter.valueIsTrivial else { return nil }
-            return bytesEqual(newValue, oldValue, count: setter.valueSize)
-        }
-    }
-
-    @inline(__always)
-    private nonisolated static func bytesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
-        var offset = 0
-        while offset + 8 <= count {
-            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-                return false
-            }
-            offset += 8
-        }
-        while offset < count {
-            if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) {
-                return false
-            }
-            offset += 1
-        }
-        return true
-    }
-
     /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
     func sameEffect(_ new: Int32, as old: Int32, in other: PreparedTheme) -> Bool {
         Self.sameEffect(
             records.operations[Int(new)], new, of: records.resolved, records.imageFiles,
             as: other.records.operations[Int(old)], old, of: other.records.resolved, other.records.imageFiles)
-    }
-
-    /// The same from the parts (the records, their indices, themes and image files): what a
-    /// theme prepared on another thread has before it is a `PreparedTheme`.
-    nonisolated static func sameEffect(
-        _ newRecord: PreparedOperation, _ new: Int32,
-        of newTheme: ContiguousArray<ResolvedInstance>, _ newFiles: [Int32: String],
-        as oldRecord: PreparedOperation, _ old: Int32,
-        of oldTheme: ContiguousArray<ResolvedInstance>,
-        _ oldFiles: [Int32: String]
-    ) -> Bool {
-        // An operation with a decoded value has no image files (they are only recorded for
-        // operations that are not decoded): the two dictionary lookups are needed only when
-        // either is undecoded.
-        if newRecord.value == nil || oldRecord.value == nil, newFiles[new] != oldFiles[old] { return false }
-        // The params are read in place, not copied out as whole operations, so nothing is
-        // retained or released per pair (`livery-switch-bench --profile-register-many`).
-        return sameParams(
-            newTheme[newRecord.instance.index].operations[Int(newRecord.index)].params,
-            oldTheme[oldRecord.instance.index].operations[Int(oldRecord.index)].params)
-    }
-
-    /// `lhs == rhs`, element by element through the buffers: the same answer as `Array.==`
-    /// (identical buffers are equal without comparing, as there), without copying each
-    /// param (retaining its name and value) as that did.
-    private nonisolated static func sameParams(_ lhs: [Param], _ rhs: [Param]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        return withBuffer(lhs) { lhs in
-            withBuffer(rhs) { rhs in
-                if lhs.baseAddress == rhs.baseAddress { return true }
-                for index in lhs.indices
-                where lhs[index].name != rhs[index].name || lhs[index].value != rhs[index].value {
-                    return false
-                }
-                return true
-            }
-        }
     }
 
     /// The plans from `other` (a switch), created on first use.
@@ -344,10 +272,10 @@ final class PreparedTheme {
 
     // MARK: Preparing
 
-    /// Reads the instance at `position` and prepares it (see `InstancePreparer.prepare`), its
-    /// operations appended with the applicator's key numbers; nil when the traits do not define
-    /// it or its records are damaged.
-    private func prepare(at position: SourcePosition) -> PreparedInstanceID? {
+    /// Reads the instance at `position` (identifier `number`'s) and prepares it (see
+    /// `InstancePreparer.prepare`), its operations appended with the applicator's key numbers;
+    /// nil when the traits do not define it or its records are damaged.
+    private func prepare(at position: SourcePosition, identifier number: IdentifierNumber) -> PreparedInstanceID? {
         assert(!isComplete, "a theme prepared whole has every instance already")
         let read: ResolvedInstance
         do {
@@ -357,6 +285,11 @@ final class PreparedTheme {
             reportUnreadable(
                 error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(position.rawValue))))
             return nil
+        }
+        if let base, case .instance(let old) = base.lookup.answer(for: number),
+            let patched = patch(old, of: base, to: read)
+        {
+            return patched
         }
         let instance = preparer.prepare(read) { scratch, withImages in
             keys.translate(scratch, from: preparer.numbering)
@@ -370,6 +303,67 @@ final class PreparedTheme {
             for (index, files) in withImages { records.imageFiles[first + Int32(index)] = files }
             return first
         }
+        records.instances.append(instance)
+        return PreparedInstanceID(records.instances.count - 1)
+    }
+
+    /// The instance `read`, made from `old`, the instance `base` prepared for the same identifier:
+    /// the two come from one source instance and differ only in the params that either theme's
+    /// values of personal choices replace. So `old`'s records are copied, and only those
+    /// operations decoded again (`livery-switch-bench --choice`); `old` itself when neither set
+    /// of values reaches it. Nil when an operation those values reach may hold images or was not
+    /// decoded: the caller prepares `read` in full.
+    private func patch(_ old: PreparedInstanceID, of base: PreparedTheme, to read: ResolvedInstance)
+        -> PreparedInstanceID?
+    {
+        let record = records.instances[old.index]
+        let count = Int(record.count)
+        guard count == read.operations.count else { return nil }
+        let before = base.source.replacements(of: read.id) ?? []
+        let after = source.replacements(of: read.id) ?? []
+        guard !before.isEmpty || !after.isEmpty else { return old }
+        /// Calls `body` with each operation either set of values reaches, while it answers true.
+        func reached(_ body: (Int) -> Bool) -> Bool {
+            for replacement in before where !body(replacement.operation) { return false }
+            for replacement in after where !body(replacement.operation) { return false }
+            return true
+        }
+        let oldFirst = Int(record.first)
+        guard
+            reached({ index in
+                index < count && records.operations[oldFirst + index].value != nil
+                    && !InstancePreparer.mayHoldImages(read.operations[index])
+            })
+        else { return nil }
+        let first = withScratch(of: PreparedOperation.self, count: count) { scratch -> Int32 in
+            for index in 0..<count {
+                (scratch.baseAddress! + index).initialize(to: records.operations[oldFirst + index])
+            }
+            _ = reached { index in
+                // An operation reached by both sets of values is decoded once.
+                if let setter = scratch[index].setter,
+                    scratch[index].value == records.operations[oldFirst + index].value
+                {
+                    scratch[index].value = preparer.decodeAgain(read.operations[index], with: setter)
+                }
+                return true
+            }
+            // As in `prepare`: app code run while decoding may have prepared other instances;
+            // nothing runs between here and the appends.
+            let number = PreparedInstanceID(records.instances.count)
+            for index in scratch.indices { scratch[index].instance = number }
+            let first = Int32(records.operations.count)
+            for index in 0..<count where scratch[index].value == nil {
+                if let files = records.imageFiles[Int32(oldFirst + index)] {
+                    records.imageFiles[first + Int32(index)] = files
+                }
+            }
+            records.resolved.append(read)
+            records.operations.append(contentsOf: UnsafeBufferPointer(scratch))
+            return first
+        }
+        var instance = record
+        instance.first = first
         records.instances.append(instance)
         return PreparedInstanceID(records.instances.count - 1)
     }
