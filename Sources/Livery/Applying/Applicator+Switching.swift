@@ -270,7 +270,8 @@ extension Applicator {
         let known = current.replacedIdentifiers
         let before =
             known?.identifierCount == registry.identifiers.count ? known!.numbers : numbers(current.source.replacedIDs)
-        let after = numbers(source.replacedIDs)
+        // A value changed again (a colour picker dragged) reaches the same ids.
+        let after = source.replacedIDs == current.source.replacedIDs ? before : numbers(source.replacedIDs)
         var marks = ContiguousArray<Bool>(repeating: false, count: registry.identifiers.count)
         for number in [before, after].joined() where number.index < marks.count { marks[number.index] = true }
         return (marks, after)

@@ -12,6 +12,9 @@ struct ChoiceReplacements: Sendable {
     }
 
     private(set) var byID: [String: [Replacement]] = [:]
+    /// The keys of `byID`, in the order of the uses: the same for two sets of values that reach
+    /// the same uses, which a change of values checks with one comparison.
+    private(set) var ids: [String] = []
 
     var isEmpty: Bool { byID.isEmpty }
 
@@ -29,7 +32,11 @@ struct ChoiceReplacements: Sendable {
         for use in uses where use.expression.mentions(anyOf: values) {
             switch use.value(given: values, traits: traits, assets: assets, operationName: "") {
             case .success(let value):
-                byID[use.id, default: []].append(Replacement(operation: use.operation, param: use.param, value: value))
+                let replacement = Replacement(operation: use.operation, param: use.param, value: value)
+                if byID[use.id]?.append(replacement) == nil {
+                    byID[use.id] = [replacement]
+                    ids.append(use.id)
+                }
             case .failure:
                 // Rare: the instance is read only to name the operation in the message.
                 let operations = instance(use.id)?.operations ?? []

@@ -20,7 +20,7 @@ struct InstanceSource: Sendable {
     /// The values of personal choices, applied to each instance as it is read (before its text
     /// scale, so a font given by the user is scaled like the theme's).
     private let replacements: ChoiceReplacements
-    /// The ids whose instances the values of personal choices change.
+    /// The ids whose instances the values of personal choices change, in the order of the uses.
     let replacedIDs: [String]
     /// A resolved theme's instances before their text scale, when values replace some of them
     /// (shared with the theme, not copied: only the instances the values reach are built again,
@@ -36,7 +36,7 @@ struct InstanceSource: Sendable {
         variant = nil
         self.textScale = textScale
         self.replacements = replacements
-        replacedIDs = Array(replacements.byID.keys)
+        replacedIDs = replacements.ids
         unscaled = replacements.isEmpty ? [] : resolved.instances
     }
 
@@ -49,7 +49,7 @@ struct InstanceSource: Sendable {
         variant = compiled.variant(for: traits)
         self.textScale = textScale
         self.replacements = replacements
-        replacedIDs = Array(replacements.byID.keys)
+        replacedIDs = replacements.ids
         unscaled = []
     }
 
