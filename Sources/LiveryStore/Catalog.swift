@@ -242,23 +242,7 @@ public enum CatalogBuilder {
                 throw StoreError.invalidContent("prices.json: \(error)")
             }
         }
-        var newest: [String: (PackageArchive, String)] = [:]
-        let entries = try files.contentsOfDirectory(atPath: folder).sorted()
-        for entry in entries where (entry as NSString).pathExtension == packageExtension {
-            let archive: PackageArchive
-            do {
-                archive = try PackageArchive(path: folder + "/" + entry)
-            } catch {
-                throw StoreError.invalidPackage("\(entry): \(error)")
-            }
-            let id = archive.manifest.id
-            if let existing = newest[id],
-                !ThemeVersion.isNewer(archive.manifest.version, than: existing.0.manifest.version)
-            {
-                continue
-            }
-            newest[id] = (archive, entry)
-        }
+        let newest = try newestPackages(in: folder)
         var products: [CatalogProduct] = []
         var documents: [String: DocumentDigest] = [:]
         for id in newest.keys.sorted() {
@@ -312,6 +296,29 @@ public enum CatalogBuilder {
         let envelope = try SignedDocument.sign(try encodeJSON(catalog), with: [signing.key])
         try envelope.encoded().write(to: URL(fileURLWithPath: folder + "/catalog.json"), options: .atomic)
         return catalog
+    }
+
+    /// The newest version of each product among the packages in `folder` (each checked like an
+    /// install would), with its file name, by id.
+    private static func newestPackages(in folder: String) throws -> [String: (PackageArchive, String)] {
+        var newest: [String: (PackageArchive, String)] = [:]
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        for entry in entries where (entry as NSString).pathExtension == packageExtension {
+            let archive: PackageArchive
+            do {
+                archive = try PackageArchive(path: folder + "/" + entry)
+            } catch {
+                throw StoreError.invalidPackage("\(entry): \(error)")
+            }
+            let id = archive.manifest.id
+            if let existing = newest[id],
+                !ThemeVersion.isNewer(archive.manifest.version, than: existing.0.manifest.version)
+            {
+                continue
+            }
+            newest[id] = (archive, entry)
+        }
+        return newest
     }
 
     /// The version of the signed catalog in `folder`, 0 when there is none.

@@ -54,7 +54,16 @@ public struct PackageArchive {
             throw StoreError.invalidPackage("not a zip archive (\(error))")
         }
         self.archive = archive
+        let (files, manifestEntry) = try Self.checkedEntries(of: archive, limits: limits)
+        let manifest = try Self.manifest(in: manifestEntry, of: archive, limits: limits)
+        try Self.checkListing(of: manifest, against: files, maxDepth: limits.maxDepth)
+        self.manifest = manifest
+        self.fileEntries = files
+    }
 
+    /// Every entry of `archive` checked (count, names, collisions, sizes, ratio) before anything
+    /// is written: the files, and the manifest's entry apart (which must be there).
+    private static func checkedEntries(of archive: Archive, limits: ExtractionLimits) throws -> ([Entry], Entry) {
         var seenExact = Set<[UInt8]>()  // bytes: Swift strings compare canonically equivalent forms equal
         var folded: [String: String] = [:]  // folded path -> original path
         var foldedFiles = Set<String>()
@@ -119,6 +128,13 @@ public struct PackageArchive {
             if normalized == PackageManifest.fileName { manifestEntry = entry } else { files.append(entry) }
         }
         guard let manifestEntry else { throw StoreError.invalidPackage("no manifest.json at the root") }
+        return (files, manifestEntry)
+    }
+
+    /// The manifest read from its entry, within the manifest cap and the size its header gives.
+    private static func manifest(in manifestEntry: Entry, of archive: Archive, limits: ExtractionLimits) throws
+        -> PackageManifest
+    {
         guard Int64(clamping: manifestEntry.uncompressedSize) <= limits.maxManifestBytes else {
             throw StoreError.invalidPackage("manifest.json is larger than \(limits.maxManifestBytes) bytes")
         }
@@ -137,12 +153,14 @@ public struct PackageArchive {
         } catch {
             throw StoreError.invalidPackage("manifest.json cannot be read: \(error)")
         }
-        let manifest = try PackageManifest.decode(manifestData)
+        return try PackageManifest.decode(manifestData)
+    }
 
-        // The manifest lists exactly the archive's files, with their sizes.
+    /// The manifest lists exactly the archive's files, with their sizes.
+    private static func checkListing(of manifest: PackageManifest, against files: [Entry], maxDepth: Int) throws {
         var listed: [String: PackageManifest.File] = [:]
         for file in manifest.files {
-            _ = try Self.checkedComponents(of: file.path, isFolder: false, maxDepth: limits.maxDepth)
+            _ = try Self.checkedComponents(of: file.path, isFolder: false, maxDepth: maxDepth)
             guard listed.updateValue(file, forKey: file.path) == nil else {
                 throw StoreError.invalidPackage("the manifest lists '\(file.path)' twice")
             }
@@ -167,8 +185,6 @@ public struct PackageArchive {
         if let missing = listed.keys.sorted().first {
             throw StoreError.invalidPackage("'\(missing)' is in the manifest but not in the archive")
         }
-        self.manifest = manifest
-        self.fileEntries = files
     }
 
     /// Writes every file into `folder` (which must exist and be empty), counting bytes as they

@@ -1,27 +1,6 @@
 import Foundation
 import Livery
 
-/// What a product is for the user right now.
-public struct ProductState: Sendable, Hashable {
-    public var isFree: Bool
-    /// Bought (the app records purchases with `markPurchased`); free products count as bought.
-    public var isPurchased: Bool
-    /// The installed version, when installed ("downloaded").
-    public var installedVersion: String?
-    /// A download or install is running.
-    public var task: ProductTaskState?
-    /// It is the theme manager's current theme.
-    public var isInUse: Bool
-    /// The catalog has a newer version than the installed one.
-    public var isUpdateAvailable: Bool
-    /// The version parked because what it builds on changed (a compiled theme made from another
-    /// copy of its parent): not shown; installing the product again from the catalog restores it.
-    public var parkedVersion: String? = nil
-
-    public var isInstalled: Bool { installedVersion != nil }
-    public var isDownloading: Bool { task.map { !$0.isTerminal } ?? false }
-}
-
 /// What to do when uninstalling the theme in use.
 public enum InUsePolicy: Sendable {
     case refuse
@@ -396,7 +375,7 @@ public actor ThemeStore {
     }
 
     /// The manager sees installed folders at once; the theme in use, if updated, switches live.
-    private static func tellManager(_ manager: ThemeManager?) async {
+    static func tellManager(_ manager: ThemeManager?) async {
         guard let manager else { return }
         await MainActor.run { manager.reloadThemes() }
     }
@@ -413,62 +392,6 @@ public actor ThemeStore {
     /// The theme in use, for a store without a theme manager (with one, the manager's current
     /// theme counts too).
     public func setThemeInUse(_ id: String?) { themeInUse = id }
-
-    /// Keeps a product through evictions (persisted).
-    public func pin(_ id: String) {
-        let budget = CacheBudget(installer: installer)
-        budget.setPinned(budget.pinned().union([id]))
-    }
-
-    public func unpin(_ id: String) {
-        let budget = CacheBudget(installer: installer)
-        budget.setPinned(budget.pinned().subtracting([id]))
-    }
-
-    public var pinnedIDs: Set<String> { CacheBudget(installer: installer).pinned() }
-
-    /// Records that a product was used now (the app calls it when it shows a theme); eviction
-    /// removes the least recently used first. Installing counts as a use.
-    public func markUsed(_ id: String) { CacheBudget(installer: installer).recordUse(id) }
-
-    /// The bytes the budget counts now.
-    public func storageUsed() -> Int64 { CacheBudget(installer: installer).used() }
-
-    /// Removes what may go until `package`, of `packageSize` bytes, fits; throws before removing
-    /// anything when it cannot. Returns what was removed.
-    @discardableResult
-    func makeRoom(for package: PackageDownload, packageSize: Int64, partial: String) async throws -> [String] {
-        guard let budget = cacheBudget else { return [] }
-        let state = CacheBudget(installer: installer)
-        let manager = await currentThemeID()
-        let id = package.expectation.id
-        let protected = state.protected(inUse: manager, also: id).union(state.protected(inUse: themeInUse, also: id))
-        let onDisk = CacheBudget.size(of: partial) + CacheBudget.size(of: PartialDownload.recordPath(for: partial))
-        let needed = package.needed(packageSize: packageSize, onDisk: onDisk)
-        let used = state.used()
-        guard used + needed > budget else { return [] }
-        let candidates = state.candidates(protecting: protected, keepingPartial: partial)
-        let freeable = candidates.reduce(Int64(0)) { $0 + $1.1 }
-        guard used - freeable + needed <= budget else {
-            throw StoreError.cacheBudgetExceeded(
-                product: id ?? package.url, needed: needed, budget: budget, kept: used - freeable)
-        }
-        var current = used
-        var removed: [String] = []
-        for (candidate, bytes) in candidates where current + needed > budget {
-            switch candidate {
-            case .partial(let path):
-                PartialDownload.remove(at: path)
-                removed.append((path as NSString).lastPathComponent)
-            case .parked(let id), .installed(let id):
-                _ = try installer.uninstall(id: id)
-                removed.append(id)
-            }
-            current -= bytes
-        }
-        await Self.tellManager(self.manager)
-        return removed
-    }
 
     // MARK: Uninstall
 
@@ -505,7 +428,7 @@ public actor ThemeStore {
         return removed
     }
 
-    private func currentThemeID() async -> String? {
+    func currentThemeID() async -> String? {
         guard let manager else { return nil }
         return await MainActor.run { manager.currentThemeID }
     }

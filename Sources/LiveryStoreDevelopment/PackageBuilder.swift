@@ -116,6 +116,27 @@ public enum PackageBuilder {
             }
             compiledFiles.append((data, version, chain))
         }
+        let compiled = addCompiled(compiledFiles, to: &files, contents: &contents)
+        let manifest = PackageManifest(
+            type: ThemeContentHandler.type, id: theme.info.id, name: theme.info.name,
+            version: theme.info.version, description: theme.info.description,
+            parent: parent, files: files, compiled: compiled)
+        do {
+            contents[PackageManifest.fileName] = try manifest.encoded()
+            try PackageWriter.write(
+                entries: [PackageManifest.fileName] + files.map(\.path), contents: contents, to: output)
+        } catch {
+            return failure("cannot write the package: \(error)", output)
+        }
+        return Checked(value: manifest, diagnostics: diagnostics)
+    }
+
+    /// Names each compiled file under `compiled/` and adds it to the package's files; returns
+    /// what the manifest says of them.
+    private static func addCompiled(
+        _ compiledFiles: [(Data, Int, [PackageManifest.CompiledSource])], to files: inout [PackageManifest.File],
+        contents: inout [String: Data]
+    ) -> [PackageManifest.CompiledFile] {
         var compiled: [PackageManifest.CompiledFile] = []
         for (data, version, chain) in compiledFiles {
             var archivePath = PackageManifest.compiledFolder + "/v\(version).livery"
@@ -131,18 +152,7 @@ public enum PackageBuilder {
                 PackageManifest.CompiledFile(
                     path: archivePath, formatVersion: version, size: Int64(data.count), sha256: digest, sources: chain))
         }
-        let manifest = PackageManifest(
-            type: ThemeContentHandler.type, id: theme.info.id, name: theme.info.name,
-            version: theme.info.version, description: theme.info.description,
-            parent: parent, files: files, compiled: compiled)
-        do {
-            contents[PackageManifest.fileName] = try manifest.encoded()
-            try PackageWriter.write(
-                entries: [PackageManifest.fileName] + files.map(\.path), contents: contents, to: output)
-        } catch {
-            return failure("cannot write the package: \(error)", output)
-        }
-        return Checked(value: manifest, diagnostics: diagnostics)
+        return compiled
     }
 
     private static func fileExtension(_ path: String) -> String {

@@ -128,7 +128,7 @@ import Testing
             "Sources/LiveryXML/API/ConstantOverrides.swift", "Sources/LiveryBinary/Codes.swift",
             "Sources/LiveryBinary/Writer.swift", "Sources/LiveryBinary/CompiledTheme.swift",
             "Sources/LiveryBinary/Verifier.swift", "Sources/LiveryTokens/TokenExporter.swift",
-            "Sources/LiveryTooling/PreviewPage.swift", "Sources/LiveryStudio/StudioSession.swift",
+            "Sources/LiveryTooling/PreviewPage.swift", "Sources/LiveryStudio/StudioSession+Explain.swift",
             "Sources/LiveryCompiler/CompiledProof.swift",
         ] {
             #expect(listing.contains(expected), "no switch over the value types found in \(expected)")
