@@ -9,6 +9,10 @@ changed; `build` after one brand changed; `build` after the base changed. Each r
 in a fresh process under measure.c: wall time, CPU time (user + system), peak RSS, and for builds
 how many compiled files were written (a file whose modification time or bytes changed).
 
+Each size is measured on two trees: `clean`, whose brands nudge Base's colours and draw no
+finding, and `findings`, whose brands have random colours and each draw a contrast warning or
+two (brands.py --findings), as operators' first drafts do. `--trees clean` measures one.
+
 A row whose flag the binary does not offer (`--jobs` of build, say) is reported as n/a, so the
 script runs against any build of the tool.
 
@@ -16,6 +20,7 @@ script runs against any build of the tool.
     python3 Benchmarks/Scripts/bench-brands.py --sizes 10,100  other sizes
     python3 Benchmarks/Scripts/bench-brands.py --ten-thousand  N = 10, 100, 1000, 10000
     python3 Benchmarks/Scripts/bench-brands.py --sizes 10,100,1000,3000  peak RSS at 3,000
+    python3 Benchmarks/Scripts/bench-brands.py --trees findings  the findings tree only
     python3 Benchmarks/Scripts/bench-brands.py --bin PATH      an already built livery-build-tool
     python3 Benchmarks/Scripts/bench-brands.py --scratch DIR   trees and outputs in DIR (default
                                                                /dev/shm when there is one)
@@ -83,7 +88,7 @@ def build_tools(scratch):
     return floor, measure
 
 
-def measure(binary, tools, tree, count, scratch):
+def measure(binary, tools, tree, count, scratch, kind="clean"):
     floor, meter = tools
     os.makedirs(scratch, exist_ok=True)
     rows = []
@@ -100,20 +105,20 @@ def measure(binary, tools, tree, count, scratch):
         assert status == 0, err
         if wall is None or w < wall:
             wall, cpu, rss = w, c, r
-    rows.append({"n": count, "row": "floor: libxml2 parses every XML file", "wall": wall, "cpu": cpu, "rss": rss,
-                 "files": len(xml_files)})
+    rows.append({"n": count, "tree": kind, "row": "floor: libxml2 parses every XML file", "wall": wall, "cpu": cpu,
+                 "rss": rss, "files": len(xml_files)})
     build_jobs = supports(binary, "build", "--jobs")
     validate_jobs = supports(binary, "validate", "--jobs")
 
     def row(name, command, needs=True, output=None, prepare=None):
         if not needs:
-            rows.append({"n": count, "row": name, "wall": None, "cpu": None, "rss": None})
+            rows.append({"n": count, "tree": kind, "row": name, "wall": None, "cpu": None, "rss": None})
             return
         if prepare:
             prepare()
         before = snapshot(output) if output else None
         wall, cpu, rss, status, out, err = run_timed(meter, [binary] + command)
-        entry = {"n": count, "row": name, "wall": wall, "cpu": cpu, "rss": rss, "status": status}
+        entry = {"n": count, "tree": kind, "row": name, "wall": wall, "cpu": cpu, "rss": rss, "status": status}
         if output:
             entry["written"] = written(before, snapshot(output))
             # build's last line: "N themes: C compiled, U up to date, F failed; output in ..."
@@ -133,7 +138,7 @@ def measure(binary, tools, tree, count, scratch):
     row("build (cold)", ["build", tree, "--output", output], output=output, prepare=cold)
     row("build, nothing changed", ["build", tree, "--output", output], output=output)
     row("build, one brand changed", ["build", tree, "--output", output], output=output,
-        prepare=lambda: brands.change_brand(tree, max(count // 2, 1), salt=5))
+        prepare=lambda: brands.change_brand(tree, max(count // 2, 1), salt=5, findings=kind == "findings"))
     row("build, base changed", ["build", tree, "--output", output], output=output,
         prepare=lambda: brands.change_base(tree, salt=5))
     return rows
@@ -146,20 +151,21 @@ def seconds(value):
 
 
 def table(rows):
-    floors = {r["n"]: r for r in rows if r["row"].startswith("floor")}
-    validates = {r["n"]: r for r in rows if r["row"] == "validate"}
+    key = lambda r: (r["n"], r.get("tree", "clean"))  # noqa: E731
+    floors = {key(r): r for r in rows if r["row"].startswith("floor")}
+    validates = {key(r): r for r in rows if r["row"] == "validate"}
     lines = [
-        "| themes | run | wall | CPU | peak RSS | wall / floor | compiled | written |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|",
+        "| themes | tree | run | wall | CPU | peak RSS | wall / floor | compiled | written |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
-        floor = floors.get(r["n"])
+        floor = floors.get(key(r))
         ratio = "n/a"
         if r["wall"] is not None and floor and floor["wall"]:
             ratio = f"{r['wall'] / floor['wall']:.0f}x" if not r["row"].startswith("floor") else "1x"
         rss = f"{r['rss'] / 1024:.0f} MiB" if r.get("rss") else "n/a"
         status = "" if r.get("status", 0) == 0 else " (failed)"
-        lines.append(f"| {r['n']:,} | {r['row']}{status} | {seconds(r['wall'])} | {seconds(r['cpu'])} | {rss} | "
+        lines.append(f"| {r['n']:,} | {key(r)[1]} | {r['row']}{status} | {seconds(r['wall'])} | {seconds(r['cpu'])} | {rss} | "
                      f"{ratio} | {r.get('compiled', '') if r['wall'] is not None else ''} | "
                      f"{r.get('written', '') if r['wall'] is not None else ''} |")
     lines.append("")
@@ -168,24 +174,24 @@ def table(rows):
             return "n/a"
         return f"{a / b:.1f}x" if a / b >= 1 else f"{a / b:.2f}x"
 
-    for n, validate in sorted(validates.items()):
-        cold = next((r for r in rows if r["n"] == n and r["row"] == "build (cold)"), None)
-        floor = floors[n]
-        line = (f"- {n:,} themes: validate / floor {ratio(validate['wall'], floor['wall'])} wall, "
+    for (n, kind), validate in sorted(validates.items()):
+        cold = next((r for r in rows if key(r) == (n, kind) and r["row"] == "build (cold)"), None)
+        floor = floors[(n, kind)]
+        line = (f"- {n:,} themes ({kind}): validate / floor {ratio(validate['wall'], floor['wall'])} wall, "
                 f"{ratio(validate['cpu'], floor['cpu'])} CPU")
         if cold and cold["wall"]:
             line += (f"; cold build / validate {ratio(cold['wall'], validate['wall'])} wall, "
                      f"{ratio(cold['cpu'], validate['cpu'])} CPU")
         lines.append(line)
         for name in ["build, nothing changed", "build, one brand changed"]:
-            later = next((r for r in rows if r["n"] == n and r["row"] == name), None)
+            later = next((r for r in rows if key(r) == (n, kind) and r["row"] == name), None)
             if cold and later and later["wall"] is not None:
-                lines.append(f"- {n:,} themes: {name} / cold build {ratio(later['wall'], cold['wall'])} wall, "
+                lines.append(f"- {n:,} themes ({kind}): {name} / cold build {ratio(later['wall'], cold['wall'])} wall, "
                              f"{ratio(later['cpu'], cold['cpu'])} CPU, {later.get('written')} file(s) rewritten")
-    colds = {r["n"]: r for r in rows if r["row"] == "build (cold)" and r.get("rss")}
+    colds = {r["n"]: r for r in rows if r["row"] == "build (cold)" and r.get("rss") and key(r)[1] == "clean"}
     if 100 in colds and max(colds) > 100:
         largest = max(colds)
-        lines.append(f"- peak RSS of the cold build, {largest:,} themes / 100 themes: "
+        lines.append(f"- peak RSS of the cold build (clean), {largest:,} themes / 100 themes: "
                      f"{ratio(colds[largest]['rss'], colds[100]['rss'])}")
     lines.append("")
     lines.append("On a shared machine (2 cores): wall times include waiting for a core, CPU times (user + "
@@ -197,12 +203,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10,100,1000")
     parser.add_argument("--ten-thousand", action="store_true", help="add N = 10,000")
+    parser.add_argument("--trees", default="clean,findings", help="clean, findings or both (the default)")
     parser.add_argument("--bin", help="livery-build-tool (or livery) to measure; built in release when absent")
     parser.add_argument("--out", default=os.path.join(root, "Benchmarks", "results"))
     parser.add_argument("--scratch", default=default_scratch(),
                         help="where the trees and outputs are written (default: /dev/shm when there is one)")
     arguments = parser.parse_args()
     sizes = [int(size) for size in arguments.sizes.split(",")]
+    kinds = arguments.trees.split(",")
+    if not kinds or any(kind not in ("clean", "findings") for kind in kinds):
+        parser.error("--trees takes clean, findings or clean,findings")
     if arguments.ten_thousand and 10000 not in sizes:
         sizes.append(10000)
     binary = arguments.bin
@@ -217,11 +227,12 @@ def main():
     with tempfile.TemporaryDirectory(prefix="livery-brands-", dir=arguments.scratch) as scratch:
         tools = build_tools(scratch)
         for count in sizes:
-            tree = os.path.join(scratch, f"brands-{count}")
-            brands.generate(tree, count)
-            print(f"N = {count}: {load_average()}", file=sys.stderr)
-            rows += measure(binary, tools, tree, count, os.path.join(scratch, f"work-{count}"))
-            shutil.rmtree(tree)
+            for kind in kinds:
+                tree = os.path.join(scratch, f"brands-{kind}-{count}")
+                brands.generate(tree, count, findings=kind == "findings")
+                print(f"N = {count} ({kind}): {load_average()}", file=sys.stderr)
+                rows += measure(binary, tools, tree, count, os.path.join(scratch, f"work-{kind}-{count}"), kind)
+                shutil.rmtree(tree)
     os.makedirs(arguments.out, exist_ok=True)
     with open(os.path.join(arguments.out, "brands.json"), "w") as handle:
         json.dump({"binary": os.path.basename(binary), "cores": os.cpu_count(), "rows": rows}, handle, indent=1,

@@ -8,8 +8,17 @@ logo@3x.png).
 
     python3 Benchmarks/Scripts/brands.py OUT N        writes OUT/Base.theme and OUT/Operator0001.theme ...
 
+    python3 Benchmarks/Scripts/brands.py OUT N --findings   brands with random colours (below)
+
+With `findings`, each brand's two colours are drawn at random (seeded by the brand's index, so a
+tree is the same from run to run) rather than nudged from Base's: `accentStrong` is drawn light,
+so the white button titles on it fail their contrast check, and `brand` anywhere, so the colours
+Base derives from it fail theirs now and then. Every brand then has a finding or two, as an
+operator's first draft has; the tree still builds (contrast findings are warnings).
+
 bench-brands.py imports `generate`, `change_brand` and `change_base`.
 """
+import random
 import os
 import shutil
 import struct
@@ -56,9 +65,19 @@ def write(path, data):
         handle.write(data)
 
 
-def brand_files(index, salt=0):
-    colours = "\n".join(
-        f'    <color name="{c}">{colour(BASE_VALUES[c], index, salt)}</color>' for c in COLOURS)
+def random_colours(index, salt=0):
+    """A first draft's colours: `brand` anywhere, `accentStrong` light (each channel 0xB0 or more),
+    so white text on it reads badly."""
+    draw = random.Random(index * 1009 + salt)
+    brand = "#%06X" % draw.randrange(0x1000000)
+    light = "#" + "".join("%02X" % draw.randrange(0xB0, 0x100) for _ in range(3))
+    return {"brand": brand, "accentStrong": light}
+
+
+def brand_files(index, salt=0, findings=False):
+    values = random_colours(index, salt) if findings else {
+        c: colour(BASE_VALUES[c], index, salt) for c in COLOURS}
+    colours = "\n".join(f'    <color name="{c}">{values[c]}</color>' for c in COLOURS)
     title = FAMILIES[index % len(FAMILIES)]
     body = FAMILIES[(index // len(FAMILIES) + 1) % len(FAMILIES)]
     brand = f"""<?xml version="1.0" encoding="UTF-8"?>
@@ -88,32 +107,33 @@ def brand_files(index, salt=0):
     return brand, ipad
 
 
-def write_operator(out, index, salt=0):
+def write_operator(out, index, salt=0, findings=False):
     folder = os.path.join(out, name(index) + ".theme")
     os.makedirs(os.path.join(folder, "assets"), exist_ok=True)
     write(os.path.join(folder, "Info.xml"), f"""<?xml version="1.0" encoding="UTF-8"?>
 <theme-info id="com.operator.o{index:04d}" name="Operator {index}" version="1.0.0" parent="com.livery.base"/>
 """)
-    brand, ipad = brand_files(index, salt)
+    brand, ipad = brand_files(index, salt, findings)
     write(os.path.join(folder, "Brand.xml"), brand)
     write(os.path.join(folder, "Brand~ipad.xml"), ipad)
     for scale, suffix in [(1, ""), (2, "@2x"), (3, "@3x")]:
         write(os.path.join(folder, "assets", f"logo{suffix}.png"), png(4 * scale, 2 * scale, index))
 
 
-def generate(out, count):
-    """OUT/Base.theme (a copy of the sample) and `count` operator themes beside it."""
+def generate(out, count, findings=False):
+    """OUT/Base.theme (a copy of the sample) and `count` operator themes beside it; with
+    `findings`, brands with random colours that each draw a finding or two."""
     if os.path.exists(out):
         shutil.rmtree(out)
     os.makedirs(out)
     shutil.copytree(base_theme, os.path.join(out, "Base.theme"))
     for index in range(1, count + 1):
-        write_operator(out, index)
+        write_operator(out, index, findings=findings)
 
 
-def change_brand(out, index, salt):
+def change_brand(out, index, salt, findings=False):
     """One brand's colours changed, as a designer's edit would."""
-    brand, _ = brand_files(index, salt)
+    brand, _ = brand_files(index, salt, findings)
     write(os.path.join(out, name(index) + ".theme", "Brand.xml"), brand)
 
 
@@ -126,6 +146,6 @@ def change_base(out, salt):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: brands.py OUT N")
-    generate(sys.argv[1], int(sys.argv[2]))
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and sys.argv[3] != "--findings"):
+        sys.exit("usage: brands.py OUT N [--findings]")
+    generate(sys.argv[1], int(sys.argv[2]), findings=len(sys.argv) == 4)
