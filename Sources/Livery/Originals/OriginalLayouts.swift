@@ -17,7 +17,7 @@ import LiveryModel
 /// captured it and where its value is.
 struct OriginalLayout {
     struct Entry {
-        var key: Int32
+        var key: OperationKeyNumber
         /// Unretained. Invariant: the binding table keeps every setter it ever resolved alive
         /// (`BindingTable.replacedSetters`), and layouts are never removed, so the setter outlives
         /// every block laid out with it.
@@ -31,7 +31,7 @@ struct OriginalLayout {
 
     /// The entry index of `key`, nil when the layout has none.
     @inline(__always)
-    func entry(of key: Int32) -> Int? {
+    func entry(of key: OperationKeyNumber) -> Int? {
         for index in entries.indices where entries[index].key == key { return index }
         return nil
     }
@@ -60,12 +60,12 @@ final class OriginalLayouts {
     }
 
     /// The number of the layout of `entries` (key and setter, in order), made on first use.
-    func number(of entries: [(key: Int32, setter: Unmanaged<OperationSetter>)]) -> LayoutID {
+    func number(of entries: [(key: OperationKeyNumber, setter: Unmanaged<OperationSetter>)]) -> LayoutID {
         // Every prepared instance asks once, so the hash is a plain FNV-1a over the words rather
         // than `Hashable` over an array (`livery-switch-bench --profile-register-many`).
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for (key, setter) in entries {
-            hash = (hash ^ UInt64(UInt32(bitPattern: key))) &* 0x0000_0100_0000_01B3
+            hash = (hash ^ UInt64(UInt32(bitPattern: key.rawValue))) &* 0x0000_0100_0000_01B3
             hash = (hash ^ UInt64(UInt(bitPattern: setter.toOpaque()))) &* 0x0000_0100_0000_01B3
         }
         for candidate in numbers[hash] ?? [] where Self.same(layouts[candidate.index].entries, entries) {
@@ -87,7 +87,7 @@ final class OriginalLayouts {
 
     private static func same(
         _ laidOut: [OriginalLayout.Entry],
-        _ entries: [(key: Int32, setter: Unmanaged<OperationSetter>)]
+        _ entries: [(key: OperationKeyNumber, setter: Unmanaged<OperationSetter>)]
     ) -> Bool {
         guard laidOut.count == entries.count else { return false }
         for (entry, candidate) in zip(laidOut, entries)

@@ -20,7 +20,7 @@ struct OverflowOriginal {
     /// Unretained; alive for the reason given at `OriginalLayout.Entry.setter`.
     var setter: Unmanaged<OperationSetter>
     /// The interned (operation, state).
-    var key: Int32
+    var key: OperationKeyNumber
     var memory: UnsafeMutableRawPointer
     /// The next (older) original of the component, `OriginalsStorage.none` at the end.
     var next: Int32

@@ -87,7 +87,7 @@ final class OriginalsStore {
     // A key is looked up in the block first, then on the overflow list: a key of the layout goes
     // on the list if a setter other than the layout's records it. (A new binding reverts the
     // component in full first, so no path does; the lookups stay consistent anyway.)
-    func hasOriginal(_ slot: ComponentSlot, key: Int32) -> Bool {
+    func hasOriginal(_ slot: ComponentSlot, key: OperationKeyNumber) -> Bool {
         let originals = slots[slot.index].pointee
         if let layout = originals.layoutID, let entry = storage.layouts.layouts[layout.index].entry(of: key),
             originals.present & (1 << UInt64(entry)) != 0
@@ -104,7 +104,7 @@ final class OriginalsStore {
 
     /// Records the property's current value unless one is recorded already for `key`.
     func record(
-        _ slot: ComponentSlot, key: Int32, setter: Unmanaged<OperationSetter>, state: ControlState,
+        _ slot: ComponentSlot, key: OperationKeyNumber, setter: Unmanaged<OperationSetter>, state: ControlState,
         object: AnyObject
     ) {
         if hasOriginal(slot, key: key) { return }
@@ -152,7 +152,7 @@ final class OriginalsStore {
     }
 
     /// Puts the original of `key` back; false when there is none.
-    func revert(_ slot: ComponentSlot, key: Int32, object: AnyObject) -> Bool {
+    func revert(_ slot: ComponentSlot, key: OperationKeyNumber, object: AnyObject) -> Bool {
         let originals = slots[slot.index].pointee
         if let layout = originals.layoutID, let block = originals.block,
             let entry = storage.layouts.layouts[layout.index].entry(of: key),
@@ -239,7 +239,7 @@ final class OriginalsStore {
             } else if originals.present != 0 {
                 return "slot \(index) marks originals present without a block"
             }
-            var keys: Set<Int32> = []
+            var keys: Set<OperationKeyNumber> = []
             var cursor = originals.overflow
             while cursor != OriginalsStorage.none {
                 guard cursor >= 0, Int(cursor) < onList.count, !onList[Int(cursor)] else {
@@ -247,7 +247,7 @@ final class OriginalsStore {
                 }
                 onList[Int(cursor)] = true
                 let key = storage.overflow[Int(cursor)].key
-                guard keys.insert(key).inserted else { return "slot \(index) has two originals of key \(key)" }
+                guard keys.insert(key).inserted else { return "slot \(index) has two originals of key \(key.rawValue)" }
                 if let layout = originals.layoutID, let entry = storage.layouts.layouts[layout.index].entry(of: key),
                     originals.present & (1 << UInt64(entry)) != 0
                 {
@@ -278,12 +278,12 @@ final class OriginalsStore {
     ) {
         slots[slot.index].pointee.present &= ~(1 << UInt64(entry))
         let record = storage.layouts.layouts[layout.index].entries[entry]
-        let state = operationKeys.numbering.keys[Int(record.key)].state
+        let state = operationKeys.numbering.keys[record.key.index].state
         record.setter.withGuaranteedSetter { $0.restore(object, state, block + Int(record.offset)) }
     }
 
     private func restore(_ record: OverflowOriginal, on object: AnyObject) {
-        let state = operationKeys.numbering.keys[Int(record.key)].state
+        let state = operationKeys.numbering.keys[record.key.index].state
         record.setter.withGuaranteedSetter { $0.restore(object, state, record.memory) }
         releaseMemory(of: record)
     }
@@ -295,7 +295,7 @@ final class OriginalsStore {
 
     /// Takes the overflow original of `key` (any, newest first, when nil) off the component's
     /// list.
-    private func takeOverflow(_ slot: ComponentSlot, key: Int32?) -> OverflowOriginal? {
+    private func takeOverflow(_ slot: ComponentSlot, key: OperationKeyNumber?) -> OverflowOriginal? {
         var previous: Int32?
         var cursor = slots[slot.index].pointee.overflow
         while cursor != OriginalsStorage.none {

@@ -29,7 +29,7 @@ extension Applicator {
             return Plan(table: table, steps: steps, layout: table.layout(shape: record.shape), base: record.first)
         }
         let first = table.steps.count
-        var recorded: [(key: Int32, setter: Unmanaged<OperationSetter>)] = []
+        var recorded: [(key: OperationKeyNumber, setter: Unmanaged<OperationSetter>)] = []
         recorded.reserveCapacity(Int(record.count))
         for operation in record.first..<record.first + record.count
         where usable(operation, in: theme, instance: instance, group: group) {

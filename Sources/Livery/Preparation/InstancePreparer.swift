@@ -28,7 +28,9 @@ struct PreparedContents: @unchecked Sendable {
         for index in all.indices {
             let map = all[index].keys.map { merged.number($0) }
             all[index].operations.withUnsafeMutableBufferPointer { operations in
-                for operation in operations.indices { operations[operation].key = map[Int(operations[operation].key)] }
+                for operation in operations.indices {
+                    operations[operation].key = OperationKeyNumber(rawValue: map[operations[operation].key.index])
+                }
             }
         }
         for index in all.indices { all[index].keys = merged.keys }
@@ -67,7 +69,7 @@ final class InstancePreparer: @unchecked Sendable {
     }
     /// What a lookup finds: plain values, read out of `lookups` without retaining its strings.
     private struct Found {
-        var key: Int32
+        var key: OperationKeyNumber
         /// Unowned: `bindings` keeps the setter alive.
         var setter: Unmanaged<OperationSetter>?
         var revertible: Bool
@@ -94,7 +96,7 @@ final class InstancePreparer: @unchecked Sendable {
     /// Shape number by (binding, operation keys in order).
     private struct Shape: Hashable {
         var binding: Int32?
-        var keys: [Int32]
+        var keys: [OperationKeyNumber]
     }
     @exclusivity(unchecked) private var shapes: [Shape: Int32] = [:]
 
@@ -249,7 +251,7 @@ final class InstancePreparer: @unchecked Sendable {
 
     private func makeLookup(_ operation: ResolvedOperation, binding: Int32?) -> Lookup {
         let key = operation.key
-        var found = Found(key: numbering.number(key), setter: nil, revertible: false, destroyer: nil)
+        var found = Found(key: OperationKeyNumber(rawValue: numbering.number(key)), setter: nil, revertible: false, destroyer: nil)
         if let binding, let setter = bindings.bindings[Int(binding)].setters[operation.name] {
             found.setter = Unmanaged.passUnretained(setter)
             found.revertible = setter.takesState || key.state == .normal

@@ -54,14 +54,14 @@ final class PlanTable {
 
     /// Takes plans computed on another thread, their keys mapped through `keyMap` to the
     /// applicator's (nil: they are the applicator's already).
-    func adopt(_ contents: PlanContents, keyMap: ContiguousArray<Int32>?) {
+    func adopt(_ contents: PlanContents, keyMap: ContiguousArray<OperationKeyNumber>?) {
         start = contents.start
         count = contents.count
         layouts = ContiguousArray(repeating: Self.none, count: contents.start.count)
         steps = contents.steps
         guard let keyMap else { return }
         steps.withUnsafeMutableBufferPointer { steps in
-            for index in steps.indices { steps[index].key = keyMap[Int(steps[index].key)] }
+            for index in steps.indices { steps[index].key = keyMap[steps[index].key.index] }
         }
     }
 

@@ -49,9 +49,9 @@ extension Applicator {
         else { return }
         // The keys met are numbered after the ones the applicator had; unless it numbered
         // others meanwhile, they get the same numbers here, and nothing needs mapping.
-        var keyMap = ContiguousArray<Int32>()
+        var keyMap = ContiguousArray<OperationKeyNumber>()
         for key in work.keys { keyMap.append(operationKeys.number(key)) }
-        let mapping = keyMap.indices.allSatisfy { keyMap[$0] == Int32($0) } ? nil : keyMap
+        let mapping = keyMap.indices.allSatisfy { keyMap[$0].index == $0 } ? nil : keyMap
         var themes: [PreparedTheme] = []
         // Whether `themes[i]` is the one made here: plans made here number keys as its
         // contents do, and only such a theme can take them.

@@ -11,7 +11,7 @@ import LiveryModel
 final class OperationKeys {
     @exclusivity(unchecked) private(set) var numbering = OperationKeyNumbering()
 
-    func number(_ key: OperationKey) -> Int32 { numbering.number(key) }
+    func number(_ key: OperationKey) -> OperationKeyNumber { OperationKeyNumber(rawValue: numbering.number(key)) }
 }
 
 /// One operation of a prepared theme: plain numbers and unowned pointers, stored in one flat
@@ -28,7 +28,7 @@ struct PreparedOperation {
     /// moves what it holds.
     var value: UnsafeMutableRawPointer?
     /// The interned (name, state).
-    var key: Int32
+    var key: OperationKeyNumber
     /// Where the resolved operation is: `resolved[instance].operations[index]` of its prepared
     /// theme.
     var instance: PreparedInstanceID
@@ -80,11 +80,11 @@ struct PlanStep {
     /// plan, counted from the instance's first operation. Unused by `revert`.
     var operation: Int32
     /// The interned (name, state).
-    var key: Int32
+    var key: OperationKeyNumber
     /// `setRecording`: where in the component's block the original goes.
     var offset: Int32 = 0
 
-    init(kind: Kind, operation: Int32, key: Int32, entry: UInt8 = 0) {
+    init(kind: Kind, operation: Int32, key: OperationKeyNumber, entry: UInt8 = 0) {
         self.kind = kind
         self.operation = operation
         self.key = key
@@ -139,15 +139,15 @@ final class KeyTranslation {
     /// The preparer's key number -> the applicator's.
     // Invariant that makes the unchecked access safe: main actor only, no call out during an
     // access.
-    @exclusivity(unchecked) private var numbers: [Int32] = []
+    @exclusivity(unchecked) private var numbers: [OperationKeyNumber] = []
 
     init(operationKeys: OperationKeys) {
         self.operationKeys = operationKeys
     }
 
     /// The state of the applicator's key `key`.
-    func state(of key: Int32) -> ControlState {
-        operationKeys.numbering.keys[Int(key)].state
+    func state(of key: OperationKeyNumber) -> ControlState {
+        operationKeys.numbering.keys[key.index].state
     }
 
     /// Replaces the preparer's key numbers in `records` (numbered by `numbering`) by the
@@ -157,7 +157,7 @@ final class KeyTranslation {
         from numbering: OperationKeyNumbering
     ) {
         var highest: Int32 = -1
-        for index in records.indices { highest = max(highest, records[index].key) }
+        for index in records.indices { highest = max(highest, records[index].key.rawValue) }
         if Int(highest) >= numbers.count {
             // The preparer's numbering only grows: number the keys it met since.
             for key in numbering.keys[numbers.count...] { numbers.append(operationKeys.number(key)) }
@@ -165,7 +165,7 @@ final class KeyTranslation {
         // Through the buffer, so that indexing retains and releases nothing per key
         // (`livery-switch-bench --profile-register-many`).
         withBuffer(numbers) { map in
-            for index in records.indices { records[index].key = map[Int(records[index].key)] }
+            for index in records.indices { records[index].key = map[records[index].key.index] }
         }
     }
 }

@@ -113,7 +113,7 @@ final class PreparedTheme {
     /// lookup prepares more.
     init(
         key: Key, images: ImageLoader, preparer: InstancePreparer, contents: PreparedContents,
-        keyMap: ContiguousArray<Int32>?, operationKeys: OperationKeys, identifiers: IdentifierTable
+        keyMap: ContiguousArray<OperationKeyNumber>?, operationKeys: OperationKeys, identifiers: IdentifierTable
     ) {
         self.key = key
         self.source = preparer.source
@@ -133,7 +133,7 @@ final class PreparedTheme {
             // Rare (the applicator numbered keys while this was prepared): the records are
             // copied here, which is why the numbering is otherwise the applicator's already.
             records.operations.withUnsafeMutableBufferPointer { records in
-                for index in records.indices { records[index].key = keyMap[Int(records[index].key)] }
+                for index in records.indices { records[index].key = keyMap[records[index].key.index] }
             }
         }
         for error in contents.readErrors { reportUnreadable(error, id: nil) }
@@ -370,7 +370,7 @@ final class PreparedTheme {
 
     /// Takes the plans from `other` computed with this theme on another thread, their keys
     /// numbered as this theme's contents were (`keyMap` as at `init`).
-    func adoptPlans(_ contents: PlanContents, from other: PreparedTheme, keyMap: ContiguousArray<Int32>?) {
+    func adoptPlans(_ contents: PlanContents, from other: PreparedTheme, keyMap: ContiguousArray<OperationKeyNumber>?) {
         let table = plans(from: other)
         guard table.steps.isEmpty else { return }  // plans were made meanwhile: keep them
         table.adopt(contents, keyMap: keyMap)

@@ -38,6 +38,12 @@ struct PreparedInstanceID: TableIndex, Sendable {
     let rawValue: Int32
 }
 
+/// An operation's (name, state) interned in the applicator's `OperationKeys` (or, while a
+/// preparer works off the main actor, in its own numbering, which `KeyTranslation` maps).
+struct OperationKeyNumber: TableIndex, Sendable {
+    let rawValue: Int32
+}
+
 /// The shape of the blocks of originals of a full-apply plan (`OriginalLayouts`).
 struct LayoutID: TableIndex {
     let rawValue: Int32
