@@ -167,7 +167,8 @@ extension Applicator {
             if step.kind == .revert {
                 onChange(
                     StyleChange(
-                        identifier: identifier, operation: operationKeys.numbering.keys[step.key.index], kind: .reverted,
+                        identifier: identifier, operation: operationKeys.numbering.keys[step.key.index],
+                        kind: .reverted,
                         components: components))
             } else {
                 let operation = theme.resolvedOperation(plan.base + step.operation)

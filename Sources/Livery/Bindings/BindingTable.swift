@@ -67,7 +67,7 @@ struct BindingSnapshot: Sendable {
     /// Kept alive here, they keep alive the setters that prepared operations point to.
     let bindings: [ErasedBinding]
     /// Component type -> index in `bindings`; a type without a binding is absent.
-    let index: [String: Int32]
+    let index: [String: BindingIndex]
 }
 
 /// Every binding an applicator knows, with inheritance resolved lazily and cached until a
@@ -154,10 +154,10 @@ final class BindingTable {
     func snapshot() -> BindingSnapshot {
         if let cachedSnapshot { return cachedSnapshot }
         var bindings: [ErasedBinding] = []
-        var index: [String: Int32] = [:]
+        var index: [String: BindingIndex] = [:]
         for component in self.bindings.keys.sorted() {
             guard let binding = binding(for: component) else { continue }
-            index[component] = Int32(bindings.count)
+            index[component] = BindingIndex(bindings.count)
             bindings.append(binding)
         }
         let snapshot = BindingSnapshot(bindings: bindings, index: index)

@@ -63,7 +63,7 @@ final class InstancePreparer: @unchecked Sendable {
     /// The last lookups of (name, state) -> what preparing the operation needs, by position in
     /// an instance, for the binding being prepared.
     private struct Lookup {
-        var binding: Int32?
+        var binding: BindingIndex?
         var key: OperationKey
         var found: Found
     }
@@ -87,18 +87,18 @@ final class InstancePreparer: @unchecked Sendable {
     private struct LookupCache {
         var lookups: ContiguousArray<Lookup> = []
         /// The operation count and shape of the binding's last instance, nil before the first.
-        var last: (count: Int, shape: Int32)?
+        var last: (count: Int, shape: ShapeNumber)?
     }
     @exclusivity(unchecked) private var lookupCaches: [LookupCache] = []
     /// The component types of the last instances prepared, with their binding indices, most
     /// recent first: comparing a few short strings is cheaper than hashing one.
-    @exclusivity(unchecked) private var recentComponents: [(name: String, binding: Int32?)] = []
+    @exclusivity(unchecked) private var recentComponents: [(name: String, binding: BindingIndex?)] = []
     /// Shape number by (binding, operation keys in order).
     private struct Shape: Hashable {
-        var binding: Int32?
+        var binding: BindingIndex?
         var keys: [OperationKeyNumber]
     }
-    @exclusivity(unchecked) private var shapes: [Shape: Int32] = [:]
+    @exclusivity(unchecked) private var shapes: [Shape: ShapeNumber] = [:]
 
     init(source: InstanceSource, scale: Int, bindings: BindingSnapshot) {
         self.source = source
@@ -159,7 +159,7 @@ final class InstancePreparer: @unchecked Sendable {
         -> PreparedInstance
     {
         let binding = bindingNumber(for: instance.component)
-        let cache = binding.map { Int($0) + 1 } ?? 0
+        let cache = binding.map { $0.index + 1 } ?? 0
         if cache >= lookupCaches.count {
             lookupCaches.append(contentsOf: repeatElement(LookupCache(), count: cache + 1 - lookupCaches.count))
         }
@@ -188,22 +188,22 @@ final class InstancePreparer: @unchecked Sendable {
         swap(&lookups, &lookupCaches[cache].lookups)
         lookupCaches[cache].last = (count, shape)
         return PreparedInstance(
-            first: first, count: Int32(count), binding: binding ?? PreparedInstance.noBinding,
+            first: first, count: Int32(count), binding: binding,
             shape: shape,
-            bindingIdentity: binding.map { ObjectIdentifier(bindings.bindings[Int($0)]) })
+            bindingIdentity: binding.map { ObjectIdentifier(bindings.bindings[$0.index]) })
     }
 
     /// The number of the shape of the instance whose `count` lookups are in `lookups`.
-    private func shapeNumber(binding: Int32?, count: Int) -> Int32 {
+    private func shapeNumber(binding: BindingIndex?, count: Int) -> ShapeNumber {
         let shape = Shape(binding: binding, keys: lookups.prefix(count).map(\.found.key))
         if let known = shapes[shape] { return known }
-        let number = Int32(shapes.count)
+        let number = ShapeNumber(shapes.count)
         shapes[shape] = number
         return number
     }
 
     /// The index in `bindings` of the binding for `component`, nil without one.
-    private func bindingNumber(for component: String) -> Int32? {
+    private func bindingNumber(for component: String) -> BindingIndex? {
         for recent in recentComponents where recent.name == component { return recent.binding }
         let binding = bindings.index[component]
         recentComponents.insert((component, binding), at: 0)
@@ -215,7 +215,7 @@ final class InstancePreparer: @unchecked Sendable {
     /// `lookUp`), and the files of its images if it has any (then its value is read when
     /// applied, not decoded here).
     @inline(__always)  // see `prepare`
-    private func prepareOperation(_ operation: ResolvedOperation, index: Int, binding: Int32?)
+    private func prepareOperation(_ operation: ResolvedOperation, index: Int, binding: BindingIndex?)
         -> (PreparedOperation, repeated: Bool, files: String?)
     {
         let (found, repeated) = lookUp(operation, at: index, binding: binding)
@@ -238,7 +238,9 @@ final class InstancePreparer: @unchecked Sendable {
     /// of two hash lookups, and keeps the key, revertibility and destroyer with it. Returns
     /// what it found and whether that lookup answered.
     @inline(__always)
-    private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: Int32?) -> (Found, repeated: Bool) {
+    private func lookUp(_ operation: ResolvedOperation, at index: Int, binding: BindingIndex?) -> (
+        Found, repeated: Bool
+    ) {
         if index < lookups.count, lookups[index].binding == binding, lookups[index].key.name == operation.name,
             lookups[index].key.state == operation.state
         {
@@ -249,10 +251,11 @@ final class InstancePreparer: @unchecked Sendable {
         return (lookup.found, false)
     }
 
-    private func makeLookup(_ operation: ResolvedOperation, binding: Int32?) -> Lookup {
+    private func makeLookup(_ operation: ResolvedOperation, binding: BindingIndex?) -> Lookup {
         let key = operation.key
-        var found = Found(key: OperationKeyNumber(rawValue: numbering.number(key)), setter: nil, revertible: false, destroyer: nil)
-        if let binding, let setter = bindings.bindings[Int(binding)].setters[operation.name] {
+        var found = Found(
+            key: OperationKeyNumber(rawValue: numbering.number(key)), setter: nil, revertible: false, destroyer: nil)
+        if let binding, let setter = bindings.bindings[binding.index].setters[operation.name] {
             found.setter = Unmanaged.passUnretained(setter)
             found.revertible = setter.takesState || key.state == .normal
             found.destroyer = arena.destroyer(for: setter)

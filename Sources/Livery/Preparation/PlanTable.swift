@@ -37,7 +37,7 @@ final class PlanTable {
     func plan(_ instance: PreparedInstanceID) -> Range<Int>? { plan(number: instance.rawValue) }
 
     /// The full-apply plan of an instance shape (`PreparedInstance.shape`), if computed.
-    func plan(shape: Int32) -> Range<Int>? { plan(number: shape) }
+    func plan(shape: ShapeNumber) -> Range<Int>? { plan(number: shape.rawValue) }
 
     @inline(__always)
     private func plan(number: Int32) -> Range<Int>? {
@@ -47,8 +47,8 @@ final class PlanTable {
     }
 
     /// The layout of originals of a full-apply plan that is computed.
-    func layout(shape: Int32) -> LayoutID? {
-        let layout = layouts[Int(shape)]
+    func layout(shape: ShapeNumber) -> LayoutID? {
+        let layout = layouts[shape.index]
         return layout == Self.none ? nil : LayoutID(rawValue: layout)
     }
 
@@ -72,8 +72,8 @@ final class PlanTable {
 
     /// Records the steps appended since `first` as the full-apply plan of `shape`, recording
     /// originals in `layout`.
-    func finish(shape: Int32, first: Int, layout: LayoutID?) -> Range<Int> {
-        finish(number: shape, first: first, layout: layout)
+    func finish(shape: ShapeNumber, first: Int, layout: LayoutID?) -> Range<Int> {
+        finish(number: shape.rawValue, first: first, layout: layout)
     }
 
     private func finish(number: Int32, first: Int, layout: LayoutID?) -> Range<Int> {

@@ -41,21 +41,28 @@ struct PreparedOperation {
 struct PreparedInstance {
     var first: Int32
     var count: Int32
-    /// Index into `PreparedTheme.bindings`, `PreparedInstance.noBinding` when no binding exists
-    /// for the component type (`bindingIndex` is the typed view).
-    var binding: Int32
+    /// The binding's index, `noBinding` when no binding exists for the component type: four
+    /// bytes where an optional would take eight (`binding` is the typed view).
+    private var storedBinding: Int32
     /// Instances of one shape (binding, and operation keys in order) share a full-apply plan:
     /// it depends on nothing else, and a theme repeats a few shapes over many instances.
-    var shape: Int32
+    var shape: ShapeNumber
     /// The binding's identity, nil without one: a switch compares it across themes without
     /// retaining either binding.
     var bindingIdentity: ObjectIdentifier?
 
-    /// The stored `binding` of an instance without one.
-    static let noBinding: Int32 = -1
+    private static let noBinding: Int32 = -1
+
+    init(first: Int32, count: Int32, binding: BindingIndex?, shape: ShapeNumber, bindingIdentity: ObjectIdentifier?) {
+        self.first = first
+        self.count = count
+        storedBinding = binding?.rawValue ?? Self.noBinding
+        self.shape = shape
+        self.bindingIdentity = bindingIdentity
+    }
 
     /// The index of the instance's binding in `PreparedTheme.bindings`, nil without one.
-    var bindingIndex: Int? { binding == Self.noBinding ? nil : Int(binding) }
+    var binding: BindingIndex? { storedBinding == Self.noBinding ? nil : BindingIndex(rawValue: storedBinding) }
 }
 
 /// One step of an apply plan.

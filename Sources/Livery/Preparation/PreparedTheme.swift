@@ -243,7 +243,7 @@ final class PreparedTheme {
     }
 
     func binding(of instance: PreparedInstanceID) -> ErasedBinding? {
-        records.instances[instance.index].bindingIndex.map { bindings[$0] }
+        records.instances[instance.index].binding.map { bindings[$0.index] }
     }
 
     func resolvedInstance(_ instance: PreparedInstanceID) -> ResolvedInstance {

@@ -44,6 +44,17 @@ struct OperationKeyNumber: TableIndex, Sendable {
     let rawValue: Int32
 }
 
+/// A binding's index in the bindings a theme was prepared with (`BindingSnapshot.bindings`).
+struct BindingIndex: TableIndex, Sendable {
+    let rawValue: Int32
+}
+
+/// Instances of one shape (binding, and operation keys in order) share a full-apply plan; a
+/// preparer numbers the shapes it meets (`PreparedInstance.shape`).
+struct ShapeNumber: TableIndex, Sendable {
+    let rawValue: Int32
+}
+
 /// The shape of the blocks of originals of a full-apply plan (`OriginalLayouts`).
 struct LayoutID: TableIndex {
     let rawValue: Int32
