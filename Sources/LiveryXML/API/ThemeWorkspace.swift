@@ -137,7 +137,7 @@ public final class ThemeWorkspace: @unchecked Sendable {
         }
         let progressLock = NSLock()
         var done = 0
-        let checked = Self.inParallel(themePaths.count, jobs: jobs) { index -> ThemeValidation in
+        let checked = ParallelMap.map(themePaths.count, jobs: jobs) { index -> ThemeValidation in
             if let progress {
                 progressLock.lock()
                 progress(done, themePaths.count, themePaths[index])
@@ -168,45 +168,6 @@ public final class ThemeWorkspace: @unchecked Sendable {
             }
         }
         return Self.onePerPlace(resolution.noted(Self.noting(clashes, in: diagnostics)).mergingNotes())
-    }
-
-    /// `body(0..<count)` on up to `jobs` threads, the results in index order. `body` must be
-    /// safe to call from several threads at once.
-    static func inParallel<T>(_ count: Int, jobs: Int, _ body: @escaping (Int) -> T) -> [T] {
-        let workers = min(max(jobs, 1), count)
-        guard workers > 1 else { return (0..<count).map(body) }
-        let work = ParallelWork(count: count, body: body)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in work.run() }
-        return work.results.map { $0! }
-    }
-
-    /// The shared state of `inParallel`: the next index to take and the results, behind a lock.
-    private final class ParallelWork<T>: @unchecked Sendable {
-        let lock = NSLock()
-        let count: Int
-        let body: (Int) -> T
-        var next = 0
-        var results: [T?]
-
-        init(count: Int, body: @escaping (Int) -> T) {
-            self.count = count
-            self.body = body
-            self.results = Array(repeating: nil, count: count)
-        }
-
-        func run() {
-            while true {
-                lock.lock()
-                let index = next
-                next += 1
-                lock.unlock()
-                guard index < count else { return }
-                let result = body(index)
-                lock.lock()
-                results[index] = result
-                lock.unlock()
-            }
-        }
     }
 
     /// A child whose parent id is one of clashing ids cannot be resolved: that is a consequence
