@@ -60,13 +60,13 @@ import Testing
     /// Results come back in index order, not in the order the threads finish them: here the
     /// later an index, the sooner it is done.
     @Test func parallelResultsKeepTheirOrder() {
-        let results = ThemeWorkspace.inParallel(12, jobs: 4) { index -> Int in
+        let results = ParallelMap.map(12, jobs: 4) { index -> Int in
             usleep(UInt32((12 - index) * 3000))
             return index
         }
         #expect(results == Array(0..<12))
-        #expect(ThemeWorkspace.inParallel(0, jobs: 4) { $0 } == [])
-        #expect(ThemeWorkspace.inParallel(3, jobs: 1) { $0 * 2 } == [0, 2, 4])
+        #expect(ParallelMap.map(0, jobs: 4) { $0 } == [])
+        #expect(ParallelMap.map(3, jobs: 1) { $0 * 2 } == [0, 2, 4])
     }
 
     @Test func progressHearsEveryThemeOnceWhateverTheJobs() throws {

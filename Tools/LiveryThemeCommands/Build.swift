@@ -186,8 +186,8 @@ struct ThemeOutcome: Sendable {
 }
 
 /// The themes of one build and the workers going through them: each worker takes the next theme
-/// in order and files its outcome at the theme's index, so the outcomes (and everything printed
-/// from them) are in the same order whatever the number of workers.
+/// in order (`ParallelMap`) and files its outcome at the theme's index, so the outcomes (and
+/// everything printed from them) are in the same order whatever the number of workers.
 final class BuildQueue: @unchecked Sendable {
     let paths: [String]
     let folder: String
@@ -199,7 +199,6 @@ final class BuildQueue: @unchecked Sendable {
     private let progress = ProgressLine.forStandardError()
     private let lock = NSLock()
     /// Guarded by `lock`.
-    private var next = 0
     private var done = 0
     private var results: [ThemeOutcome?]
     /// Digests of parent folders, computed once per build (guarded by `lock`). A theme's own folder
@@ -222,27 +221,10 @@ final class BuildQueue: @unchecked Sendable {
 
     var outcomes: [ThemeOutcome] { lock.withLock { results.compactMap { $0 } } }
 
-    /// Builds every theme with `jobs` workers (this thread is one of them), all sharing
-    /// `workspace` (thread-safe): a parent is read, decoded and indexed once.
+    /// Builds every theme with `jobs` workers (`ParallelMap`; this thread is one of them), all
+    /// sharing `workspace` (thread-safe): a parent is read, decoded and indexed once.
     func run(jobs: Int, workspace: ThemeWorkspace) {
-        let group = DispatchGroup()
-        for _ in 1..<max(jobs, 1) {
-            group.enter()
-            let thread = Thread { [self] in
-                work(workspace)
-                group.leave()
-            }
-            // resolution recurses as deep as the reference limit allows: the main thread's stack
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
-        work(workspace)
-        group.wait()
-        progress.finish()
-    }
-
-    private func work(_ workspace: ThemeWorkspace) {
-        while let index = take() {
+        _ = ParallelMap.map(paths.count, jobs: jobs) { [self] index in
             let outcome = build(paths[index], workspace: workspace)
             // the theme is done: keep its parents (other themes need them), drop the theme itself
             workspace.release(themeAt: paths[index])
@@ -252,14 +234,7 @@ final class BuildQueue: @unchecked Sendable {
                 if paths.count > 1 { progress.update(done, of: paths.count, Build.folderName(paths[index])) }
             }
         }
-    }
-
-    private func take() -> Int? {
-        lock.withLock {
-            guard next < paths.count else { return nil }
-            defer { next += 1 }
-            return next
-        }
+        progress.finish()
     }
 
     private func parentDigest(_ path: String) -> FolderDigest? {

@@ -28,60 +28,11 @@ extension DecodingContext {
         }
         let allowed = Self.ownAttributes(of: type) + ["ref"] + extraAttributes
         if let reference = attribute("ref", of: element, allowed: allowed) {
-            mentionedConstants.insert(reference)
-            let written = element.attribute("ref") == nil ? misspelling(of: "ref", in: element, allowed: allowed) : nil
-            if let written { misspelledAttribute(written, meaning: "ref", in: element) }
-            let onlyRefAndExtra = element.allAttributeNames {
-                $0 == "ref" || $0 == written || extraAttributes.contains($0)
-                    || (type == .color && ColorModifierSyntax.attributes.contains($0))
-            }
-            if !element.textIsBlank || !element.children.isEmpty || !onlyRefAndExtra {
-                error(
-                    .referenceContent,
-                    "a reference has no content: write <\(element.name) ref=\"\(reference)\"/> with no text, elements or other attributes",
-                    at: here.location)
-                return nil
-            }
-            if let (name, origin) = Self.referenceFromElsewhere(reference) {
-                // One finding; read as the constant meant, so its uses resolve.
-                diagnostics.append(
-                    .error(
-                        .attributeInvalid,
-                        "'\(reference)' is \(origin); a ref names a constant of the theme: write ref=\"\(name)\"",
-                        at: source.location(ofAttribute: "ref", in: element),
-                        fix: Diagnostic.Fix(replacing: reference, with: name)))
-                mentionedConstants.insert(name)
-                return derived(TypedObject(type: type, content: .reference(name), mark: here), element)
-            }
-            guard checkName(reference, of: element, attribute: "ref") else { return nil }
-            return derived(TypedObject(type: type, content: .reference(reference), mark: here), element)
+            return referenceObject(
+                element, reference, type: type, here: here, allowed: allowed, extraAttributes: extraAttributes)
         }
         if type == .array {
-            guard arrayDepth < limits.maxArrayDepth else {
-                error(
-                    .limitExceeded, "arrays nest more than \(limits.maxArrayDepth) deep; flatten this value",
-                    at: here.location)
-                return nil
-            }
-            guard element.children.count <= limits.maxArrayLength else {
-                error(
-                    .limitExceeded,
-                    "an array of \(element.children.count) elements; at most \(limits.maxArrayLength) are allowed",
-                    at: location(element.children[limits.maxArrayLength]))
-                return nil
-            }
-            checkAttributes(of: element, allowed: extraAttributes)
-            checkNoText(in: element)
-            var items: [TypedObject] = []
-            var valid = true
-            for child in element.children {
-                if let item = typedObject(child, arrayDepth: arrayDepth + 1) {
-                    items.append(item)
-                } else {
-                    valid = false
-                }
-            }
-            return valid ? TypedObject(type: .array, content: .array(items), mark: here) : nil
+            return arrayObject(element, here: here, extraAttributes: extraAttributes, arrayDepth: arrayDepth)
         }
         if let child = element.children.first {
             error(
@@ -123,26 +74,7 @@ extension DecodingContext {
         case .success(let value):
             return derived(TypedObject(type: type, content: .literal(value), mark: here), element)
         case .failure(let problem):
-            let at =
-                switch type {
-                case .font where problem.message.contains("max-size"):
-                    attributeLocation("max-size", of: element, allowed: allowed)
-                case .font where problem.message.hasPrefix("unknown font weight"):
-                    attributeLocation("weight", of: element, allowed: allowed)
-                case .font where problem.message.hasPrefix("a font's size"):
-                    attributeLocation("size", of: element, allowed: allowed)
-                case .font where problem.message.hasPrefix("unknown font scaling"):
-                    attributeLocation("scaling", of: element, allowed: allowed)
-                case .font where problem.message.hasPrefix("letter-spacing"):
-                    attributeLocation("letter-spacing", of: element, allowed: allowed)
-                case .font
-                where problem.message.hasPrefix("line-height") || problem.message.hasPrefix("a font's line-height"):
-                    attributeLocation("line-height", of: element, allowed: allowed)
-                case .font: here.location
-                case .color where problem.message.hasPrefix("unknown color format"):
-                    attributeLocation("format", of: element, allowed: allowed)
-                default: source.location(ofTextIn: element)
-                }
+            let at = problemLocation(problem, type: type, element: element, here: here, allowed: allowed)
             if type == .image, let fileName = Self.assetFileName(element.text) {
                 diagnostics.append(fileName.finding(at: at))
                 mentionedAssets.insert(fileName.asset)
@@ -153,6 +85,98 @@ extension DecodingContext {
                     type == .image && !problem.message.hasPrefix("cache") ? .assetName : .valueInvalid,
                     problem.message, at: at, fix: problem.fix))
             return nil
+        }
+    }
+
+    /// A typed element that names a constant (`ref`): it holds nothing else.
+    private mutating func referenceObject(
+        _ element: XMLElement, _ reference: String, type: ValueType, here: SourceMark, allowed: [String],
+        extraAttributes: [String]
+    ) -> TypedObject? {
+        mentionedConstants.insert(reference)
+        let written = element.attribute("ref") == nil ? misspelling(of: "ref", in: element, allowed: allowed) : nil
+        if let written { misspelledAttribute(written, meaning: "ref", in: element) }
+        let onlyRefAndExtra = element.allAttributeNames {
+            $0 == "ref" || $0 == written || extraAttributes.contains($0)
+                || (type == .color && ColorModifierSyntax.attributes.contains($0))
+        }
+        if !element.textIsBlank || !element.children.isEmpty || !onlyRefAndExtra {
+            error(
+                .referenceContent,
+                "a reference has no content: write <\(element.name) ref=\"\(reference)\"/> with no text, elements or other attributes",
+                at: here.location)
+            return nil
+        }
+        if let (name, origin) = Self.referenceFromElsewhere(reference) {
+            // One finding; read as the constant meant, so its uses resolve.
+            diagnostics.append(
+                .error(
+                    .attributeInvalid,
+                    "'\(reference)' is \(origin); a ref names a constant of the theme: write ref=\"\(name)\"",
+                    at: source.location(ofAttribute: "ref", in: element),
+                    fix: Diagnostic.Fix(replacing: reference, with: name)))
+            mentionedConstants.insert(name)
+            return derived(TypedObject(type: type, content: .reference(name), mark: here), element)
+        }
+        guard checkName(reference, of: element, attribute: "ref") else { return nil }
+        return derived(TypedObject(type: type, content: .reference(reference), mark: here), element)
+    }
+
+    /// An `<array>`: its items, each a typed object, within the depth and length limits.
+    private mutating func arrayObject(
+        _ element: XMLElement, here: SourceMark, extraAttributes: [String], arrayDepth: Int
+    )
+        -> TypedObject?
+    {
+        guard arrayDepth < limits.maxArrayDepth else {
+            error(
+                .limitExceeded, "arrays nest more than \(limits.maxArrayDepth) deep; flatten this value",
+                at: here.location)
+            return nil
+        }
+        guard element.children.count <= limits.maxArrayLength else {
+            error(
+                .limitExceeded,
+                "an array of \(element.children.count) elements; at most \(limits.maxArrayLength) are allowed",
+                at: location(element.children[limits.maxArrayLength]))
+            return nil
+        }
+        checkAttributes(of: element, allowed: extraAttributes)
+        checkNoText(in: element)
+        var items: [TypedObject] = []
+        var valid = true
+        for child in element.children {
+            if let item = typedObject(child, arrayDepth: arrayDepth + 1) {
+                items.append(item)
+            } else {
+                valid = false
+            }
+        }
+        return valid ? TypedObject(type: .array, content: .array(items), mark: here) : nil
+    }
+
+    /// Where a literal's problem is: the attribute it is about, else the element's text.
+    private func problemLocation(
+        _ problem: ValueSyntax.Problem, type: ValueType, element: XMLElement, here: SourceMark, allowed: [String]
+    ) -> SourceLocation {
+        switch type {
+        case .font where problem.message.contains("max-size"):
+            attributeLocation("max-size", of: element, allowed: allowed)
+        case .font where problem.message.hasPrefix("unknown font weight"):
+            attributeLocation("weight", of: element, allowed: allowed)
+        case .font where problem.message.hasPrefix("a font's size"):
+            attributeLocation("size", of: element, allowed: allowed)
+        case .font where problem.message.hasPrefix("unknown font scaling"):
+            attributeLocation("scaling", of: element, allowed: allowed)
+        case .font where problem.message.hasPrefix("letter-spacing"):
+            attributeLocation("letter-spacing", of: element, allowed: allowed)
+        case .font
+        where problem.message.hasPrefix("line-height") || problem.message.hasPrefix("a font's line-height"):
+            attributeLocation("line-height", of: element, allowed: allowed)
+        case .font: here.location
+        case .color where problem.message.hasPrefix("unknown color format"):
+            attributeLocation("format", of: element, allowed: allowed)
+        default: source.location(ofTextIn: element)
         }
     }
 

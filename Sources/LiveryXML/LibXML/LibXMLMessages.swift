@@ -8,7 +8,8 @@ enum LibXMLMessages {
     static func translate(_ error: xmlError, message: String, source: SourceText) -> (String, [Diagnostic.Note]) {
         let first = error.str1.map { String(cString: $0) }
         let second = error.str2.map { String(cString: $0) }
-        switch xmlParserErrors(rawValue: UInt32(error.code)) {
+        let code = xmlParserErrors(rawValue: UInt32(error.code))
+        switch code {
         case XML_ERR_NAME_REQUIRED where message.contains("EntityRef"),
             XML_ERR_ENTITYREF_SEMICOL_MISSING:
             return ("'&' starts an entity reference here; to write an ampersand, write &amp;", [])
@@ -63,6 +64,17 @@ enum LibXMLMessages {
             return ("the XML declaration is not closed; write it as <?xml version=\"1.0\" encoding=\"UTF-8\"?>", [])
         case XML_ERR_UNKNOWN_VERSION, XML_WAR_UNKNOWN_VERSION:
             return ("XML version '\(first ?? "?")' is not supported; write version=\"1.0\"", [])
+        default:
+            break
+        }
+        return markupMessage(code, first: first, second: second, line: Int(error.int1), source: source) ?? (message, [])
+    }
+
+    /// Messages about tags, attributes and the document's shape; nil for a code not known here.
+    private static func markupMessage(
+        _ code: xmlParserErrors, first: String?, second: String?, line: Int, source: SourceText
+    ) -> (String, [Diagnostic.Note])? {
+        switch code {
         case XML_ERR_LTSLASH_REQUIRED:
             return ("an end tag is not written right; write it as </name>", [])
         case XML_ERR_UNDECLARED_ENTITY:
@@ -76,15 +88,15 @@ enum LibXMLMessages {
                 []
             )
         case XML_ERR_TAG_NAME_MISMATCH:
-            guard let open = first, let close = second else { break }
-            let opened = source.location(ofStartTag: open, onLine: Int(error.int1))
+            guard let open = first, let close = second else { return nil }
+            let opened = source.location(ofStartTag: open, onLine: line)
             return (
                 "</\(close)> does not close the open <\(open)>; add </\(open)> before it, or correct the end tag",
                 [Diagnostic.Note("<\(open)> is opened here", at: opened)]
             )
         case XML_ERR_TAG_NOT_FINISHED:
-            guard let open = first else { break }
-            let opened = source.location(ofStartTag: open, onLine: Int(error.int1))
+            guard let open = first else { return nil }
+            let opened = source.location(ofStartTag: open, onLine: line)
             return (
                 "the file ends while <\(open)> is still open; add </\(open)>",
                 [Diagnostic.Note("<\(open)> is opened here", at: opened)]
@@ -104,9 +116,8 @@ enum LibXMLMessages {
         case XML_ERR_GT_REQUIRED:
             return ("a tag is not closed; end it with '>' (or '/>' for an empty element)", [])
         default:
-            break
+            return nil
         }
-        return (message, [])
     }
 
     /// HTML's named characters a designer pastes (`&nbsp;`), which XML does not know, by name:
@@ -124,7 +135,8 @@ enum LibXMLMessages {
     static func fix(_ error: xmlError, line: String) -> (message: String, fix: Diagnostic.Fix, from: Int)? {
         let first = error.str1.map { String(cString: $0) }
         let second = error.str2.map { String(cString: $0) }
-        switch xmlParserErrors(rawValue: UInt32(error.code)) {
+        let code = xmlParserErrors(rawValue: UInt32(error.code))
+        switch code {
         case XML_ERR_UNDECLARED_ENTITY:
             guard let name = first, let code = htmlEntities[name] else { return nil }
             return (

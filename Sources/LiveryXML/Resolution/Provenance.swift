@@ -299,44 +299,14 @@ extension ThemeResolver {
         }
         guard let resolved = found else { return nil }
 
-        // Which theme and layer each element belongs to.
-        struct Place {
-            var themeID: String
-            var file: ConfigurationFile
-        }
-        var places: [ObjectIdentifier: Place] = [:]
-        var definitions: [(InstanceSyntax, Place)] = []
-        for theme in chain {
-            for file in theme.files {
-                let place = Place(themeID: theme.info?.id ?? "", file: file)
-                for definition in file.classes { places[ObjectIdentifier(definition)] = place }
-                if file.qualifiers.applies(in: traits) {
-                    for instance in file.instances where instance.id == id { definitions.append((instance, place)) }
-                }
-            }
-        }
-        // Classes by name as this pass sees them (the final definitions for these traits).
+        let (places, definitions) = placedDefinitions(of: id, traits: traits)
         struct Occurrence {
             var operation: OperationSyntax
             var origin: OperationOrigin
             var history: [Occurrence]
         }
-        var classMemo: [String: [(OperationSyntax, [String], ClassSyntax)]] = [:]
-        func classOperations(_ name: String, visiting: [String]) -> [(OperationSyntax, [String], ClassSyntax)] {
-            guard let definition = pass.classes[name], !visiting.contains(name) else { return [] }
-            if let memo = classMemo[name] { return memo }
-            var list = OperationList<(OperationSyntax, [String], ClassSyntax)>()
-            for inner in definition.classes {
-                for (operation, path, owner) in classOperations(inner, visiting: visiting + [name]) {
-                    list.add((operation, [name] + path, owner), identity: operation.identity)
-                }
-            }
-            for operation in definition.operations {
-                list.add((operation, [name], definition), identity: operation.identity)
-            }
-            classMemo[name] = list.elements
-            return list.elements
-        }
+        // Classes by name as this pass sees them (the final definitions for these traits).
+        var classMemo: [String: [Pass.ClassOperation]] = [:]
 
         let component = resolved.component
         var list = OperationList<Occurrence>()
@@ -355,7 +325,7 @@ extension ThemeResolver {
                     themeID: place.themeID, layer: place.file.fileName, location: definition.location,
                     classes: definition.classes))
             for name in definition.classes {
-                for (operation, path, owner) in classOperations(name, visiting: []) {
+                for (operation, path, owner) in pass.classOperations(name, visiting: [], memo: &classMemo) {
                     let ownerPlace = places[ObjectIdentifier(owner)] ?? place
                     let origin = OperationOrigin(
                         themeID: ownerPlace.themeID, layer: ownerPlace.file.fileName,
@@ -374,23 +344,6 @@ extension ThemeResolver {
         }
 
         let themes = themeIDsByFile()
-        func trails(_ operation: OperationSyntax) -> [ConstantTrail] {
-            return operation.params.sorted { $0.name < $1.name }.compactMap { param -> ConstantTrail? in
-                var steps: [ConstantTrail.Step] = []
-                var object = param.object
-                while case .reference(let name) = object.content, let constant = pass.constants[name],
-                    !steps.contains(where: { $0.constant == name })
-                {
-                    steps.append(
-                        .init(
-                            constant: name, location: constant.location, themeID: themes[constant.location.file] ?? ""))
-                    object = constant.object
-                }
-                let derivations = pass.derivationLines(of: param.object, named: param.name)
-                guard !steps.isEmpty || !derivations.isEmpty else { return nil }
-                return ConstantTrail(param: param.name, steps: steps, derivations: derivations)
-            }
-        }
         var operations: [ExplainedOperation] = []
         for occurrence in list.elements {
             guard check(occurrence.operation, component: component),
@@ -399,16 +352,87 @@ extension ThemeResolver {
             let overridden = occurrence.history.map { earlier in
                 OverriddenOperation(
                     origin: earlier.origin, params: pass.params(of: earlier.operation, component: component),
-                    constants: trails(earlier.operation))
+                    constants: pass.constantTrails(of: earlier.operation, themes: themes))
             }
             operations.append(
                 ExplainedOperation(
                     operation: ResolvedOperation(
                         name: occurrence.operation.name, state: occurrence.operation.state, params: params),
-                    origin: occurrence.origin, constants: trails(occurrence.operation), overridden: overridden))
+                    origin: occurrence.origin, constants: pass.constantTrails(of: occurrence.operation, themes: themes),
+                    overridden: overridden))
         }
         return InstanceExplanation(
             theme: chain.last?.info ?? ThemeInfo(id: "", name: ""), traits: traits, dimensions: dimensions, id: id,
             component: component, definitions: explainedDefinitions, operations: operations)
+    }
+
+    /// The theme and configuration file an element of the chain belongs to.
+    private struct Place {
+        var themeID: String
+        var file: ConfigurationFile
+    }
+
+    /// The place of every class of the chain, and the definitions of instance `id` that apply
+    /// with `traits`, with theirs, in layer order.
+    private func placedDefinitions(of id: String, traits: TraitSet) -> (
+        places: [ObjectIdentifier: Place], definitions: [(InstanceSyntax, Place)]
+    ) {
+        var places: [ObjectIdentifier: Place] = [:]
+        var definitions: [(InstanceSyntax, Place)] = []
+        for theme in chain {
+            for file in theme.files {
+                let place = Place(themeID: theme.info?.id ?? "", file: file)
+                for definition in file.classes { places[ObjectIdentifier(definition)] = place }
+                if file.qualifiers.applies(in: traits) {
+                    for instance in file.instances where instance.id == id { definitions.append((instance, place)) }
+                }
+            }
+        }
+        return (places, definitions)
+    }
+}
+
+extension ThemeResolver.Pass {
+    /// An operation a class gives, the classes it comes through (outermost first) and the class
+    /// that defines it.
+    typealias ClassOperation = (OperationSyntax, [String], ClassSyntax)
+
+    /// The operations class `name` gives, as this pass sees it (the final definitions for these
+    /// traits), included classes first; each class is worked out once per `memo`.
+    func classOperations(_ name: String, visiting: [String], memo: inout [String: [ClassOperation]])
+        -> [ClassOperation]
+    {
+        guard let definition = classes[name], !visiting.contains(name) else { return [] }
+        if let known = memo[name] { return known }
+        var list = OperationList<ClassOperation>()
+        for inner in definition.classes {
+            for (operation, path, owner) in classOperations(inner, visiting: visiting + [name], memo: &memo) {
+                list.add((operation, [name] + path, owner), identity: operation.identity)
+            }
+        }
+        for operation in definition.operations {
+            list.add((operation, [name], definition), identity: operation.identity)
+        }
+        memo[name] = list.elements
+        return list.elements
+    }
+
+    /// For each param of `operation` that follows constants or derives a colour: the constants
+    /// it goes through and the derivation's lines, sorted by param name.
+    mutating func constantTrails(of operation: OperationSyntax, themes: [String: String]) -> [ConstantTrail] {
+        operation.params.sorted { $0.name < $1.name }.compactMap { param -> ConstantTrail? in
+            var steps: [ConstantTrail.Step] = []
+            var object = param.object
+            while case .reference(let name) = object.content, let constant = constants[name],
+                !steps.contains(where: { $0.constant == name })
+            {
+                steps.append(
+                    .init(constant: name, location: constant.location, themeID: themes[constant.location.file] ?? ""))
+                object = constant.object
+            }
+            let derivations = derivationLines(of: param.object, named: param.name)
+            guard !steps.isEmpty || !derivations.isEmpty else { return nil }
+            return ConstantTrail(param: param.name, steps: steps, derivations: derivations)
+        }
     }
 }

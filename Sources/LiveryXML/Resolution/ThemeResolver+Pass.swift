@@ -1,0 +1,357 @@
+import LiveryModel
+
+// A resolution pass: the tables for one trait set, and each instance resolved from them.
+extension ThemeResolver {
+    /// Resolution for one trait set. Tables are built fresh for each: references bind late,
+    /// against the final definitions of the whole chain for these traits.
+    struct Pass {
+        let resolver: ThemeResolver
+        let traits: TraitSet
+        var constants: [String: ConstantSyntax] = [:]
+        var classes: [String: ClassSyntax] = [:]
+        var constantValues: [String: Value?] = [:]
+        /// Constants some definition of the chain marks `overridable="true"` (format 1.3, 9.2).
+        var overridable: Set<String> = []
+        var resolvingConstants: [String] = []
+        var classOperations: [String: [OperationSyntax]] = [:]
+        var resolvingClasses: [String] = []
+        /// Per operation serial: not yet resolved (nil), failed (.some(nil)) or the params.
+        var resolvedParams: [[Param]??]
+        /// What the instance being resolved has read so far (see `ResolutionMemo`).
+        var reads = ResolutionReads()
+        /// What each resolved constant, class and operation's params read, for an instance that
+        /// finds them resolved already: per name, and per operation slot.
+        var constantReads: [String: ResolutionReads] = [:]
+        var classReads: [String: ResolutionReads] = [:]
+        var paramReads: [ResolutionReads?]
+
+        /// Reports a finding of this pass, remembering the trait set it was seen with.
+        func report(_ diagnostic: Diagnostic) {
+            resolver.report(diagnostic, traits: traits)
+        }
+
+        init(resolver: ThemeResolver, traits: TraitSet) {
+            self.resolver = resolver
+            self.traits = traits
+            self.resolvedParams = Array(repeating: nil, count: resolver.serialCount)
+            self.paramReads = Array(repeating: nil, count: resolver.serialCount)
+        }
+
+        var layers: [ConfigurationFile] {
+            resolver.files.filter { $0.qualifiers.applies(in: traits) }
+        }
+
+        mutating func run() -> [ResolvedInstance] {
+            fillTables(reporting: true) { _ in }
+            applyOverrides()
+            // Constants are checked even when nothing references them, so a broken one is reported.
+            for name in constants.keys.sorted() { _ = constantValue(name) }
+            let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
+            var resolved: [ResolvedInstance] = []
+            for (_, all) in resolver.instances {
+                let definitions = all.compactMap { applies[$0.layer] ? $0.syntax : nil }
+                if !definitions.isEmpty, let instance = resolveInstance(definitions) { resolved.append(instance) }
+            }
+            return resolved
+        }
+
+        /// Fills the tables from the layers that apply: the final definition of each constant
+        /// and class for these traits (a redefinition that changes a constant's type is skipped,
+        /// and reported when `reporting`); hands each instance definition to `each`, in layer
+        /// order. `run()` and explanations of one instance start from the same tables.
+        mutating func fillTables(reporting: Bool, each: (InstanceSyntax) -> Void) {
+            for file in layers {
+                for constant in file.constants {
+                    if let earlier = constants[constant.name], earlier.object.type != constant.object.type {
+                        guard reporting else { continue }
+                        report(
+                            .error(
+                                .constantTypeChange,
+                                "constant '\(constant.name)' is \(Phrasing.a(earlier.object.type.rawValue)) (at \(earlier.location)); a redefinition must keep its type, not make it \(Phrasing.a(constant.object.type.rawValue))",
+                                at: constant.location))
+                        continue
+                    }
+                    if let flag = constant.overridable {
+                        if flag {
+                            overridable.insert(constant.name)
+                        } else if overridable.contains(constant.name), reporting {
+                            report(
+                                .error(
+                                    .attributeInvalid,
+                                    "constant '\(constant.name)' is overridable (an earlier definition says so); a later definition cannot take that back: remove overridable=\"false\"",
+                                    at: constant.mark.attributeLocation("overridable")))
+                        }
+                    }
+                    constants[constant.name] = constant
+                }
+                for definition in file.classes { classes[definition.name] = definition }
+                for instance in file.instances { each(instance) }
+            }
+        }
+
+        /// Puts the given values in place of the final values of the overridable constants they
+        /// name, before anything refers to them; a value for another name or type is ignored.
+        mutating func applyOverrides() {
+            for (name, value) in resolver.constantOverrides
+            where overridable.contains(name) && constants[name]?.object.type == value.type {
+                constantValues[name] = .some(value)
+            }
+        }
+
+        /// The instance as resolved for another trait set when every definition it read is the
+        /// same, else resolved afresh.
+        mutating func resolveInstance(_ definitions: [InstanceSyntax]) -> ResolvedInstance? {
+            guard resolver.constantOverrides.isEmpty else {
+                reads = ResolutionReads()
+                return resolveAfresh(definitions)?.0
+            }
+            for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
+                reuse(entry)
+                if resolver.collectsChoices { recordChoices(entry.instance, sources: entry.sources) }
+                return entry.instance
+            }
+            reads = ResolutionReads()
+            let logged = resolver.findingLog.count
+            guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
+            if resolver.collectsChoices { recordChoices(instance, sources: sources) }
+            var mine = reads
+            mine.findings += resolver.findingLog[logged...]
+            if mine.clean {
+                resolver.memo.insert(
+                    ResolutionMemo.Entry(
+                        definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
+                        contrast: contrast))
+            }
+            return instance
+        }
+
+        /// Whether every definition `reads` found is the one this pass finds.
+        func holds(_ reads: ResolutionReads) -> Bool {
+            reads.constants.allSatisfy { constants[$0.name] === $0.definition }
+                && reads.classes.allSatisfy { classes[$0.name] === $0.definition }
+                && reads.assets.allSatisfy { resolver.assets.contains($0, traits: traits) }
+        }
+
+        /// What resolving the entry's instance did besides its value that depends on the trait
+        /// set: checking its contrast. (What it uses was marked, and its overrides noted, when it
+        /// was resolved: reusing it marks and notes the same.)
+        mutating func reuse(_ entry: ResolutionMemo.Entry) {
+            resolver.reuses += 1
+            for finding in entry.reads.findings {
+                resolver.report(finding.diagnostic, traits: finding.withTraits ? traits : nil)
+            }
+            resolver.contrast?.check(entry.instance, pairs: entry.contrast, sources: entry.sources, traits: traits)
+            checkGuards(entry.instance, pairs: entry.contrast, sources: entry.sources)
+        }
+
+        /// The instance, the syntax of its operations, and what the contrast check measures.
+        mutating func resolveAfresh(_ definitions: [InstanceSyntax]) -> (
+            ResolvedInstance, [OperationSyntax], ContrastCheck.Pairs
+        )? {
+            // A definition with an unknown component type is the one finding: the others are
+            // resolved with the type they agree on, and are not reported as mismatching it.
+            let schema = resolver.schema
+            let first = definitions.first { schema.components[$0.component] != nil } ?? definitions[0]
+            let component = first.component
+            var knownComponent = schema.components[component] != nil
+            var operations = OperationList<OperationSyntax>()
+            var visited: [OperationSyntax] = []
+            for definition in definitions {
+                if schema.components[definition.component] == nil {
+                    knownComponent = knownComponent && definition.component != component
+                    let (hint, fix) = resolver.suggestion(definition.component, in: schema.components.keys)
+                    report(
+                        .error(
+                            .componentUnknown,
+                            "unknown component type '\(definition.component)'\(hint.isEmpty ? "; declare it in a schema file (<components>) or use a standard one such as uiview" : hint)",
+                            at: definition.location, fix: fix.map { resolver.renamingElement(definition, $0) }))
+                    visitIgnoringErrors(definition)
+                    continue
+                }
+                guard definition.component == component else {
+                    report(
+                        .error(
+                            .instanceComponentMismatch,
+                            "instance '\(definition.id)' is \(Phrasing.a(component)) (at \(first.location)) but \(Phrasing.a(definition.component)) here; an identifier has one component type everywhere",
+                            at: definition.location))
+                    visitIgnoringErrors(definition)
+                    continue
+                }
+                for name in definition.classes {
+                    let inherited = effectiveOperations(ofClass: name, usedAt: definition.classLocation)
+                    operations.add(contentsOf: inherited, identity: \.identity)
+                    visited += inherited
+                }
+                visited += definition.operations
+                for operation in definition.operations {
+                    let replaced = operations.add(operation, identity: operation.identity)
+                    noteOverride(operation, replaced: replaced)
+                }
+            }
+            guard knownComponent else { return nil }
+            // Every occurrence is checked, including ones a later layer overrides: a typo must not
+            // hide behind an override. Results are cached, so the effective ones cost nothing more.
+            for operation in visited {
+                if !resolver.check(operation, component: component) {
+                    // a param of the wrong type (a string for an image) still names what it meant
+                    for param in operation.params {
+                        if case .literal(.string(let text)) = param.object.content {
+                            resolver.referencedAssets.insert(text)
+                        }
+                    }
+                }
+                _ = params(of: operation, component: component)
+            }
+            var resolved: [ResolvedOperation] = []
+            var sources: [OperationSyntax] = []
+            for operation in operations.elements {
+                guard resolver.check(operation, component: component),
+                    let params = params(of: operation, component: component)
+                else {
+                    continue
+                }
+                resolved.append(ResolvedOperation(name: operation.name, state: operation.state, params: params))
+                sources.append(operation)
+            }
+            let instance = ResolvedInstance(id: first.id, component: component, operations: resolved)
+            let contrast = ContrastCheck.pairs(of: instance, schema: schema)
+            resolver.contrast?.check(instance, pairs: contrast, sources: sources, traits: traits)
+            checkGuards(instance, pairs: contrast, sources: sources)
+            return (instance, sources, contrast)
+        }
+
+        /// Marks what a definition that cannot be resolved uses (classes, constants, assets) as
+        /// used: the definition is the one finding, not what it would have used.
+        mutating func visitIgnoringErrors(_ definition: InstanceSyntax) {
+            for name in definition.classes where classes[name] != nil { resolver.referencedClasses.insert(name) }
+            for operation in definition.operations {
+                for param in operation.params { markUses(param.object) }
+            }
+        }
+
+        mutating func markUses(_ object: TypedObject) {
+            switch object.content {
+            case .literal(.image(let image)): resolver.referencedAssets.insert(image.name)
+            case .literal: break
+            case .array(let items): for item in items { markUses(item) }
+            case .reference(let name): resolver.referencedConstants.insert(name)
+            case .derived(let derived):
+                markUses(derived.base)
+                for name in derived.modifiers.namedConstants { resolver.referencedConstants.insert(name) }
+            }
+        }
+
+        /// Tracks whether an instance's own operation only repeats the value it overrides.
+        mutating func noteOverride(_ operation: OperationSyntax, replaced: OperationSyntax?) {
+            var same = false
+            if let replaced, replaced.serial != operation.serial,
+                let old = paramsIgnoringErrors(replaced), let new = paramsIgnoringErrors(operation)
+            {
+                same = old == new
+            }
+            let previous = resolver.redundant[operation.serial]?.0 ?? true
+            resolver.redundant[operation.serial] = (previous && same, operation)
+        }
+
+        private mutating func paramsIgnoringErrors(_ operation: OperationSyntax) -> [Param]? {
+            if let cached = resolvedParams[resolver.slot(of: operation)] { return cached }
+            var values: [Param] = []
+            for param in operation.params {
+                guard let value = value(of: param.object) else { return nil }
+                values.append(Param(name: param.name, value: value))
+            }
+            return values.sorted { $0.name < $1.name }
+        }
+
+        mutating func effectiveOperations(ofClass name: String, usedAt location: @autoclosure () -> SourceLocation)
+            -> [OperationSyntax]
+        {
+            guard let definition = classes[name] else {
+                reads.clean = false
+                if resolver.brokenClasses.contains(name) { return [] }
+                let (hint, fix) = resolver.suggestion(name, in: classes.keys)
+                if let fix { resolver.suggestedClasses.insert(fix.replacement) }
+                report(
+                    .error(
+                        .classUnknown, "unknown class '\(name)'\(hint.isEmpty ? "; define it in <classes>" : hint)",
+                        at: location(), fix: fix))
+                return []
+            }
+            resolver.referencedClasses.insert(name)
+            reads.classes.append((name, definition))
+            if let cached = classOperations[name] {
+                if let known = classReads[name] { reads.formUnion(known) }
+                return cached
+            }
+            if let start = resolvingClasses.firstIndex(of: name) {
+                let cycle = (resolvingClasses[start...] + [name]).joined(separator: " -> ")
+                report(.error(.classCycle, "class '\(name)' includes itself: \(cycle)", at: definition.location))
+                return []
+            }
+            guard resolvingClasses.count < resolver.maxReferenceDepth else {
+                report(
+                    .error(
+                        .limitExceeded,
+                        "class '\(name)' is included through more than \(resolver.maxReferenceDepth) classes; shorten the chain",
+                        at: definition.location))
+                return []
+            }
+            resolvingClasses.append(name)
+            let outer = beginReading()
+            var operations = OperationList<OperationSyntax>()
+            for inner in definition.classes {
+                operations.add(
+                    contentsOf: effectiveOperations(ofClass: inner, usedAt: definition.location), identity: \.identity)
+            }
+            operations.add(contentsOf: definition.operations, identity: \.identity)
+            classReads[name] = endReading(outer)
+            resolvingClasses.removeLast()
+            classOperations[name] = operations.elements
+            return operations.elements
+        }
+
+        mutating func params(of operation: OperationSyntax, component: String) -> [Param]? {
+            let slot = resolver.slot(of: operation)
+            if let cached = resolvedParams[slot] {
+                if let known = paramReads[slot] { reads.formUnion(known) }
+                return cached
+            }
+            let outer = beginReading()
+            defer { paramReads[slot] = endReading(outer) }
+            let signature = resolver.schema.operation(operation.name, of: component)
+            var result: [Param]? = []
+            for param in operation.params {
+                guard let value = value(of: param.object),
+                    checkValue(
+                        value, of: param, signature: signature?.params.first { $0.name == param.name },
+                        operation: operation)
+                else {
+                    result = nil
+                    continue
+                }
+                result?.append(Param(name: param.name, value: value))
+            }
+            resolvedParams[slot] = result
+            return result
+        }
+
+        /// Starts recording the reads of one constant, class or operation on their own:
+        /// returns the reads so far, for `endReading`.
+        mutating func beginReading() -> (reads: ResolutionReads, logged: Int) {
+            let outer = (reads, resolver.findingLog.count)
+            reads = ResolutionReads()
+            return outer
+        }
+
+        /// The reads since `beginReading`, with the findings reported meanwhile, added to the
+        /// outer ones, which are current again. (The outer reading's log slice holds those
+        /// findings already, so only findings this one took from the cache are added to it.)
+        mutating func endReading(_ outer: (reads: ResolutionReads, logged: Int)) -> ResolutionReads {
+            var mine = reads
+            reads = outer.reads
+            reads.formUnion(mine)
+            mine.findings += resolver.findingLog[outer.logged...]
+            return mine
+        }
+    }
+}
