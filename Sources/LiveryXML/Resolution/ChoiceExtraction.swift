@@ -8,7 +8,22 @@ extension ThemeResolver.Pass {
     /// Records the uses of `instance`'s params that follow choices, from the syntax of its
     /// operations (`sources`, parallel to its operations).
     mutating func recordChoices(_ instance: ResolvedInstance, sources: [OperationSyntax]) {
-        guard !overridable.isEmpty else { return }
+        let uses = choiceUses(instance, sources: sources)
+        if !uses.isEmpty { resolver.choiceUses[traits, default: []] += uses }
+    }
+
+    /// Records the uses of a resolution the memo kept: found once, when first reused (the same
+    /// definitions give the same uses; `bench-brands.py`, validate of each tree).
+    mutating func recordChoices(of entry: ResolutionMemo.Entry) {
+        let uses = entry.choiceUses ?? choiceUses(entry.instance, sources: entry.sources)
+        entry.choiceUses = uses
+        if !uses.isEmpty { resolver.choiceUses[traits, default: []] += uses }
+    }
+
+    /// The uses of `instance`'s params that follow choices.
+    private mutating func choiceUses(_ instance: ResolvedInstance, sources: [OperationSyntax]) -> [ChoiceUse] {
+        guard !overridable.isEmpty else { return [] }
+        var uses: [ChoiceUse] = []
         let signatures = resolver.schema
         for (position, operation) in sources.enumerated() where position < instance.operations.count {
             let signature = signatures.operation(operation.name, of: instance.component)
@@ -18,12 +33,13 @@ extension ThemeResolver.Pass {
                     expression.followsChoices
                 else { continue }
                 let schema = signature?.params.first { $0.name == param.name }
-                resolver.choiceUses[traits, default: []].append(
+                uses.append(
                     ChoiceUse(
                         id: instance.id, operation: position, param: param.name, expression: expression,
                         allowedValues: schema?.allowedValues ?? [], elementType: schema?.elementType))
             }
         }
+        return uses
     }
 
     /// How `object`'s value follows the overridable constants of this pass; nil when it does not

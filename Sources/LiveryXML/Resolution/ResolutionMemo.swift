@@ -62,6 +62,9 @@ final class ResolutionMemo {
         let sources: [OperationSyntax]
         /// What the contrast check measures, for every trait set.
         let contrast: ContrastCheck.Pairs
+        /// The uses of the instance's params that follow personal choices, once found
+        /// (`ThemeResolver.Pass.recordChoices(of:)`).
+        var choiceUses: [ChoiceUse]?
 
         init(
             definitions: [InstanceSyntax], reads: ResolutionReads, instance: ResolvedInstance,

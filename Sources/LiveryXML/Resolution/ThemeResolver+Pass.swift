@@ -107,7 +107,7 @@ extension ThemeResolver {
             }
             for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
                 reuse(entry)
-                if resolver.collectsChoices { recordChoices(entry.instance, sources: entry.sources) }
+                if resolver.collectsChoices { recordChoices(of: entry) }
                 return entry.instance
             }
             reads = ResolutionReads()
