@@ -165,7 +165,7 @@ struct EncoderState {
     var baseLists: [[(first: Int, count: Int)]] = []
     /// Per record, its list when it has no patches (a full list, so a possible base).
     var recordLists: [(first: Int, count: Int)?] = []
-    /// Top-level params in operation order; array elements go to `elements` (see `appendValues`).
+    /// Top-level params in operation order; `valueSection` places array elements after them.
     var values: [PendingValue] = []
     var cachedImages: Set<ExactString> = []
 
