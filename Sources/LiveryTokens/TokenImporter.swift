@@ -87,49 +87,7 @@ public struct TokenImporter {
         let aliased = target(token.alias, in: byPath)
         switch token.value {
         case .color(let color):
-            var constant =
-                aliased.map { ThemeConstant(name: name, type: .color, content: .reference($0)) }
-                ?? ThemeConstant(name: name, type: .color, content: .literal(.color(convert(color, token))))
-            switch StudioModifier.read(token.raw.extensions) {
-            case nil: break
-            case .failure(let problem)?:
-                diagnostics.append(
-                    .warning(
-                        .tokenValue, "'\(token.raw.key)': \(problem.message); imported without it",
-                        at: token.raw.location))
-            case .success(let modifier)?:
-                // Livery's export records the constant the colour starts from; $value is then the
-                // resolved colour, not the base.
-                if let base = token.raw.extensions?[TypographyExtension.vendor]?["base"]?.string,
-                    base.hasPrefix("{"), base.hasSuffix("}")
-                {
-                    let path = base.dropFirst().dropLast().split(separator: ".").map(String.init)
-                    if byPath[path] != nil {
-                        constant = ThemeConstant(name: name, type: .color, content: .reference(Self.constantName(path)))
-                    }
-                }
-                let mixColor = modifier.color.flatMap { mixOperand($0, byPath: byPath) }
-                if modifier.kind == .mix, mixColor == nil {
-                    diagnostics.append(
-                        .warning(
-                            .tokenValue,
-                            "'\(token.raw.key)': its Tokens Studio mix colour '\(modifier.color ?? "")' is neither a hex colour nor a colour token; imported without the modifier",
-                            at: token.raw.location))
-                } else if modifier.space == nil {
-                    let base = convert(color, token)
-                    let resolved = StudioModifier.resolvedInP3(
-                        modifier.kind, modifier.value, base: base, mix: mixColor?.color)
-                    constant = ThemeConstant(name: name, type: .color, content: .literal(.color(resolved)))
-                    diagnostics.append(
-                        .warning(
-                            .tokenValue,
-                            "'\(token.raw.key)': a theme has no p3 modifiers; imported as the colour it gives, \(resolved.hexString)",
-                            at: token.raw.location))
-                } else {
-                    constant.derivation = modifier.derivation(mixOperand: mixColor?.operand)
-                }
-            }
-            return [constant]
+            return [colorConstant(color, of: token, named: name, aliased: aliased, byPath: byPath)]
         case .dimension(let dimension):
             if let aliased { return [ThemeConstant(name: name, type: .float, content: .reference(aliased))] }
             return [ThemeConstant(name: name, type: .float, content: .literal(.float(points(dimension))))]
@@ -206,6 +164,57 @@ public struct TokenImporter {
             skipped.append((token.type.rawValue, token.raw.key))
             return []
         }
+    }
+
+    /// A colour token's constant: a reference when it aliases a token, else the colour; a Tokens Studio
+    /// modifier becomes a derivation (a p3 one, the colour it gives).
+    private mutating func colorConstant(
+        _ color: TokenColor, of token: ResolvedToken, named name: String, aliased: String?,
+        byPath: [[String]: ResolvedToken]
+    ) -> ThemeConstant {
+        var constant =
+            aliased.map { ThemeConstant(name: name, type: .color, content: .reference($0)) }
+            ?? ThemeConstant(name: name, type: .color, content: .literal(.color(convert(color, token))))
+        switch StudioModifier.read(token.raw.extensions) {
+        case nil: break
+        case .failure(let problem)?:
+            diagnostics.append(
+                .warning(
+                    .tokenValue, "'\(token.raw.key)': \(problem.message); imported without it",
+                    at: token.raw.location))
+        case .success(let modifier)?:
+            // Livery's export records the constant the colour starts from; $value is then the
+            // resolved colour, not the base.
+            if let base = token.raw.extensions?[TypographyExtension.vendor]?["base"]?.string,
+                base.hasPrefix("{"), base.hasSuffix("}")
+            {
+                let path = base.dropFirst().dropLast().split(separator: ".").map(String.init)
+                if byPath[path] != nil {
+                    constant = ThemeConstant(name: name, type: .color, content: .reference(Self.constantName(path)))
+                }
+            }
+            let mixColor = modifier.color.flatMap { mixOperand($0, byPath: byPath) }
+            if modifier.kind == .mix, mixColor == nil {
+                diagnostics.append(
+                    .warning(
+                        .tokenValue,
+                        "'\(token.raw.key)': its Tokens Studio mix colour '\(modifier.color ?? "")' is neither a hex colour nor a colour token; imported without the modifier",
+                        at: token.raw.location))
+            } else if modifier.space == nil {
+                let base = convert(color, token)
+                let resolved = StudioModifier.resolvedInP3(
+                    modifier.kind, modifier.value, base: base, mix: mixColor?.color)
+                constant = ThemeConstant(name: name, type: .color, content: .literal(.color(resolved)))
+                diagnostics.append(
+                    .warning(
+                        .tokenValue,
+                        "'\(token.raw.key)': a theme has no p3 modifiers; imported as the colour it gives, \(resolved.hexString)",
+                        at: token.raw.location))
+            } else {
+                constant.derivation = modifier.derivation(mixOperand: mixColor?.operand)
+            }
+        }
+        return constant
     }
 
     /// A part of a composite: a reference when the whole token or the part is an alias.

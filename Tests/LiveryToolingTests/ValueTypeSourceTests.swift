@@ -126,8 +126,8 @@ import Testing
             "Sources/LiveryModel/ValueTypeDescriptor.swift", "Sources/LiveryModel/CanonicalJSON.swift",
             "Sources/LiveryModel/ValueText.swift", "Sources/LiveryXML/Decoding/TypedObjectDecoder.swift",
             "Sources/LiveryXML/API/ConstantOverrides.swift", "Sources/LiveryBinary/Codes.swift",
-            "Sources/LiveryBinary/Writer.swift", "Sources/LiveryBinary/CompiledTheme.swift",
-            "Sources/LiveryBinary/Verifier.swift", "Sources/LiveryTokens/TokenExporter.swift",
+            "Sources/LiveryBinary/EncoderState+Values.swift", "Sources/LiveryBinary/CompiledTheme+Instances.swift",
+            "Sources/LiveryBinary/Verifier+Records.swift", "Sources/LiveryTokens/TokenExporter.swift",
             "Sources/LiveryTooling/PreviewPage.swift", "Sources/LiveryStudio/StudioSession+Explain.swift",
             "Sources/LiveryCompiler/CompiledProof.swift",
         ] {

@@ -1,3 +1,4 @@
+// A DTCG resolver document, and the reader that checks it against every rule of the format.
 import Foundation
 import LiveryModel
 
@@ -153,86 +154,95 @@ private struct ResolverReader {
         // Each referenced set or modifier once, and each inline name once (a set and a modifier
         // inline may not share a name either).
         var names: [String: JSONNode] = [:]
-        func claim(_ name: String, _ node: JSONNode, into diagnostics: inout [Diagnostic]) {
-            if let first = names[name] {
-                let shown = name.hasPrefix("inline ") ? String(name.dropFirst(7)) : name
-                diagnostics.append(
-                    .error(
-                        .tokenResolver,
-                        "'\(shown)' appears twice in resolutionOrder (first at line \(first.line)); each set and modifier is named once",
-                        at: SourceLocation(file: file, line: node.line, column: node.column)))
-            } else {
-                names[name] = node
-            }
-        }
         for item in order {
-            guard item.members != nil else {
-                error(
-                    "a resolutionOrder item is {\"$ref\": \"#/sets/...\"}, {\"$ref\": \"#/modifiers/...\"} or an inline set or modifier, not \(item.kindName)",
-                    item)
-                continue
-            }
-            if let reference = item["$ref"] {
-                for member in item.members ?? [] where member.key != "$ref" {
-                    error(
-                        "Livery does not apply properties beside $ref ('\(member.key)'); declare the set or modifier with them",
-                        member: member)
-                }
-                guard let pointer = reference.string else {
-                    error("$ref is a string, not \(reference.kindName)", reference)
-                    continue
-                }
-                if let name = Self.pointerName(pointer, prefix: "#/sets/") {
-                    claim(pointer, reference, into: &diagnostics)
-                    guard root["sets"]?[name] != nil else {
-                        error("'\(pointer)' names no set of this document", reference)
-                        continue
-                    }
-                    if let list = namedSet(name, trail: []) { steps.append(.set(list)) }
-                } else if let name = Self.pointerName(pointer, prefix: "#/modifiers/") {
-                    claim(pointer, reference, into: &diagnostics)
-                    guard root["modifiers"]?[name] != nil else {
-                        error("'\(pointer)' names no modifier of this document", reference)
-                        continue
-                    }
-                    if let parsed = namedModifier(name) { steps.append(.modifier(parsed)) }
-                } else {
-                    error(
-                        "'\(pointer)': resolutionOrder references #/sets/NAME or #/modifiers/NAME"
-                            + (pointer.hasPrefix("#/resolutionOrder")
-                                ? " (nothing may reference resolutionOrder itself)" : ""),
-                        reference)
-                }
-                continue
-            }
-            guard let type = item["type"] else {
-                error(
-                    "an inline resolutionOrder item needs \"type\": \"set\" or \"modifier\" (or write {\"$ref\": ...})",
-                    item)
-                continue
-            }
-            guard let name = item["name"]?.string else {
-                error(
-                    "an inline \(type.string ?? "item") needs a 'name', unique in resolutionOrder", item["name"] ?? item
-                )
-                continue
-            }
-            switch type.string {
-            case "set":
-                claim(names["#/sets/" + name] == nil ? "inline " + name : "#/sets/" + name, item, into: &diagnostics)
-                if let list = set(name, item, inline: true, trail: []) { steps.append(.set(list)) }
-            case "modifier":
-                claim(
-                    names["#/modifiers/" + name] == nil ? "inline " + name : "#/modifiers/" + name, item,
-                    into: &diagnostics)
-                if let parsed = modifier(name, item, inline: true) { steps.append(.modifier(parsed)) }
-            default:
-                error(
-                    "an inline item's type is \"set\" or \"modifier\", not \(type.string.map { "'\($0)'" } ?? type.kindName)",
-                    type)
-            }
+            if let next = step(item, names: &names) { steps.append(next) }
         }
         return diagnostics.hasErrors ? nil : steps
+    }
+
+    /// The step of one `resolutionOrder` item: a reference to a set or modifier, or one inline;
+    /// nil, with its errors reported, when it is wrong. `names` holds the names claimed so far.
+    mutating func step(_ item: JSONNode, names: inout [String: JSONNode]) -> ResolverDocument.Step? {
+        guard item.members != nil else {
+            error(
+                "a resolutionOrder item is {\"$ref\": \"#/sets/...\"}, {\"$ref\": \"#/modifiers/...\"} or an inline set or modifier, not \(item.kindName)",
+                item)
+            return nil
+        }
+        if let reference = item["$ref"] {
+            for member in item.members ?? [] where member.key != "$ref" {
+                error(
+                    "Livery does not apply properties beside $ref ('\(member.key)'); declare the set or modifier with them",
+                    member: member)
+            }
+            guard let pointer = reference.string else {
+                error("$ref is a string, not \(reference.kindName)", reference)
+                return nil
+            }
+            if let name = Self.pointerName(pointer, prefix: "#/sets/") {
+                claim(pointer, reference, names: &names)
+                guard root["sets"]?[name] != nil else {
+                    error("'\(pointer)' names no set of this document", reference)
+                    return nil
+                }
+                return namedSet(name, trail: []).map { .set($0) }
+            } else if let name = Self.pointerName(pointer, prefix: "#/modifiers/") {
+                claim(pointer, reference, names: &names)
+                guard root["modifiers"]?[name] != nil else {
+                    error("'\(pointer)' names no modifier of this document", reference)
+                    return nil
+                }
+                return namedModifier(name).map { .modifier($0) }
+            } else {
+                error(
+                    "'\(pointer)': resolutionOrder references #/sets/NAME or #/modifiers/NAME"
+                        + (pointer.hasPrefix("#/resolutionOrder")
+                            ? " (nothing may reference resolutionOrder itself)" : ""),
+                    reference)
+                return nil
+            }
+        }
+        guard let type = item["type"] else {
+            error(
+                "an inline resolutionOrder item needs \"type\": \"set\" or \"modifier\" (or write {\"$ref\": ...})",
+                item)
+            return nil
+        }
+        guard let name = item["name"]?.string else {
+            error(
+                "an inline \(type.string ?? "item") needs a 'name', unique in resolutionOrder", item["name"] ?? item
+            )
+            return nil
+        }
+        switch type.string {
+        case "set":
+            claim(names["#/sets/" + name] == nil ? "inline " + name : "#/sets/" + name, item, names: &names)
+            return set(name, item, inline: true, trail: []).map { .set($0) }
+        case "modifier":
+            claim(
+                names["#/modifiers/" + name] == nil ? "inline " + name : "#/modifiers/" + name, item,
+                names: &names)
+            return modifier(name, item, inline: true).map { .modifier($0) }
+        default:
+            error(
+                "an inline item's type is \"set\" or \"modifier\", not \(type.string.map { "'\($0)'" } ?? type.kindName)",
+                type)
+            return nil
+        }
+    }
+
+    /// Claims `name` for `node` in `names`; a name claimed before is an error at `node`.
+    mutating func claim(_ name: String, _ node: JSONNode, names: inout [String: JSONNode]) {
+        if let first = names[name] {
+            let shown = name.hasPrefix("inline ") ? String(name.dropFirst(7)) : name
+            diagnostics.append(
+                .error(
+                    .tokenResolver,
+                    "'\(shown)' appears twice in resolutionOrder (first at line \(first.line)); each set and modifier is named once",
+                    at: SourceLocation(file: file, line: node.line, column: node.column)))
+        } else {
+            names[name] = node
+        }
     }
 
     /// The set `sets[name]` (which exists), expanded once; `trail` is the chain of sets whose
@@ -397,234 +407,5 @@ private struct ResolverReader {
             }
         }
         return failed ? nil : result
-    }
-}
-
-/// Which qualifier each modifier context stands for.
-public struct ContextMap: Sendable {
-    /// `modifier:context` to trait set, from `--map`.
-    public var explicit: [String: TraitSet] = [:]
-    /// The dimensions whose tags a context may be named like (app-defined ones included).
-    public var dimensions: TraitDimensions = .standard
-
-    public init(explicit: [String: TraitSet] = [:], dimensions: TraitDimensions = .standard) {
-        self.explicit = explicit
-        self.dimensions = dimensions
-    }
-
-    /// Parses `--map modifier:context=qualifier` (qualifier: tags joined by `~`, or `none`).
-    public static func parse(_ entries: [String], dimensions: TraitDimensions = .standard) throws(MapError)
-        -> ContextMap
-    {
-        var map = ContextMap(dimensions: dimensions)
-        for entry in entries {
-            let halves = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard halves.count == 2, halves[0].contains(":") else { throw MapError(entry: entry) }
-            let tags = halves[1].lowercased() == "none" ? [] : halves[1].split(separator: "~").map(String.init)
-            guard let traits = try? dimensions.traits(tags: tags) else { throw MapError(entry: entry) }
-            map.explicit[halves[0]] = traits
-        }
-        return map
-    }
-
-    public struct MapError: Error, Sendable { public var entry: String }
-
-    /// The default context is the unqualified look; a context named like a qualifier of any
-    /// dimension (`dark`, `highcontrast`, `ipad`, `largetext`, `rtl`, an app's `compact`...; also
-    /// `high-contrast`) maps to it; everything else needs `--map`.
-    public func traits(modifier: ResolverDocument.Modifier, context: String) -> TraitSet? {
-        if let given = explicit["\(modifier.name):\(context)"] { return given }
-        if context == modifier.defaultContext { return TraitSet.none }
-        switch context.lowercased() {
-        case "high-contrast", "contrast-high", "more-contrast": return TraitSet(contrast: .highcontrast)
-        default: return try? dimensions.traits(tags: [context])
-        }
-    }
-}
-
-/// `tokens import`: token files, or a resolver's combinations, to the layers of a theme.
-public struct TokenImport {
-    public var importer: TokenImporter
-    public private(set) var diagnostics: [Diagnostic] = []
-    /// Reads a tokens file by the path a resolver gives (relative to the resolver).
-    let readFile: (String) -> [UInt8]?
-
-    public init(options: TokenImporter.Options = .init(), readFile: @escaping (String) -> [UInt8]?) {
-        self.importer = TokenImporter(options: options)
-        self.readFile = readFile
-    }
-
-    private var cache: [String: TokenSource] = [:]
-
-    private mutating func load(_ path: String, at location: SourceLocation?) -> TokenSource? {
-        if let known = cache[path] { return known }
-        guard let bytes = readFile(path) else {
-            diagnostics.append(
-                .error(
-                    .tokenResolver, "cannot read the tokens file '\(path)'", at: location ?? SourceLocation(file: path))
-            )
-            return nil
-        }
-        do {
-            let source = try TokenSource.read(path, bytes: bytes)
-            cache[path] = source
-            return source
-        } catch {
-            diagnostics.append(error.diagnostic)
-            return nil
-        }
-    }
-
-    private mutating func resolve(_ sources: [TokenSource]) -> [ThemeConstant] {
-        let (tokens, found) = TokenResolver.resolve(sources)
-        diagnostics += found
-        return importer.constants(of: tokens)
-    }
-
-    /// Plain files, merged in order, as one unqualified layer.
-    public mutating func layers(files: [String], baseName: String = "Tokens") -> [(
-        fileName: String, constants: [ThemeConstant]
-    )] {
-        let sources = files.compactMap { load($0, at: nil) }
-        guard sources.count == files.count else { return [] }
-        return [(baseName + ".xml", resolve(sources))]
-    }
-
-    /// Every combination of the resolver's contexts, as layered files: the default combination is
-    /// `Tokens.xml`; each other combination's file holds only the constants that differ from what
-    /// the less specific layers already give (Livery layers them by specificity, section 3).
-    public mutating func layers(
-        resolver: ResolverDocument, map: ContextMap, directory: String,
-        baseName: String = "Tokens"
-    ) -> [(fileName: String, constants: [ThemeConstant])] {
-        // Each combination of contexts becomes one qualified layer, and Livery's qualifiers tell at
-        // most `maxCombinations` apart: more is refused before any is built.
-        var count = 1
-        for modifier in resolver.modifiers {
-            count = count.multipliedReportingOverflow(by: max(1, modifier.contexts.count)).partialValue
-            if count > Self.maxCombinations || count < 0 {
-                diagnostics.append(
-                    .error(
-                        .tokenResolver,
-                        "the modifiers' contexts make more than \(Self.maxCombinations) combinations; each must map to its own qualifiers, and there are not that many",
-                        at: modifier.location))
-                return []
-            }
-        }
-        var choices: [[(modifier: String, context: String, traits: TraitSet)]] = [[]]
-        for modifier in resolver.modifiers {
-            var options: [(String, String, TraitSet)] = []
-            for context in modifier.contexts {
-                guard let traits = map.traits(modifier: modifier, context: context.name) else {
-                    diagnostics.append(
-                        .error(
-                            .tokenResolver,
-                            "context '\(context.name)' of modifier '\(modifier.name)' maps to no qualifier; add --map \(modifier.name):\(context.name)=QUALIFIER (e.g. dark, highcontrast, ipad~dark or none)",
-                            at: modifier.location))
-                    continue
-                }
-                options.append((modifier.name, context.name, traits))
-            }
-            choices = choices.flatMap { chosen in options.map { chosen + [$0] } }
-        }
-        guard !diagnostics.hasErrors else { return [] }
-        var byTraits: [TraitSet: [ThemeConstant]] = [:]
-        for combination in choices {
-            var traits = TraitSet.none
-            for choice in combination {
-                guard let merged = Self.union(traits, choice.traits) else {
-                    diagnostics.append(
-                        .error(
-                            .tokenResolver,
-                            "contexts \(combination.map { "\($0.modifier):\($0.context)" }.joined(separator: " and ")) map to two values of one trait dimension",
-                            at: SourceLocation(file: resolver.file)))
-                    return []
-                }
-                traits = merged
-            }
-            var sources: [TokenSource] = []
-            for step in resolver.steps {
-                let list: [ResolverDocument.Source]
-                switch step {
-                case .set(let given): list = given
-                case .modifier(let modifier):
-                    let chosen = combination.first { $0.modifier == modifier.name }?.context
-                    list = modifier.contexts.first { $0.name == chosen }?.sources ?? []
-                }
-                for source in list {
-                    switch source {
-                    case .file(let path, let location):
-                        guard let loaded = load(Self.join(directory, path), at: location) else { return [] }
-                        sources.append(loaded)
-                    case .inline(let node):
-                        sources.append(TokenSource(file: resolver.file, root: node))
-                    }
-                }
-            }
-            if byTraits[traits] != nil {
-                diagnostics.append(
-                    .error(
-                        .tokenResolver,
-                        "two combinations of contexts map to the same qualifiers (\(map.dimensions.description(of: traits))); map them apart with --map",
-                        at: SourceLocation(file: resolver.file)))
-                return []
-            }
-            byTraits[traits] = resolve(sources)
-        }
-        guard let generic = byTraits[TraitSet.none] else { return [] }
-        var layers = [(baseName + ".xml", generic)]
-        let ordered = byTraits.keys.filter { $0 != TraitSet.none }.sorted {
-            ($0.specificity, map.dimensions.tags(of: $0).joined()) < (
-                $1.specificity, map.dimensions.tags(of: $1).joined()
-            )
-        }
-        var written: [TraitSet: [ThemeConstant]] = [TraitSet.none: generic]
-        for traits in ordered {
-            var effective: [String: ThemeConstant] = [:]
-            let below = written.keys.filter { $0 != traits && $0.applies(in: traits) }.sorted {
-                $0.specificity < $1.specificity
-            }
-            for layer in below { for constant in written[layer] ?? [] { effective[constant.name] = constant } }
-            let differing = (byTraits[traits] ?? []).filter { constant in
-                effective[constant.name].map { $0.type != constant.type || $0.content != constant.content } ?? true
-            }
-            written[traits] = differing
-            if !differing.isEmpty {
-                layers.append(
-                    (baseName + "~" + map.dimensions.tags(of: traits).joined(separator: "~") + ".xml", differing))
-            }
-        }
-        return layers
-    }
-
-    /// More combinations of contexts than anyone writes by hand.
-    public static let maxCombinations = 256
-
-    /// The trait set of two contexts together, or nil when both set one dimension (any
-    /// dimension of the table, app-defined ones included).
-    static func union(_ a: TraitSet, _ b: TraitSet) -> TraitSet? {
-        var merged = a
-        for dimension in 0..<TraitSet.capacity {
-            guard let value = b[dimension] else { continue }
-            if a[dimension] != nil { return nil }
-            merged[dimension] = value
-        }
-        return merged
-    }
-
-    static func join(_ directory: String, _ path: String) -> String {
-        path.hasPrefix("/") || directory.isEmpty
-            ? path : (directory.hasSuffix("/") ? directory + path : directory + "/" + path)
-    }
-
-    /// The warning that lists every token skipped for want of a Livery type (one finding).
-    public var skippedWarning: Diagnostic? {
-        guard !importer.skipped.isEmpty else { return nil }
-        var byType: [String: [String]] = [:]
-        for (type, path) in importer.skipped where !(byType[type]?.contains(path) ?? false) {
-            byType[type, default: []].append(path)
-        }
-        let list = byType.keys.sorted().map { "\($0) (\(byType[$0]!.joined(separator: ", ")))" }.joined(separator: "; ")
-        return .warning(.tokenSkipped, "skipped tokens of types Livery has no constant for: \(list)", at: nil)
     }
 }
