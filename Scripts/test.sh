@@ -14,6 +14,8 @@ source Scripts/xvfb.sh
 python3 Scripts/check-doc-numbers.py
 # Every Swift file laid out as swift format lays it out (.swift-format).
 bash Scripts/format.sh --check
+# No source file or function past its size (a file does one job; docs/Design.md).
+python3 Scripts/check-sizes.py
 swift build --target Livery --scratch-path .build-symbols \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/.build-symbols/symbolgraph" >/dev/null
 python3 Scripts/check-doc-comments.py .build-symbols/symbolgraph Livery
