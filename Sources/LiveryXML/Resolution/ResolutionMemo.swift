@@ -62,23 +62,19 @@ final class ResolutionMemo {
         let sources: [OperationSyntax]
         /// What the contrast check measures, for every trait set.
         let contrast: ContrastCheck.Pairs
-        /// The number of the tables it was resolved with (`ThemeResolver.tablesNumber`), nil
-        /// outside a whole pass.
-        let tables: Int?
         /// The uses of the instance's params that follow personal choices, once found
         /// (`ThemeResolver.Pass.recordChoices(of:)`).
         var choiceUses: [ChoiceUse]?
 
         init(
             definitions: [InstanceSyntax], reads: ResolutionReads, instance: ResolvedInstance,
-            sources: [OperationSyntax], contrast: ContrastCheck.Pairs, tables: Int? = nil
+            sources: [OperationSyntax], contrast: ContrastCheck.Pairs
         ) {
             self.definitions = definitions
             self.reads = reads
             self.instance = instance
             self.sources = sources
             self.contrast = contrast
-            self.tables = tables
         }
     }
 

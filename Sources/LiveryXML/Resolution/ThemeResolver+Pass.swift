@@ -24,8 +24,6 @@ extension ThemeResolver {
         var constantReads: [String: ResolutionReads] = [:]
         var classReads: [String: ResolutionReads] = [:]
         var paramReads: [ResolutionReads?]
-        /// The number of this pass's tables (`ThemeResolver.tablesNumber`), once `run` built them.
-        var tables: Int?
 
         /// Reports a finding of this pass, remembering the trait set it was seen with.
         func report(_ diagnostic: Diagnostic) {
@@ -49,7 +47,6 @@ extension ThemeResolver {
             // Constants are checked even when nothing references them, so a broken one is reported.
             for name in constants.keys.sorted() { _ = constantValue(name) }
             let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
-            tables = resolver.tablesNumber(traits: traits, applies: applies)
             var resolved: [ResolvedInstance] = []
             for (_, all) in resolver.instances {
                 let definitions = all.compactMap { applies[$0.layer] ? $0.syntax : nil }
@@ -108,8 +105,7 @@ extension ThemeResolver {
                 reads = ResolutionReads()
                 return resolveAfresh(definitions)?.0
             }
-            for entry in resolver.memo.entries(for: definitions)
-            where (tables != nil && entry.tables == tables) || holds(entry.reads) {
+            for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
                 reuse(entry)
                 if resolver.collectsChoices { recordChoices(of: entry) }
                 return entry.instance
@@ -124,7 +120,7 @@ extension ThemeResolver {
                 resolver.memo.insert(
                     ResolutionMemo.Entry(
                         definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
-                        contrast: contrast, tables: tables))
+                        contrast: contrast))
             }
             return instance
         }

@@ -15,36 +15,6 @@ final class ThemeResolver {
     let memo: ResolutionMemo
     /// Instance resolutions reused rather than resolved again.
     var reuses = 0
-    /// The sets of tables passes were built with, numbered (see `tablesNumber`).
-    private var tableSets: [TableSet: Int] = [:]
-    /// The values of the dimensions some asset variant of the chain is qualified by.
-    private lazy var assetAxes: TraitAxes = {
-        var axes = TraitAxes()
-        for variant in assets.variants { axes.insert(variant.qualifiers) }
-        return axes
-    }()
-
-    /// What a pass's tables are made of: the layers that define constants or classes, and the
-    /// trait values asset variants are chosen by.
-    private struct TableSet: Hashable {
-        var layers: [Int]
-        var assetTraits: TraitSet
-    }
-
-    /// A number for the tables of a pass with `traits`, whose layers are those `applies` marks:
-    /// two passes with one number find every constant, class and asset name as the same
-    /// definition, so a resolution made in one holds in the other without checking what it read
-    /// (`bench-brands.py`, validate: trait sets apart only by instance layers, as `~rtl` and
-    /// `~compact` are in the sample Base, reuse at once).
-    func tablesNumber(traits: TraitSet, applies: [Bool]) -> Int {
-        let layers = files.indices.filter {
-            applies[$0] && (!files[$0].constants.isEmpty || !files[$0].classes.isEmpty)
-        }
-        let key = TableSet(layers: layers, assetTraits: assetAxes.canonical(traits))
-        if let known = tableSets[key] { return known }
-        tableSets[key] = tableSets.count
-        return tableSets.count - 1
-    }
     /// Every finding reported, in order, and whether it was seen with a pass's trait set: what
     /// a reading reported is the slice of it reported meanwhile (see `ResolutionReads.findings`).
     private(set) var findingLog: [ResolutionReads.Finding] = []
