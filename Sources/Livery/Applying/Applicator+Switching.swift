@@ -106,8 +106,8 @@ extension Applicator {
         {
             let theme = PreparedTheme(
                 derivedFrom: current, key: key, source: source, images: images, bindings: bindings.snapshot(),
-                operationKeys: operationKeys, rederived: rederived)
-            theme.replacedIdentifiers = (replaced, registry.identifiers.count)
+                operationKeys: operationKeys, rederived: rederived,
+                replacedIdentifiers: (replaced, registry.identifiers.count))
             prepared.keep(theme)
             return theme
         }

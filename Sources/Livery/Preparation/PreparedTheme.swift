@@ -53,8 +53,8 @@ final class PreparedTheme {
     let rederived: ContiguousArray<Bool>
     /// The identifiers whose instances this theme's values of personal choices change, as
     /// numbered when the applicator had `identifierCount` identifiers (`Applicator.rederivable`);
-    /// nil before.
-    var replacedIdentifiers: (numbers: [IdentifierNumber], identifierCount: Int)?
+    /// nil for a theme not derived.
+    let replacedIdentifiers: (numbers: [IdentifierNumber], identifierCount: Int)?
 
     var operations: ContiguousArray<PreparedOperation> { records.operations }
     var instances: ContiguousArray<PreparedInstance> { records.instances }
@@ -80,6 +80,7 @@ final class PreparedTheme {
         base = nil
         derivation = 0
         rederived = []
+        replacedIdentifiers = nil
     }
 
     /// The theme `base` becomes when only the values of personal choices change (`key` differs
@@ -89,7 +90,8 @@ final class PreparedTheme {
     /// only: every other group shows the same prepared instance in both.
     init(
         derivedFrom base: PreparedTheme, key: Key, source: InstanceSource, images: ImageLoader,
-        bindings: BindingSnapshot, operationKeys: OperationKeys, rederived: ContiguousArray<Bool>
+        bindings: BindingSnapshot, operationKeys: OperationKeys, rederived: ContiguousArray<Bool>,
+        replacedIdentifiers: (numbers: [IdentifierNumber], identifierCount: Int)
     ) {
         assert(!base.isComplete, "a theme prepared whole is never derived from")
         self.key = key
@@ -105,6 +107,7 @@ final class PreparedTheme {
         self.base = base
         derivation = base.derivation + 1
         self.rederived = rederived
+        self.replacedIdentifiers = replacedIdentifiers
     }
 
     /// A theme whose every instance `preparer` prepared on another thread (`prepareAll`), its
@@ -129,6 +132,7 @@ final class PreparedTheme {
         base = nil
         derivation = 0
         rederived = []
+        replacedIdentifiers = nil
         if let keyMap {
             // Rare (the applicator numbered keys while this was prepared): the records are
             // copied here, which is why the numbering is otherwise the applicator's already.
