@@ -1,3 +1,4 @@
+import LiveryHeadless
 import LiveryModel
 import Testing
 
@@ -189,5 +190,51 @@ import Testing
         #expect(applicator.components(styledAs: "row_7").count == 1)
         #expect(applicator.registry.theme(of: .root)?.key.themeID == "b")
         #expect(probes[299].stroke == 299)
+    }
+
+    /// A colour picker dragged through many values: every value reaches exactly the components
+    /// that use it, a change visits only their groups, and the records the family of themes
+    /// shares stop growing: the slots of the derived themes the cache let go are reused.
+    @Test func aDraggedValueReusesTheSlotsOfThemesLetGo() throws {
+        let instances = (0..<40).map { index in
+            instance(
+                "view_\(index)", "uiview",
+                [op("backgroundColor", "color", color(0x101010)), op("alpha", "alpha", .float(1))])
+        }
+        var variants = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "t"), ancestors: [], axes: TraitAxes(), variants: [.none: instances],
+            assets: .empty)
+        let dependent = 10
+        variants.choices = ChoiceTable(
+            constants: [ChoiceConstant(name: "accent", type: .color)],
+            uses: [
+                .none: (0..<dependent).map {
+                    ChoiceUse(
+                        id: "view_\($0)", operation: 0, param: "color",
+                        expression: .constant(name: "accent", type: .color, otherwise: .literal(color(0x101010))))
+                }
+            ])
+        let manager = ThemeManager()
+        manager.add(LoadedTheme(variants: variants))
+        manager.activate(themeID: "t")
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
+        let views = (0..<instances.count).map { _ in View() }
+        for (index, view) in views.enumerated() { applicator.style(view, as: "view_\(index)") }
+        var recordCounts: [Int] = []
+        for step in 0..<60 {
+            let value = Color(red: Double(step) / 60, green: 0.5, blue: 0.25)
+            applicator.rootScope.overrides.constants["accent"] = .color(value)
+            #expect(views[..<dependent].allSatisfy { $0.backgroundColor == value })
+            let plain = Color(red: 16 / 255, green: 16 / 255, blue: 16 / 255)
+            #expect(views[dependent...].allSatisfy { $0.backgroundColor == plain })
+            #expect(applicator.lastPass.componentsUpdated == dependent, "only the groups the value reaches")
+            let theme = try #require(applicator.registry.theme(of: .root))
+            #expect(theme.root != nil, "derived, not prepared afresh")
+            recordCounts.append(theme.instances.count)
+        }
+        // The cache keeps `limit` themes alive; beyond those, every derivation reuses slots.
+        let settled = recordCounts[applicator.prepared.limit + 2]
+        #expect(recordCounts.last == settled, "records grew to \(recordCounts)")
+        #expect(settled <= instances.count + dependent * (applicator.prepared.limit + 2))
     }
 }

@@ -149,6 +149,10 @@ enum SwitchBenchmark {
                 }.joined(separator: ", "))
     }
 
+    static func mean(_ values: [Double]) -> Double {
+        values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+    }
+
     static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         return values.sorted()[values.count / 2]
@@ -238,7 +242,9 @@ enum SwitchBenchmark {
         print(
             "\(components) components, one identifier each, \(dependent) depending on `accent`; medians of \(changes)")
         print("  warm switch a<->b:                   \(format(median(warm))) ms (\(warmCalls) setter calls)")
-        print("  accent changed, a new value each time: \(format(median(fresh))) ms (\(freshCalls) setter calls)")
+        print(
+            "  accent changed, a new value each time: \(format(median(fresh))) ms (\(freshCalls) setter calls); mean \(format(mean(fresh))) ms, slowest \(format(fresh.max() ?? 0)) ms"
+        )
         print("  accent changed between two values:     \(format(median(alternating))) ms")
         withExtendedLifetime(views) {}
     }

@@ -49,7 +49,7 @@ extension Applicator {
             queue.removeAll(keepingCapacity: true)
             // A change of personal choices only: the groups it does not reach show the same
             // prepared instance in both themes, and are left alone.
-            let only = previous != nil && theme.base === previous ? theme.rederived : nil
+            let only = previous.flatMap { familyDifference(from: $0, to: theme) }
             for group in registry.groups(of: scope) {
                 if let only {
                     let number = registry.identifier(of: group).index
@@ -87,8 +87,16 @@ extension Applicator {
         let key = PreparedTheme.Key(
             themeID: themeID, traits: wanted.traits, scale: wanted.scale,
             themeGeneration: manager.generation, bindingGeneration: bindings.generation,
-            textScale: manager.textScale, constants: wanted.constants)
+            textScale: manager.textScale, constants: wanted.constants, invalidations: invalidations)
         if let cached = prepared.use(key) { return cached }
+        // The scope's theme, or its family's root (kept by the themes derived from it), after the
+        // cache let it go.
+        if let current = registry.theme(of: scope),
+            let known = [current, current.root].first(where: { $0?.key == key }) ?? nil
+        {
+            prepared.keep(known)
+            return known
+        }
         // Unavailable themes were reported by the manager; the scope keeps what it has.
         guard let loaded = manager.theme(themeID) else { return registry.theme(of: scope) }
         let source =
@@ -102,12 +110,11 @@ extension Applicator {
             theme: source.header, scale: wanted.scale, source: loaded.assets, decoder: imageDecoder,
             cache: imageCache, diagnostics: diagnostics)
         if let current = registry.theme(of: scope),
-            let (rederived, replaced) = rederivable(current, as: key, source: source)
+            let (root, forgotten, replaced) = derivable(from: current, as: key, source: source)
         {
             let theme = PreparedTheme(
-                derivedFrom: current, key: key, source: source, images: images, bindings: bindings.snapshot(),
-                operationKeys: operationKeys, rederived: rederived,
-                replacedIdentifiers: (replaced, registry.identifiers.count))
+                derivedFrom: root, key: key, source: source, images: images, bindings: bindings.snapshot(),
+                operationKeys: operationKeys, forgetting: forgotten, replaced: replaced)
             prepared.keep(theme)
             return theme
         }
@@ -245,36 +252,42 @@ extension Applicator {
 
 @MainActor
 extension Applicator {
-    /// Derivations in a row before a theme is prepared afresh again: each keeps its base alive
-    /// (records and decoded values), so a user dragging a colour picker holds a bounded number.
-    static let maxDerivations = 8
-
-    /// When `key` differs from `current`'s only in the values of personal choices, the
-    /// identifiers a theme derived from `current` must look up again (marks by identifier
-    /// number): those whose instances either set of values changes; and those `source`'s values
-    /// change. Nil when the theme must be prepared afresh.
-    func rederivable(_ current: PreparedTheme, as key: PreparedTheme.Key, source: InstanceSource)
-        -> (marks: ContiguousArray<Bool>, replaced: [IdentifierNumber])?
+    /// When `key` differs from the key of `current`'s family root (the theme prepared afresh
+    /// that `current` is or was derived from) only in the values of personal choices: that root,
+    /// and the identifiers a theme derived from it must look up again (marks by identifier
+    /// number), those the root's values or `source`'s change; and those `source`'s change. Nil
+    /// when the theme must be prepared afresh.
+    func derivable(from current: PreparedTheme, as key: PreparedTheme.Key, source: InstanceSource)
+        -> (root: PreparedTheme, marks: ContiguousArray<Bool>, replaced: [IdentifierNumber])?
     {
+        let root = current.root ?? current
         var plain = key
-        plain.constants = current.key.constants
-        guard plain == current.key, key.constants != current.key.constants, !current.isComplete,
-            current.derivation < Self.maxDerivations, current.source.readsLazily == source.readsLazily
-        else { return nil }
-        func numbers(_ ids: [String]) -> [IdentifierNumber] {
-            ids.compactMap { registry.identifiers.existingNumber($0) }
-        }
-        // The current theme's are numbered once, when it was derived (`livery-switch-bench
-        // --choice`), and again only if identifiers were numbered since: one of its ids may be
-        // among them.
-        let known = current.replacedIdentifiers
-        let before =
-            known?.identifierCount == registry.identifiers.count ? known!.numbers : numbers(current.source.replacedIDs)
-        // A value changed again (a colour picker dragged) reaches the same ids.
-        let after = source.replacedIDs == current.source.replacedIDs ? before : numbers(source.replacedIDs)
+        plain.constants = root.key.constants
+        guard plain == root.key, !root.isComplete, root.source.readsLazily == source.readsLazily else { return nil }
+        // A value changed again (a colour picker dragged) reaches the same ids: they are numbered
+        // once (`livery-switch-bench --choice`).
+        let after =
+            source.replacedIDs == current.source.replacedIDs
+            ? current.replacedNumbers() : source.replacedIDs.compactMap { registry.identifiers.existingNumber($0) }
         var marks = ContiguousArray<Bool>(repeating: false, count: registry.identifiers.count)
-        for number in [before, after].joined() where number.index < marks.count { marks[number.index] = true }
-        return (marks, after)
+        for number in [root.replacedNumbers(), after].joined() where number.index < marks.count {
+            marks[number.index] = true
+        }
+        return (root, marks, after)
+    }
+
+    /// When `old` and `new` are of one family (a theme and those derived from it by changes of
+    /// personal choices), the identifiers whose instances may differ between them (marks by
+    /// number): those the root's values or either's change. Nil otherwise.
+    func familyDifference(from old: PreparedTheme, to new: PreparedTheme) -> ContiguousArray<Bool>? {
+        let root = new.root ?? new
+        guard old.root ?? old === root, old !== root || new !== root else { return nil }
+        var marks = ContiguousArray<Bool>(repeating: false, count: registry.identifiers.count)
+        for number in [root.replacedNumbers(), old.replacedNumbers(), new.replacedNumbers()].joined()
+        where number.index < marks.count {
+            marks[number.index] = true
+        }
+        return marks
     }
 
     /// The values `loaded` can take (format 1.3, section 9.2); each other one is reported once,

@@ -55,6 +55,8 @@ public final class Applicator {
     /// so that a warm switch allocates nothing.
     @exclusivity(unchecked) var pendingBuffer: ContiguousArray<PendingPlan> = []
     var prepared = PreparedThemeCache()
+    /// How many times every prepared theme was let go (`invalidatePrepared`).
+    var invalidations = 0
     /// How many prepared themes are kept (switching back and forth between a few themes
     /// and trait sets then costs only the plans' execution).
     public var preparedThemeLimit: Int {
@@ -118,6 +120,7 @@ public final class Applicator {
 
     func invalidatePrepared() {
         prepared.removeAll()
+        invalidations += 1
         if observation != nil { refresh() }
     }
 

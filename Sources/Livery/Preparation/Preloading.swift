@@ -28,7 +28,7 @@ extension Applicator {
             let key = PreparedTheme.Key(
                 themeID: themeID, traits: traits, scale: scale,
                 themeGeneration: manager.generation, bindingGeneration: bindings.generation,
-                textScale: textScale)
+                textScale: textScale, invalidations: invalidations)
             guard prepared.theme(for: key)?.isComplete != true, !jobs.contains(where: { $0.key == key }),
                 let loaded = manager.theme(themeID)
             else { continue }
@@ -44,7 +44,7 @@ extension Applicator {
         guard
             jobs.allSatisfy({
                 $0.key.themeGeneration == manager.generation
-                    && $0.key.bindingGeneration == bindings.generation
+                    && $0.key.bindingGeneration == bindings.generation && $0.key.invalidations == invalidations
             })
         else { return }
         // The keys met are numbered after the ones the applicator had; unless it numbered

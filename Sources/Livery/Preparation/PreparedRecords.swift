@@ -100,15 +100,29 @@ struct PlanStep {
 }
 
 /// The records of a prepared theme: its prepared instances, their operations, the resolved
-/// instances they came from and the files of their images. Appended to, never changed.
+/// instances they came from and the files of their images.
 ///
-/// Shared by a theme and the themes derived from it by a change of personal choices: each
-/// appends the instances it prepares, and reads only the numbers its own lookup gave it, so
-/// numbers stay valid for all of them and a derivation copies nothing
-/// (`livery-switch-bench --choice`). The preparers whose decoded values the records point to are
-/// kept here, as long as the records are.
+/// Shared by a theme and the themes derived from it by a change of personal choices (its
+/// family): each derived theme stores the instances its values change in slots it leases, and
+/// reads only the numbers its own lookup gave it, so numbers stay valid for all of them and a
+/// derivation copies nothing (`livery-switch-bench --choice`). A slot is written once by its
+/// lease, and reused by a later derivation only once the theme that leased it is gone, so a
+/// user dragging a colour picker keeps a bounded number of records, and of decoded values.
 @MainActor
 final class PreparedRecords {
+    /// What a derived theme holds here: the slots of the instances it prepared, and the preparer
+    /// its decoded values live in, both let go once the theme is gone.
+    final class Lease {
+        weak var owner: PreparedTheme.Token?
+        let preparer: InstancePreparer
+        fileprivate var slots: [PreparedInstanceID] = []
+
+        init(owner: PreparedTheme.Token, preparer: InstancePreparer) {
+            self.owner = owner
+            self.preparer = preparer
+        }
+    }
+
     // Invariant that makes the unchecked accesses safe: main actor only, appended to and read
     // by index, never through a reference kept across a call out (as in `PreparedTheme`).
     @exclusivity(unchecked) var operations: ContiguousArray<PreparedOperation>
@@ -118,8 +132,12 @@ final class PreparedRecords {
     /// The files an operation's images resolve to, by operation: the same image name may be
     /// another file after a theme, trait or scale change.
     @exclusivity(unchecked) var imageFiles: [Int32: String]
-    /// The preparers of every theme that appended here.
-    private var preparers: [InstancePreparer]
+    /// The preparer of the theme the records were made for (its values are never let go).
+    private let preparer: InstancePreparer
+    /// The leases of the derived themes, alive or not reclaimed yet.
+    private var leases: [Lease] = []
+    /// The slots of leases whose theme is gone, by operation count.
+    private var free: [Int32: [PreparedInstanceID]] = [:]
 
     init(
         preparer: InstancePreparer, operations: ContiguousArray<PreparedOperation> = [],
@@ -130,11 +148,114 @@ final class PreparedRecords {
         self.instances = instances
         self.resolved = resolved
         self.imageFiles = imageFiles
-        preparers = [preparer]
+        self.preparer = preparer
     }
 
-    /// `preparer`'s values are pointed to from now on too.
-    func keep(_ preparer: InstancePreparer) { preparers.append(preparer) }
+    /// A lease for the theme `owner` derived now, whose values `preparer` decodes; the slots of
+    /// the derived themes gone since the last one are free from now on.
+    func lease(for owner: PreparedTheme.Token, preparer: InstancePreparer) -> Lease {
+        leases.removeAll { lease in
+            guard lease.owner == nil else { return false }
+            for slot in lease.slots { free[instances[slot.index].count, default: []].append(slot) }
+            return true
+        }
+        let lease = Lease(owner: owner, preparer: preparer)
+        leases.append(lease)
+        return lease
+    }
+
+    /// Stores the operations of an instance and the instance they were prepared from, in a
+    /// slot `lease` takes (a free one of as many operations if there is one) or, without a
+    /// lease, at the end; `images` are the operations whose values are read with their files.
+    /// Returns the instance's number and its first operation; the caller then writes
+    /// `instances[number]`.
+    func store(
+        _ scratch: UnsafeMutableBufferPointer<PreparedOperation>, from read: ResolvedInstance,
+        images: [(index: Int, files: String)], lease: Lease?
+    ) -> (instance: PreparedInstanceID, first: Int32) {
+        let count = Int32(scratch.count)
+        if let lease, let slot = free[count]?.popLast() {
+            lease.slots.append(slot)
+            let first = instances[slot.index].first
+            for index in scratch.indices {
+                scratch[index].instance = slot
+                operations[Int(first) + index] = scratch[index]
+            }
+            if !imageFiles.isEmpty {
+                for index in scratch.indices { imageFiles[first + Int32(index)] = nil }
+            }
+            for (index, files) in images { imageFiles[first + Int32(index)] = files }
+            resolved[slot.index] = read
+            return (slot, first)
+        }
+        let number = PreparedInstanceID(instances.count)
+        for index in scratch.indices { scratch[index].instance = number }
+        let first = Int32(operations.count)
+        operations.append(contentsOf: UnsafeBufferPointer(scratch))
+        for (index, files) in images { imageFiles[first + Int32(index)] = files }
+        resolved.append(read)
+        // Written by the caller; here so that the numbers of instances prepared meanwhile
+        // (decoding runs app code) stay apart.
+        instances.append(
+            PreparedInstance(first: first, count: count, binding: nil, shape: ShapeNumber(0), bindingIdentity: nil))
+        lease?.slots.append(number)
+        return (number, first)
+    }
+
+    /// The instance `read` of the theme `lease` is for, made from `old`, the root's instance of
+    /// the same identifier: the two come from one source instance and differ only in the params
+    /// that the root's values of personal choices (`before`) or the derived theme's (`after`)
+    /// replace. So `old`'s records are copied, and only those operations decoded again, by the
+    /// lease's preparer (`livery-switch-bench --choice`). Nil when an operation those values
+    /// reach may hold images or was not decoded: the caller prepares `read` in full.
+    func patch(
+        _ old: PreparedInstanceID, to read: ResolvedInstance, replacing before: [ChoiceReplacements.Replacement],
+        _ after: [ChoiceReplacements.Replacement], lease: Lease
+    ) -> PreparedInstanceID? {
+        let record = instances[old.index]
+        let count = Int(record.count)
+        guard count == read.operations.count else { return nil }
+        /// Calls `body` with each operation either set of values reaches, while it answers true.
+        func reached(_ body: (Int) -> Bool) -> Bool {
+            for replacement in before where !body(replacement.operation) { return false }
+            for replacement in after where !body(replacement.operation) { return false }
+            return true
+        }
+        let oldFirst = Int(record.first)
+        guard
+            reached({ index in
+                index < count && operations[oldFirst + index].value != nil
+                    && !InstancePreparer.mayHoldImages(read.operations[index])
+            })
+        else { return nil }
+        let stored = withScratch(of: PreparedOperation.self, count: count) { scratch in
+            for index in 0..<count {
+                (scratch.baseAddress! + index).initialize(to: operations[oldFirst + index])
+            }
+            _ = reached { index in
+                // An operation reached by both sets of values is decoded once.
+                if let setter = scratch[index].setter,
+                    scratch[index].value == operations[oldFirst + index].value
+                {
+                    scratch[index].value = lease.preparer.decodeAgain(read.operations[index], with: setter)
+                }
+                return true
+            }
+            var images: [(index: Int, files: String)] = []
+            if !imageFiles.isEmpty {
+                for index in 0..<count where scratch[index].value == nil {
+                    if let files = imageFiles[Int32(oldFirst + index)] { images.append((index, files)) }
+                }
+            }
+            // As in `PreparedTheme.prepareInFull`: app code run while decoding may have prepared other
+            // instances; nothing runs between here and the write below.
+            return store(scratch, from: read, images: images, lease: lease)
+        }
+        var instance = record
+        instance.first = stored.first
+        instances[stored.instance.index] = instance
+        return stored.instance
+    }
 }
 
 /// A preparer's key numbers mapped to the applicator's (`OperationKeys`), grown as the preparer

@@ -19,13 +19,17 @@ final class PreparedTheme {
         var textScale: Double = TextScale.standard
         /// The values given for overridable constants, the scope's merged with its parents'.
         var constants: [String: Value] = [:]
+        /// The applicator's `invalidations` when the theme was prepared: one prepared before
+        /// the applicator let every prepared theme go (a new image decoder) is never used again,
+        /// nor derived from.
+        var invalidations = 0
     }
 
     /// Lives exactly as long as the theme; what plan tables hold weakly.
     final class Token {}
 
     let key: Key
-    let token = Token()
+    let token: Token
     /// Where instances are read from.
     let source: InstanceSource
     let images: ImageLoader
@@ -43,25 +47,24 @@ final class PreparedTheme {
     private let keys: KeyTranslation
     /// The plans towards this theme's instances.
     private var plans = PlanCache()
-    /// The theme this one was derived from by a change of personal choices (whose records it
-    /// shares): a switch from it visits only the identifiers `rederived` marks.
-    let base: PreparedTheme?
-    /// How many derivations lead to this theme (0 for one prepared afresh).
-    let derivation: Int
-    /// By identifier number: true for the identifiers this theme looked up again when it was
-    /// derived (the others answer exactly as in `base`, with the same prepared instances).
-    let rederived: ContiguousArray<Bool>
-    /// The identifiers whose instances this theme's values of personal choices change, as
-    /// numbered when the applicator had `identifierCount` identifiers (`Applicator.rederivable`);
-    /// nil for a theme not derived.
-    let replacedIdentifiers: (numbers: [IdentifierNumber], identifierCount: Int)?
+    /// The theme this one was derived from by a change of personal choices, nil for one
+    /// prepared afresh: its family's root, whose records it shares. For every identifier that
+    /// neither the root's nor this theme's values of personal choices reach, the two answer with
+    /// the same prepared instance, so a switch within a family visits only the others
+    /// (`Applicator.familyDifference`).
+    let root: PreparedTheme?
+    /// A derived theme's slots in the shared records, and the preparer of the values it decodes.
+    private let lease: PreparedRecords.Lease?
+    /// `replacedNumbers()`'s answer, and the identifier count it was numbered at.
+    private var replaced: (numbers: [IdentifierNumber], identifierCount: Int)?
 
     var operations: ContiguousArray<PreparedOperation> { records.operations }
     var instances: ContiguousArray<PreparedInstance> { records.instances }
     /// The resolved instance of each prepared instance (the same numbers as `instances`).
     var resolved: ContiguousArray<ResolvedInstance> { records.resolved }
-    /// The full-apply plans, by instance shape.
-    var fullApplyPlans: PlanTable { plans.fullApply }
+    /// The full-apply plans, by instance shape: a family's are its root's, whose preparer
+    /// numbers the shapes of every instance in the family.
+    var fullApplyPlans: PlanTable { (root ?? self).plans.fullApply }
 
     /// A theme whose instances are prepared as they are first styled.
     init(
@@ -69,6 +72,7 @@ final class PreparedTheme {
         identifiers: IdentifierTable
     ) {
         self.key = key
+        token = Token()
         self.source = source
         self.images = images
         self.bindings = bindings.bindings
@@ -77,37 +81,35 @@ final class PreparedTheme {
         self.preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
         records = PreparedRecords(preparer: preparer)
         isComplete = false
-        base = nil
-        derivation = 0
-        rederived = []
-        replacedIdentifiers = nil
+        root = nil
+        lease = nil
     }
 
-    /// The theme `base` becomes when only the values of personal choices change (`key` differs
-    /// from `base.key` in `constants` only): its records and answers are kept, and the instances
-    /// of the identifiers `rederived` marks (those either set of values reaches) are prepared
-    /// again from `source` as they are looked up. A switch from `base` then visits those groups
-    /// only: every other group shows the same prepared instance in both.
+    /// The theme `root` (one prepared afresh, not whole) becomes when only the values of
+    /// personal choices change (`key` differs from `root.key` in `constants` only): its records
+    /// and answers are shared, except for the identifiers `forgotten` marks (those the root's or
+    /// these values reach, `replaced` being these), looked up again as they are needed.
     init(
-        derivedFrom base: PreparedTheme, key: Key, source: InstanceSource, images: ImageLoader,
-        bindings: BindingSnapshot, operationKeys: OperationKeys, rederived: ContiguousArray<Bool>,
-        replacedIdentifiers: (numbers: [IdentifierNumber], identifierCount: Int)
+        derivedFrom root: PreparedTheme, key: Key, source: InstanceSource, images: ImageLoader,
+        bindings: BindingSnapshot, operationKeys: OperationKeys, forgetting forgotten: ContiguousArray<Bool>,
+        replaced: [IdentifierNumber]
     ) {
-        assert(!base.isComplete, "a theme prepared whole is never derived from")
+        assert(root.root == nil && !root.isComplete, "only a theme prepared afresh, not whole, is derived from")
         self.key = key
+        let token = Token()
+        self.token = token
         self.source = source
         self.images = images
         self.bindings = bindings.bindings
         self.keys = KeyTranslation(operationKeys: operationKeys)
-        self.lookup = InstanceLookup(copying: base.lookup, forgetting: rederived)
-        self.preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
+        self.lookup = InstanceLookup(copying: root.lookup, forgetting: forgotten)
+        let preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
+        self.preparer = preparer
         isComplete = false
-        records = base.records
-        records.keep(preparer)
-        self.base = base
-        derivation = base.derivation + 1
-        self.rederived = rederived
-        self.replacedIdentifiers = replacedIdentifiers
+        records = root.records
+        lease = root.records.lease(for: token, preparer: preparer)
+        self.root = root
+        self.replaced = (replaced, lookup.identifiers.count)
     }
 
     /// A theme whose every instance `preparer` prepared on another thread (`prepareAll`), its
@@ -119,6 +121,7 @@ final class PreparedTheme {
         keyMap: ContiguousArray<OperationKeyNumber>?, operationKeys: OperationKeys, identifiers: IdentifierTable
     ) {
         self.key = key
+        token = Token()
         self.source = preparer.source
         self.images = images
         self.bindings = preparer.bindings.bindings
@@ -129,10 +132,8 @@ final class PreparedTheme {
         records = PreparedRecords(
             preparer: preparer, operations: contents.operations, instances: contents.instances,
             resolved: contents.resolved, imageFiles: contents.imageFiles)
-        base = nil
-        derivation = 0
-        rederived = []
-        replacedIdentifiers = nil
+        root = nil
+        lease = nil
         if let keyMap {
             // Rare (the applicator numbered keys while this was prepared): the records are
             // copied here, which is why the numbering is otherwise the applicator's already.
@@ -171,15 +172,34 @@ final class PreparedTheme {
 
     @inline(never)
     private func lookUpInstance(identifier number: IdentifierNumber) -> PreparedInstanceID? {
-        if !lookup.isIndexed, !source.readsLazily { indexIdentifiers() }
         let prepared: PreparedInstanceID?
-        if let position = sourcePosition(identifier: number) {
-            prepared = isComplete ? lookup.prepared(at: position) : prepare(at: position, identifier: number)
+        if let root {
+            prepared = lookUpDerived(identifier: number, root: root)
         } else {
-            prepared = nil
+            if !lookup.isIndexed, !source.readsLazily { indexIdentifiers() }
+            if let position = sourcePosition(identifier: number) {
+                prepared = isComplete ? lookup.prepared(at: position) : prepare(at: position)
+            } else {
+                prepared = nil
+            }
         }
         lookup.record(prepared, for: number)
         return prepared
+    }
+
+    /// In a derived theme: the root's instance, unless the root's or this theme's values of
+    /// personal choices reach it; then an instance of its own, made from the root's.
+    private func lookUpDerived(identifier number: IdentifierNumber, root: PreparedTheme) -> PreparedInstanceID? {
+        // The root has the instance exactly where this theme has one: values change params only.
+        guard let old = root.instance(identifier: number) else { return nil }
+        let id = lookup.identifiers.name(of: number)
+        let before = root.source.replacements(of: id)
+        let after = source.replacements(of: id)
+        guard before != nil || after != nil, let position = root.sourcePosition(identifier: number),
+            let changed = read(at: position)
+        else { return old }
+        return lease.flatMap { records.patch(old, to: changed, replacing: before ?? [], after ?? [], lease: $0) }
+            ?? root.prepareInFull(changed, keepingValuesFor: self)
     }
 
     /// The position of identifier `number` in the source, nil when the theme has none.
@@ -276,100 +296,54 @@ final class PreparedTheme {
 
     // MARK: Preparing
 
-    /// Reads the instance at `position` (identifier `number`'s) and prepares it (see
-    /// `InstancePreparer.prepare`), its operations appended with the applicator's key numbers;
-    /// nil when the traits do not define it or its records are damaged.
-    private func prepare(at position: SourcePosition, identifier number: IdentifierNumber) -> PreparedInstanceID? {
+    /// Reads the instance at `position` and prepares it (see `InstancePreparer.prepare`), its
+    /// operations stored with the applicator's key numbers; nil when the traits do not define it
+    /// or its records are damaged.
+    private func prepare(at position: SourcePosition) -> PreparedInstanceID? {
         assert(!isComplete, "a theme prepared whole has every instance already")
-        let read: ResolvedInstance
+        return read(at: position).map { prepareInFull($0, keepingValuesFor: nil) }
+    }
+
+    /// The instance at `position` of the source, nil when the traits do not define it or its
+    /// records are damaged (reported).
+    private func read(at position: SourcePosition) -> ResolvedInstance? {
         do {
-            guard let instance = try source.instance(at: position) else { return nil }
-            read = instance
+            return try source.instance(at: position)
         } catch {
             reportUnreadable(
                 error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(position.rawValue))))
             return nil
         }
-        if let base, case .instance(let old) = base.lookup.answer(for: number),
-            let patched = patch(old, of: base, to: read)
-        {
-            return patched
-        }
+    }
+
+    /// Prepares `read` with this theme's preparer, so that its shape is numbered with every
+    /// other instance of the family's; stored in a slot of `derived` (a theme derived from this
+    /// one, whose instance it is) or at the end.
+    private func prepareInFull(_ read: ResolvedInstance, keepingValuesFor derived: PreparedTheme?)
+        -> PreparedInstanceID
+    {
+        var number = PreparedInstanceID(0)
         let instance = preparer.prepare(read) { scratch, withImages in
             keys.translate(scratch, from: preparer.numbering)
             // App code run while preparing (a decoding closure) may have prepared other
-            // instances meanwhile; nothing runs between here and the append below.
-            let number = PreparedInstanceID(records.instances.count)
-            for index in scratch.indices { scratch[index].instance = number }
-            records.resolved.append(read)
-            let first = Int32(records.operations.count)
-            records.operations.append(contentsOf: UnsafeBufferPointer(scratch))
-            for (index, files) in withImages { records.imageFiles[first + Int32(index)] = files }
-            return first
+            // instances meanwhile; nothing runs between here and the write below.
+            let stored = records.store(scratch, from: read, images: withImages, lease: derived?.lease)
+            number = stored.instance
+            return stored.first
         }
-        records.instances.append(instance)
-        return PreparedInstanceID(records.instances.count - 1)
+        records.instances[number.index] = instance
+        return number
     }
 
-    /// The instance `read`, made from `old`, the instance `base` prepared for the same identifier:
-    /// the two come from one source instance and differ only in the params that either theme's
-    /// values of personal choices replace. So `old`'s records are copied, and only those
-    /// operations decoded again (`livery-switch-bench --choice`); `old` itself when neither set
-    /// of values reaches it. Nil when an operation those values reach may hold images or was not
-    /// decoded: the caller prepares `read` in full.
-    private func patch(_ old: PreparedInstanceID, of base: PreparedTheme, to read: ResolvedInstance)
-        -> PreparedInstanceID?
-    {
-        let record = records.instances[old.index]
-        let count = Int(record.count)
-        guard count == read.operations.count else { return nil }
-        let before = base.source.replacements(of: read.id) ?? []
-        let after = source.replacements(of: read.id) ?? []
-        guard !before.isEmpty || !after.isEmpty else { return old }
-        /// Calls `body` with each operation either set of values reaches, while it answers true.
-        func reached(_ body: (Int) -> Bool) -> Bool {
-            for replacement in before where !body(replacement.operation) { return false }
-            for replacement in after where !body(replacement.operation) { return false }
-            return true
-        }
-        let oldFirst = Int(record.first)
-        guard
-            reached({ index in
-                index < count && records.operations[oldFirst + index].value != nil
-                    && !InstancePreparer.mayHoldImages(read.operations[index])
-            })
-        else { return nil }
-        let first = withScratch(of: PreparedOperation.self, count: count) { scratch -> Int32 in
-            for index in 0..<count {
-                (scratch.baseAddress! + index).initialize(to: records.operations[oldFirst + index])
-            }
-            _ = reached { index in
-                // An operation reached by both sets of values is decoded once.
-                if let setter = scratch[index].setter,
-                    scratch[index].value == records.operations[oldFirst + index].value
-                {
-                    scratch[index].value = preparer.decodeAgain(read.operations[index], with: setter)
-                }
-                return true
-            }
-            // As in `prepare`: app code run while decoding may have prepared other instances;
-            // nothing runs between here and the appends.
-            let number = PreparedInstanceID(records.instances.count)
-            for index in scratch.indices { scratch[index].instance = number }
-            let first = Int32(records.operations.count)
-            for index in 0..<count where scratch[index].value == nil {
-                if let files = records.imageFiles[Int32(oldFirst + index)] {
-                    records.imageFiles[first + Int32(index)] = files
-                }
-            }
-            records.resolved.append(read)
-            records.operations.append(contentsOf: UnsafeBufferPointer(scratch))
-            return first
-        }
-        var instance = record
-        instance.first = first
-        records.instances.append(instance)
-        return PreparedInstanceID(records.instances.count - 1)
+    /// The numbers of the identifiers whose instances this theme's values of personal choices
+    /// change (`InstanceSource.replacedIDs`), numbered again only when identifiers were numbered
+    /// since: one of them may be among the new ones.
+    func replacedNumbers() -> [IdentifierNumber] {
+        let identifiers = lookup.identifiers
+        if let replaced, replaced.identifierCount == identifiers.count { return replaced.numbers }
+        let numbers = source.replacedIDs.compactMap { identifiers.existingNumber($0) }
+        replaced = (numbers, identifiers.count)
+        return numbers
     }
 
     /// Takes the plans from `other` computed with this theme on another thread, their keys
