@@ -261,6 +261,28 @@ import Testing
         }
     }
 
+    /// A change of values tells `onChange` what it set, with the new values, as a switch does,
+    /// and nothing for a value that did not change.
+    @Test(arguments: [false, true])
+    func aChangeReportsTheValuesItSets(compiled: Bool) throws {
+        let root = try Self.folders()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let manager = Self.manager(root, compiled: compiled)
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
+        let title = Label(), bubble = View()
+        applicator.style(title, as: "title")
+        applicator.style(bubble, as: "bubble")
+        var changes: [String: StyleChange.Kind] = [:]
+        applicator.onChange = { changes["\($0.identifier).\($0.operation.name)"] = $0.kind }
+        for (accent, radius) in [(0xAF52DE, 20.0), (0x34C759, 30.0), (0x34C759, 8.0)] as [(UInt32, Double)] {
+            changes = [:]
+            applicator.rootScope.overrides.constants = ["accent": .color(Self.hex(accent)), "radius": .float(radius)]
+            let sameAccent = accent == 0x34C759 && radius == 8
+            #expect(changes["title.textColor"] == (sameAccent ? nil : .set(.color(Self.hex(accent)))), "\(changes)")
+            #expect(changes["bubble.cornerRadius"] == .set(.float(radius)), "\(changes)")
+        }
+    }
+
     /// The user's choices saved with one line and read back give the same components.
     @Test func choicesPersistThroughCodable() throws {
         let root = try Self.folders()

@@ -60,8 +60,6 @@ final class PreparedTheme {
 
     var operations: ContiguousArray<PreparedOperation> { records.operations }
     var instances: ContiguousArray<PreparedInstance> { records.instances }
-    /// The resolved instance of each prepared instance (the same numbers as `instances`).
-    var resolved: ContiguousArray<ResolvedInstance> { records.resolved }
     /// The full-apply plans, by instance shape: a family's are its root's, whose preparer
     /// numbers the shapes of every instance in the family.
     var fullApplyPlans: PlanTable { (root ?? self).plans.fullApply }
@@ -195,11 +193,17 @@ final class PreparedTheme {
         let id = lookup.identifiers.name(of: number)
         let before = root.source.replacements(of: id)
         let after = source.replacements(of: id)
-        guard before != nil || after != nil, let position = root.sourcePosition(identifier: number),
-            let changed = read(at: position)
-        else { return old }
-        return lease.flatMap { records.patch(old, to: changed, replacing: before ?? [], after ?? [], lease: $0) }
-            ?? root.prepareInFull(changed, keepingValuesFor: self)
+        guard before != nil || after != nil else { return old }
+        if let lease,
+            let patched = records.patch(
+                old, replacing: before ?? [], with: after ?? [], textScale: key.textScale, lease: lease)
+        {
+            return patched
+        }
+        guard let position = root.sourcePosition(identifier: number), let changed = read(at: position) else {
+            return old
+        }
+        return root.prepareInFull(changed, keepingValuesFor: self)
     }
 
     /// The position of identifier `number` in the source, nil when the theme has none.
@@ -270,6 +274,8 @@ final class PreparedTheme {
         records.instances[instance.index].binding.map { bindings[$0.index] }
     }
 
+    /// The resolved instance `instance` was prepared from, for its id and component: the params
+    /// of an operation values of personal choices replace are `resolvedOperation`'s.
     func resolvedInstance(_ instance: PreparedInstanceID) -> ResolvedInstance {
         records.resolved[instance.index]
     }
@@ -279,12 +285,19 @@ final class PreparedTheme {
     }
 
     func resolvedOperation(_ record: PreparedOperation) -> ResolvedOperation {
-        records.resolved[record.instance.index].operations[Int(record.index)]
+        records.resolvedOperation(record)
     }
 
     /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
     func sameEffect(_ new: Int32, as old: Int32, in other: PreparedTheme) -> Bool {
-        Self.sameEffect(
+        let newRecord = records.operations[Int(new)]
+        let oldRecord = other.records.operations[Int(old)]
+        if newRecord.replaced || oldRecord.replaced {
+            // Params of their own, not in the resolved instances (`PreparedRecords.patch`): they
+            // hold no image, or the patch would not have made them.
+            return records.params(of: newRecord) == other.records.params(of: oldRecord)
+        }
+        return Self.sameEffect(
             records.operations[Int(new)], new, of: records.resolved, records.imageFiles,
             as: other.records.operations[Int(old)], old, of: other.records.resolved, other.records.imageFiles)
     }
