@@ -62,7 +62,8 @@ extension Applicator {
             }
             let operation = operations[Int(step.operation)]
             guard let setter = operation.setter else { continue }
-            if step.kind == .setRecording, let value = operation.value, let block = originals.block(of: slot) {
+            let value = theme.value(of: operation)
+            if step.kind == .setRecording, let value, let block = originals.block(of: slot) {
                 // A first application: one call writes the original into the component's block
                 // and sets the value.
                 assert(!originals.hasOriginal(slot, key: step.key), "a recording step met a recorded original")
@@ -76,7 +77,7 @@ extension Applicator {
                     slot, key: operation.key, setter: setter, state: theme.state(of: operation),
                     object: object)
             }
-            if let value = operation.value {
+            if let value {
                 setter.withGuaranteedSetter { $0.applyStored(object, value) }
                 applied += 1
                 continue

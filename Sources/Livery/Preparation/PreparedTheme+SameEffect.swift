@@ -12,8 +12,11 @@ extension PreparedTheme {
     /// Comparing params is the slow path of a first switch's diff
     /// (`livery-switch-bench --profile-switch-many`).
     @inline(__always)
+    /// Nil too for an operation values of personal choices reach in the family (`replaced`): a
+    /// theme's overlay may hold another value (`PreparedTheme.sameEffect(_:as:in:)`).
     nonisolated static func sameEffect(_ new: PreparedOperation, as old: PreparedOperation) -> Bool? {
-        guard let newValue = new.value, let oldValue = old.value, let setter = new.setter,
+        guard !new.replaced, !old.replaced, let newValue = new.value, let oldValue = old.value,
+            let setter = new.setter,
             setter.toOpaque() == old.setter?.toOpaque()
         else { return nil }
         return setter.withGuaranteedSetter { setter -> Bool? in
@@ -77,5 +80,50 @@ extension PreparedTheme {
                 return true
             }
         }
+    }
+}
+
+// The values a theme applies, with the overlay of a theme derived by personal choices.
+extension PreparedTheme {
+    /// The decoded value this theme applies for `record`: its overlay's where it has one. The
+    /// check is one flag in the hot loop; the overlay is searched only for operations values of
+    /// personal choices reach in the family.
+    @inline(__always)
+    func value(of record: PreparedOperation) -> UnsafeMutableRawPointer? {
+        record.replaced ? overlaidValue(of: record) : record.value
+    }
+
+    @inline(never)
+    fileprivate func overlaidValue(of record: PreparedOperation) -> UnsafeMutableRawPointer? {
+        guard let entry = overlay?.entry(for: record) else { return record.value }
+        return entry.value
+    }
+
+    /// Whether this theme's overlay has `record`'s operation.
+    fileprivate func overlays(_ record: PreparedOperation) -> Bool {
+        record.replaced && overlay?.entry(for: record) != nil
+    }
+
+    /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
+    func sameEffect(_ new: Int32, as old: Int32, in other: PreparedTheme) -> Bool {
+        let newRecord = records.operations[Int(new)]
+        let oldRecord = other.records.operations[Int(old)]
+        if newRecord.replaced || oldRecord.replaced {
+            var newProbe = newRecord
+            var oldProbe = oldRecord
+            (newProbe.value, newProbe.replaced) = (value(of: newRecord), false)
+            (oldProbe.value, oldProbe.replaced) = (other.value(of: oldRecord), false)
+            if let same = Self.sameEffect(newProbe, as: oldProbe) { return same }
+            if newProbe.value == nil || oldProbe.value == nil {
+                // An undecoded value of an overlay has no image files recorded: it is applied
+                // again, harmlessly.
+                if overlays(newRecord) || other.overlays(oldRecord) { return false }
+                if records.imageFiles[new] != other.records.imageFiles[old] { return false }
+            }
+            return resolvedOperation(newRecord).params == other.resolvedOperation(oldRecord).params
+        }
+        return Self.sameEffect(
+            records.operations[Int(new)], new, of: records.resolved, records.imageFiles,
+            as: other.records.operations[Int(old)], old, of: other.records.resolved, other.records.imageFiles)
     }
 }

@@ -40,7 +40,7 @@ final class PreparedTheme {
     /// Whether every instance was prepared ahead (`Applicator.preload`).
     let isComplete: Bool
     /// The prepared instances and their operations (shared with the themes derived from this).
-    private let records: PreparedRecords
+    let records: PreparedRecords
     /// Identifier -> prepared instance.
     private let lookup: InstanceLookup
     /// The preparer's key numbers -> the applicator's.
@@ -48,13 +48,14 @@ final class PreparedTheme {
     /// The plans towards this theme's instances.
     private var plans = PlanCache()
     /// The theme this one was derived from by a change of personal choices, nil for one
-    /// prepared afresh: its family's root, whose records it shares. For every identifier that
-    /// neither the root's nor this theme's values of personal choices reach, the two answer with
-    /// the same prepared instance, so a switch within a family visits only the others
+    /// prepared afresh: its family's root, whose records it shares. The two answer every
+    /// identifier with the same prepared instance, and differ only in the operations the root's
+    /// or this theme's values of personal choices reach, whose values this theme keeps in
+    /// `overlay`: a switch within a family visits only those identifiers
     /// (`Applicator.familyDifference`).
     let root: PreparedTheme?
-    /// A derived theme's slots in the shared records, and the preparer of the values it decodes.
-    private let lease: PreparedRecords.Lease?
+    /// A derived theme's values for the operations values of personal choices reach.
+    let overlay: ValueOverlay?
     /// `replacedNumbers()`'s answer, and the identifier count it was numbered at.
     private var replaced: (numbers: [IdentifierNumber], identifierCount: Int)?
 
@@ -80,7 +81,7 @@ final class PreparedTheme {
         records = PreparedRecords(preparer: preparer)
         isComplete = false
         root = nil
-        lease = nil
+        overlay = nil
     }
 
     /// The theme `root` (one prepared afresh, not whole) becomes when only the values of
@@ -94,18 +95,16 @@ final class PreparedTheme {
     ) {
         assert(root.root == nil && !root.isComplete, "only a theme prepared afresh, not whole, is derived from")
         self.key = key
-        let token = Token()
-        self.token = token
+        token = Token()
         self.source = source
         self.images = images
         self.bindings = bindings.bindings
         self.keys = KeyTranslation(operationKeys: operationKeys)
         self.lookup = InstanceLookup(copying: root.lookup, forgetting: forgotten)
-        let preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
-        self.preparer = preparer
+        self.preparer = InstancePreparer(source: source, scale: key.scale, bindings: bindings)
         isComplete = false
         records = root.records
-        lease = root.records.lease(for: token, preparer: preparer)
+        overlay = ValueOverlay(capacity: source.replacedIDs.count)
         self.root = root
         self.replaced = (replaced, lookup.identifiers.count)
     }
@@ -131,7 +130,7 @@ final class PreparedTheme {
             preparer: preparer, operations: contents.operations, instances: contents.instances,
             resolved: contents.resolved, imageFiles: contents.imageFiles)
         root = nil
-        lease = nil
+        overlay = nil
         if let keyMap {
             // Rare (the applicator numbered keys while this was prepared): the records are
             // copied here, which is why the numbering is otherwise the applicator's already.
@@ -185,25 +184,20 @@ final class PreparedTheme {
         return prepared
     }
 
-    /// In a derived theme: the root's instance, unless the root's or this theme's values of
-    /// personal choices reach it; then an instance of its own, made from the root's.
+    /// In a derived theme: the root's instance, with the values of the operations the root's or
+    /// this theme's values of personal choices reach put in the overlay.
     private func lookUpDerived(identifier number: IdentifierNumber, root: PreparedTheme) -> PreparedInstanceID? {
-        // The root has the instance exactly where this theme has one: values change params only.
-        guard let old = root.instance(identifier: number) else { return nil }
+        guard let instance = root.instance(identifier: number) else { return nil }
         let id = lookup.identifiers.name(of: number)
         let before = root.source.replacements(of: id)
         let after = source.replacements(of: id)
-        guard before != nil || after != nil else { return old }
-        if let lease,
-            let patched = records.patch(
-                old, replacing: before ?? [], with: after ?? [], textScale: key.textScale, lease: lease)
-        {
-            return patched
+        if let overlay, before != nil || after != nil {
+            overlay.fill(
+                instance, of: records, replacing: before ?? [], with: after ?? [], textScale: key.textScale,
+                preparer: preparer,
+                read: { root.sourcePosition(identifier: number).flatMap { read(at: $0) } })
         }
-        guard let position = root.sourcePosition(identifier: number), let changed = read(at: position) else {
-            return old
-        }
-        return root.prepareInFull(changed, keepingValuesFor: self)
+        return instance
     }
 
     /// The position of identifier `number` in the source, nil when the theme has none.
@@ -284,22 +278,11 @@ final class PreparedTheme {
         resolvedOperation(records.operations[Int(operation)])
     }
 
+    /// The resolved operation of `record`, with this theme's params where its overlay has them.
     func resolvedOperation(_ record: PreparedOperation) -> ResolvedOperation {
-        records.resolvedOperation(record)
-    }
-
-    /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
-    func sameEffect(_ new: Int32, as old: Int32, in other: PreparedTheme) -> Bool {
-        let newRecord = records.operations[Int(new)]
-        let oldRecord = other.records.operations[Int(old)]
-        if newRecord.replaced || oldRecord.replaced {
-            // Params of their own, not in the resolved instances (`PreparedRecords.patch`): they
-            // hold no image, or the patch would not have made them.
-            return records.params(of: newRecord) == other.records.params(of: oldRecord)
-        }
-        return Self.sameEffect(
-            records.operations[Int(new)], new, of: records.resolved, records.imageFiles,
-            as: other.records.operations[Int(old)], old, of: other.records.resolved, other.records.imageFiles)
+        var operation = records.resolved[record.instance.index].operations[Int(record.index)]
+        if record.replaced, let entry = overlay?.entry(for: record) { operation.params = entry.params }
+        return operation
     }
 
     /// The plans from `other` (a switch), created on first use.
@@ -314,7 +297,7 @@ final class PreparedTheme {
     /// or its records are damaged.
     private func prepare(at position: SourcePosition) -> PreparedInstanceID? {
         assert(!isComplete, "a theme prepared whole has every instance already")
-        return read(at: position).map { prepareInFull($0, keepingValuesFor: nil) }
+        return read(at: position).map { prepareInFull($0) }
     }
 
     /// The instance at `position` of the source, nil when the traits do not define it or its
@@ -329,18 +312,14 @@ final class PreparedTheme {
         }
     }
 
-    /// Prepares `read` with this theme's preparer, so that its shape is numbered with every
-    /// other instance of the family's; stored in a slot of `derived` (a theme derived from this
-    /// one, whose instance it is) or at the end.
-    private func prepareInFull(_ read: ResolvedInstance, keepingValuesFor derived: PreparedTheme?)
-        -> PreparedInstanceID
-    {
+    /// Prepares `read` with this theme's preparer and appends it to the records.
+    private func prepareInFull(_ read: ResolvedInstance) -> PreparedInstanceID {
         var number = PreparedInstanceID(0)
         let instance = preparer.prepare(read) { scratch, withImages in
             keys.translate(scratch, from: preparer.numbering)
             // App code run while preparing (a decoding closure) may have prepared other
             // instances meanwhile; nothing runs between here and the write below.
-            let stored = records.store(scratch, from: read, images: withImages, lease: derived?.lease)
+            let stored = records.append(scratch, from: read, images: withImages)
             number = stored.instance
             return stored.first
         }
