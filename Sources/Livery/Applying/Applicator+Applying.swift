@@ -62,8 +62,7 @@ extension Applicator {
             }
             let operation = operations[Int(step.operation)]
             guard let setter = operation.setter else { continue }
-            let value = theme.value(of: operation)
-            if step.kind == .setRecording, let value, let block = originals.block(of: slot) {
+            if step.kind == .setRecording, let value = operation.value, let block = originals.block(of: slot) {
                 // A first application: one call writes the original into the component's block
                 // and sets the value.
                 assert(!originals.hasOriginal(slot, key: step.key), "a recording step met a recorded original")
@@ -77,7 +76,7 @@ extension Applicator {
                     slot, key: operation.key, setter: setter, state: theme.state(of: operation),
                     object: object)
             }
-            if let value {
+            if let value = operation.value {
                 setter.withGuaranteedSetter { $0.applyStored(object, value) }
                 applied += 1
                 continue
@@ -89,14 +88,19 @@ extension Applicator {
         statistics.operationsApplied += applied
     }
 
-    /// The general path of `runSteps`, for an operation whose value was not decoded when the
-    /// theme was prepared (images): decodes and applies it, or reports why not. Kept out of
-    /// the hot loop.
+    /// The general path of `runSteps`, for an operation whose record holds no decoded value: one
+    /// values of personal choices reach in the theme's family, whose value is in an overlay
+    /// (`ValueOverlay`), or one not decoded when the theme was prepared (images), which it
+    /// decodes and applies, or reports why not. Kept out of the hot loop.
     @inline(never)
     func applyUndecoded(
         _ operation: PreparedOperation, setter: Unmanaged<OperationSetter>, to object: AnyObject,
         theme: PreparedTheme, group: GroupID, context: ValueContext
     ) -> Bool {
+        if operation.replaced, let value = theme.overlaidValue(of: operation) {
+            setter.withGuaranteedSetter { $0.applyStored(object, value) }
+            return true
+        }
         let resolved = theme.resolvedOperation(operation)
         switch setter.takeUnretainedValue().apply(object, resolved, context) {
         case .applied:

@@ -110,15 +110,21 @@ public struct LoadedTheme: Sendable {
         guard let compiledFile else {
             let variants = (try? model.variants()) ?? model.emptyVariants
             let theme = model.resolved(for: traits)
+            let index = model.useIndex(for: traits) {
+                ChoiceUseIndex(uses: variants.choices.uses[variants.axes.canonical(traits)] ?? [])
+            }
             let replacements = ChoiceReplacements(
-                uses: variants.choices.uses[variants.axes.canonical(traits)] ?? [], values: values, traits: traits,
-                assets: theme.assets, instance: { theme.instance($0) }, problem: problem)
+                index: index, values: values, traits: traits, assets: theme.assets, instance: { theme.instance($0) },
+                problem: problem)
             return InstanceSource(resolved: theme, textScale: textScale, replacements: replacements)
         }
         // A damaged block among the uses: no replacements; the instances read from it report it.
-        let uses = compiledFile.variant(for: traits).flatMap { try? compiledFile.choiceUses(in: $0) } ?? []
+        let index = model.useIndex(for: traits) {
+            ChoiceUseIndex(
+                uses: compiledFile.variant(for: traits).flatMap { try? compiledFile.choiceUses(in: $0) } ?? [])
+        }
         let replacements = ChoiceReplacements(
-            uses: uses, values: values, traits: traits, assets: model.assets,
+            index: index, values: values, traits: traits, assets: model.assets,
             instance: { try? compiledFile.instance($0, for: traits) }, problem: problem)
         return InstanceSource(
             compiled: compiledFile, info: model.info, traits: traits, assets: model.assets,
@@ -135,6 +141,9 @@ public struct LoadedTheme: Sendable {
         /// The last trait set a theme given whole was resolved for, and the result: a change of
         /// personal choices resolves the same traits again (`livery-switch-bench --choice`).
         private var lastResolved: (traits: TraitSet, theme: ResolvedTheme)?
+        /// The last trait set values of personal choices were given for, and its uses, grouped
+        /// once for every change of the values (`livery-switch-bench --choice`).
+        private var lastUses: (traits: TraitSet, index: ChoiceUseIndex)?
         let info: ThemeInfo
         /// The compiled file's asset directory, read once (small: a record per asset file).
         let assets: AssetCatalog
@@ -179,6 +188,21 @@ public struct LoadedTheme: Sendable {
             let theme = variants.resolved(for: traits)
             lastResolved = (traits, theme)
             return theme
+        }
+
+        /// The uses for `traits`, grouped by `make` once.
+        func useIndex(for traits: TraitSet, make: () -> ChoiceUseIndex) -> ChoiceUseIndex {
+            lock.lock()
+            if let last = lastUses, last.traits == traits {
+                lock.unlock()
+                return last.index
+            }
+            lock.unlock()
+            let index = make()
+            lock.lock()
+            lastUses = (traits, index)
+            lock.unlock()
+            return index
         }
 
         var emptyVariants: ThemeVariants {

@@ -55,7 +55,7 @@ struct InstanceSource: Sendable {
 
     /// The replacements the values of personal choices make in instance `id`'s params, nil when
     /// none.
-    func replacements(of id: String) -> [ChoiceReplacements.Replacement]? { replacements.replacements(of: id) }
+    func replacements(of id: String) -> ChoiceReplacements.Replacements? { replacements.replacements(of: id) }
 
     /// Whether instances are read from a compiled file as they are needed (then `position(of:)`
     /// answers from the file's hash table), rather than all held in `header`.

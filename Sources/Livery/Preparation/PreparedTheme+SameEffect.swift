@@ -12,11 +12,8 @@ extension PreparedTheme {
     /// Comparing params is the slow path of a first switch's diff
     /// (`livery-switch-bench --profile-switch-many`).
     @inline(__always)
-    /// Nil too for an operation values of personal choices reach in the family (`replaced`): a
-    /// theme's overlay may hold another value (`PreparedTheme.sameEffect(_:as:in:)`).
     nonisolated static func sameEffect(_ new: PreparedOperation, as old: PreparedOperation) -> Bool? {
-        guard !new.replaced, !old.replaced, let newValue = new.value, let oldValue = old.value,
-            let setter = new.setter,
+        guard let newValue = new.value, let oldValue = old.value, let setter = new.setter,
             setter.toOpaque() == old.setter?.toOpaque()
         else { return nil }
         return setter.withGuaranteedSetter { setter -> Bool? in
@@ -83,25 +80,13 @@ extension PreparedTheme {
     }
 }
 
-// The values a theme applies, with the overlay of a theme derived by personal choices.
+// The values a theme applies where values of personal choices reach its family's records.
 extension PreparedTheme {
-    /// The decoded value this theme applies for `record`: its overlay's where it has one. The
-    /// check is one flag in the hot loop; the overlay is searched only for operations values of
-    /// personal choices reach in the family.
-    @inline(__always)
-    func value(of record: PreparedOperation) -> UnsafeMutableRawPointer? {
-        record.replaced ? overlaidValue(of: record) : record.value
-    }
-
-    @inline(never)
-    fileprivate func overlaidValue(of record: PreparedOperation) -> UnsafeMutableRawPointer? {
-        guard let entry = overlay?.entry(for: record) else { return record.value }
-        return entry.value
-    }
-
-    /// Whether this theme's overlay has `record`'s operation.
-    fileprivate func overlays(_ record: PreparedOperation) -> Bool {
-        record.replaced && overlay?.entry(for: record) != nil
+    /// The decoded value this theme applies for `record`, an operation values of personal
+    /// choices reach in the family (`replaced`, whose record holds no value): its overlay's, or
+    /// else its root's. Nil when it is not decoded (the general path applies its params).
+    func overlaidValue(of record: PreparedOperation) -> UnsafeMutableRawPointer? {
+        (overlay.entry(for: record) ?? root?.overlay.entry(for: record))?.value
     }
 
     /// Whether applying operation `new` of this theme after `old` of `other` changes nothing.
@@ -111,15 +96,12 @@ extension PreparedTheme {
         if newRecord.replaced || oldRecord.replaced {
             var newProbe = newRecord
             var oldProbe = oldRecord
-            (newProbe.value, newProbe.replaced) = (value(of: newRecord), false)
-            (oldProbe.value, oldProbe.replaced) = (other.value(of: oldRecord), false)
+            if newRecord.replaced { newProbe.value = overlaidValue(of: newRecord) }
+            if oldRecord.replaced { oldProbe.value = other.overlaidValue(of: oldRecord) }
             if let same = Self.sameEffect(newProbe, as: oldProbe) { return same }
-            if newProbe.value == nil || oldProbe.value == nil {
-                // An undecoded value of an overlay has no image files recorded: it is applied
-                // again, harmlessly.
-                if overlays(newRecord) || other.overlays(oldRecord) { return false }
-                if records.imageFiles[new] != other.records.imageFiles[old] { return false }
-            }
+            // An undecoded value reached by personal choices: its image files are not recorded,
+            // and it is applied again, harmlessly.
+            if newProbe.value == nil || oldProbe.value == nil { return false }
             return resolvedOperation(newRecord).params == other.resolvedOperation(oldRecord).params
         }
         return Self.sameEffect(

@@ -54,8 +54,10 @@ final class PreparedTheme {
     /// `overlay`: a switch within a family visits only those identifiers
     /// (`Applicator.familyDifference`).
     let root: PreparedTheme?
-    /// A derived theme's values for the operations values of personal choices reach.
-    let overlay: ValueOverlay?
+    /// This theme's values for the operations values of personal choices reach in its family
+    /// (`PreparedOperation.replaced`): a root's own, moved there from its records, or a derived
+    /// theme's.
+    let overlay: ValueOverlay
     /// `replacedNumbers()`'s answer, and the identifier count it was numbered at.
     private var replaced: (numbers: [IdentifierNumber], identifierCount: Int)?
 
@@ -81,7 +83,7 @@ final class PreparedTheme {
         records = PreparedRecords(preparer: preparer)
         isComplete = false
         root = nil
-        overlay = nil
+        overlay = ValueOverlay()
     }
 
     /// The theme `root` (one prepared afresh, not whole) becomes when only the values of
@@ -130,7 +132,7 @@ final class PreparedTheme {
             preparer: preparer, operations: contents.operations, instances: contents.instances,
             resolved: contents.resolved, imageFiles: contents.imageFiles)
         root = nil
-        overlay = nil
+        overlay = ValueOverlay()
         if let keyMap {
             // Rare (the applicator numbered keys while this was prepared): the records are
             // copied here, which is why the numbering is otherwise the applicator's already.
@@ -191,9 +193,9 @@ final class PreparedTheme {
         let id = lookup.identifiers.name(of: number)
         let before = root.source.replacements(of: id)
         let after = source.replacements(of: id)
-        if let overlay, before != nil || after != nil {
+        if before != nil || after != nil {
             overlay.fill(
-                instance, of: records, replacing: before ?? [], with: after ?? [], textScale: key.textScale,
+                instance, of: records, root: root.overlay, replacing: before, with: after, textScale: key.textScale,
                 preparer: preparer,
                 read: { root.sourcePosition(identifier: number).flatMap { read(at: $0) } })
         }
@@ -281,7 +283,7 @@ final class PreparedTheme {
     /// The resolved operation of `record`, with this theme's params where its overlay has them.
     func resolvedOperation(_ record: PreparedOperation) -> ResolvedOperation {
         var operation = records.resolved[record.instance.index].operations[Int(record.index)]
-        if record.replaced, let entry = overlay?.entry(for: record) { operation.params = entry.params }
+        if record.replaced, let entry = overlay.entry(for: record) { operation.params = entry.params }
         return operation
     }
 
