@@ -35,8 +35,9 @@ struct PreparedOperation {
     var index: Int32
     /// The setter exists and takes the operation's state: reverting it is possible.
     var revertible: Bool
-    /// Values of personal choices reach it in a theme of its family: such a theme's value and
-    /// params for it are in its `ValueOverlay`, if it has one there.
+    /// Values of personal choices reach it in a theme of its family: the record holds no value
+    /// (`value` is nil), and each theme reads its value and params from its `ValueOverlay`, or
+    /// else its root's.
     var replaced = false
 }
 
@@ -104,7 +105,7 @@ struct PlanStep {
 
 /// The records of a prepared theme: its prepared instances, their operations, the resolved
 /// instances they came from and the files of their images. Appended to, never changed, but for
-/// the `replaced` marks.
+/// the `replaced` marks (whose values move to the root's `ValueOverlay`).
 ///
 /// Shared by a theme and the themes derived from it by a change of personal choices (its
 /// family): a derived theme answers every identifier with the root's instance, and keeps the

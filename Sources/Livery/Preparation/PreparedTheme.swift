@@ -29,7 +29,7 @@ final class PreparedTheme {
     final class Token {}
 
     let key: Key
-    let token: Token
+    let token = Token()
     /// Where instances are read from.
     let source: InstanceSource
     let images: ImageLoader
@@ -73,7 +73,6 @@ final class PreparedTheme {
         identifiers: IdentifierTable
     ) {
         self.key = key
-        token = Token()
         self.source = source
         self.images = images
         self.bindings = bindings.bindings
@@ -88,8 +87,9 @@ final class PreparedTheme {
 
     /// The theme `root` (one prepared afresh, not whole) becomes when only the values of
     /// personal choices change (`key` differs from `root.key` in `constants` only): its records
-    /// and answers are shared, except for the identifiers `forgotten` marks (those the root's or
-    /// these values reach, `replaced` being these), looked up again as they are needed.
+    /// and answers are shared; the identifiers `forgotten` marks (those the root's or these
+    /// values reach, `replaced` being these) are looked up again as they are needed, to put
+    /// their values in the overlay.
     init(
         derivedFrom root: PreparedTheme, key: Key, source: InstanceSource, images: ImageLoader,
         bindings: BindingSnapshot, operationKeys: OperationKeys, forgetting forgotten: ContiguousArray<Bool>,
@@ -97,7 +97,6 @@ final class PreparedTheme {
     ) {
         assert(root.root == nil && !root.isComplete, "only a theme prepared afresh, not whole, is derived from")
         self.key = key
-        token = Token()
         self.source = source
         self.images = images
         self.bindings = bindings.bindings
@@ -120,7 +119,6 @@ final class PreparedTheme {
         keyMap: ContiguousArray<OperationKeyNumber>?, operationKeys: OperationKeys, identifiers: IdentifierTable
     ) {
         self.key = key
-        token = Token()
         self.source = preparer.source
         self.images = images
         self.bindings = preparer.bindings.bindings
@@ -295,11 +293,22 @@ final class PreparedTheme {
     // MARK: Preparing
 
     /// Reads the instance at `position` and prepares it (see `InstancePreparer.prepare`), its
-    /// operations stored with the applicator's key numbers; nil when the traits do not define it
-    /// or its records are damaged.
+    /// operations appended with the applicator's key numbers; nil when the traits do not define
+    /// it or its records are damaged.
     private func prepare(at position: SourcePosition) -> PreparedInstanceID? {
         assert(!isComplete, "a theme prepared whole has every instance already")
-        return read(at: position).map { prepareInFull($0) }
+        guard let resolved = read(at: position) else { return nil }
+        var number = PreparedInstanceID(0)
+        let instance = preparer.prepare(resolved) { scratch, withImages in
+            keys.translate(scratch, from: preparer.numbering)
+            // App code run while preparing (a decoding closure) may have prepared other
+            // instances meanwhile; nothing runs between here and the write below.
+            let stored = records.append(scratch, from: resolved, images: withImages)
+            number = stored.instance
+            return stored.first
+        }
+        records.instances[number.index] = instance
+        return number
     }
 
     /// The instance at `position` of the source, nil when the traits do not define it or its
@@ -312,21 +321,6 @@ final class PreparedTheme {
                 error, id: source.compiledFile?.id(of: InstanceHandle(rawValue: UInt32(position.rawValue))))
             return nil
         }
-    }
-
-    /// Prepares `read` with this theme's preparer and appends it to the records.
-    private func prepareInFull(_ read: ResolvedInstance) -> PreparedInstanceID {
-        var number = PreparedInstanceID(0)
-        let instance = preparer.prepare(read) { scratch, withImages in
-            keys.translate(scratch, from: preparer.numbering)
-            // App code run while preparing (a decoding closure) may have prepared other
-            // instances meanwhile; nothing runs between here and the write below.
-            let stored = records.append(scratch, from: read, images: withImages)
-            number = stored.instance
-            return stored.first
-        }
-        records.instances[number.index] = instance
-        return number
     }
 
     /// The numbers of the identifiers whose instances this theme's values of personal choices
