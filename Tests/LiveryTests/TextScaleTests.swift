@@ -1,4 +1,5 @@
 import Foundation
+import LiveryHeadless
 import LiveryModel
 import Testing
 
@@ -155,5 +156,46 @@ func textProbeBinding() -> ComponentBinding<TextProbe> {
         #expect(probe.body == own, "the app's own font comes back, not a scaled one")
         manager.setTextScale(1)
         #expect(probe.body == own, "text scale does not touch what no theme sets")
+    }
+
+    /// A font the user picks (a personal choice) is sized at the user's text scale like the
+    /// theme's own, when it is given and when the text scale changes after; and the operations it
+    /// does not reach keep theirs.
+    @Test func aFontGivenAsAPersonalChoiceFollowsTheTextScale() {
+        var variants = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "t"), ancestors: [], axes: TraitAxes(),
+            variants: [
+                .none: [
+                    instance(
+                        "p", "textprobe", [op("titleFont", "font", .font(Self.title)), op("tint", "color", color(0x336699))])
+                ]
+            ], assets: .empty)
+        variants.choices = ChoiceTable(
+            constants: [ChoiceConstant(name: "heading", type: .font)],
+            uses: [
+                .none: [
+                    ChoiceUse(
+                        id: "p", operation: 0, param: "font",
+                        expression: .constant(name: "heading", type: .font, otherwise: .literal(.font(Self.title))))
+                ]
+            ])
+        let manager = ThemeManager()
+        manager.add(LoadedTheme(variants: variants))
+        manager.activate(themeID: "t")
+        let applicator = Applicator(manager: manager, bindings: StandardBindings.register(in:))
+        applicator.register(textProbeBinding())
+        let probe = TextProbe(Counter())
+        applicator.style(probe, as: "p")
+        manager.setTextScale(1.5)
+        #expect(probe.title?.size == 30)
+        for size in [24.0, 32.0] {
+            applicator.rootScope.overrides.constants["heading"] = .font(Font(family: "Picked", size: size))
+            #expect(probe.title == Font(family: "Picked", size: size).applied(textScale: 1.5))
+            #expect(probe.tint == Color(red: 0x33 / 255, green: 0x66 / 255, blue: 0x99 / 255))
+        }
+        manager.setTextScale(2)
+        #expect(probe.title == Font(family: "Picked", size: 32).applied(textScale: 2))
+        applicator.rootScope.overrides.constants = [:]
+        #expect(probe.title == Self.title.applied(textScale: 2))
     }
 }
