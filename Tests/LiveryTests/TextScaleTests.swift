@@ -167,7 +167,8 @@ func textProbeBinding() -> ComponentBinding<TextProbe> {
             variants: [
                 .none: [
                     instance(
-                        "p", "textprobe", [op("titleFont", "font", .font(Self.title)), op("tint", "color", color(0x336699))])
+                        "p", "textprobe",
+                        [op("titleFont", "font", .font(Self.title)), op("tint", "color", color(0x336699))])
                 ]
             ], assets: .empty)
         variants.choices = ChoiceTable(
