@@ -276,9 +276,9 @@ final class InstancePreparer: @unchecked Sendable {
         }
     }
 
-    /// `operation`'s value decoded anew with `setter`, the one its lookup found: for an instance
-    /// made from another's records, where only some values differ (`PreparedTheme`'s patch).
-    /// Nil when it does not decode.
+    /// `operation`'s value decoded anew with `setter`, the one its lookup found: for an operation
+    /// whose params values of personal choices replace (`ValueOverlay.fill`). Nil when it does
+    /// not decode.
     func decodeAgain(_ operation: ResolvedOperation, with setter: Unmanaged<OperationSetter>)
         -> UnsafeMutableRawPointer?
     {
