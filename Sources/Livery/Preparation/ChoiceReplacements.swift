@@ -52,6 +52,16 @@ struct ChoiceReplacements: Sendable {
         var operation: Int
         var param: String
         var value: Value
+
+        /// Puts the value in `operation` (the one at `self.operation`), in place of its param's;
+        /// nothing when it has no such param, or the value is the same (its params are not
+        /// copied then).
+        func apply(to operation: inout ResolvedOperation) {
+            guard let index = operation.params.firstIndex(where: { $0.name == param }),
+                operation.params[index].value != value
+            else { return }
+            operation.params[index].value = value
+        }
     }
 
     /// The replacements of one instance's params.
@@ -156,11 +166,7 @@ struct ChoiceReplacements: Sendable {
     static func apply(_ replacements: Replacements, to instance: ResolvedInstance) -> ResolvedInstance {
         var result = instance
         for replacement in replacements where replacement.operation < result.operations.count {
-            let params = result.operations[replacement.operation].params
-            guard let index = params.firstIndex(where: { $0.name == replacement.param }),
-                params[index].value != replacement.value
-            else { continue }
-            result.operations[replacement.operation].params[index].value = replacement.value
+            replacement.apply(to: &result.operations[replacement.operation])
         }
         return result
     }

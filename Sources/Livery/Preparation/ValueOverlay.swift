@@ -63,17 +63,16 @@ final class ValueOverlay {
             } ?? true
         if covered, let after {
             let shared = records.resolved[instance.index]
-            for replacement in after where replacement.operation < count {
+            for var replacement in after where replacement.operation < count {
                 var entry = reached.firstIndex { $0.index == replacement.operation }
                 if entry == nil {
                     reached.append((replacement.operation, shared.operations[replacement.operation]))
                     entry = reached.count - 1
                 }
-                let params = reached[entry!].operation.params
-                guard let param = params.firstIndex(where: { $0.name == replacement.param }) else { continue }
-                reached[entry!].operation.params[param].value =
-                    textScale == TextScale.standard
-                    ? replacement.value : replacement.value.applyingTextScale(textScale) ?? replacement.value
+                if textScale != TextScale.standard {
+                    replacement.value = replacement.value.applyingTextScale(textScale) ?? replacement.value
+                }
+                replacement.apply(to: &reached[entry!].operation)
             }
         } else if let before, !covered {
             guard let own = read(), own.operations.count == count else { return }
