@@ -6,14 +6,16 @@ import LiveryModel
 /// from its compiled file takes a value with the same result as from its folder.
 extension ThemeResolver.Pass {
     /// Records the uses of `instance`'s params that follow choices, from the syntax of its
-    /// operations (`sources`, parallel to its operations).
-    mutating func recordChoices(_ instance: ResolvedInstance, sources: [OperationSyntax]) {
+    /// operations (`sources`, parallel to its operations), and returns them: the memo keeps
+    /// them with the resolution (the same definitions give the same uses; `bench-brands.py`,
+    /// validate of each tree).
+    mutating func recordChoices(_ instance: ResolvedInstance, sources: [OperationSyntax]) -> [ChoiceUse] {
         let uses = choiceUses(instance, sources: sources)
         if !uses.isEmpty { resolver.choiceUses[traits, default: []] += uses }
+        return uses
     }
 
-    /// Records the uses of a resolution the memo kept: found once, when first reused (the same
-    /// definitions give the same uses; `bench-brands.py`, validate of each tree).
+    /// Records the uses of a resolution the memo kept.
     mutating func recordChoices(of entry: ResolutionMemo.Entry) {
         let uses = entry.choiceUses ?? choiceUses(entry.instance, sources: entry.sources)
         entry.choiceUses = uses
@@ -24,9 +26,8 @@ extension ThemeResolver.Pass {
     private mutating func choiceUses(_ instance: ResolvedInstance, sources: [OperationSyntax]) -> [ChoiceUse] {
         guard !overridable.isEmpty else { return [] }
         var uses: [ChoiceUse] = []
-        let signatures = resolver.schema
         for (position, operation) in sources.enumerated() where position < instance.operations.count {
-            let signature = signatures.operation(operation.name, of: instance.component)
+            let signature = resolver.signature(of: operation, component: instance.component)
             for param in operation.params {
                 var visiting: [String] = []
                 guard let expression = choiceExpression(of: param.object, visiting: &visiting),

@@ -113,14 +113,15 @@ extension ThemeResolver {
             reads = ResolutionReads()
             let logged = resolver.findingLog.count
             guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
-            if resolver.collectsChoices { recordChoices(instance, sources: sources) }
+            let uses = resolver.collectsChoices ? recordChoices(instance, sources: sources) : nil
             var mine = reads
             mine.findings += resolver.findingLog[logged...]
             if mine.clean {
-                resolver.memo.insert(
-                    ResolutionMemo.Entry(
-                        definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
-                        contrast: contrast))
+                let entry = ResolutionMemo.Entry(
+                    definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
+                    contrast: contrast)
+                entry.choiceUses = uses
+                resolver.memo.insert(entry)
             }
             return instance
         }
@@ -318,7 +319,7 @@ extension ThemeResolver {
             }
             let outer = beginReading()
             defer { paramReads[slot] = endReading(outer) }
-            let signature = resolver.schema.operation(operation.name, of: component)
+            let signature = resolver.signature(of: operation, component: component)
             var result: [Param]? = []
             for param in operation.params {
                 guard let value = value(of: param.object),

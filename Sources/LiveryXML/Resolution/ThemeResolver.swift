@@ -72,7 +72,12 @@ final class ThemeResolver {
     /// A class, so results are written in place rather than through a copied array.
     private final class CheckTable {
         var results: [CheckResult]
-        init(count: Int) { results = Array(repeating: .unchecked, count: count) }
+        /// Each operation's schema for the component, once looked up (nil: not yet).
+        var signatures: [OperationSchema??]
+        init(count: Int) {
+            results = Array(repeating: .unchecked, count: count)
+            signatures = Array(repeating: nil, count: count)
+        }
     }
     /// Operations in the chain: the size of per-operation caches, indexed by `slot(of:)`.
     let serialCount: Int
@@ -277,15 +282,27 @@ final class ThemeResolver {
         return fix
     }
 
+    private func checkTable(for component: String) -> CheckTable {
+        if let existing = checked[component] { return existing }
+        let table = CheckTable(count: serialCount)
+        checked[component] = table
+        return table
+    }
+
+    /// The schema of an operation of the component, looked up once per (operation, component)
+    /// (bench-brands.py, validate: a lookup by two names for each operation of every pass).
+    func signature(of operation: OperationSyntax, component: String) -> OperationSchema? {
+        let table = checkTable(for: component)
+        let slot = slot(of: operation)
+        if let known = table.signatures[slot] { return known }
+        let signature = schema.operation(operation.name, of: component)
+        table.signatures[slot] = .some(signature)
+        return signature
+    }
+
     /// Checks an operation against the component's schema, once per (operation, component).
     func check(_ operation: OperationSyntax, component: String) -> Bool {
-        let table: CheckTable
-        if let existing = checked[component] {
-            table = existing
-        } else {
-            table = CheckTable(count: serialCount)
-            checked[component] = table
-        }
+        let table = checkTable(for: component)
         let slot = slot(of: operation)
         switch table.results[slot] {
         case .valid: return true
