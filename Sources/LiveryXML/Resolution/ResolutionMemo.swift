@@ -98,6 +98,31 @@ final class ResolutionMemo {
         }
     }
 
+    /// A constant's value, kept with what computing it read: it is the same in every pass where
+    /// each of those names finds the same definition (bench-brands.py, validate: every constant is
+    /// evaluated in every pass, and a colour with a contrast guard costs a search).
+    struct ConstantEntry {
+        let reads: ResolutionReads
+        let value: Value
+    }
+
+    /// By the constant's definition (kept by the resolver's chain, so not reused meanwhile).
+    private var constants: [ObjectIdentifier: [ConstantEntry]] = [:]
+
+    func constantEntries(for definition: ConstantSyntax) -> [ConstantEntry] {
+        constants[ObjectIdentifier(definition)] ?? []
+    }
+
+    /// Keeps a value whose reading was clean and reported nothing.
+    func insert(_ entry: ConstantEntry, for definition: ConstantSyntax) {
+        guard enabled, entry.reads.clean, entry.reads.findings.isEmpty else { return }
+        let key = ObjectIdentifier(definition)
+        var list = constants[key] ?? []
+        list.insert(entry, at: 0)
+        if list.count > variantsPerInstance { list.removeLast() }
+        constants[key] = list
+    }
+
     func insert(_ entry: Entry) {
         guard enabled, let last = entry.definitions.last else { return }
         let key = ObjectIdentifier(last)

@@ -182,12 +182,24 @@ extension ThemeResolver.Pass {
                     at: constant.location))
             return nil
         }
+        if resolver.constantOverrides.isEmpty {
+            for entry in resolver.memo.constantEntries(for: constant) where holds(entry.reads) {
+                reads.formUnion(entry.reads)
+                constantReads[name] = entry.reads
+                constantValues[name] = .some(entry.value)
+                return entry.value
+            }
+        }
         resolvingConstants.append(name)
         let outer = beginReading()
         let value = value(of: constant.object)
-        constantReads[name] = endReading(outer)
+        let mine = endReading(outer)
+        constantReads[name] = mine
         resolvingConstants.removeLast()
         constantValues[name] = .some(value)
+        if let value, resolver.constantOverrides.isEmpty {
+            resolver.memo.insert(.init(reads: mine.distinct, value: value), for: constant)
+        }
         return value
     }
 }
