@@ -317,10 +317,18 @@ extension ThemeResolver {
                 if let known = paramReads[slot] { reads.formUnion(known) }
                 return cached
             }
+            let keeps = resolver.constantOverrides.isEmpty
+            if keeps {
+                for entry in resolver.keptParams(of: operation, component: component) where holds(entry.reads) {
+                    reads.formUnion(entry.reads)
+                    paramReads[slot] = entry.reads
+                    resolvedParams[slot] = .some(entry.params)
+                    return entry.params
+                }
+            }
             let outer = beginReading()
-            defer { paramReads[slot] = endReading(outer) }
-            let signature = resolver.signature(of: operation, component: component)
             var result: [Param]? = []
+            let signature = resolver.signature(of: operation, component: component)
             for param in operation.params {
                 guard let value = value(of: param.object),
                     checkValue(
@@ -333,6 +341,11 @@ extension ThemeResolver {
                 result?.append(Param(name: param.name, value: value))
             }
             resolvedParams[slot] = result
+            let mine = endReading(outer)
+            paramReads[slot] = mine
+            if keeps, let result {
+                resolver.keep(.init(reads: mine.distinct, params: result), of: operation, component: component)
+            }
             return result
         }
 

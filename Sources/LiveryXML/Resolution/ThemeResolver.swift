@@ -74,10 +74,35 @@ final class ThemeResolver {
         var results: [CheckResult]
         /// Each operation's schema for the component, once looked up (nil: not yet).
         var signatures: [OperationSchema??]
+        /// Each operation's params as resolved for the component, with what resolving them read.
+        var params: [[ParamsEntry]]
         init(count: Int) {
             results = Array(repeating: .unchecked, count: count)
             signatures = Array(repeating: nil, count: count)
+            params = Array(repeating: [], count: count)
         }
+    }
+
+    /// An operation's params, kept across passes like an instance's resolution (`ResolutionMemo`):
+    /// they are the same in every pass where each name they read finds the same definition
+    /// (bench-brands.py, validate).
+    struct ParamsEntry {
+        let reads: ResolutionReads
+        let params: [Param]
+    }
+
+    /// The params of the operation kept for the component, the most recent first.
+    func keptParams(of operation: OperationSyntax, component: String) -> [ParamsEntry] {
+        checkTable(for: component).params[slot(of: operation)]
+    }
+
+    /// Keeps params whose reading was clean and reported nothing.
+    func keep(_ entry: ParamsEntry, of operation: OperationSyntax, component: String) {
+        guard memo.enabled, entry.reads.clean, entry.reads.findings.isEmpty else { return }
+        let table = checkTable(for: component)
+        let slot = slot(of: operation)
+        table.params[slot].insert(entry, at: 0)
+        if table.params[slot].count > memo.variantsPerInstance { table.params[slot].removeLast() }
     }
     /// Operations in the chain: the size of per-operation caches, indexed by `slot(of:)`.
     let serialCount: Int
