@@ -307,10 +307,20 @@ final class ThemeResolver {
         return fix
     }
 
+    /// The table last asked for: an instance's operations ask for the same component in turn
+    /// (bench-brands.py, validate: hashing the name was a twentieth of the time).
+    private var lastTable: (component: String, table: CheckTable)?
+
     private func checkTable(for component: String) -> CheckTable {
-        if let existing = checked[component] { return existing }
-        let table = CheckTable(count: serialCount)
-        checked[component] = table
+        if let last = lastTable, last.component == component { return last.table }
+        let table: CheckTable
+        if let existing = checked[component] {
+            table = existing
+        } else {
+            table = CheckTable(count: serialCount)
+            checked[component] = table
+        }
+        lastTable = (component, table)
         return table
     }
 
