@@ -38,6 +38,7 @@ package struct Validate: ParsableCommand {
 
     package func run() throws {
         let workspace = themes.workspace()
+        workspace.collectsChoices = false
         let progress = ProgressLine.forStandardError()
         let found = workspace.validate(paths: paths, jobs: jobs) { done, total, path in
             if total > 1 { progress.update(done, of: total, "validating \(path)") }

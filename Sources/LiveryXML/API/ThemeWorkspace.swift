@@ -45,6 +45,15 @@ public final class ThemeWorkspace: @unchecked Sendable {
         get { locked { checksContrastValue } }
         set { locked { checksContrastValue = newValue } }
     }
+    private var collectsChoicesValue = true
+    /// Whether resolutions record what the theme's personal choices change (format 1.3, 9.2),
+    /// which the compiler stores; without, their variants have no personal choices. A run that
+    /// only validates turns it off: nothing it reports depends on them (bench-brands.py,
+    /// validate).
+    public var collectsChoices: Bool {
+        get { locked { collectsChoicesValue } }
+        set { locked { collectsChoicesValue = newValue } }
+    }
     /// Unsaved contents read instead of the files on disk (a language server's open buffers).
     public let overlay: SourceOverlay?
     /// Whether resolutions of instances are reused across trait sets (`ResolutionMemo`); off only
@@ -189,24 +198,29 @@ public final class ThemeWorkspace: @unchecked Sendable {
 
     /// The last few themes resolved, so that a tool that validates, compiles and proves one
     /// theme resolves it once (`recentCapacity` of them: the themes in flight, not every theme).
-    var recent: [(key: String, contrast: Bool, chain: [String], resolution: Resolution)] = []
+    var recent: [(key: String, checks: Checks, chain: [String], resolution: Resolution)] = []
+    /// What a resolution was made with: the contrast checks, the personal choices recorded.
+    struct Checks: Equatable {
+        var contrast: Bool
+        var choices: Bool
+    }
     private let recentCapacity = 16
 
     func resolution(ofThemeAt path: String) -> Resolution? {
         let key = canonical(path)
-        let contrast = checksContrast
-        if let known = locked({ recent.first { $0.key == key && $0.contrast == contrast }?.resolution }) {
+        let checks = locked { Checks(contrast: checksContrastValue, choices: collectsChoicesValue) }
+        if let known = locked({ recent.first { $0.key == key && $0.checks == checks }?.resolution }) {
             return known
         }
         guard let (resolver, diagnostics) = resolver(forThemeAt: path) else { return nil }
-        if contrast {
+        if checks.contrast {
             resolver.contrast = ContrastCheck(
                 schema: resolver.schema, themeID: resolver.chain.last?.info?.id ?? "", themePath: path)
             resolver.contrast?.dimensions = resolver.dimensions
         }
         let axes = resolver.axes
         var variants: [TraitSet: [ResolvedInstance]] = [:]
-        let choiceConstants = Self.overridableConstants(of: resolver.chain)
+        let choiceConstants = checks.choices ? Self.overridableConstants(of: resolver.chain) : []
         resolver.collectsChoices = !choiceConstants.isEmpty
         for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
         resolver.finish()
@@ -225,9 +239,9 @@ public final class ThemeWorkspace: @unchecked Sendable {
             })
         let chain = resolver.chain.map { canonical($0.path) }
         locked {
-            recent.removeAll { $0.key == key && $0.contrast == contrast }
+            recent.removeAll { $0.key == key && $0.checks == checks }
             if recent.count >= recentCapacity { recent.removeFirst() }
-            recent.append((key, contrast, chain, resolution))
+            recent.append((key, checks, chain, resolution))
         }
         return resolution
     }
