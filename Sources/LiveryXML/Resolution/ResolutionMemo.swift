@@ -62,14 +62,18 @@ final class ResolutionMemo {
         let sources: [OperationSyntax]
         /// What the contrast check measures, for every trait set.
         let contrast: ContrastCheck.Pairs
+        /// The constants overridable in the pass that resolved it: the uses of personal choices
+        /// and the contrast guards depend on them, so an entry is reused only where they are the same.
+        let overridable: Set<String>
         /// The uses of the instance's params that follow personal choices, once found
         /// (`ThemeResolver.Pass.recordChoices(of:)`).
         var choiceUses: [ChoiceUse]?
 
         init(
             definitions: [InstanceSyntax], reads: ResolutionReads, instance: ResolvedInstance,
-            sources: [OperationSyntax], contrast: ContrastCheck.Pairs
+            sources: [OperationSyntax], contrast: ContrastCheck.Pairs, overridable: Set<String>
         ) {
+            self.overridable = overridable
             self.definitions = definitions
             self.reads = reads
             self.instance = instance

@@ -105,7 +105,8 @@ extension ThemeResolver {
                 reads = ResolutionReads()
                 return resolveAfresh(definitions)?.0
             }
-            for entry in resolver.memo.entries(for: definitions) where holds(entry.reads) {
+            for entry in resolver.memo.entries(for: definitions)
+            where entry.overridable == overridable && holds(entry.reads) {
                 reuse(entry)
                 if resolver.collectsChoices { recordChoices(of: entry) }
                 return entry.instance
@@ -119,7 +120,7 @@ extension ThemeResolver {
             if mine.clean {
                 let entry = ResolutionMemo.Entry(
                     definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
-                    contrast: contrast)
+                    contrast: contrast, overridable: overridable)
                 entry.choiceUses = uses
                 resolver.memo.insert(entry)
             }
@@ -134,15 +135,15 @@ extension ThemeResolver {
         }
 
         /// What resolving the entry's instance did besides its value that depends on the trait
-        /// set: checking its contrast. (What it uses was marked, and its overrides noted, when it
-        /// was resolved: reusing it marks and notes the same.)
+        /// set: reporting its findings (its contrast guards' among them) and checking its contrast.
+        /// (What it uses was marked, and its overrides noted, when it was resolved: reusing it
+        /// marks and notes the same.)
         mutating func reuse(_ entry: ResolutionMemo.Entry) {
             resolver.reuses += 1
             for finding in entry.reads.findings {
                 resolver.report(finding.diagnostic, traits: finding.withTraits ? traits : nil)
             }
             resolver.contrast?.check(entry.instance, pairs: entry.contrast, sources: entry.sources, traits: traits)
-            checkGuards(entry.instance, pairs: entry.contrast, sources: entry.sources)
         }
 
         /// The instance, the syntax of its operations, and what the contrast check measures.
