@@ -199,6 +199,57 @@ import Testing
         #expect(resolver.traitSets.values.contains { $0.count == 4 })
     }
 
+    /// A constant overridable only for some trait sets (an iPad layer marks it, a child's
+    /// redefinition keeps the mark there): the same definitions read, but a personal choice
+    /// only on iPad, with its use recorded and its text's missing guard reported there alone.
+    @Test func aResolutionIsReusedOnlyWhereTheSameConstantsAreOverridable() throws {
+        let label =
+            Self.operation("backgroundColor", "color", "<color ref=\"paper\"/>")
+            + Self.operation("textColor", "color", "<color ref=\"ink\"/>")
+        let tree = try TemporaryThemes([
+            "Base.theme/Info.xml": TemporaryThemes.info("base"),
+            "Base.theme/Constants.xml":
+                "<theme><constants><color name=\"ink\">#111111</color><color name=\"paper\">#FFFFFF</color></constants></theme>",
+            "Base.theme/Constants~ipad.xml":
+                "<theme><constants><color name=\"ink\" overridable=\"true\">#111111</color></constants></theme>",
+            "Base.theme/Screen.xml": "<theme><instances><uilabel id=\"k\">\(label)</uilabel></instances></theme>",
+            "Child.theme/Info.xml": TemporaryThemes.info("child", parent: "base"),
+            "Child.theme/Brand.xml": "<theme><constants><color name=\"ink\">#222222</color></constants></theme>",
+        ])
+        var results: [Checked<ThemeVariants>] = []
+        for reusing in [false, true] {
+            let workspace = ThemeWorkspace(searchPaths: [tree.path])
+            workspace.reusesResolutions = reusing
+            results.append(workspace.variants(ofThemeAt: tree.theme("Child.theme")))
+        }
+        let afresh = try #require(results[0].value)
+        let ipad = try TraitSet(tags: ["ipad"])
+        #expect(afresh.choices.uses[ipad]?.map(\.id) == ["k"])
+        #expect(afresh.choices.uses[TraitSet()] == nil)
+        let unguarded = results[0].diagnostics.filter { $0.code == .contrastUnguarded }
+        #expect(unguarded.count == 1)
+        #expect(unguarded.first?.notes.map(\.message) == ["only with ipad"])
+        #expect(results[1].value == afresh)
+        #expect(results[1].diagnostics == results[0].diagnostics)
+    }
+
+    /// A workspace that does not collect personal choices (the `validate` command's) reports
+    /// exactly what one that does reports, and its variants have no personal choices.
+    @Test func validatingWithoutPersonalChoicesReportsTheSame() throws {
+        let tree = try Self.tree()
+        let paths = [tree.path, Fixture.packageRoot + "/Themes"]
+        let collecting = ThemeWorkspace()
+        let expected = collecting.validate(paths: paths)
+        let validating = ThemeWorkspace()
+        validating.collectsChoices = false
+        #expect(
+            WorkspaceSharingTests.rendered(validating.validate(paths: paths))
+                == WorkspaceSharingTests.rendered(expected))
+        let base = Fixture.packageRoot + "/Themes/Base.theme"
+        #expect(try #require(collecting.variants(ofThemeAt: base).value).choices.uses.isEmpty == false)
+        #expect(try #require(validating.variants(ofThemeAt: base).value).choices == ChoiceTable())
+    }
+
     /// The values the tree is built to change, checked directly: a memo that missed one kind of
     /// read would hand a child its parent's value.
     @Test func childrenSeeWhatTheyRedefineThroughEveryPath() throws {
