@@ -35,6 +35,11 @@ extension ThemeResolver {
             self.traits = traits
             self.resolvedParams = Array(repeating: nil, count: resolver.serialCount)
             self.paramReads = Array(repeating: nil, count: resolver.serialCount)
+            let sizes = resolver.tableSizes
+            constants.reserveCapacity(sizes.constants)
+            constantValues.reserveCapacity(sizes.constants)
+            constantReads.reserveCapacity(sizes.constants)
+            classes.reserveCapacity(sizes.classes)
         }
 
         var layers: [ConfigurationFile] {
@@ -245,6 +250,8 @@ extension ThemeResolver {
 
         /// Tracks whether an instance's own operation only repeats the value it overrides.
         mutating func noteOverride(_ operation: OperationSyntax, replaced: OperationSyntax?) {
+            // Once it has set another value, it is not redundant, whatever it overrides elsewhere.
+            if resolver.redundant[operation.serial]?.0 == false { return }
             var same = false
             if let replaced, replaced.serial != operation.serial,
                 let old = paramsIgnoringErrors(replaced), let new = paramsIgnoringErrors(operation)

@@ -57,6 +57,11 @@ final class ThemeResolver {
     var redundant: [Int: (Bool, OperationSyntax)] = [:]
     /// Every configuration file of the chain, root first: the layers a pass picks from.
     private(set) lazy var files: [ConfigurationFile] = chain.flatMap(\.files)
+    /// How many constant and class names the chain defines: what a pass's tables hold at most,
+    /// reserved up front (bench-brands.py, validate: the tables grew, rehashing, in every pass).
+    private(set) lazy var tableSizes: (constants: Int, classes: Int) = (
+        Set(files.lazy.flatMap(\.constants).map(\.name)).count, Set(files.lazy.flatMap(\.classes).map(\.name)).count
+    )
     /// Every instance id of the chain, sorted, with its definitions in layer order (each with
     /// its index in `files`): the order every pass resolves in, sorted once, not per trait set.
     private(set) lazy var instances: [(id: String, definitions: [(layer: Int, syntax: InstanceSyntax)])] = {
