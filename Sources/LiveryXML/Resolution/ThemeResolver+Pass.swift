@@ -50,7 +50,7 @@ extension ThemeResolver {
             fillTables(reporting: true) { _ in }
             applyOverrides()
             // Constants are checked even when nothing references them, so a broken one is reported.
-            for name in constants.keys.sorted() { _ = constantValue(name) }
+            for name in resolver.constantNames where constants[name] != nil { _ = constantValue(name) }
             let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
             var resolved: [ResolvedInstance] = []
             for (_, all) in resolver.instances {
@@ -158,13 +158,13 @@ extension ThemeResolver {
             // A definition with an unknown component type is the one finding: the others are
             // resolved with the type they agree on, and are not reported as mismatching it.
             let schema = resolver.schema
-            let first = definitions.first { schema.components[$0.component] != nil } ?? definitions[0]
+            let first = definitions.first { schema.components.keys.contains($0.component) } ?? definitions[0]
             let component = first.component
-            var knownComponent = schema.components[component] != nil
+            var knownComponent = schema.components.keys.contains(component)
             var operations = OperationList<OperationSyntax>()
             var visited: [OperationSyntax] = []
             for definition in definitions {
-                if schema.components[definition.component] == nil {
+                if !schema.components.keys.contains(definition.component) {
                     knownComponent = knownComponent && definition.component != component
                     let (hint, fix) = resolver.suggestion(definition.component, in: schema.components.keys)
                     report(

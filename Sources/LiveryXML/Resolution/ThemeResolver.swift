@@ -60,8 +60,10 @@ final class ThemeResolver {
     /// How many constant and class names the chain defines: what a pass's tables hold at most,
     /// reserved up front (bench-brands.py, validate: the tables grew, rehashing, in every pass).
     private(set) lazy var tableSizes: (constants: Int, classes: Int) = (
-        Set(files.lazy.flatMap(\.constants).map(\.name)).count, Set(files.lazy.flatMap(\.classes).map(\.name)).count
+        constantNames.count, Set(files.lazy.flatMap(\.classes).map(\.name)).count
     )
+    /// Every constant name the chain defines, sorted: the order a pass checks its constants in.
+    private(set) lazy var constantNames: [String] = Set(files.lazy.flatMap(\.constants).map(\.name)).sorted()
     /// Every instance id of the chain, sorted, with its definitions in layer order (each with
     /// its index in `files`): the order every pass resolves in, sorted once, not per trait set.
     private(set) lazy var instances: [(id: String, definitions: [(layer: Int, syntax: InstanceSyntax)])] = {
