@@ -129,7 +129,7 @@ extension ThemeWorkspace {
         var constants: [String] = []
         for constant in pass.constants.keys.sorted() where constant != name {
             _ = pass.constantValue(constant)
-            if pass.constantReads[constant]?.constants.contains(where: { $0.name == name }) == true {
+            if pass.constantReads[constant]?.constants.contains { $0.name == name } == true {
                 constants.append(constant)
             }
         }
@@ -140,7 +140,7 @@ extension ThemeWorkspace {
             guard !definitions.isEmpty else { continue }
             pass.reads = ResolutionReads()
             _ = pass.resolveAfresh(definitions)
-            if pass.reads.constants.contains(where: { $0.name == name }) { instances.append(id) }
+            if pass.reads.constants.contains { $0.name == name } { instances.append(id) }
         }
         return ConstantDependents(constants: constants, instances: instances.sorted())
     }

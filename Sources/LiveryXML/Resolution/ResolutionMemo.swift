@@ -15,30 +15,37 @@ struct ResolutionReads {
         var withTraits: Bool
     }
 
-    var constants: [(name: String, definition: ConstantSyntax)] = []
-    var classes: [(name: String, definition: ClassSyntax)] = []
+    /// The definitions found, each looked up by its name.
+    var constants: [ConstantSyntax] = []
+    var classes: [ClassSyntax] = []
     var assets: [String] = []
     /// What was reported while reading, in order, including what the definitions read from the
     /// pass's cache reported when they were first read.
     var findings: [Finding] = []
     var clean = true
 
+    /// (Empty arrays are skipped: most readings read no class, asset or finding; bench-brands.py,
+    /// validate.)
     mutating func formUnion(_ other: ResolutionReads) {
-        constants += other.constants
-        classes += other.classes
-        assets += other.assets
-        findings += other.findings
+        if !other.constants.isEmpty { constants += other.constants }
+        if !other.classes.isEmpty { classes += other.classes }
+        if !other.assets.isEmpty { assets += other.assets }
+        if !other.findings.isEmpty { findings += other.findings }
         clean = clean && other.clean
     }
 
     /// Each definition once (within one resolution pass a name finds one definition).
     var distinct: ResolutionReads {
-        var seen: Set<ObjectIdentifier> = []
         var result = ResolutionReads(findings: findings, clean: clean)
-        result.constants = constants.filter { seen.insert(ObjectIdentifier($0.definition)).inserted }
-        result.classes = classes.filter { seen.insert(ObjectIdentifier($0.definition)).inserted }
-        var names: Set<String> = []
-        result.assets = assets.filter { names.insert($0).inserted }
+        var seen = Set<ObjectIdentifier>(minimumCapacity: constants.count + classes.count)
+        result.constants = constants.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        result.classes = classes.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        if assets.count > 1 {
+            var names: Set<String> = []
+            result.assets = assets.filter { names.insert($0).inserted }
+        } else {
+            result.assets = assets
+        }
         return result
     }
 }

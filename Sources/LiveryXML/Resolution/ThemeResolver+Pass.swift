@@ -134,8 +134,8 @@ extension ThemeResolver {
 
         /// Whether every definition `reads` found is the one this pass finds.
         func holds(_ reads: ResolutionReads) -> Bool {
-            reads.constants.allSatisfy { constants[$0.name] === $0.definition }
-                && reads.classes.allSatisfy { classes[$0.name] === $0.definition }
+            reads.constants.allSatisfy { constants[$0.name] === $0 }
+                && reads.classes.allSatisfy { classes[$0.name] === $0 }
                 && reads.assets.allSatisfy { resolver.assets.contains($0, traits: traits) }
         }
 
@@ -287,7 +287,7 @@ extension ThemeResolver {
                 return []
             }
             resolver.referencedClasses.insert(name)
-            reads.classes.append((name, definition))
+            reads.classes.append(definition)
             if let cached = classOperations[name] {
                 if let known = classReads[name] { reads.formUnion(known) }
                 return cached
@@ -372,7 +372,7 @@ extension ThemeResolver {
             var mine = reads
             reads = outer.reads
             reads.formUnion(mine)
-            mine.findings += resolver.findingLog[outer.logged...]
+            if resolver.findingLog.count > outer.logged { mine.findings += resolver.findingLog[outer.logged...] }
             return mine
         }
     }

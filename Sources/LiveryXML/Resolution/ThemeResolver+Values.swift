@@ -98,7 +98,7 @@ extension ThemeResolver.Pass {
                     at: location(), fix: fix))
             return nil
         }
-        reads.constants.append((name, constant))
+        reads.constants.append(constant)
         guard constant.object.type == type else {
             report(
                 .error(
