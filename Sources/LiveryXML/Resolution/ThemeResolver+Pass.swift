@@ -49,8 +49,13 @@ extension ThemeResolver {
         mutating func run() -> [ResolvedInstance] {
             fillTables(reporting: true) { _ in }
             applyOverrides()
-            // Constants are checked even when nothing references them, so a broken one is reported.
-            for name in resolver.constantNames where constants[name] != nil { _ = constantValue(name) }
+            // Constants are checked even when nothing references them, so a broken one is reported
+            // (a literal cannot be: it is evaluated where it is referenced).
+            for name in resolver.constantNames {
+                guard let constant = constants[name] else { continue }
+                if case .literal = constant.object.content { continue }
+                _ = constantValue(name)
+            }
             let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
             var resolved: [ResolvedInstance] = []
             for (_, all) in resolver.instances {
@@ -67,7 +72,12 @@ extension ThemeResolver {
         mutating func fillTables(reporting: Bool, each: (InstanceSyntax) -> Void) {
             for file in layers {
                 for constant in file.constants {
-                    if let earlier = constants[constant.name], earlier.object.type != constant.object.type {
+                    // Put in place first, and the earlier definition put back on a type change: one
+                    // lookup for the usual redefinition (bench-brands.py, validate).
+                    if let earlier = constants.updateValue(constant, forKey: constant.name),
+                        earlier.object.type != constant.object.type
+                    {
+                        constants[constant.name] = earlier
                         guard reporting else { continue }
                         report(
                             .error(
@@ -87,7 +97,6 @@ extension ThemeResolver {
                                     at: constant.mark.attributeLocation("overridable")))
                         }
                     }
-                    constants[constant.name] = constant
                 }
                 for definition in file.classes { classes[definition.name] = definition }
                 for instance in file.instances { each(instance) }
