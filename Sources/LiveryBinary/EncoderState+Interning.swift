@@ -111,28 +111,38 @@ struct ExactOperation: Hashable {
     let operation: ResolvedOperation
     init(_ operation: ResolvedOperation) { self.operation = operation }
 
+    /// Canonically equal first (which gives both the same shape), then each string byte for byte,
+    /// walked in place: every operation of every variant is looked up (bench-brands.py, build).
     static func == (lhs: ExactOperation, rhs: ExactOperation) -> Bool {
-        lhs.operation == rhs.operation
-            && lhs.strings.elementsEqual(rhs.strings) { $0.utf8.elementsEqual($1.utf8) }
+        let (a, b) = (lhs.operation, rhs.operation)
+        guard a == b, same(a.name, b.name) else { return false }
+        return zip(a.params, b.params).allSatisfy { same($0.name, $1.name) && same($0.value, $1.value) }
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(operation) }
 
-    private var strings: [String] {
-        var strings = [operation.name, operation.state.rawValue]
-        func collect(_ value: Value) {
-            switch value {
-            case .string(let text), .enumeration(let text): strings.append(text)
-            case .font(let font): strings.append(font.family)
-            case .image(let image): strings.append(image.name)
-            case .array(let elements): elements.forEach(collect)
-            case .float, .integer, .bool, .color, .point, .size, .rect, .insets: break
-            }
+    private static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+
+    /// Whether the strings of two canonically equal values are the same bytes.
+    private static func same(_ a: Value, _ b: Value) -> Bool {
+        switch a {
+        case .string(let x):
+            guard case .string(let y) = b else { return false }
+            return same(x, y)
+        case .enumeration(let x):
+            guard case .enumeration(let y) = b else { return false }
+            return same(x, y)
+        case .font(let x):
+            guard case .font(let y) = b else { return false }
+            return same(x.family, y.family)
+        case .image(let x):
+            guard case .image(let y) = b else { return false }
+            return same(x.name, y.name)
+        case .array(let x):
+            guard case .array(let y) = b, x.count == y.count else { return false }
+            return zip(x, y).allSatisfy { same($0, $1) }
+        case .float, .integer, .bool, .color, .point, .size, .rect, .insets:
+            return true
         }
-        for param in operation.params {
-            strings.append(param.name)
-            collect(param.value)
-        }
-        return strings
     }
 }
