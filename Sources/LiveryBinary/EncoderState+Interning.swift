@@ -17,6 +17,18 @@ extension EncoderState {
     /// list of the same length that an earlier variant of this id stored in full in fewer than
     /// half of its positions, as that list plus patches (a patch costs two words, an entry one).
     mutating func record(_ instance: ResolvedInstance, handle: Int) throws(BinaryFormatError) -> UInt32 {
+        let storage = instance.operations.withUnsafeBufferPointer { buffer in
+            StorageKey(
+                handle: handle, component: instance.component, address: UInt(bitPattern: buffer.baseAddress),
+                count: buffer.count)
+        }
+        if storage.count > 0, let known = recordOfStorage[storage] { return known }
+        let index = try newRecord(instance, handle: handle)
+        if storage.count > 0 { recordOfStorage[storage] = index }
+        return index
+    }
+
+    private mutating func newRecord(_ instance: ResolvedInstance, handle: Int) throws(BinaryFormatError) -> UInt32 {
         let list = instance.operations.map { operation($0) }
         let key = RecordKey(component: string(instance.component), operations: list)
         if let index = instanceIndex[key] {

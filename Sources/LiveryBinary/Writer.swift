@@ -165,6 +165,17 @@ struct EncoderState {
     var baseLists: [[(first: Int, count: Int)]] = []
     /// Per record, its list when it has no patches (a full list, so a possible base).
     var recordLists: [(first: Int, count: Int)?] = []
+    /// The record of each (handle, component, operation storage) recorded: variants that resolved an
+    /// instance once share its operations' storage, and the variants stay alive while they are
+    /// encoded, so the storage's address names one list (bench-brands.py, build).
+    var recordOfStorage: [StorageKey: UInt32] = [:]
+
+    struct StorageKey: Hashable {
+        var handle: Int
+        var component: String
+        var address: UInt
+        var count: Int
+    }
     /// Top-level params in operation order; `valueSection` places array elements after them.
     var values: [PendingValue] = []
     var cachedImages: Set<ExactString> = []
