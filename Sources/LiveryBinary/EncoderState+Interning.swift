@@ -127,7 +127,7 @@ struct ExactOperation: Hashable {
     /// walked in place: every operation of every variant is looked up (bench-brands.py, build).
     static func == (lhs: ExactOperation, rhs: ExactOperation) -> Bool {
         let (a, b) = (lhs.operation, rhs.operation)
-        guard a == b, same(a.name, b.name) else { return false }
+        guard a == b, same(a.name, b.name), same(a.state.rawValue, b.state.rawValue) else { return false }
         return zip(a.params, b.params).allSatisfy { same($0.name, $1.name) && same($0.value, $1.value) }
     }
 
