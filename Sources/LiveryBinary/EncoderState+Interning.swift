@@ -109,7 +109,7 @@ struct ExactString: Hashable {
     let text: String
     init(_ text: String) { self.text = text }
 
-    static func == (lhs: ExactString, rhs: ExactString) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+    static func == (lhs: ExactString, rhs: ExactString) -> Bool { ByteExact.same(lhs.text, rhs.text) }
 
     func hash(into hasher: inout Hasher) {
         var text = text
@@ -117,44 +117,20 @@ struct ExactString: Hashable {
     }
 }
 
-/// An operation compared by the exact bytes of every string in it, like `ExactString`. The
-/// canonical hash is kept: operations equal byte for byte are canonically equal too.
+/// An operation compared byte for byte (`ByteExact`), like `ExactString`. The canonical hash is
+/// kept: operations the same byte for byte are canonically equal too.
 struct ExactOperation: Hashable {
     let operation: ResolvedOperation
     init(_ operation: ResolvedOperation) { self.operation = operation }
 
-    /// Canonically equal first (which gives both the same shape), then each string byte for byte,
-    /// walked in place: every operation of every variant is looked up (bench-brands.py, build).
     static func == (lhs: ExactOperation, rhs: ExactOperation) -> Bool {
         let (a, b) = (lhs.operation, rhs.operation)
-        guard a == b, same(a.name, b.name), same(a.state.rawValue, b.state.rawValue) else { return false }
-        return zip(a.params, b.params).allSatisfy { same($0.name, $1.name) && same($0.value, $1.value) }
+        return ByteExact.same(a.name, b.name) && ByteExact.same(a.state.rawValue, b.state.rawValue)
+            && a.params.count == b.params.count
+            && zip(a.params, b.params).allSatisfy {
+                ByteExact.same($0.name, $1.name) && ByteExact.same($0.value, $1.value)
+            }
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(operation) }
-
-    private static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
-
-    /// Whether the strings of two canonically equal values are the same bytes.
-    private static func same(_ a: Value, _ b: Value) -> Bool {
-        switch a {
-        case .string(let x):
-            guard case .string(let y) = b else { return false }
-            return same(x, y)
-        case .enumeration(let x):
-            guard case .enumeration(let y) = b else { return false }
-            return same(x, y)
-        case .font(let x):
-            guard case .font(let y) = b else { return false }
-            return same(x.family, y.family)
-        case .image(let x):
-            guard case .image(let y) = b else { return false }
-            return same(x.name, y.name)
-        case .array(let x):
-            guard case .array(let y) = b, x.count == y.count else { return false }
-            return zip(x, y).allSatisfy { same($0, $1) }
-        case .float, .integer, .bool, .color, .point, .size, .rect, .insets:
-            return true
-        }
-    }
 }

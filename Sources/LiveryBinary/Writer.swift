@@ -153,8 +153,9 @@ struct EncoderState {
     var instanceIndex: [RecordKey: UInt32] = [:]
     var operations = ByteBuffer()
     var operationCount = 0
-    /// Keyed by exact bytes too: two operations whose strings differ only in normalization would
-    /// otherwise share one record, and the second would read back with the first one's bytes.
+    /// Keyed by exact bytes too: two operations whose strings differ only in normalization, or
+    /// whose numbers differ only in the sign of a zero, would otherwise share one record, and the
+    /// second would read back with the first one's bytes.
     var operationIndex: [ExactOperation: UInt32] = [:]
     /// Operation numbers: one full list per distinct list that is not stored as a patch.
     var operationLists: [UInt32] = []

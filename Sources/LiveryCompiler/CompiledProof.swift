@@ -97,7 +97,7 @@ struct CompiledProof {
                 ("id", stored.id, source.id), ("name", stored.name, source.name),
                 ("version", stored.version, source.version), ("parent", stored.parent ?? "", source.parent ?? ""),
                 ("description", stored.description ?? "", source.description ?? ""),
-            ] where !Self.same(a, b) || (field == "parent" && (stored.parent == nil) != (source.parent == nil)) {
+            ] where !ByteExact.same(a, b) || (field == "parent" && (stored.parent == nil) != (source.parent == nil)) {
                 return
                     "the compiled theme's \(field) of '\(source.id)' is \(Self.quoted(a)), the folder's \(Self.quoted(b))"
             }
@@ -137,11 +137,11 @@ struct CompiledProof {
 
     static func compare(_ stored: ResolvedInstance, _ source: ResolvedInstance) -> String? {
         let id = quoted(source.id)
-        guard same(stored.component, source.component) else {
+        guard ByteExact.same(stored.component, source.component) else {
             return "instance \(id) is \(quoted(stored.component)) compiled, \(quoted(source.component)) in the folder"
         }
         for (index, (a, b)) in zip(stored.operations, source.operations).enumerated() {
-            guard same(a.name, b.name), same(a.state.rawValue, b.state.rawValue) else {
+            guard ByteExact.same(a.name, b.name), ByteExact.same(a.state.rawValue, b.state.rawValue) else {
                 return
                     "operation \(index + 1) of instance \(id) is \(quoted(a.name)) (\(a.state)) compiled, \(quoted(b.name)) (\(b.state)) in the folder"
             }
@@ -150,7 +150,7 @@ struct CompiledProof {
                     "operation \(quoted(b.name)) of instance \(id) has \(a.params.count) params compiled, \(b.params.count) in the folder"
             }
             for (x, y) in zip(a.params, b.params) {
-                guard same(x.name, y.name), same(x.value, y.value) else {
+                guard ByteExact.same(x.name, y.name), ByteExact.same(x.value, y.value) else {
                     return
                         "param \(quoted(y.name)) of operation \(quoted(b.name)) of instance \(id) is \(text(x.value)) compiled, \(text(y.value)) in the folder"
                 }
@@ -187,7 +187,8 @@ struct CompiledProof {
                 for scale in Self.scales {
                     let a = stored.select(name, traits: traits, scale: scale)
                     let b = source.select(name, traits: traits, scale: scale)
-                    guard Self.same(a?.themeID ?? "", b?.themeID ?? ""), Self.same(a?.file ?? "", b?.file ?? ""),
+                    guard ByteExact.same(a?.themeID ?? "", b?.themeID ?? ""),
+                        ByteExact.same(a?.file ?? "", b?.file ?? ""),
                         (a == nil) == (b == nil)
                     else {
                         return
@@ -200,68 +201,6 @@ struct CompiledProof {
             }
         }
         return nil
-    }
-
-    // MARK: - Byte-exact equality
-
-    static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
-
-    static func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern }
-
-    static func same(_ a: Double?, _ b: Double?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): return true
-        case (let x?, let y?): return same(x, y)
-        default: return false
-        }
-    }
-
-    /// Byte-exact equality of two values: one case per type (no `default:`), so a new type must
-    /// answer here; values of two types differ.
-    static func same(_ a: Value, _ b: Value) -> Bool {
-        switch a {
-        case .float(let x):
-            guard case .float(let y) = b else { return false }
-            return same(x, y)
-        case .integer(let x):
-            guard case .integer(let y) = b else { return false }
-            return x == y
-        case .bool(let x):
-            guard case .bool(let y) = b else { return false }
-            return x == y
-        case .string(let x):
-            guard case .string(let y) = b else { return false }
-            return same(x, y)
-        case .enumeration(let x):
-            guard case .enumeration(let y) = b else { return false }
-            return same(x, y)
-        case .color(let x):
-            guard case .color(let y) = b else { return false }
-            return same(x.red, y.red) && same(x.green, y.green) && same(x.blue, y.blue) && same(x.alpha, y.alpha)
-        case .point(let x):
-            guard case .point(let y) = b else { return false }
-            return same(x.x, y.x) && same(x.y, y.y)
-        case .size(let x):
-            guard case .size(let y) = b else { return false }
-            return same(x.width, y.width) && same(x.height, y.height)
-        case .rect(let x):
-            guard case .rect(let y) = b else { return false }
-            return same(x.x, y.x) && same(x.y, y.y) && same(x.width, y.width) && same(x.height, y.height)
-        case .insets(let x):
-            guard case .insets(let y) = b else { return false }
-            return same(x.top, y.top) && same(x.left, y.left) && same(x.bottom, y.bottom) && same(x.right, y.right)
-        case .font(let x):
-            guard case .font(let y) = b else { return false }
-            return same(x.family, y.family) && same(x.size, y.size) && x.weight == y.weight
-                && same(x.maxSize, y.maxSize) && x.scaling == y.scaling && same(x.letterSpacing, y.letterSpacing)
-                && same(x.lineHeight, y.lineHeight)
-        case .image(let x):
-            guard case .image(let y) = b else { return false }
-            return same(x.name, y.name) && x.cache == y.cache
-        case .array(let x):
-            guard case .array(let y) = b else { return false }
-            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        }
     }
 
     static func text(_ value: Value) -> String {

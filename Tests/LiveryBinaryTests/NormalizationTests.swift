@@ -84,4 +84,27 @@ import Testing
             assets: .empty)
         #expect(throws: BinaryFormatError.self) { try ThemeWriter.encode(CompiledThemeContents(theme: theme)) }
     }
+
+    /// Numbers are bytes too: Swift's `==` calls 0 and -0 equal, and an operation setting -0
+    /// shared the record of one setting 0, so the proof refused a theme that validates.
+    @Test func numbersThatDifferOnlyInTheSignOfZeroStayDistinct() throws {
+        #expect(0.0 == -0.0)  // the trap
+        func view(_ id: String, _ alpha: Double) -> ResolvedInstance {
+            ResolvedInstance(
+                id: id, component: "uiview",
+                operations: [ResolvedOperation(name: "alpha", params: [Param(name: "value", value: .float(alpha))])])
+        }
+        let theme = ThemeVariants(
+            info: ThemeInfo(id: "t", name: "T"), ancestors: [], axes: TraitAxes(),
+            variants: [.none: [view("negative", -0.0), view("positive", 0.0)]], assets: .empty)
+        let compiled = try CompiledTheme(bytes: try ThemeWriter.encode(CompiledThemeContents(theme: theme)))
+        for (id, expected) in [("negative", -0.0), ("positive", 0.0)] {
+            let read = try #require(try compiled.instance(id, for: .none))
+            guard case .float(let value)? = read.operations.first?.params.first?.value else {
+                Issue.record("\(id): no float read back")
+                continue
+            }
+            #expect(value.bitPattern == expected.bitPattern, "\(id)")
+        }
+    }
 }
