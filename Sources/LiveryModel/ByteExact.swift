@@ -3,10 +3,13 @@
 /// and -0 equal). The writer shares a record only between operations the same in this sense, and
 /// the compiler's proof compares a compiled file with its folder by it.
 public enum ByteExact {
+    /// Two strings with the same UTF-8 bytes.
     public static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
+    /// Two numbers with the same bit pattern.
     public static func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern }
 
+    /// Both absent, or both present with the same bit pattern.
     public static func same(_ a: Double?, _ b: Double?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
