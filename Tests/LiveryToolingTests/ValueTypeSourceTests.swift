@@ -129,7 +129,7 @@ import Testing
             "Sources/LiveryBinary/EncoderState+Values.swift", "Sources/LiveryBinary/CompiledTheme+Instances.swift",
             "Sources/LiveryBinary/Verifier+Records.swift", "Sources/LiveryTokens/TokenExporter.swift",
             "Sources/LiveryTooling/PreviewPage.swift", "Sources/LiveryStudio/StudioSession+Explain.swift",
-            "Sources/LiveryCompiler/CompiledProof.swift",
+            "Sources/LiveryModel/ByteExact.swift",
         ] {
             #expect(listing.contains(expected), "no switch over the value types found in \(expected)")
         }
