@@ -12,6 +12,11 @@ import Testing
         "<operation name=\"\(name)\"><param name=\"\(param)\">\(value)</param></operation>"
     }
 
+    /// A label's background and text colours, the pair the contrast check measures.
+    static func colors(background: String, text: String) -> String {
+        operation("backgroundColor", "color", background) + operation("textColor", "color", text)
+    }
+
     /// A parent whose instances read constants through constants, classes through classes, an
     /// operation shared by several instances, and an asset only some trait sets have; children
     /// that each redefine one of those (directly, or only for one trait); one that redefines
@@ -48,7 +53,7 @@ import Testing
               <uilabel id="h" class="card"/>
               <uiimageview id="i">\(operation("image", "image", "<image>icon</image>"))</uiimageview>
               <uilabel id="j" class="tinted">\(tinted)</uilabel>
-              <uilabel id="k">\(operation("backgroundColor", "color", "<color>#FFFFFF</color>"))\(operation("textColor", "color", "<color>#EEEEEE</color>"))</uilabel>
+              <uilabel id="k">\(colors(background: "<color>#FFFFFF</color>", text: "<color>#EEEEEE</color>"))</uilabel>
               <uiview id="c">\(tinted)</uiview>
               <uiview id="d">\(alpha)</uiview>
             </instances></theme>
@@ -133,9 +138,7 @@ import Testing
     /// contrast found where an instance is resolved afresh (no traits) and where it is reused
     /// (dark), named with both trait sets.
     @Test func aReusedInstanceHasItsContrastChecked() throws {
-        let label =
-            Self.operation("backgroundColor", "color", "<color>#FFFFFF</color>")
-            + Self.operation("textColor", "color", "<color>#EEEEEE</color>")
+        let label = Self.colors(background: "<color>#FFFFFF</color>", text: "<color>#EEEEEE</color>")
         let tree = try TemporaryThemes([
             "Base.theme/Info.xml": TemporaryThemes.info("base"),
             "Base.theme/Screen.xml": "<theme><instances><uilabel id=\"k\">\(label)</uilabel></instances></theme>",
@@ -203,9 +206,7 @@ import Testing
     /// redefinition keeps the mark there): the same definitions read, but a personal choice
     /// only on iPad, with its use recorded and its text's missing guard reported there alone.
     @Test func aResolutionIsReusedOnlyWhereTheSameConstantsAreOverridable() throws {
-        let label =
-            Self.operation("backgroundColor", "color", "<color ref=\"paper\"/>")
-            + Self.operation("textColor", "color", "<color ref=\"ink\"/>")
+        let label = Self.colors(background: "<color ref=\"paper\"/>", text: "<color ref=\"ink\"/>")
         let tree = try TemporaryThemes([
             "Base.theme/Info.xml": TemporaryThemes.info("base"),
             "Base.theme/Constants.xml":

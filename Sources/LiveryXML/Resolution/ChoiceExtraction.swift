@@ -17,9 +17,7 @@ extension ThemeResolver.Pass {
 
     /// Records the uses of a resolution the memo kept.
     mutating func recordChoices(of entry: ResolutionMemo.Entry) {
-        let uses = entry.choiceUses ?? choiceUses(entry.instance, sources: entry.sources)
-        entry.choiceUses = uses
-        if !uses.isEmpty { resolver.choiceUses[traits, default: []] += uses }
+        if !entry.choiceUses.isEmpty { resolver.choiceUses[traits, default: []] += entry.choiceUses }
     }
 
     /// The uses of `instance`'s params that follow choices.

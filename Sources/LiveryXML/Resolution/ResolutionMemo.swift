@@ -24,6 +24,10 @@ struct ResolutionReads {
     var findings: [Finding] = []
     var clean = true
 
+    /// Clean, and nothing was reported: what a constant's value or an operation's params are
+    /// kept with (only an instance's resolution replays findings).
+    var reportedNothing: Bool { clean && findings.isEmpty }
+
     /// (Empty arrays are skipped: most readings read no class, asset or finding; bench-brands.py,
     /// validate.)
     mutating func formUnion(_ other: ResolutionReads) {
@@ -72,15 +76,17 @@ final class ResolutionMemo {
         /// The constants overridable in the pass that resolved it: the uses of personal choices
         /// and the contrast guards depend on them, so an entry is reused only where they are the same.
         let overridable: Set<String>
-        /// The uses of the instance's params that follow personal choices, once found
-        /// (`ThemeResolver.Pass.recordChoices(of:)`).
-        var choiceUses: [ChoiceUse]?
+        /// The uses of the instance's params that follow personal choices, found when it was
+        /// resolved (none where the resolver does not collect them).
+        let choiceUses: [ChoiceUse]
 
         init(
             definitions: [InstanceSyntax], reads: ResolutionReads, instance: ResolvedInstance,
-            sources: [OperationSyntax], contrast: ContrastCheck.Pairs, overridable: Set<String>
+            sources: [OperationSyntax], contrast: ContrastCheck.Pairs, overridable: Set<String>,
+            choiceUses: [ChoiceUse]
         ) {
             self.overridable = overridable
+            self.choiceUses = choiceUses
             self.definitions = definitions
             self.reads = reads
             self.instance = instance
@@ -126,20 +132,18 @@ final class ResolutionMemo {
 
     /// Keeps a value whose reading was clean and reported nothing.
     func insert(_ entry: ConstantEntry, for definition: ConstantSyntax) {
-        guard enabled, entry.reads.clean, entry.reads.findings.isEmpty else { return }
-        let key = ObjectIdentifier(definition)
-        var list = constants[key] ?? []
-        list.insert(entry, at: 0)
-        if list.count > variantsPerInstance { list.removeLast() }
-        constants[key] = list
+        guard enabled, entry.reads.reportedNothing else { return }
+        keep(entry, in: &constants[ObjectIdentifier(definition), default: []])
     }
 
     func insert(_ entry: Entry) {
         guard enabled, let last = entry.definitions.last else { return }
-        let key = ObjectIdentifier(last)
-        var list = entries[key] ?? []
+        keep(entry, in: &entries[ObjectIdentifier(last), default: []])
+    }
+
+    /// Puts `entry` first in `list`, which keeps the `variantsPerInstance` most recent.
+    func keep<Kept>(_ entry: Kept, in list: inout [Kept]) {
         list.insert(entry, at: 0)
         if list.count > variantsPerInstance { list.removeLast() }
-        entries[key] = list
     }
 }

@@ -128,15 +128,14 @@ extension ThemeResolver {
             reads = ResolutionReads()
             let logged = resolver.findingLog.count
             guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
-            let uses = resolver.collectsChoices ? recordChoices(instance, sources: sources) : nil
+            let uses = resolver.collectsChoices ? recordChoices(instance, sources: sources) : []
             var mine = reads
             mine.findings += resolver.findingLog[logged...]
             if mine.clean {
-                let entry = ResolutionMemo.Entry(
-                    definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
-                    contrast: contrast, overridable: overridable)
-                entry.choiceUses = uses
-                resolver.memo.insert(entry)
+                resolver.memo.insert(
+                    ResolutionMemo.Entry(
+                        definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
+                        contrast: contrast, overridable: overridable, choiceUses: uses))
             }
             return instance
         }

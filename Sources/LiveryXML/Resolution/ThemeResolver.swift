@@ -105,11 +105,8 @@ final class ThemeResolver {
 
     /// Keeps params whose reading was clean and reported nothing.
     func keep(_ entry: ParamsEntry, of operation: OperationSyntax, component: String) {
-        guard memo.enabled, entry.reads.clean, entry.reads.findings.isEmpty else { return }
-        let table = checkTable(for: component)
-        let slot = slot(of: operation)
-        table.params[slot].insert(entry, at: 0)
-        if table.params[slot].count > memo.variantsPerInstance { table.params[slot].removeLast() }
+        guard memo.enabled, entry.reads.reportedNothing else { return }
+        memo.keep(entry, in: &checkTable(for: component).params[slot(of: operation)])
     }
     /// Operations in the chain: the size of per-operation caches, indexed by `slot(of:)`.
     let serialCount: Int
