@@ -207,11 +207,27 @@ import Testing
     // MARK: Downloads
 
     /// What a server can push past the point where the client stops reading: what the socket
-    /// buffers hold (FaultyServer's send buffer is kept small; the client's receive buffer grows
-    /// with the kernel's autotuning, the more so the more the client read fast), plus the client's
-    /// last read. Measured at 0.2-0.7 MiB past a 1 MiB cap and 0.5-1.5 MiB past 64 MiB here;
-    /// URLSession read 0.07 to 3 GB past the cap (docs/Packages.md, "Limits of the download caps").
-    static let socketSlack = 4 << 20
+    /// buffers hold, plus the client's last read. FaultyServer's send buffer is kept at 64 KiB; the
+    /// client's receive buffer grows with the kernel's autotuning, the more so the longer the
+    /// client read fast, up to the kernel's limit (Linux: the last field of `tcp_rmem`, 32 MiB on
+    /// these machines). Measured at 0.2-0.7 MiB past a 1 MiB cap, and 0.5-5.6 MiB past 64 MiB on a
+    /// loaded machine; URLSession read 0.07 to 3 GB past the cap (docs/Packages.md, "Limits of
+    /// the download caps"). What the client itself read is checked exactly, by its progress.
+    static let socketSlack = receiveBufferLimit + (1 << 20)
+
+    /// The most the kernel lets a TCP receive buffer grow to.
+    static let receiveBufferLimit: Int = {
+        let fields = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_rmem", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace)
+        return fields?.last.flatMap { Int($0) } ?? (8 << 20)
+    }()
+
+    /// A progress handler that keeps the most bytes the client reported as read.
+    final class MostReceived: Sendable {
+        private let most = Locked<Int64>(0)
+        var value: Int64 { most.withValue { $0 } }
+        func record(_ received: Int64) { most.withValue { $0 = max($0, received) } }
+    }
 
     /// Once the client has its answer it closes the connection: the server's connection ends, and
     /// by then it has sent at most `limit` bytes (the cap plus what socket buffers held).
@@ -235,17 +251,19 @@ import Testing
             let client = CatalogClient(catalogURL: base + "/catalog.json", maxDownloadBytes: 1 << 20)
             let path = fixture.root + "/download.part"
             let started = ContinuousClock.now
+            let received = MostReceived()
             await #expect {
                 try await client.download(
                     base + "/endless/com.acme.ocean-1.0.0.liverypkg", to: path, expectedSize: nil,
                     expectedSHA256: nil
-                ) { _, _ in }
+                ) { count, _ in received.record(count) }
             } throws: { error in
                 guard case .tooLarge(let message) = error as? StoreError else { return false }
                 return message.contains("more than 1048576 bytes")
             }
             #expect(ContinuousClock.now - started < .seconds(60))
             #expect(!FileManager.default.fileExists(atPath: path))
+            #expect(received.value > 0 && received.value <= 1 << 20)
             try await Self.expectStoppedReading(faulty, within: (1 << 20) + Self.socketSlack)
         }
     }
@@ -258,6 +276,7 @@ import Testing
             let client = CatalogClient(catalogURL: base + "/catalog.json")
             #expect(client.maxDownloadBytes == 64 << 20)
             let path = fixture.root + "/download.part"
+            let received = MostReceived()
             await #expect(
                 throws: StoreError.tooLarge(
                     "\(base)/endless/com.acme.ocean-1.0.0.liverypkg has more than 67108864 bytes, the most a download may have"
@@ -265,9 +284,10 @@ import Testing
             ) {
                 try await client.download(
                     base + "/endless/com.acme.ocean-1.0.0.liverypkg", to: path, expectedSize: nil, expectedSHA256: nil
-                ) { _, _ in }
+                ) { count, _ in received.record(count) }
             }
             #expect(!FileManager.default.fileExists(atPath: path))
+            #expect(received.value > 32 << 20 && received.value <= 64 << 20)
             try await Self.expectStoppedReading(faulty, within: (64 << 20) + Self.socketSlack)
         }
     }
