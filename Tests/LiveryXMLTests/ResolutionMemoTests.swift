@@ -234,6 +234,51 @@ import Testing
         #expect(results[1].diagnostics == results[0].diagnostics)
     }
 
+    /// A chain with more qualifier sets than `ChainLayers` has bits (70 files, each with its own
+    /// qualifiers and its own `ink`, the last six with their own `paper`): a resolution is reused
+    /// only where the same files apply, so every trait set still sees its own file's values, as
+    /// when nothing is reused.
+    @Test func aChainWithMoreQualifierSetsThanBitsResolvesAsWithoutReuse() throws {
+        var files = [
+            "Base.theme/Info.xml": TemporaryThemes.info("base"),
+            "Base.theme/Constants.xml":
+                "<theme><constants><color name=\"ink\">#000000</color><color name=\"paper\">#FFFFFF</color></constants></theme>",
+            "Base.theme/Screen.xml":
+                "<theme><instances><uilabel id=\"k\">\(Self.colors(background: "<color ref=\"paper\"/>", text: "<color ref=\"ink\"/>"))</uilabel><uiview id=\"v\">\(Self.operation("backgroundColor", "color", "<color ref=\"paper\"/>"))</uiview></instances></theme>",
+        ]
+        var qualifiers: [String] = []
+        for idiom in ["iphone", "ipad", "tv", "mac", "watch", "car", "vision"] {
+            for appearance in ["", "~light", "~dark"] {
+                for contrast in ["", "~highcontrast"] {
+                    for direction in ["", "~ltr", "~rtl"] {
+                        qualifiers.append("~\(idiom)\(appearance)\(contrast)\(direction)")
+                    }
+                }
+            }
+        }
+        for (index, qualifier) in qualifiers.prefix(70).enumerated() {
+            let shade = String(format: "#%02X%02X%02X", index + 1, index + 1, index + 1)
+            // past the 64th, paper too: a bit shared with an earlier file would reuse the wrong one
+            let paper = index >= 64 ? "<color name=\"paper\">\(String(format: "#FFFF%02X", index))</color>" : ""
+            files["Base.theme/Ink\(qualifier).xml"] =
+                "<theme><constants><color name=\"ink\">\(shade)</color>\(paper)</constants></theme>"
+        }
+        let tree = try TemporaryThemes(files)
+        var results: [Checked<ThemeVariants>] = []
+        for reusing in [false, true] {
+            let workspace = ThemeWorkspace(searchPaths: [tree.path])
+            workspace.reusesResolutions = reusing
+            results.append(workspace.variants(ofThemeAt: tree.theme("Base.theme")))
+            let resolver = try #require(workspace.resolver(forThemeAt: tree.theme("Base.theme"))).0
+            #expect(!resolver.layers.exact)
+        }
+        let afresh = try #require(results[0].value)
+        #expect(Set(afresh.variants.values.flatMap { $0.filter { $0.id == "k" } }).count == 71)
+        #expect(Set(afresh.variants.values.flatMap { $0.filter { $0.id == "v" } }).count == 7)
+        #expect(results[1].value == afresh)
+        #expect(results[1].diagnostics == results[0].diagnostics)
+    }
+
     /// A workspace that does not collect personal choices (the `validate` command's) reports
     /// exactly what one that does reports, and its variants have no personal choices.
     @Test func validatingWithoutPersonalChoicesReportsTheSame() throws {

@@ -124,7 +124,7 @@ extension ThemeWorkspace {
         guard let (resolver, _) = resolver(forThemeAt: theme) else {
             return ConstantDependents(constants: [], instances: [])
         }
-        var pass = ThemeResolver.Pass(resolver: resolver, traits: traits)
+        var pass = ThemeResolver.Pass(resolver: resolver, traits: traits, keeping: false)
         pass.fillTables(reporting: false) { _ in }
         var constants: [String] = []
         for constant in pass.constants.keys.sorted() where constant != name {

@@ -19,6 +19,8 @@ struct ResolutionReads {
     var constants: [ConstantSyntax] = []
     var classes: [ClassSyntax] = []
     var assets: [String] = []
+    /// The `ChainLayers` bits of what kept readings taken from the memo read.
+    var layers: UInt64 = 0
     /// What was reported while reading, in order, including what the definitions read from the
     /// pass's cache reported when they were first read.
     var findings: [Finding] = []
@@ -28,6 +30,15 @@ struct ResolutionReads {
     /// kept with (only an instance's resolution replays findings).
     var reportedNothing: Bool { clean && findings.isEmpty }
 
+    /// A kept reading, as a reading a pass goes on with.
+    init(_ kept: KeptReads) {
+        layers = kept.layers
+        assets = kept.assets
+        findings = kept.findings
+    }
+
+    init() {}
+
     /// (Empty arrays are skipped: most readings read no class, asset or finding; bench-brands.py,
     /// validate.)
     mutating func formUnion(_ other: ResolutionReads) {
@@ -35,22 +46,31 @@ struct ResolutionReads {
         if !other.classes.isEmpty { classes += other.classes }
         if !other.assets.isEmpty { assets += other.assets }
         if !other.findings.isEmpty { findings += other.findings }
+        layers |= other.layers
         clean = clean && other.clean
     }
+}
 
-    /// Each definition once (within one resolution pass a name finds one definition).
-    var distinct: ResolutionReads {
-        var result = ResolutionReads(findings: findings, clean: clean)
-        var seen = Set<ObjectIdentifier>(minimumCapacity: constants.count + classes.count)
-        result.constants = constants.filter { seen.insert(ObjectIdentifier($0)).inserted }
-        result.classes = classes.filter { seen.insert(ObjectIdentifier($0)).inserted }
-        if assets.count > 1 {
-            var names: Set<String> = []
-            result.assets = assets.filter { names.insert($0).inserted }
-        } else {
-            result.assets = assets
-        }
-        return result
+/// What a kept value's reading read, as `ChainLayers` bits: it holds in a pass whose bits agree
+/// with `applied` (the bits of the pass that read it) on every bit of `layers`, and where each
+/// of `assets` is there. Its findings are reported again where it is reused.
+struct KeptReads {
+    let applied: UInt64
+    let layers: UInt64
+    let assets: [String]
+    let findings: [ResolutionReads.Finding]
+
+    init(_ reads: ResolutionReads, applied: UInt64, layers: UInt64) {
+        self.applied = applied
+        self.layers = layers
+        var names: Set<String> = []
+        assets = reads.assets.count > 1 ? reads.assets.filter { names.insert($0).inserted } : reads.assets
+        findings = reads.findings
+    }
+
+    /// Whether it holds in a pass with these bits, all assets aside.
+    @inline(__always) func holds(applied other: UInt64) -> Bool {
+        (applied ^ other) & layers == 0
     }
 }
 
@@ -67,25 +87,20 @@ final class ResolutionMemo {
     final class Entry {
         /// The instance's definitions, in layer order: the key.
         let definitions: [InstanceSyntax]
-        let reads: ResolutionReads
+        let reads: KeptReads
         let instance: ResolvedInstance
         /// The syntax of each resolved operation, in order (what the contrast check locates).
         let sources: [OperationSyntax]
         /// What the contrast check measures, for every trait set.
         let contrast: ContrastCheck.Pairs
-        /// The constants overridable in the pass that resolved it: the uses of personal choices
-        /// and the contrast guards depend on them, so an entry is reused only where they are the same.
-        let overridable: Set<String>
         /// The uses of the instance's params that follow personal choices, found when it was
         /// resolved (none where the resolver does not collect them).
         let choiceUses: [ChoiceUse]
 
         init(
-            definitions: [InstanceSyntax], reads: ResolutionReads, instance: ResolvedInstance,
-            sources: [OperationSyntax], contrast: ContrastCheck.Pairs, overridable: Set<String>,
-            choiceUses: [ChoiceUse]
+            definitions: [InstanceSyntax], reads: KeptReads, instance: ResolvedInstance,
+            sources: [OperationSyntax], contrast: ContrastCheck.Pairs, choiceUses: [ChoiceUse]
         ) {
-            self.overridable = overridable
             self.choiceUses = choiceUses
             self.definitions = definitions
             self.reads = reads
@@ -119,7 +134,7 @@ final class ResolutionMemo {
     /// each of those names finds the same definition (bench-brands.py, validate: every constant is
     /// evaluated in every pass, and a colour with a contrast guard costs a search).
     struct ConstantEntry {
-        let reads: ResolutionReads
+        let reads: KeptReads
         let value: Value
     }
 
@@ -130,9 +145,8 @@ final class ResolutionMemo {
         constants[ObjectIdentifier(definition)] ?? []
     }
 
-    /// Keeps a value whose reading was clean and reported nothing.
     func insert(_ entry: ConstantEntry, for definition: ConstantSyntax) {
-        guard enabled, entry.reads.reportedNothing else { return }
+        guard enabled else { return }
         keep(entry, in: &constants[ObjectIdentifier(definition), default: []])
     }
 

@@ -24,15 +24,22 @@ extension ThemeResolver {
         var constantReads: [String: ResolutionReads] = [:]
         var classReads: [String: ResolutionReads] = [:]
         var paramReads: [ResolutionReads?]
+        /// The pass's `ChainLayers` bits: which files apply.
+        let applied: UInt64
+        /// Whether kept readings are used and kept: not while constants are overridden, nor
+        /// where a reading must name everything it read (`dependents(ofConstant:)`).
+        let keeps: Bool
 
         /// Reports a finding of this pass, remembering the trait set it was seen with.
         func report(_ diagnostic: Diagnostic) {
             resolver.report(diagnostic, traits: traits)
         }
 
-        init(resolver: ThemeResolver, traits: TraitSet) {
+        init(resolver: ThemeResolver, traits: TraitSet, keeping: Bool = true) {
             self.resolver = resolver
             self.traits = traits
+            self.applied = resolver.layers.bits(applying: resolver.files.map { $0.qualifiers.applies(in: traits) })
+            self.keeps = keeping && resolver.memo.enabled && resolver.constantOverrides.isEmpty
             self.resolvedParams = Array(repeating: nil, count: resolver.serialCount)
             self.paramReads = Array(repeating: nil, count: resolver.serialCount)
             let sizes = resolver.tableSizes
@@ -115,36 +122,36 @@ extension ThemeResolver {
         /// The instance as resolved for another trait set when every definition it read is the
         /// same, else resolved afresh.
         mutating func resolveInstance(_ definitions: [InstanceSyntax]) -> ResolvedInstance? {
-            guard resolver.constantOverrides.isEmpty else {
-                reads = ResolutionReads()
-                return resolveAfresh(definitions)?.0
-            }
-            for entry in resolver.memo.entries(for: definitions)
-            where entry.overridable == overridable && holds(entry.reads) {
+            if keeps, let entry = resolver.memo.entries(for: definitions).first(where: { holds($0.reads) }) {
                 reuse(entry)
                 if resolver.collectsChoices { recordChoices(of: entry) }
                 return entry.instance
             }
             reads = ResolutionReads()
+            guard resolver.constantOverrides.isEmpty else { return resolveAfresh(definitions)?.0 }
             let logged = resolver.findingLog.count
             guard let (instance, sources, contrast) = resolveAfresh(definitions) else { return nil }
             let uses = resolver.collectsChoices ? recordChoices(instance, sources: sources) : []
             var mine = reads
             mine.findings += resolver.findingLog[logged...]
-            if mine.clean {
+            if keeps, mine.clean {
                 resolver.memo.insert(
                     ResolutionMemo.Entry(
-                        definitions: definitions, reads: mine.distinct, instance: instance, sources: sources,
-                        contrast: contrast, overridable: overridable, choiceUses: uses))
+                        definitions: definitions, reads: kept(mine), instance: instance, sources: sources,
+                        contrast: contrast, choiceUses: uses))
             }
             return instance
         }
 
-        /// Whether every definition `reads` found is the one this pass finds.
-        func holds(_ reads: ResolutionReads) -> Bool {
-            reads.constants.allSatisfy { constants[$0.name] === $0 }
-                && reads.classes.allSatisfy { classes[$0.name] === $0 }
-                && reads.assets.allSatisfy { resolver.assets.contains($0, traits: traits) }
+        /// Whether every definition `reads` found is the one this pass finds, and every asset
+        /// it needed is there.
+        func holds(_ reads: KeptReads) -> Bool {
+            reads.holds(applied: applied) && reads.assets.allSatisfy { resolver.assets.contains($0, traits: traits) }
+        }
+
+        /// `reads` as kept for other passes.
+        func kept(_ reads: ResolutionReads) -> KeptReads {
+            KeptReads(reads, applied: applied, layers: resolver.layers.bits(of: reads))
         }
 
         /// What resolving the entry's instance did besides its value that depends on the trait
@@ -333,11 +340,11 @@ extension ThemeResolver {
                 if let known = paramReads[slot] { reads.formUnion(known) }
                 return cached
             }
-            let keeps = resolver.constantOverrides.isEmpty
             if keeps {
                 for entry in resolver.keptParams(of: operation, component: component) where holds(entry.reads) {
-                    reads.formUnion(entry.reads)
-                    paramReads[slot] = entry.reads
+                    let known = ResolutionReads(entry.reads)
+                    reads.formUnion(known)
+                    paramReads[slot] = known
                     resolvedParams[slot] = .some(entry.params)
                     return entry.params
                 }
@@ -359,8 +366,8 @@ extension ThemeResolver {
             resolvedParams[slot] = result
             let mine = endReading(outer)
             paramReads[slot] = mine
-            if keeps, let result {
-                resolver.keep(.init(reads: mine.distinct, params: result), of: operation, component: component)
+            if keeps, let result, mine.reportedNothing {
+                resolver.keep(.init(reads: kept(mine), params: result), of: operation, component: component)
             }
             return result
         }

@@ -182,10 +182,11 @@ extension ThemeResolver.Pass {
                     at: constant.location))
             return nil
         }
-        if resolver.constantOverrides.isEmpty {
+        if keeps {
             for entry in resolver.memo.constantEntries(for: constant) where holds(entry.reads) {
-                reads.formUnion(entry.reads)
-                constantReads[name] = entry.reads
+                let known = ResolutionReads(entry.reads)
+                reads.formUnion(known)
+                constantReads[name] = known
                 constantValues[name] = .some(entry.value)
                 return entry.value
             }
@@ -197,8 +198,8 @@ extension ThemeResolver.Pass {
         constantReads[name] = mine
         resolvingConstants.removeLast()
         constantValues[name] = .some(value)
-        if let value, resolver.constantOverrides.isEmpty {
-            resolver.memo.insert(.init(reads: mine.distinct, value: value), for: constant)
+        if let value, keeps, mine.reportedNothing {
+            resolver.memo.insert(.init(reads: kept(mine), value: value), for: constant)
         }
         return value
     }

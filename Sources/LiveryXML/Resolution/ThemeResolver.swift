@@ -62,6 +62,8 @@ final class ThemeResolver {
     private(set) lazy var tableSizes: (constants: Int, classes: Int) = (
         constantNames.count, Set(files.lazy.flatMap(\.classes).map(\.name)).count
     )
+    /// The chain's files as bits, for checking kept readings.
+    lazy var layers = ChainLayers(files: files)
     /// Every constant name the chain defines, sorted: the order a pass checks its constants in.
     private(set) lazy var constantNames: [String] = Set(files.lazy.flatMap(\.constants).map(\.name)).sorted()
     /// Every instance id of the chain, sorted, with its definitions in layer order (each with
@@ -94,7 +96,7 @@ final class ThemeResolver {
     /// they are the same in every pass where each name they read finds the same definition
     /// (bench-brands.py, validate).
     struct ParamsEntry {
-        let reads: ResolutionReads
+        let reads: KeptReads
         let params: [Param]
     }
 
@@ -105,7 +107,6 @@ final class ThemeResolver {
 
     /// Keeps params whose reading was clean and reported nothing.
     func keep(_ entry: ParamsEntry, of operation: OperationSyntax, component: String) {
-        guard memo.enabled, entry.reads.reportedNothing else { return }
         memo.keep(entry, in: &checkTable(for: component).params[slot(of: operation)])
     }
     /// Operations in the chain: the size of per-operation caches, indexed by `slot(of:)`.

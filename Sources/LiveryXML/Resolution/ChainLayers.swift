@@ -1,0 +1,72 @@
+import LiveryModel
+
+/// The layers of a chain as bits, so that a kept reading is checked against another pass with
+/// one comparison rather than a lookup per name it read (bench-brands.py, validate).
+///
+/// Which definition of a name a pass finds depends only on which of the files defining it apply:
+/// so a reading holds in every pass where the same files, among those defining what it read,
+/// apply as in the pass that made it. (Which constants are overridable, on which personal
+/// choices and contrast guards depend, is decided by the files defining them: a reading depends
+/// on a constant's overridability only by reading it.) Files are numbered by their qualifier set (files with the
+/// same qualifiers apply together; a file without qualifiers applies in every pass and needs no
+/// bit). A chain with more than 64 qualifier sets numbers the passes' sets of applying files
+/// instead, and every name reads every bit: a reading then holds only where the same files apply.
+struct ChainLayers {
+    /// Per file of the chain, in order: its qualifier set's bit (0 for a file without qualifiers).
+    private let fileBits: [UInt64]
+    /// Per constant and class definition of the chain: the bits of the files that define its name.
+    private let definitions: [ObjectIdentifier: UInt64]
+    /// False when the chain has more than 64 qualifier sets (see the type's rule).
+    let exact: Bool
+    /// The numbers given to sets of applying files, when not `exact`.
+    private var passNumbers: [[Bool]: UInt64] = [:]
+
+    init(files: [ConfigurationFile]) {
+        var numbers: [TraitSet: UInt64] = [:]
+        for file in files where file.qualifiers != TraitSet() && numbers[file.qualifiers] == nil {
+            numbers[file.qualifiers] = UInt64(numbers.count)
+        }
+        exact = numbers.count <= 64
+        let exact = exact
+        fileBits = files.map { file in
+            guard exact else { return ~0 }
+            return numbers[file.qualifiers].map { 1 << $0 } ?? 0
+        }
+        var constantBits: [String: UInt64] = [:]
+        var classBits: [String: UInt64] = [:]
+        for (file, bits) in zip(files, fileBits) {
+            for constant in file.constants {
+                constantBits[constant.name, default: 0] |= bits
+            }
+            for definition in file.classes { classBits[definition.name, default: 0] |= bits }
+        }
+        var definitions: [ObjectIdentifier: UInt64] = [:]
+        for file in files {
+            for constant in file.constants { definitions[ObjectIdentifier(constant)] = constantBits[constant.name] }
+            for definition in file.classes { definitions[ObjectIdentifier(definition)] = classBits[definition.name] }
+        }
+        self.definitions = definitions
+    }
+
+    /// The bits of a pass where the files marked in `applies` apply.
+    mutating func bits(applying applies: [Bool]) -> UInt64 {
+        guard exact else {
+            if let known = passNumbers[applies] { return known }
+            let number = UInt64(passNumbers.count)
+            passNumbers[applies] = number
+            return number
+        }
+        var bits: UInt64 = 0
+        for (file, applying) in zip(fileBits, applies) where applying { bits |= file }
+        return bits
+    }
+
+    /// The bits of the files defining what `reads` found (a definition from outside the chain,
+    /// which cannot be found, reads every bit).
+    func bits(of reads: ResolutionReads) -> UInt64 {
+        var bits = reads.layers
+        for constant in reads.constants { bits |= definitions[ObjectIdentifier(constant)] ?? ~0 }
+        for definition in reads.classes { bits |= definitions[ObjectIdentifier(definition)] ?? ~0 }
+        return bits
+    }
+}
