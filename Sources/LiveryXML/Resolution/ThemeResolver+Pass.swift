@@ -15,15 +15,15 @@ extension ThemeResolver {
         var resolvingConstants: [String] = []
         var classOperations: [String: [OperationSyntax]] = [:]
         var resolvingClasses: [String] = []
-        /// Per operation serial: not yet resolved (nil), failed (.some(nil)) or the params.
-        var resolvedParams: [[Param]??]
+        /// Per operation slot: not yet resolved (nil), or its params (nil where they failed)
+        /// with what resolving them read.
+        var resolvedParams: [(params: [Param]?, reads: ResolutionReads)?]
         /// What the instance being resolved has read so far (see `ResolutionMemo`).
         var reads = ResolutionReads()
         /// What each resolved constant, class and operation's params read, for an instance that
         /// finds them resolved already: per name, and per operation slot.
         var constantReads: [String: ResolutionReads] = [:]
         var classReads: [String: ResolutionReads] = [:]
-        var paramReads: [ResolutionReads?]
         /// The pass's `ChainLayers` bits: which files apply.
         let applied: UInt64
         /// Whether kept readings are used and kept: not while constants are overridden, nor
@@ -41,7 +41,6 @@ extension ThemeResolver {
             self.applied = resolver.layers.bits(applying: resolver.files.map { $0.qualifiers.applies(in: traits) })
             self.keeps = keeping && resolver.memo.enabled && resolver.constantOverrides.isEmpty
             self.resolvedParams = Array(repeating: nil, count: resolver.serialCount)
-            self.paramReads = Array(repeating: nil, count: resolver.serialCount)
             let sizes = resolver.tableSizes
             constants.reserveCapacity(sizes.constants)
             constantValues.reserveCapacity(sizes.constants)
@@ -278,7 +277,7 @@ extension ThemeResolver {
         }
 
         private mutating func paramsIgnoringErrors(_ operation: OperationSyntax) -> [Param]? {
-            if let cached = resolvedParams[resolver.slot(of: operation)] { return cached }
+            if let cached = resolvedParams[resolver.slot(of: operation)] { return cached.params }
             var values: [Param] = []
             for param in operation.params {
                 guard let value = value(of: param.object) else { return nil }
@@ -337,15 +336,14 @@ extension ThemeResolver {
         mutating func params(of operation: OperationSyntax, component: String) -> [Param]? {
             let slot = resolver.slot(of: operation)
             if let cached = resolvedParams[slot] {
-                if let known = paramReads[slot] { reads.formUnion(known) }
-                return cached
+                reads.formUnion(cached.reads)
+                return cached.params
             }
             if keeps {
                 for entry in resolver.keptParams(of: operation, component: component) where holds(entry.reads) {
                     let known = ResolutionReads(entry.reads)
                     reads.formUnion(known)
-                    paramReads[slot] = known
-                    resolvedParams[slot] = .some(entry.params)
+                    resolvedParams[slot] = (entry.params, known)
                     return entry.params
                 }
             }
@@ -363,9 +361,8 @@ extension ThemeResolver {
                 }
                 result?.append(Param(name: param.name, value: value))
             }
-            resolvedParams[slot] = result
             let mine = endReading(outer)
-            paramReads[slot] = mine
+            resolvedParams[slot] = (result, mine)
             if keeps, let result, mine.reportedNothing {
                 resolver.keep(.init(reads: kept(mine), params: result), of: operation, component: component)
             }
