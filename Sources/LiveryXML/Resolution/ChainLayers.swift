@@ -1,7 +1,8 @@
 import LiveryModel
 
 /// The layers of a chain as bits, so that a kept reading is checked against another pass with
-/// one comparison rather than a lookup per name it read (bench-brands.py, validate).
+/// one comparison rather than a lookup per name it read, and a reading records a word rather
+/// than the definitions it found (bench-brands.py, validate).
 ///
 /// Which definition of a name a pass finds depends only on which of the files defining it apply:
 /// so a reading holds in every pass where the same files, among those defining what it read,
@@ -61,12 +62,9 @@ struct ChainLayers {
         return bits
     }
 
-    /// The bits of the files defining what `reads` found (a definition from outside the chain,
-    /// which cannot be found, reads every bit).
-    func bits(of reads: ResolutionReads) -> UInt64 {
-        var bits = reads.layers
-        for constant in reads.constants { bits |= definitions[ObjectIdentifier(constant)] ?? ~0 }
-        for definition in reads.classes { bits |= definitions[ObjectIdentifier(definition)] ?? ~0 }
-        return bits
+    /// The bits of the files defining the name of `definition`, a constant or class definition
+    /// (one from outside the chain, which cannot be found, reads every bit).
+    func bits(of definition: AnyObject) -> UInt64 {
+        definitions[ObjectIdentifier(definition)] ?? ~0
     }
 }

@@ -124,12 +124,12 @@ extension ThemeWorkspace {
         guard let (resolver, _) = resolver(forThemeAt: theme) else {
             return ConstantDependents(constants: [], instances: [])
         }
-        var pass = ThemeResolver.Pass(resolver: resolver, traits: traits, keeping: false)
+        var pass = ThemeResolver.Pass(resolver: resolver, traits: traits, tracing: name)
         pass.fillTables(reporting: false) { _ in }
         var constants: [String] = []
         for constant in pass.constants.keys.sorted() where constant != name {
             _ = pass.constantValue(constant)
-            if pass.constantReads[constant]?.constants.contains { $0.name == name } == true {
+            if pass.constantReads[constant]?.readTraced == true {
                 constants.append(constant)
             }
         }
@@ -140,7 +140,7 @@ extension ThemeWorkspace {
             guard !definitions.isEmpty else { continue }
             pass.reads = ResolutionReads()
             _ = pass.resolveAfresh(definitions)
-            if pass.reads.constants.contains { $0.name == name } { instances.append(id) }
+            if pass.reads.readTraced { instances.append(id) }
         }
         return ConstantDependents(constants: constants, instances: instances.sorted())
     }

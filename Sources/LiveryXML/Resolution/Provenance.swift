@@ -345,9 +345,11 @@ extension ThemeResolver {
 
         let themes = themeIDsByFile()
         var operations: [ExplainedOperation] = []
+        let table = table(for: component)
         for occurrence in list.elements {
-            guard check(occurrence.operation, component: component),
-                let params = pass.params(of: occurrence.operation, component: component)
+            let slot = slot(of: occurrence.operation)
+            guard check(occurrence.operation, slot: slot, in: table),
+                let params = pass.params(of: occurrence.operation, slot: slot, in: table)
             else { continue }
             let overridden = occurrence.history.map { earlier in
                 OverriddenOperation(

@@ -15,12 +15,11 @@ struct ResolutionReads {
         var withTraits: Bool
     }
 
-    /// The definitions found, each looked up by its name.
-    var constants: [ConstantSyntax] = []
-    var classes: [ClassSyntax] = []
-    var assets: [String] = []
-    /// The `ChainLayers` bits of what kept readings taken from the memo read.
+    /// The `ChainLayers` bits of the definitions found, each looked up by its name.
     var layers: UInt64 = 0
+    var assets: [String] = []
+    /// Whether the constant the pass traces (`Pass.traced`) was read.
+    var readTraced = false
     /// What was reported while reading, in order, including what the definitions read from the
     /// pass's cache reported when they were first read.
     var findings: [Finding] = []
@@ -42,11 +41,10 @@ struct ResolutionReads {
     /// (Empty arrays are skipped: most readings read no class, asset or finding; bench-brands.py,
     /// validate.)
     mutating func formUnion(_ other: ResolutionReads) {
-        if !other.constants.isEmpty { constants += other.constants }
-        if !other.classes.isEmpty { classes += other.classes }
         if !other.assets.isEmpty { assets += other.assets }
         if !other.findings.isEmpty { findings += other.findings }
         layers |= other.layers
+        readTraced = readTraced || other.readTraced
         clean = clean && other.clean
     }
 }
@@ -60,9 +58,9 @@ struct KeptReads {
     let assets: [String]
     let findings: [ResolutionReads.Finding]
 
-    init(_ reads: ResolutionReads, applied: UInt64, layers: UInt64) {
+    init(_ reads: ResolutionReads, applied: UInt64) {
         self.applied = applied
-        self.layers = layers
+        self.layers = reads.layers
         var names: Set<String> = []
         assets = reads.assets.count > 1 ? reads.assets.filter { names.insert($0).inserted } : reads.assets
         findings = reads.findings

@@ -27,19 +27,23 @@ extension ThemeResolver {
         /// The pass's `ChainLayers` bits: which files apply.
         let applied: UInt64
         /// Whether kept readings are used and kept: not while constants are overridden, nor
-        /// where a reading must name everything it read (`dependents(ofConstant:)`).
+        /// while a constant is traced.
         let keeps: Bool
+        /// A constant whose reading is recorded in `ResolutionReads.readTraced`: what depends on
+        /// it (`dependents(ofConstant:)`).
+        let traced: String?
 
         /// Reports a finding of this pass, remembering the trait set it was seen with.
         func report(_ diagnostic: Diagnostic) {
             resolver.report(diagnostic, traits: traits)
         }
 
-        init(resolver: ThemeResolver, traits: TraitSet, keeping: Bool = true) {
+        init(resolver: ThemeResolver, traits: TraitSet, tracing traced: String? = nil) {
             self.resolver = resolver
             self.traits = traits
             self.applied = resolver.layers.bits(applying: resolver.files.map { $0.qualifiers.applies(in: traits) })
-            self.keeps = keeping && resolver.memo.enabled && resolver.constantOverrides.isEmpty
+            self.traced = traced
+            self.keeps = traced == nil && resolver.memo.enabled && resolver.constantOverrides.isEmpty
             self.resolvedParams = Array(repeating: nil, count: resolver.serialCount)
             let sizes = resolver.tableSizes
             constants.reserveCapacity(sizes.constants)
@@ -150,7 +154,7 @@ extension ThemeResolver {
 
         /// `reads` as kept for other passes.
         func kept(_ reads: ResolutionReads) -> KeptReads {
-            KeptReads(reads, applied: applied, layers: resolver.layers.bits(of: reads))
+            KeptReads(reads, applied: applied)
         }
 
         /// What resolving the entry's instance did besides its value that depends on the trait
@@ -210,10 +214,12 @@ extension ThemeResolver {
                 }
             }
             guard knownComponent else { return nil }
+            let table = resolver.table(for: component)
             // Every occurrence is checked, including ones a later layer overrides: a typo must not
             // hide behind an override. Results are cached, so the effective ones cost nothing more.
             for operation in visited {
-                if !resolver.check(operation, component: component) {
+                let slot = resolver.slot(of: operation)
+                if !resolver.check(operation, slot: slot, in: table) {
                     // a param of the wrong type (a string for an image) still names what it meant
                     for param in operation.params {
                         if case .literal(.string(let text)) = param.object.content {
@@ -221,13 +227,14 @@ extension ThemeResolver {
                         }
                     }
                 }
-                _ = params(of: operation, component: component)
+                _ = params(of: operation, slot: slot, in: table)
             }
             var resolved: [ResolvedOperation] = []
             var sources: [OperationSyntax] = []
             for operation in operations.elements {
-                guard resolver.check(operation, component: component),
-                    let params = params(of: operation, component: component)
+                let slot = resolver.slot(of: operation)
+                guard resolver.check(operation, slot: slot, in: table),
+                    let params = params(of: operation, slot: slot, in: table)
                 else {
                     continue
                 }
@@ -301,7 +308,7 @@ extension ThemeResolver {
                 return []
             }
             resolver.referencedClasses.insert(name)
-            reads.classes.append(definition)
+            reads.layers |= resolver.layers.bits(of: definition)
             if let cached = classOperations[name] {
                 if let known = classReads[name] { reads.formUnion(known) }
                 return cached
@@ -334,13 +341,19 @@ extension ThemeResolver {
         }
 
         mutating func params(of operation: OperationSyntax, component: String) -> [Param]? {
-            let slot = resolver.slot(of: operation)
+            params(of: operation, slot: resolver.slot(of: operation), in: resolver.table(for: component))
+        }
+
+        /// The params of the operation at `slot` as an operation of the table's component.
+        mutating func params(
+            of operation: OperationSyntax, slot: Int, in table: ThemeResolver.ComponentTable
+        ) -> [Param]? {
             if let cached = resolvedParams[slot] {
                 reads.formUnion(cached.reads)
                 return cached.params
             }
             if keeps {
-                for entry in resolver.keptParams(of: operation, component: component) where holds(entry.reads) {
+                for entry in table.params[slot] where holds(entry.reads) {
                     let known = ResolutionReads(entry.reads)
                     reads.formUnion(known)
                     resolvedParams[slot] = (entry.params, known)
@@ -349,7 +362,7 @@ extension ThemeResolver {
             }
             let outer = beginReading()
             var result: [Param]? = []
-            let signature = resolver.signature(of: operation, component: component)
+            let signature = resolver.signature(of: operation, slot: slot, in: table)
             for param in operation.params {
                 guard let value = value(of: param.object),
                     checkValue(
@@ -364,7 +377,7 @@ extension ThemeResolver {
             let mine = endReading(outer)
             resolvedParams[slot] = (result, mine)
             if keeps, let result, mine.reportedNothing {
-                resolver.keep(.init(reads: kept(mine), params: result), of: operation, component: component)
+                resolver.keep(.init(reads: kept(mine), params: result), slot: slot, in: table)
             }
             return result
         }

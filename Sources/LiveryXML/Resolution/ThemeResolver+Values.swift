@@ -98,7 +98,8 @@ extension ThemeResolver.Pass {
                     at: location(), fix: fix))
             return nil
         }
-        reads.constants.append(constant)
+        reads.layers |= resolver.layers.bits(of: constant)
+        if name == traced { reads.readTraced = true }
         guard constant.object.type == type else {
             report(
                 .error(

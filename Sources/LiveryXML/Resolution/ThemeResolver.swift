@@ -52,7 +52,7 @@ final class ThemeResolver {
     var suggestedConstants: Set<String> = []
     var suggestedClasses: Set<String> = []
     /// Schema checks already done: per component, indexed by operation serial.
-    private var checked: [String: CheckTable] = [:]
+    private var checked: [String: ComponentTable] = [:]
     /// Per own operation that overrode another: true while it has set the same value every time.
     var redundant: [Int: (Bool, OperationSyntax)] = [:]
     /// Every configuration file of the chain, root first: the layers a pass picks from.
@@ -76,16 +76,22 @@ final class ThemeResolver {
         return byID.keys.sorted().map { ($0, byID[$0]!) }
     }()
 
-    private enum CheckResult { case unchecked, valid, invalid }
+    fileprivate enum CheckResult { case unchecked, valid, invalid }
 
-    /// A class, so results are written in place rather than through a copied array.
-    private final class CheckTable {
-        var results: [CheckResult]
+    /// What is known of the chain's operations as operations of one component, by slot: a
+    /// resolution looks it up once and passes it on with each operation's slot, rather than
+    /// each operation looking it up by name (bench-brands.py, validate). A class, so results
+    /// are written in place rather than through a copied array.
+    final class ComponentTable {
+        let component: String
+        fileprivate var results: [CheckResult]
         /// Each operation's schema for the component, once looked up (nil: not yet).
-        var signatures: [OperationSchema??]
-        /// Each operation's params as resolved for the component, with what resolving them read.
+        fileprivate var signatures: [OperationSchema??]
+        /// Each operation's params as resolved for the component, with what resolving them
+        /// read, the most recent first.
         var params: [[ParamsEntry]]
-        init(count: Int) {
+        init(component: String, count: Int) {
+            self.component = component
             results = Array(repeating: .unchecked, count: count)
             signatures = Array(repeating: nil, count: count)
             params = Array(repeating: [], count: count)
@@ -100,14 +106,9 @@ final class ThemeResolver {
         let params: [Param]
     }
 
-    /// The params of the operation kept for the component, the most recent first.
-    func keptParams(of operation: OperationSyntax, component: String) -> [ParamsEntry] {
-        checkTable(for: component).params[slot(of: operation)]
-    }
-
-    /// Keeps params whose reading was clean and reported nothing.
-    func keep(_ entry: ParamsEntry, of operation: OperationSyntax, component: String) {
-        memo.keep(entry, in: &checkTable(for: component).params[slot(of: operation)])
+    /// Keeps the params of the operation at `slot` (their reading was clean and reported nothing).
+    func keep(_ entry: ParamsEntry, slot: Int, in table: ComponentTable) {
+        memo.keep(entry, in: &table.params[slot])
     }
     /// Operations in the chain: the size of per-operation caches, indexed by `slot(of:)`.
     let serialCount: Int
@@ -312,44 +313,37 @@ final class ThemeResolver {
         return fix
     }
 
-    /// The table last asked for: an instance's operations ask for the same component in turn
-    /// (bench-brands.py, validate: hashing the name was a twentieth of the time).
-    private var lastTable: (component: String, table: CheckTable)?
-
-    private func checkTable(for component: String) -> CheckTable {
-        if let last = lastTable, last.component == component { return last.table }
-        let table: CheckTable
-        if let existing = checked[component] {
-            table = existing
-        } else {
-            table = CheckTable(count: serialCount)
-            checked[component] = table
-        }
-        lastTable = (component, table)
+    func table(for component: String) -> ComponentTable {
+        if let existing = checked[component] { return existing }
+        let table = ComponentTable(component: component, count: serialCount)
+        checked[component] = table
         return table
     }
 
-    /// The schema of an operation of the component, looked up once per (operation, component)
-    /// (bench-brands.py, validate: a lookup by two names for each operation of every pass).
-    func signature(of operation: OperationSyntax, component: String) -> OperationSchema? {
-        let table = checkTable(for: component)
-        let slot = slot(of: operation)
+    /// The schema of the operation at `slot` as an operation of the table's component, looked
+    /// up once per (operation, component) (bench-brands.py, validate: a lookup by two names for
+    /// each operation of every pass).
+    func signature(of operation: OperationSyntax, slot: Int, in table: ComponentTable) -> OperationSchema? {
         if let known = table.signatures[slot] { return known }
-        let signature = schema.operation(operation.name, of: component)
+        let signature = schema.operation(operation.name, of: table.component)
         table.signatures[slot] = .some(signature)
         return signature
     }
 
-    /// Checks an operation against the component's schema, once per (operation, component).
-    func check(_ operation: OperationSyntax, component: String) -> Bool {
-        let table = checkTable(for: component)
-        let slot = slot(of: operation)
+    func signature(of operation: OperationSyntax, component: String) -> OperationSchema? {
+        signature(of: operation, slot: slot(of: operation), in: table(for: component))
+    }
+
+    /// Checks the operation at `slot` against the schema of the table's component, once per
+    /// (operation, component).
+    func check(_ operation: OperationSyntax, slot: Int, in table: ComponentTable) -> Bool {
         switch table.results[slot] {
         case .valid: return true
         case .invalid: return false
         case .unchecked: break
         }
-        let valid = SchemaChecker.check(operation, component: component, schema: schema, report: { report($0) })
+        let valid = SchemaChecker.check(
+            operation, component: table.component, schema: schema, report: { report($0) })
         table.results[slot] = valid ? .valid : .invalid
         return valid
     }
