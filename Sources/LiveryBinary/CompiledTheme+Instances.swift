@@ -83,6 +83,13 @@ extension CompiledTheme {
         return entry == 0 ? nil : entry - 1
     }
 
+    /// The number of the record an instance has in a variant, nil where the variant does not
+    /// define it. Records carry no id, so an instance given one record in two variants reads
+    /// back the same in both.
+    public func record(of handle: InstanceHandle, in variant: VariantHandle) throws(BinaryFormatError) -> Int? {
+        try blocks.withLock { () throws(BinaryFormatError) -> Int? in try recordIndex(handle, variant) }
+    }
+
     /// The fastest path: an instance by handle in a variant, built from its records alone, every
     /// block they are read from checked first (`BLKS`): nil when the variant does not define it
     /// (or building it would pass `materializationBudget`), `blockChecksumMismatch` when the

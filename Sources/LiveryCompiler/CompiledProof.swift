@@ -45,6 +45,7 @@ struct CompiledProof {
     func firstMismatch() throws -> String? {
         if let mismatch = compareChain() { return mismatch }
         var comparedPairs: Set<Pair> = []
+        var instances = Instances()
         for traits in TraitAxes.all.traitSets {
             let canonical = folder.axes.canonical(traits)
             let expected = folder.variants[canonical] ?? []
@@ -55,7 +56,7 @@ struct CompiledProof {
                 continue
             }
             guard comparedPairs.insert(Pair(variant: variant.rawValue, traits: canonical)).inserted else { continue }
-            if let mismatch = try compare(variant, expected, traits: traits) { return mismatch }
+            if let mismatch = try compare(variant, expected, traits: traits, &instances) { return mismatch }
         }
         return try compareChoices() ?? compareAssets()
     }
@@ -86,6 +87,24 @@ struct CompiledProof {
         var traits: TraitSet
     }
 
+    /// What the variants compared so far share: each stored instance is decoded once per
+    /// record it has (an id in one record reads back the same in every variant), and compared
+    /// once with each source instance it meets, known by its operations' storage (alive in the
+    /// folder's variants throughout). (bench-brands.py, build: most instances keep their
+    /// record across the variants.)
+    private struct Instances {
+        struct Stored: Hashable {
+            var handle: UInt32
+            var record: Int
+        }
+        struct Compared: Hashable {
+            var stored: Stored
+            var source: UnsafeRawPointer?
+        }
+        var decoded: [Stored: ResolvedInstance] = [:]
+        var compared: Set<Compared> = []
+    }
+
     private func compareChain() -> String? {
         let chain = compiled.chain.map(\.info)
         let expected = folder.ancestors + [folder.info]
@@ -106,20 +125,33 @@ struct CompiledProof {
     }
 
     /// One stored variant against the folder's instances for a trait set that selects it.
-    private func compare(_ variant: VariantHandle, _ expected: [ResolvedInstance], traits: TraitSet) throws -> String? {
+    private func compare(
+        _ variant: VariantHandle, _ expected: [ResolvedInstance], traits: TraitSet, _ instances: inout Instances
+    ) throws -> String? {
         var byID: [[UInt8]: ResolvedInstance] = [:]
         byID.reserveCapacity(expected.count)
         for instance in expected { byID[Array(instance.id.utf8)] = instance }
         var found = 0
         for handle in 0..<compiled.idCount {
-            guard let stored = try compiled.instance(InstanceHandle(rawValue: UInt32(handle)), in: variant) else {
-                continue
+            let handle = InstanceHandle(rawValue: UInt32(handle))
+            guard let record = try compiled.record(of: handle, in: variant) else { continue }
+            let key = Instances.Stored(handle: handle.rawValue, record: record)
+            let stored: ResolvedInstance
+            if let known = instances.decoded[key] {
+                stored = known
+            } else {
+                guard let decoded = try compiled.instance(handle, in: variant) else { continue }
+                instances.decoded[key] = decoded
+                stored = decoded
             }
             guard let source = byID[Array(stored.id.utf8)] else {
                 return
                     "the compiled theme has instance \(Self.quoted(stored.id)) for \(traits), which the folder does not define there"
             }
             found += 1
+            let storage = source.operations.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            let seen = !instances.compared.insert(.init(stored: key, source: storage)).inserted
+            if seen, ByteExact.same(stored.component, source.component) { continue }
             if let mismatch = Self.compare(stored, source) { return "for \(traits): \(mismatch)" }
         }
         guard found == expected.count else {

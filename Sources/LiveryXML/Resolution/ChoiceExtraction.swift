@@ -24,8 +24,9 @@ extension ThemeResolver.Pass {
     private mutating func choiceUses(_ instance: ResolvedInstance, sources: [OperationSyntax]) -> [ChoiceUse] {
         guard !overridable.isEmpty else { return [] }
         var uses: [ChoiceUse] = []
+        let table = resolver.table(for: instance.component)
         for (position, operation) in sources.enumerated() where position < instance.operations.count {
-            let signature = resolver.signature(of: operation, component: instance.component)
+            let signature = resolver.signature(of: operation, slot: resolver.slot(of: operation), in: table)
             for param in operation.params {
                 var visiting: [String] = []
                 guard let expression = choiceExpression(of: param.object, visiting: &visiting),

@@ -330,10 +330,6 @@ final class ThemeResolver {
         return signature
     }
 
-    func signature(of operation: OperationSyntax, component: String) -> OperationSchema? {
-        signature(of: operation, slot: slot(of: operation), in: table(for: component))
-    }
-
     /// Checks the operation at `slot` against the schema of the table's component, once per
     /// (operation, component).
     func check(_ operation: OperationSyntax, slot: Int, in table: ComponentTable) -> Bool {
