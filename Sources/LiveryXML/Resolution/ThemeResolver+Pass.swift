@@ -17,7 +17,7 @@ extension ThemeResolver {
         var resolvingClasses: [String] = []
         /// Per operation slot: not yet resolved (nil), or its params (nil where they failed)
         /// with what resolving them read.
-        var resolvedParams: [(params: [Param]?, reads: ResolutionReads)?]
+        var resolvedParams: PassSlots
         /// What the instance being resolved has read so far (see `ResolutionMemo`).
         var reads = ResolutionReads()
         /// What each resolved constant, class and operation's params read, for an instance that
@@ -44,7 +44,9 @@ extension ThemeResolver {
             self.applied = resolver.layers.bits(applying: resolver.files.map { $0.qualifiers.applies(in: traits) })
             self.traced = traced
             self.keeps = traced == nil && resolver.memo.enabled && resolver.constantOverrides.isEmpty
-            self.resolvedParams = Array(repeating: nil, count: resolver.serialCount)
+            resolver.passCount += 1
+            self.resolvedParams = PassSlots(
+                reusing: resolver.takeSlots(), count: resolver.serialCount, pass: resolver.passCount)
             let sizes = resolver.tableSizes
             constants.reserveCapacity(sizes.constants)
             constantValues.reserveCapacity(sizes.constants)

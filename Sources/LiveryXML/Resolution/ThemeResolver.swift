@@ -220,7 +220,19 @@ final class ThemeResolver {
     func resolve(_ traits: TraitSet) -> [ResolvedInstance] {
         resolvedTraitSets.insert(traits)
         var pass = Pass(resolver: self, traits: traits)
-        return pass.run()
+        let resolved = pass.run()
+        slots = pass.resolvedParams.storage()
+        return resolved
+    }
+
+    /// Passes so far, numbering each (`PassSlots`).
+    var passCount = 0
+    /// The last finished pass's slots, for the next.
+    private var slots: [(pass: Int, entry: PassSlots.Entry)] = []
+
+    func takeSlots() -> [(pass: Int, entry: PassSlots.Entry)] {
+        defer { slots = [] }
+        return slots
     }
 
     /// Findings that need every trait set seen first: unused definitions, redundant overrides.
