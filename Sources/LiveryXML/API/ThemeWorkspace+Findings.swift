@@ -36,6 +36,9 @@ extension ThemeWorkspace {
     static func onePerPlace(_ findings: [Diagnostic]) -> [Diagnostic] {
         var result: [Diagnostic] = []
         var index: [SourceLocation: Int] = [:]
+        // Per finding that took notes, the notes it has: a place every theme of a large tree
+        // reaches gathers one note per theme (bench-brands.py, the tree with findings).
+        var noted: [Int: Set<Diagnostic.Note>] = [:]
         for finding in findings {
             guard let location = finding.location else {
                 result.append(finding)
@@ -43,7 +46,7 @@ extension ThemeWorkspace {
             }
             if let at = index[location] {
                 let note = Diagnostic.Note("also: \(finding.message)")
-                if !result[at].notes.contains(note) { result[at].notes.append(note) }
+                if noted[at, default: Set(result[at].notes)].insert(note).inserted { result[at].notes.append(note) }
             } else {
                 index[location] = result.count
                 result.append(finding)
