@@ -133,7 +133,7 @@ extension ThemeWorkspace {
                 constants.append(constant)
             }
         }
-        let applies = resolver.files.map { $0.qualifiers.applies(in: pass.traits) }
+        let applies = pass.applies
         var instances: [String] = []
         for (id, all) in resolver.instances {
             let definitions = all.compactMap { applies[$0.layer] ? $0.syntax : nil }

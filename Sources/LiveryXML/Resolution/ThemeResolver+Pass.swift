@@ -24,6 +24,8 @@ extension ThemeResolver {
         /// finds them resolved already: per name, and per operation slot.
         var constantReads: [String: ResolutionReads] = [:]
         var classReads: [String: ResolutionReads] = [:]
+        /// Per file of the chain, whether it applies with these traits.
+        let applies: [Bool]
         /// The pass's `ChainLayers` bits: which files apply.
         let applied: UInt64
         /// Whether kept readings are used and kept: not while constants are overridden, nor
@@ -41,7 +43,9 @@ extension ThemeResolver {
         init(resolver: ThemeResolver, traits: TraitSet, tracing traced: String? = nil) {
             self.resolver = resolver
             self.traits = traits
-            self.applied = resolver.layers.bits(applying: resolver.files.map { $0.qualifiers.applies(in: traits) })
+            let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
+            self.applies = applies
+            self.applied = resolver.layers.bits(applying: applies)
             self.traced = traced
             self.keeps = traced == nil && resolver.memo.enabled && resolver.constantOverrides.isEmpty
             resolver.passCount += 1
@@ -54,9 +58,6 @@ extension ThemeResolver {
             classes.reserveCapacity(sizes.classes)
         }
 
-        var layers: [ConfigurationFile] {
-            resolver.files.filter { $0.qualifiers.applies(in: traits) }
-        }
 
         mutating func run() -> [ResolvedInstance] {
             fillTables(reporting: true) { _ in }
@@ -68,7 +69,6 @@ extension ThemeResolver {
                 if case .literal = constant.object.content { continue }
                 _ = constantValue(name)
             }
-            let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
             var resolved: [ResolvedInstance] = []
             for (_, all) in resolver.instances {
                 let definitions = all.compactMap { applies[$0.layer] ? $0.syntax : nil }
@@ -82,8 +82,9 @@ extension ThemeResolver {
         /// and reported when `reporting`); hands each instance definition to `each`, in layer
         /// order. `run()` and explanations of one instance start from the same tables.
         mutating func fillTables(reporting: Bool, each: (InstanceSyntax) -> Void) {
-            for file in layers {
-                for constant in file.constants {
+            let files = resolver.files
+            for index in files.indices where applies[index] {
+                for constant in files[index].constants {
                     // Put in place first, and the earlier definition put back on a type change: one
                     // lookup for the usual redefinition (bench-brands.py, validate).
                     if let earlier = constants.updateValue(constant, forKey: constant.name),
@@ -110,8 +111,8 @@ extension ThemeResolver {
                         }
                     }
                 }
-                for definition in file.classes { classes[definition.name] = definition }
-                for instance in file.instances { each(instance) }
+                for definition in files[index].classes { classes[definition.name] = definition }
+                for instance in files[index].instances { each(instance) }
             }
         }
 
