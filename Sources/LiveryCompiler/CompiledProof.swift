@@ -29,7 +29,9 @@ extension ThemeCompiler {
 /// Rules that keep it as strong as comparing canonical dumps of every trait set at every scale:
 /// - Every one of the 96 trait sets an app can run with is looked up through the reader's own
 ///   variant table (`CompiledTheme.variant(for:)`), so a wrong slot or wrong axes are seen; each
-///   distinct pair (stored variant, folder variant) is compared once.
+///   distinct pair (stored variant, folder variant) is compared once, and within them each pair
+///   (stored record of an id, source instance) once: a record reads back the same wherever the
+///   variant table points an id at it.
 /// - Strings (ids, names, states, values, fonts, asset files) are compared by their UTF-8 bytes:
 ///   Swift's `==` calls NFC "é" and NFD "e" + U+0301 equal, the format does not.
 /// - Numbers are compared by bit pattern and fonts field by field, so every text scale (a pure

@@ -1,8 +1,8 @@
 import LiveryModel
 
-/// What resolving something read: the constants and classes it looked up (by name, with the
-/// definition found) and the assets it needed. A resolution reads only these, so where every
-/// name finds the same definition object and every asset is there, it resolves the same.
+/// What resolving something read: the constants and classes it looked up, as the `ChainLayers`
+/// bits of the files defining them, and the assets it needed. A resolution reads only these, so
+/// where every name finds the same definition and every asset is there, it resolves the same.
 ///
 /// Reads are clean when no name on the way was missing: only a clean resolution is reused. What
 /// it reported is kept with it and reported again, with the trait set of the pass that reuses

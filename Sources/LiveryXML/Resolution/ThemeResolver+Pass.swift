@@ -58,7 +58,6 @@ extension ThemeResolver {
             classes.reserveCapacity(sizes.classes)
         }
 
-
         mutating func run() -> [ResolvedInstance] {
             fillTables(reporting: true) { _ in }
             applyOverrides()

@@ -51,7 +51,7 @@ final class ThemeResolver {
     private var suggestedAssets: Set<String> = []
     var suggestedConstants: Set<String> = []
     var suggestedClasses: Set<String> = []
-    /// Schema checks already done: per component, indexed by operation serial.
+    /// What is known of the chain's operations, per component (`ComponentTable`).
     private var checked: [String: ComponentTable] = [:]
     /// Per own operation that overrode another: true while it has set the same value every time.
     var redundant: [Int: (Bool, OperationSyntax)] = [:]
