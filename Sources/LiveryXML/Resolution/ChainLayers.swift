@@ -8,10 +8,12 @@ import LiveryModel
 /// so a reading holds in every pass where the same files, among those defining what it read,
 /// apply as in the pass that made it. (Which constants are overridable, on which personal
 /// choices and contrast guards depend, is decided by the files defining them: a reading depends
-/// on a constant's overridability only by reading it.) Files are numbered by their qualifier set (files with the
-/// same qualifiers apply together; a file without qualifiers applies in every pass and needs no
-/// bit). A chain with more than 64 qualifier sets numbers the passes' sets of applying files
-/// instead, and every name reads every bit: a reading then holds only where the same files apply.
+/// on a constant's overridability only by reading it.)
+///
+/// Files are numbered by their qualifier set (files with the same qualifiers apply together; a
+/// file without qualifiers applies in every pass and needs no bit). A chain with more than 64
+/// qualifier sets numbers the passes' sets of applying files instead, and every name reads every
+/// bit: a reading then holds only where the same files apply.
 struct ChainLayers {
     /// Per file of the chain, in order: its qualifier set's bit (0 for a file without qualifiers).
     private let fileBits: [UInt64]

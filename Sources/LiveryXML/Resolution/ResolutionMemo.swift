@@ -38,7 +38,7 @@ struct ResolutionReads {
 
     init() {}
 
-    /// (Empty arrays are skipped: most readings read no class, asset or finding; bench-brands.py,
+    /// (Empty arrays are skipped: most readings need no asset and report nothing; bench-brands.py,
     /// validate.)
     mutating func formUnion(_ other: ResolutionReads) {
         if !other.assets.isEmpty { assets += other.assets }
