@@ -6,6 +6,8 @@ tree in one process, parse-floor.c).
 For each N: the floor; cold `validate` with `--jobs 1` and with the default (every core); cold
 `build` (empty output folder) with `--jobs 1` and the default; a second `build` with nothing
 changed; `build` after one brand changed; `build` after the base changed. Each row is one run
+(`validate` and the cold `build` with every core, whose ratios are the targets: the median of
+three by CPU time, the ratio line giving the range)
 in a fresh process under measure.c: wall time, CPU time (user + system), peak RSS, and for builds
 how many compiled files were written (a file whose modification time or bytes changed).
 
@@ -110,10 +112,7 @@ def measure(binary, tools, tree, count, scratch, kind="clean"):
     build_jobs = supports(binary, "build", "--jobs")
     validate_jobs = supports(binary, "validate", "--jobs")
 
-    def row(name, command, needs=True, output=None, prepare=None):
-        if not needs:
-            rows.append({"n": count, "tree": kind, "row": name, "wall": None, "cpu": None, "rss": None})
-            return
+    def one_run(name, command, output, prepare):
         if prepare:
             prepare()
         before = snapshot(output) if output else None
@@ -127,15 +126,29 @@ def measure(binary, tools, tree, count, scratch, kind="clean"):
                 entry["compiled"], entry["up to date"], entry["failed"] = map(int, summary.groups())
         if status != 0:
             entry["error"] = err.strip().splitlines()[-1:] if err.strip() else out.strip().splitlines()[-1:]
+        return entry
+
+    def row(name, command, needs=True, output=None, prepare=None, runs=1):
+        """`runs` runs, reporting the one with the median CPU time (with `runs` and its range)."""
+        if not needs:
+            rows.append({"n": count, "tree": kind, "row": name, "wall": None, "cpu": None, "rss": None})
+            return
+        entries = sorted((one_run(name, command, output, prepare) for _ in range(runs)), key=lambda e: e["cpu"])
+        entry = entries[len(entries) // 2]
+        if runs > 1:
+            entry["runs"] = runs
+            entry["cpu range"] = [entries[0]["cpu"], entries[-1]["cpu"]]
         rows.append(entry)
 
+    # The rows the targets are ratios of: CPU times of one run vary by several percent on a shared
+    # machine, so these report the median of three.
     row("validate --jobs 1", ["validate", tree, "--jobs", "1"], needs=validate_jobs)
-    row("validate", ["validate", tree])
+    row("validate", ["validate", tree], runs=3)
     output = os.path.join(scratch, "out")
     cold = lambda: shutil.rmtree(output, ignore_errors=True)  # noqa: E731
     row("build --jobs 1 (cold)", ["build", tree, "--output", output, "--jobs", "1"], needs=build_jobs,
         output=output, prepare=cold)
-    row("build (cold)", ["build", tree, "--output", output], output=output, prepare=cold)
+    row("build (cold)", ["build", tree, "--output", output], output=output, prepare=cold, runs=3)
     row("build, nothing changed", ["build", tree, "--output", output], output=output)
     row("build, one brand changed", ["build", tree, "--output", output], output=output,
         prepare=lambda: brands.change_brand(tree, max(count // 2, 1), salt=5, findings=kind == "findings"))
@@ -179,6 +192,9 @@ def table(rows):
         floor = floors[(n, kind)]
         line = (f"- {n:,} themes ({kind}): validate / floor {ratio(validate['wall'], floor['wall'])} wall, "
                 f"{ratio(validate['cpu'], floor['cpu'])} CPU")
+        if validate.get("cpu range") and floor["cpu"]:
+            low, high = validate["cpu range"]
+            line += f" (median of {validate['runs']} runs: {low / floor['cpu']:.1f}x to {high / floor['cpu']:.1f}x)"
         if cold and cold["wall"]:
             line += (f"; cold build / validate {ratio(cold['wall'], validate['wall'])} wall, "
                      f"{ratio(cold['cpu'], validate['cpu'])} CPU")
