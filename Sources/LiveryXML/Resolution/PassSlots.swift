@@ -6,14 +6,15 @@ import LiveryModel
 /// validate: an array filled afresh for each pass cost the most of starting one, with two jobs).
 struct PassSlots {
     typealias Entry = (params: [Param]?, reads: ResolutionReads)
-    private var entries: [(pass: Int, entry: Entry)]
-    /// The pass reading and writing (numbered from 1; entries stamped 0 were never written).
-    let pass: Int
+    private var entries: [(pass: Int, entry: Entry)] = []
+    /// The pass reading and writing, counted by this storage (entries stamped 0 were never
+    /// written).
+    private var pass = 0
 
-    /// `count` slots for pass `pass`, in `storage` (another pass's slots, or empty).
-    init(reusing storage: [(pass: Int, entry: Entry)], count: Int, pass: Int) {
-        entries = storage.count == count ? storage : Array(repeating: (0, (nil, ResolutionReads())), count: count)
-        self.pass = pass
+    /// The storage for the next pass, with `count` slots: every entry reads as absent.
+    mutating func startPass(count: Int) {
+        if entries.count != count { entries = Array(repeating: (0, (nil, ResolutionReads())), count: count) }
+        pass += 1
     }
 
     subscript(slot: Int) -> Entry? {
@@ -23,7 +24,4 @@ struct PassSlots {
             entries[slot] = (pass, newValue)
         }
     }
-
-    /// The storage, for the next pass.
-    consuming func storage() -> [(pass: Int, entry: Entry)] { entries }
 }

@@ -48,9 +48,7 @@ extension ThemeResolver {
             self.applied = resolver.layers.bits(applying: applies)
             self.traced = traced
             self.keeps = traced == nil && resolver.memo.enabled && resolver.constantOverrides.isEmpty
-            resolver.passCount += 1
-            self.resolvedParams = PassSlots(
-                reusing: resolver.takeSlots(), count: resolver.serialCount, pass: resolver.passCount)
+            self.resolvedParams = resolver.takeSlots(count: resolver.serialCount)
             let sizes = resolver.tableSizes
             constants.reserveCapacity(sizes.constants)
             constantValues.reserveCapacity(sizes.constants)

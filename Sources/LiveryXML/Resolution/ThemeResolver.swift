@@ -221,18 +221,20 @@ final class ThemeResolver {
         resolvedTraitSets.insert(traits)
         var pass = Pass(resolver: self, traits: traits)
         let resolved = pass.run()
-        slots = pass.resolvedParams.storage()
+        slots = pass.resolvedParams
         return resolved
     }
 
-    /// Passes so far, numbering each (`PassSlots`).
-    var passCount = 0
     /// The last finished pass's slots, for the next.
-    private var slots: [(pass: Int, entry: PassSlots.Entry)] = []
+    private var slots = PassSlots()
 
-    func takeSlots() -> [(pass: Int, entry: PassSlots.Entry)] {
-        defer { slots = [] }
-        return slots
+    /// Slots for a new pass of `count` operations: the last finished pass's storage, when no
+    /// other pass has it.
+    func takeSlots(count: Int) -> PassSlots {
+        var taken = slots
+        slots = PassSlots()
+        taken.startPass(count: count)
+        return taken
     }
 
     /// Findings that need every trait set seen first: unused definitions, redundant overrides.
