@@ -69,6 +69,24 @@ import Testing
         #expect(ParallelMap.map(3, jobs: 1) { $0 * 2 } == [0, 2, 4])
     }
 
+    /// `validate` keeps the resolutions of the themes `recent` can hold, the last ones it checks,
+    /// for a compile that follows, and of every theme when there are no more than that.
+    @Test func validateKeepsTheResolutionsOfTheLastThemesItChecks() throws {
+        for (children, jobs) in [(24, 1), (24, 2), (6, 2)] {
+            let themes = try Self.tree(children: children)
+            let workspace = ThemeWorkspace()
+            _ = workspace.validate(paths: [themes.path], jobs: jobs)
+            let checked = workspace.themeFolders(in: themes.path)
+            #expect(checked.count == children + 1)
+            // Child009's parent is missing: it has no resolution to keep.
+            let expected = Set(
+                checked.suffix(workspace.recentCapacity).filter { !$0.hasSuffix("Child009.theme") }.map(
+                    workspace.canonical))
+            #expect(Set(workspace.recent.map(\.key)) == expected, "\(children) children, jobs \(jobs)")
+            #expect(workspace.recent.count == expected.count)
+        }
+    }
+
     @Test func progressHearsEveryThemeOnceWhateverTheJobs() throws {
         let themes = try Self.tree(children: 12)
         let lock = NSLock()

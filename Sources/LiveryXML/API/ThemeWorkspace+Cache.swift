@@ -12,12 +12,13 @@ extension ThemeWorkspace {
     public func forget(themeAt path: String) {
         let folder = FileSystem.parent(of: path)
         let entry = indexEntry(forThemeAt: path, readingAgain: true)
-        locked {
+        _ = locked {
             canonicalPaths[path] = nil
-            dropLocked(canonicalLocked(path))
+            let dropped = dropLocked(canonicalLocked(path))
             let folderKey = canonicalLocked(folder)
             indexes[folderKey]?.remove(path: path)
             if let entry { indexes[folderKey]?.insert(entry) }
+            return dropped
         }
     }
 
@@ -26,14 +27,19 @@ extension ThemeWorkspace {
     /// Unlike `forget(themeAt:)`, the index of the folder holding it stays as it is (a build
     /// with nothing to do reads no file twice).
     public func release(themeAt path: String) {
-        locked { dropLocked(canonicalLocked(path)) }
+        _ = locked { dropLocked(canonicalLocked(path)) }
     }
 
-    private func dropLocked(_ key: String) {
-        themes[key] = nil
+    /// Drops what was read from the folder `key` and worked out from it, and returns it, to be
+    /// destroyed once the lock is released (the resolutions are the largest things a
+    /// workspace holds).
+    private func dropLocked(_ key: String) -> (DecodedThemeFolder?, [Resolution]) {
+        let theme = themes.removeValue(forKey: key)
         infos[key] = nil
         schemas = schemas.filter { !$0.key.contains(key) }
+        let resolutions = recent.filter { $0.chain.contains(key) }.map(\.resolution)
         recent.removeAll { $0.chain.contains(key) }
+        return (theme, resolutions)
     }
 
     /// `FileSystem.canonical`, remembered: it stats every component of the path.

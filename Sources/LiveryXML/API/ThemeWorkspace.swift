@@ -146,8 +146,13 @@ public final class ThemeWorkspace: @unchecked Sendable {
                 done += 1
                 progressLock.unlock()
             }
-            guard let kept else { return self.validateTheme(at: themePaths[index]) }
-            return kept.validation(of: themePaths[index]) { self.validateTheme(at: themePaths[index]) }
+            // Only the last themes' resolutions can be reused after the run: each theme's
+            // resolution pushes an earlier one out of `recent` (bench-brands.py, validate).
+            let keeping = index >= themePaths.count - self.recentCapacity
+            guard let kept else { return self.validateTheme(at: themePaths[index], keeping: keeping) }
+            return kept.validation(of: themePaths[index]) {
+                self.validateTheme(at: themePaths[index], keeping: keeping)
+            }
         }
         var diagnostics: [Diagnostic] = []
         var resolution = ResolutionFindings()
@@ -192,7 +197,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
         /// `resolverDiagnostics` with the trait sets of partial findings in notes.
         var notedDiagnostics: [Diagnostic]
         var findings: TraitSetFindings
-        /// Nil when the theme's Info.xml cannot be read.
+        /// Nil when the theme's Info.xml cannot be read, and in a resolution made for its
+        /// findings alone (one not kept: see `resolution(ofThemeAt:keeping:)`).
         var variants: ThemeVariants?
     }
 
@@ -204,9 +210,12 @@ public final class ThemeWorkspace: @unchecked Sendable {
         var contrast: Bool
         var choices: Bool
     }
-    private let recentCapacity = 16
+    let recentCapacity = 16
 
-    func resolution(ofThemeAt path: String) -> Resolution? {
+    /// The theme's resolution, from `recent` when it is there. A new one is put there when
+    /// `keeping` (the oldest then leaves, and is destroyed outside the lock); without, it is made
+    /// for its findings alone, with no variants (bench-brands.py, validate).
+    func resolution(ofThemeAt path: String, keeping: Bool = true) -> Resolution? {
         let key = canonical(path)
         let checks = locked { Checks(contrast: checksContrastValue, choices: collectsChoicesValue) }
         if let known = locked({ recent.first { $0.key == key && $0.checks == checks }?.resolution }) {
@@ -222,26 +231,35 @@ public final class ThemeWorkspace: @unchecked Sendable {
         var variants: [TraitSet: [ResolvedInstance]] = [:]
         let choiceConstants = checks.choices ? Self.overridableConstants(of: resolver.chain) : []
         resolver.collectsChoices = !choiceConstants.isEmpty
-        for traits in axes.traitSets { variants[traits] = resolver.resolve(traits) }
+        for traits in axes.traitSets {
+            let instances = resolver.resolve(traits, collecting: keeping)
+            if keeping { variants[traits] = instances }
+        }
         resolver.finish()
         let resolution = Resolution(
             loadDiagnostics: diagnostics, resolverDiagnostics: resolver.diagnostics,
             notedDiagnostics: resolver.notedDiagnostics,
             findings: TraitSetFindings(
                 traitSets: resolver.traitSets, resolved: resolver.resolvedTraitSets, dimensions: resolver.dimensions),
-            variants: resolver.chain.last?.info.map { info in
-                ThemeVariants(
-                    info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
-                    variants: variants, assets: resolver.assets, dimensions: resolver.dimensions,
-                    choices: ChoiceTable(
-                        constants: choiceConstants.map { ChoiceConstant(name: $0.name, type: $0.type) },
-                        uses: resolver.choiceUses))
-            })
+            variants: !keeping
+                ? nil
+                : resolver.chain.last?.info.map { info in
+                    ThemeVariants(
+                        info: info, ancestors: resolver.chain.dropLast().compactMap(\.info), axes: axes,
+                        variants: variants, assets: resolver.assets, dimensions: resolver.dimensions,
+                        choices: ChoiceTable(
+                            constants: choiceConstants.map { ChoiceConstant(name: $0.name, type: $0.type) },
+                            uses: resolver.choiceUses))
+                })
+        guard keeping else { return resolution }
         let chain = resolver.chain.map { canonical($0.path) }
-        locked {
+        // What leaves `recent` is returned, to be destroyed once the lock is released.
+        _ = locked {
+            var left = recent.filter { $0.key == key && $0.checks == checks }
             recent.removeAll { $0.key == key && $0.checks == checks }
-            if recent.count >= recentCapacity { recent.removeFirst() }
+            if recent.count >= recentCapacity { left.append(recent.removeFirst()) }
             recent.append((key, checks, chain, resolution))
+            return left
         }
         return resolution
     }
@@ -295,8 +313,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
 
     // MARK: - Loading
 
-    private func validateTheme(at path: String) -> ThemeValidation {
-        guard let resolution = resolution(ofThemeAt: path) else {
+    private func validateTheme(at path: String, keeping: Bool) -> ThemeValidation {
+        guard let resolution = resolution(ofThemeAt: path, keeping: keeping) else {
             return ThemeValidation(diagnostics: loadFailure(path), findings: nil)
         }
         let all = resolution.loadDiagnostics + resolution.resolverDiagnostics

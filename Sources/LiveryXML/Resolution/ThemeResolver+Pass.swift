@@ -56,7 +56,8 @@ extension ThemeResolver {
             classes.reserveCapacity(sizes.classes)
         }
 
-        mutating func run() -> [ResolvedInstance] {
+        /// Resolves every instance; returns them when `collecting`.
+        mutating func run(collecting: Bool = true) -> [ResolvedInstance] {
             fillTables(reporting: true) { _ in }
             applyOverrides()
             // Constants are checked even when nothing references them, so a broken one is reported
@@ -69,7 +70,9 @@ extension ThemeResolver {
             var resolved: [ResolvedInstance] = []
             for (_, all) in resolver.instances {
                 let definitions = all.compactMap { applies[$0.layer] ? $0.syntax : nil }
-                if !definitions.isEmpty, let instance = resolveInstance(definitions) { resolved.append(instance) }
+                if !definitions.isEmpty, let instance = resolveInstance(definitions), collecting {
+                    resolved.append(instance)
+                }
             }
             return resolved
         }

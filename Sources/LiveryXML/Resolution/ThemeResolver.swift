@@ -216,11 +216,12 @@ final class ThemeResolver {
         return noted
     }
 
-    /// The instances for one trait set, sorted by id.
-    func resolve(_ traits: TraitSet) -> [ResolvedInstance] {
+    /// The instances for one trait set, sorted by id; none when not `collecting` (for the
+    /// findings alone).
+    func resolve(_ traits: TraitSet, collecting: Bool = true) -> [ResolvedInstance] {
         resolvedTraitSets.insert(traits)
         var pass = Pass(resolver: self, traits: traits)
-        let resolved = pass.run()
+        let resolved = pass.run(collecting: collecting)
         slots = pass.resolvedParams
         return resolved
     }
