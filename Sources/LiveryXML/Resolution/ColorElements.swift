@@ -127,9 +127,9 @@ extension ThemeWorkspace {
         var pass = ThemeResolver.Pass(resolver: resolver, traits: traits, tracing: name)
         pass.fillTables(reporting: false) { _ in }
         var constants: [String] = []
-        for constant in pass.constants.keys.sorted() where constant != name {
-            _ = pass.constantValue(constant)
-            if pass.constantReads[constant]?.readTraced == true {
+        for (number, constant) in pass.constants.defined where constant != name {
+            _ = pass.constantValue(number: number)
+            if pass.constantReads[number]?.readTraced == true {
                 constants.append(constant)
             }
         }

@@ -223,8 +223,10 @@ extension ThemeWorkspace {
         let all = Array(Set(diagnostics + resolver.diagnostics)).sorted()
         guard !all.hasErrors || keepingWhatResolves else { return Checked(value: nil, diagnostics: all) }
         let themes = resolver.themeIDsByFile()
-        let constants = pass.constants.keys.sorted().compactMap { name -> ResolvedConstant? in
-            guard let syntax = pass.constants[name], let value = pass.constantValue(name) else { return nil }
+        let constants = pass.constants.defined.compactMap { number, name -> ResolvedConstant? in
+            guard let syntax = pass.constants[number], let value = pass.constantValue(number: number) else {
+                return nil
+            }
             var reference: String?
             var modifiers: WrittenColorModifiers?
             if case .reference(let target) = syntax.object.content { reference = target }

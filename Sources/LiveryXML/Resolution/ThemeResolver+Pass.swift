@@ -7,9 +7,10 @@ extension ThemeResolver {
     struct Pass {
         let resolver: ThemeResolver
         let traits: TraitSet
-        var constants: [String: ConstantSyntax] = [:]
+        var constants: ConstantTable
         var classes: [String: ClassSyntax] = [:]
-        var constantValues: [String: Value?] = [:]
+        /// Per constant number: not yet evaluated (nil), or its value (nil where it failed).
+        var constantValues: [Value??]
         /// Constants some definition of the chain marks `overridable="true"` (format 1.3, 9.2).
         var overridable: Set<String> = []
         var resolvingConstants: [String] = []
@@ -21,8 +22,9 @@ extension ThemeResolver {
         /// What the instance being resolved has read so far (see `ResolutionMemo`).
         var reads = ResolutionReads()
         /// What each resolved constant, class and operation's params read, for an instance that
-        /// finds them resolved already: per name, and per operation slot.
-        var constantReads: [String: ResolutionReads] = [:]
+        /// finds them resolved already: per constant number, per class name, and per operation
+        /// slot.
+        var constantReads: [ResolutionReads?]
         var classReads: [String: ResolutionReads] = [:]
         /// Per file of the chain, whether it applies with these traits.
         let applies: [Bool]
@@ -49,11 +51,11 @@ extension ThemeResolver {
             self.traced = traced
             self.keeps = traced == nil && resolver.memo.enabled && resolver.constantOverrides.isEmpty
             self.resolvedParams = resolver.takeSlots(count: resolver.serialCount)
-            let sizes = resolver.tableSizes
-            constants.reserveCapacity(sizes.constants)
-            constantValues.reserveCapacity(sizes.constants)
-            constantReads.reserveCapacity(sizes.constants)
-            classes.reserveCapacity(sizes.classes)
+            let names = resolver.constantNames
+            constants = ConstantTable(names: names)
+            constantValues = Array(repeating: nil, count: names.names.count)
+            constantReads = Array(repeating: nil, count: names.names.count)
+            classes.reserveCapacity(resolver.classCount)
         }
 
         /// Resolves every instance; returns them when `collecting`.
@@ -62,10 +64,10 @@ extension ThemeResolver {
             applyOverrides()
             // Constants are checked even when nothing references them, so a broken one is reported
             // (a literal cannot be: it is evaluated where it is referenced).
-            for name in resolver.constantNames {
-                guard let constant = constants[name] else { continue }
+            for number in resolver.constantNames.names.indices {
+                guard let constant = constants[number] else { continue }
                 if case .literal = constant.object.content { continue }
-                _ = constantValue(name)
+                _ = constantValue(number: number)
             }
             var resolved: [ResolvedInstance] = []
             for (_, all) in resolver.instances {
@@ -83,14 +85,10 @@ extension ThemeResolver {
         /// order. `run()` and explanations of one instance start from the same tables.
         mutating func fillTables(reporting: Bool, each: (InstanceSyntax) -> Void) {
             let files = resolver.files
+            let numbers = resolver.constantNames.perFile
             for index in files.indices where applies[index] {
-                for constant in files[index].constants {
-                    // Put in place first, and the earlier definition put back on a type change: one
-                    // lookup for the usual redefinition (bench-brands.py, validate).
-                    if let earlier = constants.updateValue(constant, forKey: constant.name),
-                        earlier.object.type != constant.object.type
-                    {
-                        constants[constant.name] = earlier
+                for (constant, number) in zip(files[index].constants, numbers[index]) {
+                    if let earlier = constants[number], earlier.object.type != constant.object.type {
                         guard reporting else { continue }
                         report(
                             .error(
@@ -99,6 +97,7 @@ extension ThemeResolver {
                                 at: constant.location))
                         continue
                     }
+                    constants[number] = constant
                     if let flag = constant.overridable {
                         if flag {
                             overridable.insert(constant.name)
@@ -119,9 +118,11 @@ extension ThemeResolver {
         /// Puts the given values in place of the final values of the overridable constants they
         /// name, before anything refers to them; a value for another name or type is ignored.
         mutating func applyOverrides() {
-            for (name, value) in resolver.constantOverrides
-            where overridable.contains(name) && constants[name]?.object.type == value.type {
-                constantValues[name] = .some(value)
+            for (name, value) in resolver.constantOverrides where overridable.contains(name) {
+                guard let number = resolver.constantNames.number(of: name),
+                    constants[number]?.object.type == value.type
+                else { continue }
+                constantValues[number] = .some(value)
             }
         }
 

@@ -72,11 +72,11 @@ extension ThemeResolver.Pass {
         -> Value?
     {
         resolver.referencedConstants.insert(name)
-        guard let constant = constants[name] else {
+        guard let number = resolver.constantNames.number(of: name), let constant = constants[number] else {
             reads.clean = false
             // defined but broken: reported once, where it is broken
             if resolver.brokenConstants.contains(name) { return nil }
-            let candidates = constants.values.lazy.filter { $0.object.type == type }.map(\.name)
+            let candidates = constants.all.filter { $0.object.type == type }.map(\.name)
             let (hint, fix) = resolver.suggestion(name, in: candidates)
             if let fix { resolver.suggestedConstants.insert(fix.replacement) }
             if hint.isEmpty, case let at = location(), let below = resolver.definitionBelow?(name, at) {
@@ -108,7 +108,7 @@ extension ThemeResolver.Pass {
                     at: location()))
             return nil
         }
-        return constantValue(name)
+        return constantValue(number: number)
     }
 
     /// A colour with modifiers (format 1.3, section 9.1): its base and the colours its
@@ -159,15 +159,21 @@ extension ThemeResolver.Pass {
         return modifiers
     }
 
+    /// The value of the constant `name` as this pass finds it (nil where it has none).
     mutating func constantValue(_ name: String) -> Value? {
-        if let cached = constantValues[name] {
-            if let known = constantReads[name] { reads.formUnion(known) }
+        resolver.constantNames.number(of: name).flatMap { constantValue(number: $0) }
+    }
+
+    mutating func constantValue(number: Int) -> Value? {
+        if let cached = constantValues[number] {
+            if let known = constantReads[number] { reads.formUnion(known) }
             return cached
         }
-        guard let constant = constants[name] else { return nil }
+        guard let constant = constants[number] else { return nil }
+        let name = constant.name
         // A literal reads nothing (most constants are: the brands benchmark).
         if case .literal(let value) = constant.object.content {
-            constantValues[name] = .some(value)
+            constantValues[number] = .some(value)
             return value
         }
         if let start = resolvingConstants.firstIndex(of: name) {
@@ -187,8 +193,8 @@ extension ThemeResolver.Pass {
             for entry in resolver.memo.constantEntries(for: constant) where holds(entry.reads) {
                 let known = ResolutionReads(entry.reads)
                 reads.formUnion(known)
-                constantReads[name] = known
-                constantValues[name] = .some(entry.value)
+                constantReads[number] = known
+                constantValues[number] = .some(entry.value)
                 return entry.value
             }
         }
@@ -196,9 +202,9 @@ extension ThemeResolver.Pass {
         let outer = beginReading()
         let value = value(of: constant.object)
         let mine = endReading(outer)
-        constantReads[name] = mine
+        constantReads[number] = mine
         resolvingConstants.removeLast()
-        constantValues[name] = .some(value)
+        constantValues[number] = .some(value)
         if let value, keeps, mine.reportedNothing {
             resolver.memo.insert(.init(reads: kept(mine), value: value), for: constant)
         }

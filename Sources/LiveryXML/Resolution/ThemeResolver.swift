@@ -57,15 +57,14 @@ final class ThemeResolver {
     var redundant: [Int: (Bool, OperationSyntax)] = [:]
     /// Every configuration file of the chain, root first: the layers a pass picks from.
     private(set) lazy var files: [ConfigurationFile] = chain.flatMap(\.files)
-    /// How many constant and class names the chain defines: what a pass's tables hold at most,
+    /// How many class names the chain defines: what a pass's table of classes holds at most,
     /// reserved up front (bench-brands.py, validate: the tables grew, rehashing, in every pass).
-    private(set) lazy var tableSizes: (constants: Int, classes: Int) = (
-        constantNames.count, Set(files.lazy.flatMap(\.classes).map(\.name)).count
-    )
+    private(set) lazy var classCount = Set(files.lazy.flatMap(\.classes).map(\.name)).count
     /// The chain's files as bits, for checking kept readings.
     lazy var layers = ChainLayers(files: files)
-    /// Every constant name the chain defines, sorted: the order a pass checks its constants in.
-    private(set) lazy var constantNames: [String] = Set(files.lazy.flatMap(\.constants).map(\.name)).sorted()
+    /// Every constant name the chain defines, sorted and numbered: the order a pass checks its
+    /// constants in, and the numbers of its tables of them.
+    private(set) lazy var constantNames = ConstantNames(files: files)
     /// Every instance id of the chain, sorted, with its definitions in layer order (each with
     /// its index in `files`): the order every pass resolves in, sorted once, not per trait set.
     private(set) lazy var instances: [(id: String, definitions: [(layer: Int, syntax: InstanceSyntax)])] = {
