@@ -48,6 +48,6 @@ struct ConstantTable {
         names.names.indices.compactMap { definitions[$0] == nil ? nil : ($0, names.names[$0]) }
     }
 
-    /// The definitions this pass finds, by name.
+    /// The definitions this pass finds, in the order of their names.
     var all: some Sequence<ConstantSyntax> { definitions.lazy.compactMap { $0 } }
 }

@@ -159,11 +159,8 @@ extension ThemeResolver.Pass {
         return modifiers
     }
 
-    /// The value of the constant `name` as this pass finds it (nil where it has none).
-    mutating func constantValue(_ name: String) -> Value? {
-        resolver.constantNames.number(of: name).flatMap { constantValue(number: $0) }
-    }
-
+    /// The value of the constant numbered `number` (`ConstantNames`) as this pass finds it (nil
+    /// where it has none, or it cannot be computed).
     mutating func constantValue(number: Int) -> Value? {
         if let cached = constantValues[number] {
             if let known = constantReads[number] { reads.formUnion(known) }
