@@ -229,7 +229,8 @@ public final class ThemeWorkspace: @unchecked Sendable {
         }
         let axes = resolver.axes
         var variants: [TraitSet: [ResolvedInstance]] = [:]
-        let choiceConstants = checks.choices ? Self.overridableConstants(of: resolver.chain) : []
+        // Personal choices go only into variants: a resolution not kept has none to record.
+        let choiceConstants = checks.choices && keeping ? Self.overridableConstants(of: resolver.chain) : []
         resolver.collectsChoices = !choiceConstants.isEmpty
         for traits in axes.traitSets {
             let instances = resolver.resolve(traits, collecting: keeping)
