@@ -17,38 +17,35 @@ import LiveryModel
 struct ChainLayers {
     /// Per file of the chain, in order: its qualifier set's bit (0 for a file without qualifiers).
     private let fileBits: [UInt64]
-    /// Per constant and class definition of the chain: the bits of the files that define its name.
-    private let definitions: [ObjectIdentifier: UInt64]
+    /// Per constant and per class number (`DefinitionNames`): the bits of the files defining it.
+    private let constantBits: [UInt64]
+    private let classBits: [UInt64]
     /// False when the chain has more than 64 qualifier sets (see the type's rule).
     let exact: Bool
     /// The numbers given to sets of applying files, when not `exact`.
     private var passNumbers: [[Bool]: UInt64] = [:]
 
-    init(files: [ConfigurationFile]) {
+    init(files: [ConfigurationFile], constants: DefinitionNames, classes: DefinitionNames) {
         var numbers: [TraitSet: UInt64] = [:]
         for file in files where file.qualifiers != TraitSet() && numbers[file.qualifiers] == nil {
             numbers[file.qualifiers] = UInt64(numbers.count)
         }
         exact = numbers.count <= 64
         let exact = exact
-        fileBits = files.map { file in
+        let fileBits = files.map { file -> UInt64 in
             guard exact else { return ~0 }
             return numbers[file.qualifiers].map { 1 << $0 } ?? 0
         }
-        var constantBits: [String: UInt64] = [:]
-        var classBits: [String: UInt64] = [:]
-        for (file, bits) in zip(files, fileBits) {
-            for constant in file.constants {
-                constantBits[constant.name, default: 0] |= bits
+        self.fileBits = fileBits
+        func bits(_ names: DefinitionNames) -> [UInt64] {
+            var bits = Array(repeating: UInt64(0), count: names.names.count)
+            for (file, numbers) in zip(fileBits, names.perFile) {
+                for number in numbers { bits[number] |= file }
             }
-            for definition in file.classes { classBits[definition.name, default: 0] |= bits }
+            return bits
         }
-        var definitions: [ObjectIdentifier: UInt64] = [:]
-        for file in files {
-            for constant in file.constants { definitions[ObjectIdentifier(constant)] = constantBits[constant.name] }
-            for definition in file.classes { definitions[ObjectIdentifier(definition)] = classBits[definition.name] }
-        }
-        self.definitions = definitions
+        constantBits = bits(constants)
+        classBits = bits(classes)
     }
 
     /// The bits of a pass where the files marked in `applies` apply.
@@ -64,9 +61,9 @@ struct ChainLayers {
         return bits
     }
 
-    /// The bits of the files defining the name of `definition`, a constant or class definition
-    /// (one from outside the chain, which cannot be found, reads every bit).
-    func bits(of definition: AnyObject) -> UInt64 {
-        definitions[ObjectIdentifier(definition)] ?? ~0
-    }
+    /// The bits of the files defining the constant numbered `number`.
+    func bits(ofConstant number: Int) -> UInt64 { constantBits[number] }
+
+    /// The bits of the files defining the class numbered `number`.
+    func bits(ofClass number: Int) -> UInt64 { classBits[number] }
 }

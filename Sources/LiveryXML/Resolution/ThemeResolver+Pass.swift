@@ -7,14 +7,15 @@ extension ThemeResolver {
     struct Pass {
         let resolver: ThemeResolver
         let traits: TraitSet
-        var constants: ConstantTable
-        var classes: [String: ClassSyntax] = [:]
+        var constants: DefinitionTable<ConstantSyntax>
+        var classes: DefinitionTable<ClassSyntax>
         /// Per constant number: not yet evaluated (nil), or its value (nil where it failed).
         var constantValues: [Value??]
         /// Constants some definition of the chain marks `overridable="true"` (format 1.3, 9.2).
         var overridable: Set<String> = []
         var resolvingConstants: [String] = []
-        var classOperations: [String: [OperationSyntax]] = [:]
+        /// Per class number: its operations, once worked out.
+        var classOperations: [[OperationSyntax]?]
         var resolvingClasses: [String] = []
         /// Per operation slot: not yet resolved (nil), or its params (nil where they failed)
         /// with what resolving them read.
@@ -22,14 +23,16 @@ extension ThemeResolver {
         /// What the instance being resolved has read so far (see `ResolutionMemo`).
         var reads = ResolutionReads()
         /// What each resolved constant, class and operation's params read, for an instance that
-        /// finds them resolved already: per constant number, per class name, and per operation
+        /// finds them resolved already: per constant number, per class number, and per operation
         /// slot.
         var constantReads: [ResolutionReads?]
-        var classReads: [String: ResolutionReads] = [:]
+        var classReads: [ResolutionReads?]
         /// Per file of the chain, whether it applies with these traits.
         let applies: [Bool]
         /// The pass's `ChainLayers` bits: which files apply.
         let applied: UInt64
+        /// The resolver's, held by the pass so that reading them copies nothing.
+        let layers: ChainLayers
         /// Whether kept readings are used and kept: not while constants are overridden, nor
         /// while a constant is traced.
         let keeps: Bool
@@ -48,14 +51,18 @@ extension ThemeResolver {
             let applies = resolver.files.map { $0.qualifiers.applies(in: traits) }
             self.applies = applies
             self.applied = resolver.layers.bits(applying: applies)
+            self.layers = resolver.layers
             self.traced = traced
             self.keeps = traced == nil && resolver.memo.enabled && resolver.constantOverrides.isEmpty
             self.resolvedParams = resolver.takeSlots(count: resolver.serialCount)
             let names = resolver.constantNames
-            constants = ConstantTable(names: names)
+            constants = DefinitionTable(names: names)
             constantValues = Array(repeating: nil, count: names.names.count)
             constantReads = Array(repeating: nil, count: names.names.count)
-            classes.reserveCapacity(resolver.classCount)
+            let classNames = resolver.classNames
+            classes = DefinitionTable(names: classNames)
+            classOperations = Array(repeating: nil, count: classNames.names.count)
+            classReads = Array(repeating: nil, count: classNames.names.count)
         }
 
         /// Resolves every instance; returns them when `collecting`.
@@ -64,7 +71,7 @@ extension ThemeResolver {
             applyOverrides()
             // Constants are checked even when nothing references them, so a broken one is reported
             // (a literal cannot be: it is evaluated where it is referenced).
-            for number in resolver.constantNames.names.indices {
+            for number in constants.names.names.indices {
                 guard let constant = constants[number] else { continue }
                 if case .literal = constant.object.content { continue }
                 _ = constantValue(number: number)
@@ -85,7 +92,8 @@ extension ThemeResolver {
         /// order. `run()` and explanations of one instance start from the same tables.
         mutating func fillTables(reporting: Bool, each: (InstanceSyntax) -> Void) {
             let files = resolver.files
-            let numbers = resolver.constantNames.perFile
+            let numbers = constants.names.perFile
+            let classNumbers = classes.names.perFile
             for index in files.indices where applies[index] {
                 for (constant, number) in zip(files[index].constants, numbers[index]) {
                     if let earlier = constants[number], earlier.object.type != constant.object.type {
@@ -110,7 +118,9 @@ extension ThemeResolver {
                         }
                     }
                 }
-                for definition in files[index].classes { classes[definition.name] = definition }
+                for (definition, number) in zip(files[index].classes, classNumbers[index]) {
+                    classes[number] = definition
+                }
                 for instance in files[index].instances { each(instance) }
             }
         }
@@ -119,7 +129,7 @@ extension ThemeResolver {
         /// name, before anything refers to them; a value for another name or type is ignored.
         mutating func applyOverrides() {
             for (name, value) in resolver.constantOverrides where overridable.contains(name) {
-                guard let number = resolver.constantNames.number(of: name),
+                guard let number = constants.names.number(of: name),
                     constants[number]?.object.type == value.type
                 else { continue }
                 constantValues[number] = .some(value)
@@ -180,13 +190,16 @@ extension ThemeResolver {
             // A definition with an unknown component type is the one finding: the others are
             // resolved with the type they agree on, and are not reported as mismatching it.
             let schema = resolver.schema
-            let first = definitions.first { schema.components.keys.contains($0.component) } ?? definitions[0]
+            let first = definitions.first { resolver.table(for: $0.component).known } ?? definitions[0]
             let component = first.component
-            var knownComponent = schema.components.keys.contains(component)
+            let table = resolver.table(for: component)
+            var knownComponent = table.known
             var operations = OperationList<OperationSyntax>()
             var visited: [OperationSyntax] = []
             for definition in definitions {
-                if !schema.components.keys.contains(definition.component) {
+                let known =
+                    definition.component == component ? table.known : resolver.table(for: definition.component).known
+                if !known {
                     knownComponent = knownComponent && definition.component != component
                     let (hint, fix) = resolver.suggestion(definition.component, in: schema.components.keys)
                     report(
@@ -218,7 +231,6 @@ extension ThemeResolver {
                 }
             }
             guard knownComponent else { return nil }
-            let table = resolver.table(for: component)
             // Every occurrence is checked, including ones a later layer overrides: a typo must not
             // hide behind an override. Results are cached, so the effective ones cost nothing more.
             for operation in visited {
@@ -233,9 +245,12 @@ extension ThemeResolver {
                 }
                 _ = params(of: operation, slot: slot, in: table)
             }
+            let effective = operations.elements
             var resolved: [ResolvedOperation] = []
             var sources: [OperationSyntax] = []
-            for operation in operations.elements {
+            resolved.reserveCapacity(effective.count)
+            sources.reserveCapacity(effective.count)
+            for operation in effective {
                 let slot = resolver.slot(of: operation)
                 guard resolver.check(operation, slot: slot, in: table),
                     let params = params(of: operation, slot: slot, in: table)
@@ -276,15 +291,16 @@ extension ThemeResolver {
         /// Tracks whether an instance's own operation only repeats the value it overrides.
         mutating func noteOverride(_ operation: OperationSyntax, replaced: OperationSyntax?) {
             // Once it has set another value, it is not redundant, whatever it overrides elsewhere.
-            if resolver.redundant[operation.serial]?.0 == false { return }
+            let slot = resolver.slot(of: operation)
+            if resolver.redundant[slot]?.0 == false { return }
             var same = false
             if let replaced, replaced.serial != operation.serial,
                 let old = paramsIgnoringErrors(replaced), let new = paramsIgnoringErrors(operation)
             {
                 same = old == new
             }
-            let previous = resolver.redundant[operation.serial]?.0 ?? true
-            resolver.redundant[operation.serial] = (previous && same, operation)
+            let previous = resolver.redundant[slot]?.0 ?? true
+            resolver.redundant[slot] = (previous && same, operation)
         }
 
         private mutating func paramsIgnoringErrors(_ operation: OperationSyntax) -> [Param]? {
@@ -300,10 +316,10 @@ extension ThemeResolver {
         mutating func effectiveOperations(ofClass name: String, usedAt location: @autoclosure () -> SourceLocation)
             -> [OperationSyntax]
         {
-            guard let definition = classes[name] else {
+            guard let number = classes.names.number(of: name), let definition = classes[number] else {
                 reads.clean = false
                 if resolver.brokenClasses.contains(name) { return [] }
-                let (hint, fix) = resolver.suggestion(name, in: classes.keys)
+                let (hint, fix) = resolver.suggestion(name, in: classes.defined.map(\.name))
                 if let fix { resolver.suggestedClasses.insert(fix.replacement) }
                 report(
                     .error(
@@ -312,9 +328,9 @@ extension ThemeResolver {
                 return []
             }
             resolver.referencedClasses.insert(name)
-            reads.layers |= resolver.layers.bits(of: definition)
-            if let cached = classOperations[name] {
-                if let known = classReads[name] { reads.formUnion(known) }
+            reads.layers |= layers.bits(ofClass: number)
+            if let cached = classOperations[number] {
+                if let known = classReads[number] { reads.formUnion(known) }
                 return cached
             }
             if let start = resolvingClasses.firstIndex(of: name) {
@@ -338,10 +354,11 @@ extension ThemeResolver {
                     contentsOf: effectiveOperations(ofClass: inner, usedAt: definition.location), identity: \.identity)
             }
             operations.add(contentsOf: definition.operations, identity: \.identity)
-            classReads[name] = endReading(outer)
+            classReads[number] = endReading(outer)
             resolvingClasses.removeLast()
-            classOperations[name] = operations.elements
-            return operations.elements
+            let elements = operations.elements
+            classOperations[number] = elements
+            return elements
         }
 
         mutating func params(of operation: OperationSyntax, component: String) -> [Param]? {

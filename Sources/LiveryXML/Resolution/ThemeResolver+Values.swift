@@ -72,7 +72,7 @@ extension ThemeResolver.Pass {
         -> Value?
     {
         resolver.referencedConstants.insert(name)
-        guard let number = resolver.constantNames.number(of: name), let constant = constants[number] else {
+        guard let number = constants.names.number(of: name), let constant = constants[number] else {
             reads.clean = false
             // defined but broken: reported once, where it is broken
             if resolver.brokenConstants.contains(name) { return nil }
@@ -98,7 +98,7 @@ extension ThemeResolver.Pass {
                     at: location(), fix: fix))
             return nil
         }
-        reads.layers |= resolver.layers.bits(of: constant)
+        reads.layers |= layers.bits(ofConstant: number)
         if name == traced { reads.readTraced = true }
         guard constant.object.type == type else {
             report(
@@ -159,7 +159,7 @@ extension ThemeResolver.Pass {
         return modifiers
     }
 
-    /// The value of the constant numbered `number` (`ConstantNames`) as this pass finds it (nil
+    /// The value of the constant numbered `number` (`DefinitionNames`) as this pass finds it (nil
     /// where it has none, or it cannot be computed).
     mutating func constantValue(number: Int) -> Value? {
         if let cached = constantValues[number] {

@@ -53,18 +53,19 @@ final class ThemeResolver {
     var suggestedClasses: Set<String> = []
     /// What is known of the chain's operations, per component (`ComponentTable`).
     private var checked: [String: ComponentTable] = [:]
-    /// Per own operation that overrode another: true while it has set the same value every time.
-    var redundant: [Int: (Bool, OperationSyntax)] = [:]
+    /// Per operation slot, for an own operation that overrode another: true while it has set the
+    /// same value every time.
+    var redundant: [(Bool, OperationSyntax)?]
     /// Every configuration file of the chain, root first: the layers a pass picks from.
     private(set) lazy var files: [ConfigurationFile] = chain.flatMap(\.files)
-    /// How many class names the chain defines: what a pass's table of classes holds at most,
-    /// reserved up front (bench-brands.py, validate: the tables grew, rehashing, in every pass).
-    private(set) lazy var classCount = Set(files.lazy.flatMap(\.classes).map(\.name)).count
     /// The chain's files as bits, for checking kept readings.
-    lazy var layers = ChainLayers(files: files)
+    lazy var layers = ChainLayers(files: files, constants: constantNames, classes: classNames)
     /// Every constant name the chain defines, sorted and numbered: the order a pass checks its
     /// constants in, and the numbers of its tables of them.
-    private(set) lazy var constantNames = ConstantNames(files: files)
+    private(set) lazy var constantNames = DefinitionNames(perFile: files.map { $0.constants.map(\.name) })
+    /// Every class name the chain defines, sorted and numbered: the numbers of a pass's tables
+    /// of classes.
+    private(set) lazy var classNames = DefinitionNames(perFile: files.map { $0.classes.map(\.name) })
     /// Every instance id of the chain, sorted, with its definitions in layer order (each with
     /// its index in `files`): the order every pass resolves in, sorted once, not per trait set.
     private(set) lazy var instances: [(id: String, definitions: [(layer: Int, syntax: InstanceSyntax)])] = {
@@ -83,14 +84,17 @@ final class ThemeResolver {
     /// are written in place rather than through a copied array.
     final class ComponentTable {
         let component: String
+        /// Whether the schema declares the component (a table of an unknown one checks nothing).
+        let known: Bool
         fileprivate var results: [CheckResult]
         /// Each operation's schema for the component, once looked up (nil: not yet).
         fileprivate var signatures: [OperationSchema??]
         /// Each operation's params as resolved for the component, with what resolving them
         /// read, the most recent first.
         var params: [[ParamsEntry]]
-        init(component: String, count: Int) {
+        init(component: String, known: Bool, count: Int) {
             self.component = component
+            self.known = known
             results = Array(repeating: .unchecked, count: count)
             signatures = Array(repeating: nil, count: count)
             params = Array(repeating: [], count: count)
@@ -164,6 +168,7 @@ final class ThemeResolver {
         }
         self.serialRanges = ranges
         self.serialCount = count
+        self.redundant = Array(repeating: nil, count: count)
         self.incomplete = chain.contains { !$0.unreadFiles.isEmpty || $0.files.contains(where: \.incomplete) }
         self.brokenConstants = Set(chain.flatMap(\.files).flatMap(\.brokenConstants))
         self.brokenClasses = Set(chain.flatMap(\.files).flatMap(\.brokenClasses))
@@ -240,7 +245,7 @@ final class ThemeResolver {
     /// Findings that need every trait set seen first: unused definitions, redundant overrides.
     func finish() {
         for finding in contrast?.diagnostics() ?? [] { report(finding) }
-        for (isRedundant, operation) in redundant.values where isRedundant {
+        for case (true, let operation)? in redundant {
             report(
                 .warning(
                     .overrideRedundant, "operation '\(operation.name)' sets the value it already has; remove it",
@@ -329,7 +334,8 @@ final class ThemeResolver {
 
     func table(for component: String) -> ComponentTable {
         if let existing = checked[component] { return existing }
-        let table = ComponentTable(component: component, count: serialCount)
+        let table = ComponentTable(
+            component: component, known: schema.components.keys.contains(component), count: serialCount)
         checked[component] = table
         return table
     }
