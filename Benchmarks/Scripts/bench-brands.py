@@ -5,7 +5,10 @@ tree in one process, parse-floor.c).
 
 For each N: the floor; cold `validate` with `--jobs 1` and with the default (every core); cold
 `build` (empty output folder) with `--jobs 1` and the default; a second `build` with nothing
-changed; `build` after one brand changed; `build` after the base changed. Each row is one run
+changed; `build` after one brand changed; `build` after the base changed; for the clean tree,
+`validate` once more with Base's direction and density layers taken out (Chat~rtl.xml and
+Chat~compact.xml: 8 trait sets per brand rather than 32), what format 1.3's dimensions cost. Each
+row is one run
 (`validate` and the cold `build` with every core, whose ratios are the targets: the median of
 three by CPU time, the ratio line giving the range)
 in a fresh process under measure.c: wall time, CPU time (user + system), peak RSS, and for builds
@@ -144,6 +147,15 @@ def measure(binary, tools, tree, count, scratch, kind="clean"):
     # machine, so these report the median of three.
     row("validate --jobs 1", ["validate", tree, "--jobs", "1"], needs=validate_jobs)
     row("validate", ["validate", tree], runs=3)
+    if kind == "clean":
+        # What the dimensions of format 1.3 cost: the same tree with Base's direction and density
+        # layers taken out resolves 8 trait sets per brand rather than 32.
+        fewer = tree + "-without-layers"
+        shutil.copytree(tree, fewer)
+        for name in without_layers:
+            os.remove(os.path.join(fewer, "Base.theme", name))
+        row(four_dimensions, ["validate", fewer], runs=3)
+        shutil.rmtree(fewer)
     output = os.path.join(scratch, "out")
     cold = lambda: shutil.rmtree(output, ignore_errors=True)  # noqa: E731
     row("build --jobs 1 (cold)", ["build", tree, "--output", output, "--jobs", "1"], needs=build_jobs,
@@ -155,6 +167,11 @@ def measure(binary, tools, tree, count, scratch, kind="clean"):
     row("build, base changed", ["build", tree, "--output", output], output=output,
         prepare=lambda: brands.change_base(tree, salt=5))
     return rows
+
+
+# Base's layers of the dimensions format 1.3 added (direction, and the app-defined density).
+without_layers = ["Chat~rtl.xml", "Chat~compact.xml"]
+four_dimensions = "validate, Base without its rtl and compact layers"
 
 
 def seconds(value):
@@ -199,6 +216,11 @@ def table(rows):
             line += (f"; cold build / validate {ratio(cold['wall'], validate['wall'])} wall, "
                      f"{ratio(cold['cpu'], validate['cpu'])} CPU")
         lines.append(line)
+        fewer = next((r for r in rows if key(r) == (n, kind) and r["row"] == four_dimensions), None)
+        if fewer and fewer["cpu"] and floor["cpu"]:
+            lines.append(f"- {n:,} themes ({kind}), Base without its direction and density layers (8 trait sets "
+                         f"per brand, not 32): validate / floor {ratio(fewer['cpu'], floor['cpu'])} CPU; with them "
+                         f"/ without {ratio(validate['cpu'], fewer['cpu'])} CPU")
         for name in ["build, nothing changed", "build, one brand changed"]:
             later = next((r for r in rows if key(r) == (n, kind) and r["row"] == name), None)
             if cold and later and later["wall"] is not None:
