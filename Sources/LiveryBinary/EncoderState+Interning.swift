@@ -89,6 +89,25 @@ extension EncoderState {
 
     /// Interns an operation: variants that differ in one colour share every other operation.
     mutating func operation(_ operation: ResolvedOperation) -> UInt32 {
+        let storage = operation.params.withUnsafeBufferPointer {
+            ParamsStorage(address: UInt(bitPattern: $0.baseAddress), count: $0.count)
+        }
+        if storage.count > 0, let known = operationsOfParams[storage] {
+            for entry in known
+            where ByteExact.same(entry.name, operation.name)
+                && ByteExact.same(entry.state.rawValue, operation.state.rawValue)
+            {
+                return entry.index
+            }
+        }
+        let index = interned(operation)
+        if storage.count > 0 {
+            operationsOfParams[storage, default: []].append((operation.name, operation.state, index))
+        }
+        return index
+    }
+
+    private mutating func interned(_ operation: ResolvedOperation) -> UInt32 {
         if let index = operationIndex[ExactOperation(operation)] { return index }
         let index = UInt32(operationCount)
         operationIndex[ExactOperation(operation)] = index

@@ -157,6 +157,16 @@ struct EncoderState {
     /// whose numbers differ only in the sign of a zero, would otherwise share one record, and the
     /// second would read back with the first one's bytes.
     var operationIndex: [ExactOperation: UInt32] = [:]
+    /// The operations interned, by the storage of their params: a resolution reuses the params an
+    /// operation resolved to in other variants, and the variants stay alive while they are
+    /// encoded, so the storage's address names one list; the name and state are compared
+    /// (bench-brands.py, build: hashing every param of every operation of each new record).
+    var operationsOfParams: [ParamsStorage: [(name: String, state: ControlState, index: UInt32)]] = [:]
+
+    struct ParamsStorage: Hashable {
+        var address: UInt
+        var count: Int
+    }
     /// Operation numbers: one full list per distinct list that is not stored as a patch.
     var operationLists: [UInt32] = []
     var operationListIndex: [[UInt32]: UInt32] = [:]

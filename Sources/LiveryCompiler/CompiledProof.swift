@@ -63,8 +63,8 @@ struct CompiledProof {
         return try compareChoices() ?? compareAssets()
     }
 
-    /// The personal choices (format 1.3, section 9.2): the overridable constants, and each
-    /// instance's uses read through the reader's lookup an app uses.
+    /// The personal choices (format 1.3, section 9.2): the overridable constants, and each trait
+    /// set's uses read as an app's theme loads them (every use of its variant, sorted by id).
     private func compareChoices() throws -> String? {
         guard try compiled.choiceConstants() == folder.choices.constants else {
             return "the compiled theme's overridable constants differ from the folder's"
@@ -72,11 +72,7 @@ struct CompiledProof {
         for traits in folder.axes.traitSets {
             guard let variant = compiled.variant(for: traits) else { continue }
             let expected = folder.choices.uses[traits] ?? []
-            var stored: [ChoiceUse] = []
-            for id in Set(expected.map(\.id)).union((folder.variants[traits] ?? []).map(\.id)).sorted() {
-                guard let handle = try compiled.checkedHandle(for: id) else { continue }
-                stored += try compiled.choiceUses(of: handle, in: variant)
-            }
+            let stored = try compiled.choiceUses(in: variant)
             guard stored == expected else {
                 return "for \(traits): the compiled theme's personal choices differ from the folder's"
             }

@@ -169,6 +169,27 @@ import Testing
         #expect(subject.verdict(font) != nil)
     }
 
+    /// Personal choices as an app's theme loads them: one instance's uses lost in every trait set,
+    /// or one use following another param.
+    @Test func aWrongPersonalChoiceIsCaught() throws {
+        let subject = try Subject(Self.base)
+        let uses = subject.compilation.variants.choices.uses
+        let first = try #require(uses[.none]?.first, "the sample Base has personal choices")
+        let lost = try subject.written { theme in
+            for traits in Array(theme.choices.uses.keys) { theme.choices.uses[traits]!.removeAll { $0.id == first.id } }
+        }
+        let verdict = try #require(subject.verdict(lost))
+        #expect(verdict.contains("personal choices differ"), "\(verdict)")
+        let moved = try subject.written { theme in
+            for traits in Array(theme.choices.uses.keys) {
+                for index in theme.choices.uses[traits]!.indices where theme.choices.uses[traits]![index] == first {
+                    theme.choices.uses[traits]![index].param += "Elsewhere"
+                }
+            }
+        }
+        #expect(try #require(subject.verdict(moved)).contains("personal choices differ"))
+    }
+
     /// `bubble@2x.png` stored as a scale-4 file: at scale 2 an app would pick `bubble@3x.png`.
     @Test func aWrongAssetAtOneScaleIsCaught() throws {
         let subject = try Subject(Self.base)
