@@ -190,15 +190,17 @@ extension ThemeResolver {
             // A definition with an unknown component type is the one finding: the others are
             // resolved with the type they agree on, and are not reported as mismatching it.
             let schema = resolver.schema
-            let first = definitions.first { resolver.table(for: $0.component).known } ?? definitions[0]
+            let firstKnown = definitions.first { schema.components.keys.contains($0.component) }
+            let first = firstKnown ?? definitions[0]
             let component = first.component
-            let table = resolver.table(for: component)
-            var knownComponent = table.known
+            var knownComponent = firstKnown != nil
             var operations = OperationList<OperationSyntax>()
             var visited: [OperationSyntax] = []
             for definition in definitions {
+                // most definitions are of the first one's component: it is looked up once
                 let known =
-                    definition.component == component ? table.known : resolver.table(for: definition.component).known
+                    definition.component == component
+                    ? firstKnown != nil : schema.components.keys.contains(definition.component)
                 if !known {
                     knownComponent = knownComponent && definition.component != component
                     let (hint, fix) = resolver.suggestion(definition.component, in: schema.components.keys)
@@ -231,6 +233,7 @@ extension ThemeResolver {
                 }
             }
             guard knownComponent else { return nil }
+            let table = resolver.table(for: component)
             // Every occurrence is checked, including ones a later layer overrides: a typo must not
             // hide behind an override. Results are cached, so the effective ones cost nothing more.
             for operation in visited {

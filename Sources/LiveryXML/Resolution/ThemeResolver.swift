@@ -84,17 +84,14 @@ final class ThemeResolver {
     /// are written in place rather than through a copied array.
     final class ComponentTable {
         let component: String
-        /// Whether the schema declares the component (a table of an unknown one checks nothing).
-        let known: Bool
         fileprivate var results: [CheckResult]
         /// Each operation's schema for the component, once looked up (nil: not yet).
         fileprivate var signatures: [OperationSchema??]
         /// Each operation's params as resolved for the component, with what resolving them
         /// read, the most recent first.
         var params: [[ParamsEntry]]
-        init(component: String, known: Bool, count: Int) {
+        init(component: String, count: Int) {
             self.component = component
-            self.known = known
             results = Array(repeating: .unchecked, count: count)
             signatures = Array(repeating: nil, count: count)
             params = Array(repeating: [], count: count)
@@ -334,8 +331,7 @@ final class ThemeResolver {
 
     func table(for component: String) -> ComponentTable {
         if let existing = checked[component] { return existing }
-        let table = ComponentTable(
-            component: component, known: schema.components.keys.contains(component), count: serialCount)
+        let table = ComponentTable(component: component, count: serialCount)
         checked[component] = table
         return table
     }
