@@ -203,17 +203,21 @@ struct CompiledProof {
         let stored = compiled.assetCatalog
         let source = folder.assets
         var names: [[UInt8]: String] = [:]
-        for variant in stored.variants + source.variants { names[Array(variant.name.utf8)] = variant.name }
+        // A trait value none of a name's files' qualifiers name behaves as no value in its
+        // dimension (a file applies when each of its tags is active), so the trait sets of the
+        // axes of that name's own files stand for every trait set (bench-brands.py, build: most
+        // assets have no qualified file, and need one).
+        // (By name as Swift compares names, so both spellings of a name are one set of files.)
+        var axes: [String: TraitAxes] = [:]
+        for variant in stored.variants + source.variants {
+            names[Array(variant.name.utf8)] = variant.name
+            axes[variant.name, default: TraitAxes()].insert(variant.qualifiers)
+        }
         let present = Set(
             compiled.assets.map { Array($0.variant.fileKey.themeID.utf8) + [0] + Array($0.variant.file.utf8) })
-        // A trait value no asset's qualifiers name behaves as no value in its dimension (a file
-        // applies when each of its tags is active), so the trait sets of the assets' own axes
-        // stand for all 96.
-        var axes = TraitAxes()
-        for variant in stored.variants + source.variants { axes.insert(variant.qualifiers) }
-        let traitSets = axes.traitSets
-        for name in names.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }).map({ names[$0]! }) {
-            for traits in traitSets {
+        for key in names.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let name = names[key]!
+            for traits in axes[name]!.traitSets {
                 for scale in Self.scales {
                     let a = stored.select(name, traits: traits, scale: scale)
                     let b = source.select(name, traits: traits, scale: scale)

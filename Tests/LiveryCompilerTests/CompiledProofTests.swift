@@ -206,6 +206,20 @@ import Testing
         #expect(!verdict.contains("scale 1"), "scale 1 picks the same file: \(verdict)")
     }
 
+    /// `nav_background~dark.png` lost: only the dark trait sets pick another file, and the proof
+    /// checks each asset under the trait sets of its own files' qualifiers.
+    @Test func anAssetLostUnderOneTraitIsCaught() throws {
+        let subject = try Subject(Self.base)
+        let dark = "assets/nav_background~dark.png"
+        #expect(subject.compilation.variants.assets.variants.contains { $0.file == dark })
+        let bytes = try subject.written { theme in
+            theme.assets = AssetCatalog(
+                searchOrder: theme.assets.searchOrder, variants: theme.assets.variants.filter { $0.file != dark })
+        }
+        let verdict = try #require(subject.verdict(bytes))
+        #expect(verdict.contains("'nav_background'") && verdict.contains("dark"), "\(verdict)")
+    }
+
     @Test func bytesThatDoNotReadBackAreCaught() throws {
         let subject = try Subject(Self.base)
         var bytes = subject.compilation.bytes
