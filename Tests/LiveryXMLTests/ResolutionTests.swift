@@ -261,6 +261,32 @@ import Testing
         #expect(!diagnostics.hasErrors)
         #expect(Set(diagnostics.map(\.code)) == [.constantUnused, .classUnused, .overrideRedundant, .assetUnused])
     }
+
+    /// A misspelled reference in a definition no trait set resolves (a class a later file
+    /// redefines) still means the constant spelled nearest: it is not reported unused, and a
+    /// constant no misspelling is near is.
+    @Test func aMisspelledReferenceInAnOverriddenClassMeansTheNearestConstant() throws {
+        let themes = try TemporaryThemes([
+            "T.theme/Info.xml": TemporaryThemes.info("t"),
+            "T.theme/A.xml": """
+            <theme>
+              <constants><float name="fade">0.5</float><float name="lonely">1</float><float name="dim">0.4</float></constants>
+              <classes><class name="outer"><operation name="alpha"><param name="value"><float ref="fdae"/></param></operation></class></classes>
+            </theme>
+            """,
+            "T.theme/B.xml": """
+            <theme>
+              <classes><class name="outer"><operation name="alpha"><param name="value"><float ref="dim"/></param></operation></class></classes>
+              <instances><uiview id="v" class="outer"/></instances>
+            </theme>
+            """,
+        ])
+        let diagnostics = workspace.validate(paths: [themes.theme("T.theme")])
+        #expect(!diagnostics.hasErrors, "\(diagnostics)")
+        let unused = diagnostics.filter { $0.code == .constantUnused || $0.code == .classUnused }.map(\.message)
+        #expect(unused.count == 1, "\(unused)")
+        #expect(unused.first?.contains("'lonely'") == true, "\(unused)")
+    }
 }
 
 enum SampleThemes {

@@ -251,11 +251,9 @@ final class ThemeResolver {
         let files = self.files
         var mentioned = referencedConstants.union(files.flatMap(\.mentionedConstants)).union(suggestedConstants)
         var classes = referencedClasses.union(files.flatMap(\.mentionedClasses)).union(suggestedClasses)
-        mentioned.formUnion(Self.meant(by: mentioned, among: Set(files.flatMap(\.constants).map(\.name))))
+        mentioned.formUnion(Self.meant(by: mentioned, among: constantNames))
         classes.formUnion(
-            Self.meant(
-                by: classes.union(files.flatMap(\.instances).flatMap(\.classes)),
-                among: Set(files.flatMap(\.classes).map(\.name))))
+            Self.meant(by: classes.union(files.flatMap(\.instances).flatMap(\.classes)), among: classNames))
         let assets = referencedAssets.union(files.flatMap(\.mentionedAssets)).union(suggestedAssets)
         for theme in chain {
             for file in theme.files {
@@ -287,11 +285,10 @@ final class ThemeResolver {
     /// The defined names that names mentioned but not defined were meant as (their nearest
     /// spelling): a misspelled use in a file no trait set resolves (an overridden class) still
     /// means its definition is used. Bounded like every suggestion.
-    static func meant(by mentioned: Set<String>, among defined: Set<String>) -> Set<String> {
+    static func meant(by mentioned: Set<String>, among defined: DefinitionNames) -> Set<String> {
         var meant: Set<String> = []
-        let candidates = defined.sorted()
-        for name in mentioned.subtracting(defined).sorted().prefix(200) {
-            if let close = Suggestions.closest(to: name, in: candidates) { meant.insert(close) }
+        for name in mentioned.filter({ defined.number(of: $0) == nil }).sorted().prefix(200) {
+            if let close = Suggestions.closest(to: name, in: defined.names) { meant.insert(close) }
         }
         return meant
     }
